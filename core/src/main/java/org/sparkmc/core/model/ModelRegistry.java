@@ -1,0 +1,80 @@
+package org.sparkmc.core.model;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.sparkmc.core.InvalidInputException;
+
+/**
+ * Builds a {@link Target} from a name in a job's configuration: a built-in short name ({@code bimodal},
+ * {@code eight_schools_noncentered}) or {@code class:com.example.MyTarget} for a user's class on the classpath
+ * (a public class implementing {@code Target} with a public constructor taking {@link ModelParameters}, or a
+ * public no-argument constructor).
+ */
+public final class ModelRegistry {
+    public static final String CLASS_PREFIX = "class:";
+
+    private static final Map<String, Function<ModelParameters, Target>> BUILT_IN = new TreeMap<>(Map.of(
+            "bimodal", BimodalMixture::new,
+            "eight_schools_noncentered", EightSchoolsNoncentered::new));
+
+    private ModelRegistry() {
+    }
+
+    /** The built-in short names. */
+    public static java.util.Set<String> builtInNames() {
+        return BUILT_IN.keySet();
+    }
+
+    public static Target create(String name, ModelParameters parameters) {
+        if (name == null || name.isBlank()) {
+            throw new InvalidInputException("no model given: name a built-in model " + BUILT_IN.keySet()
+                    + " or a class as '" + CLASS_PREFIX + "com.example.MyTarget'");
+        }
+        if (name.startsWith(CLASS_PREFIX)) {
+            return fromClass(name.substring(CLASS_PREFIX.length()).trim(), parameters);
+        }
+        Function<ModelParameters, Target> factory = BUILT_IN.get(name);
+        if (factory == null) {
+            throw new InvalidInputException("unknown model '" + name + "': expected one of " + BUILT_IN.keySet()
+                    + " or '" + CLASS_PREFIX + "<fully qualified class name>'");
+        }
+        return factory.apply(parameters);
+    }
+
+    private static Target fromClass(String className, ModelParameters parameters) {
+        Class<?> type;
+        try {
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            type = Class.forName(className, true, loader != null ? loader : ModelRegistry.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new InvalidInputException("model class '" + className + "' is not on the classpath (ship it with "
+                    + "--jars to spark-submit, or --classpath to submit/sparkmc)", e);
+        }
+        if (!Target.class.isAssignableFrom(type)) {
+            throw new InvalidInputException("model class '" + className + "' does not implement "
+                    + Target.class.getName());
+        }
+        try {
+            try {
+                Constructor<?> withParameters = type.getConstructor(ModelParameters.class);
+                return (Target) withParameters.newInstance(parameters);
+            } catch (NoSuchMethodException e) {
+                return (Target) type.getConstructor().newInstance();
+            }
+        } catch (NoSuchMethodException e) {
+            throw new InvalidInputException("model class '" + className + "' needs a public constructor taking "
+                    + ModelParameters.class.getSimpleName() + " or a public no-argument constructor");
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof InvalidInputException invalid) {
+                throw invalid;
+            }
+            throw new InvalidInputException("model class '" + className + "' failed to construct: " + cause, cause);
+        } catch (ReflectiveOperationException e) {
+            throw new InvalidInputException("model class '" + className + "' cannot be instantiated: " + e, e);
+        }
+    }
+}
