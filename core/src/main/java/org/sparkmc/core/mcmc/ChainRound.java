@@ -1,0 +1,64 @@
+package org.sparkmc.core.mcmc;
+
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.model.Target;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.random.Rng;
+
+/**
+ * Runs chains in rounds: a round is a fixed number of iterations of one chain from one random stream keyed by
+ * (chain, round). Both the Spark job and a plain single-JVM loop call this, so both give the same draws.
+ */
+public final class ChainRound {
+    /** Stream purpose for a chain's starting point. */
+    public static final String INIT_STREAM = "chain-init";
+    /** Stream purpose for a chain's round. */
+    public static final String ROUND_STREAM = "chain-round";
+    private static final int MAX_INIT_TRIES = 100;
+
+    private ChainRound() {
+    }
+
+    /**
+     * A chain's starting state: a dispersed initial point with finite log density (up to 100 tries, as Stan).
+     */
+    public static ChainState start(long chain, Target target, Kernel kernel, RandomStreams streams) {
+        Rng rng = streams.rng(INIT_STREAM, chain);
+        for (int attempt = 0; attempt < MAX_INIT_TRIES; attempt++) {
+            double[] x = target.initialPosition(rng);
+            double lp = target.logDensity(x);
+            if (Double.isFinite(lp)) {
+                return new ChainState(chain, x, lp, kernel.initialTuning(target.dimension()));
+            }
+        }
+        throw new InvalidInputException("chain " + chain + ": no starting point with a finite log density in "
+                + MAX_INIT_TRIES + " tries; check the model's support and initialPosition");
+    }
+
+    /**
+     * Advances a copy of {@code state} by {@code iterations} steps.
+     *
+     * @param record whether to keep the draws (sampling rounds) or not (warm-up rounds)
+     */
+    public static RoundResult run(Target target, Kernel kernel, ChainState state, int round, int iterations,
+            boolean warmup, boolean record, RandomStreams streams) {
+        ChainState next = state.copy();
+        Rng rng = streams.rng(ROUND_STREAM, state.chain(), round);
+        int width = target.parameterNames().size();
+        double[][] draws = record ? new double[width][iterations] : new double[width][0];
+        long accepted = 0;
+        for (int i = 0; i < iterations; i++) {
+            if (kernel.step(target, next, rng, warmup)) {
+                accepted++;
+            }
+            next.countIteration(warmup);
+            if (record) {
+                double[] p = target.parameters(next.position());
+                for (int j = 0; j < width; j++) {
+                    draws[j][i] = p[j];
+                }
+            }
+        }
+        return new RoundResult(next, round, draws, accepted, iterations);
+    }
+}

@@ -1,0 +1,102 @@
+package org.sparkmc.core.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.statistics.distribution.CauchyDistribution;
+import org.apache.commons.statistics.distribution.NormalDistribution;
+import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
+
+class TargetsTest {
+    private static final double[] Y = {28, 8, -3, 7, -1, 1, 18, 12};
+    private static final double[] SIGMA = {15, 10, 16, 11, 9, 11, 10, 18};
+
+    /** The bimodal log density against the mixture of two N(·, 2.5) densities, up to one constant. */
+    @Test
+    void bimodalIsTheLecturesMixture() {
+        BimodalMixture target = new BimodalMixture(5);
+        NormalDistribution a = NormalDistribution.of(0, Math.sqrt(2.5));
+        NormalDistribution b = NormalDistribution.of(10, Math.sqrt(2.5));
+        double constant = Double.NaN;
+        for (double x = -6; x <= 16; x += 0.37) {
+            double exact = Math.log(0.3 * a.density(x) + 0.7 * b.density(x));
+            double diff = target.logDensity(new double[] {x}) - exact;
+            if (Double.isNaN(constant)) {
+                constant = diff;
+            }
+            assertEquals(constant, diff, 1e-12);
+        }
+        assertEquals(List.of("x", "x_gt_5"), target.parameterNames());
+        assertEquals(1.0, target.parameters(new double[] {5.01})[1]);
+        assertEquals(0.0, target.parameters(new double[] {4.99})[1]);
+        assertEquals(0.7, BimodalMixture.exactTailProbability(5), 1e-3);
+    }
+
+    /**
+     * Eight schools against the Stan model written with Commons Statistics densities, including the Jacobian of
+     * τ = exp(u): the difference must be one constant at every point.
+     */
+    @Test
+    void eightSchoolsIsTheStanModelOnTheLogTauScale() {
+        EightSchoolsNoncentered target = new EightSchoolsNoncentered(Y, SIGMA);
+        org.apache.commons.rng.UniformRandomProvider rng =
+                org.apache.commons.rng.simple.RandomSource.XO_SHI_RO_256_PP.create(5L);
+        double constant = Double.NaN;
+        for (int k = 0; k < 50; k++) {
+            double[] x = new double[10];
+            for (int i = 0; i < 10; i++) {
+                x[i] = 4 * rng.nextDouble() - 2;
+            }
+            double mu = x[8];
+            double tau = Math.exp(x[9]);
+            double exact = NormalDistribution.of(0, 5).logDensity(mu) + CauchyDistribution.of(0, 5).logDensity(tau)
+                    + Math.log(tau);
+            for (int j = 0; j < 8; j++) {
+                exact += NormalDistribution.of(0, 1).logDensity(x[j]);
+                exact += NormalDistribution.of(mu + tau * x[j], SIGMA[j]).logDensity(Y[j]);
+            }
+            double diff = target.logDensity(x) - exact;
+            if (Double.isNaN(constant)) {
+                constant = diff;
+            }
+            assertEquals(constant, diff, 1e-9);
+            double[] p = target.parameters(x);
+            assertEquals(mu + tau * x[3], p[3], 1e-12);
+            assertEquals(tau, p[9], 1e-12);
+        }
+        assertEquals("theta[1]", target.parameterNames().get(0));
+        assertEquals(List.of("mu", "tau"), target.parameterNames().subList(8, 10));
+    }
+
+    @Test
+    void registryBuildsBuiltInsAndUserClassesWithClearErrors() {
+        ModelParameters data = new ModelParameters("test data", Map.of("J", 8, "y", List.of(28, 8, -3, 7, -1, 1, 18,
+                12), "sigma", List.of(15, 10, 16, 11, 9, 11, 10, 18)));
+        assertEquals(10, ModelRegistry.create("eight_schools_noncentered", data).dimension());
+        assertEquals(1, ModelRegistry.create("bimodal", ModelParameters.empty()).dimension());
+        assertEquals(1, ModelRegistry.create("class:" + BimodalMixture.class.getName(), ModelParameters.empty())
+                .dimension());
+        assertMessage("unknown model 'nope'", () -> ModelRegistry.create("nope", ModelParameters.empty()));
+        assertMessage("not on the classpath", () -> ModelRegistry.create("class:x.Y", ModelParameters.empty()));
+        assertMessage("does not implement", () -> ModelRegistry.create("class:java.lang.Object",
+                ModelParameters.empty()));
+        assertMessage("'sigma' is missing", () -> ModelRegistry.create("eight_schools_noncentered",
+                new ModelParameters("d.json", Map.of("y", List.of(1)))));
+        assertMessage("J = 7 but y has 8", () -> ModelRegistry.create("eight_schools_noncentered",
+                new ModelParameters("d.json", Map.of("J", 7, "y", data.asMap().get("y"), "sigma",
+                        data.asMap().get("sigma")))));
+        assertMessage("sigma[2] must be > 0", () -> new EightSchoolsNoncentered(new double[] {1, 2},
+                new double[] {1, 0}));
+        assertMessage("'y[2]' must be a number", () -> new ModelParameters("d.json", Map.of("y", List.of(1, "a")))
+                .getDoubleArray("y"));
+    }
+
+    private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable call) {
+        InvalidInputException e = assertThrows(InvalidInputException.class, call);
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+}

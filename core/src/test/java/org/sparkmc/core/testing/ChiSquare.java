@@ -1,0 +1,37 @@
+package org.sparkmc.core.testing;
+
+import java.util.function.DoubleUnaryOperator;
+import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
+
+/** Goodness-of-fit helpers for the statistical tests. */
+public final class ChiSquare {
+    private ChiSquare() {
+    }
+
+    /**
+     * The chi-square test's p-value for draws against a continuous CDF, with {@code bins} bins of equal
+     * probability under that CDF.
+     */
+    public static double pValue(double[] draws, DoubleUnaryOperator cdf, int bins) {
+        long[] counts = new long[bins];
+        for (double x : draws) {
+            int b = (int) Math.min(bins - 1, Math.floor(cdf.applyAsDouble(x) * bins));
+            counts[b]++;
+        }
+        return pValue(counts);
+    }
+
+    /** The p-value of counts against equal expected counts. */
+    public static double pValue(long[] counts) {
+        long n = 0;
+        for (long c : counts) {
+            n += c;
+        }
+        double expected = (double) n / counts.length;
+        double stat = 0;
+        for (long c : counts) {
+            stat += (c - expected) * (c - expected) / expected;
+        }
+        return ChiSquaredDistribution.of(counts.length - 1).survivalProbability(stat);
+    }
+}
