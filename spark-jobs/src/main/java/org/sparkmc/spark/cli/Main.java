@@ -1,2 +1,74 @@
 package org.sparkmc.spark.cli;
-public final class Main { public static void main(String[] a) {} }
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.chains.ChainsCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code sparkmc} command line: {@code sparkmc <job> [--conf FILE] [options]}. Exit codes are those of
+ * {@link ExitCode}: bad input or configuration gives 2 with one clear message and writes nothing.
+ */
+@Command(name = "sparkmc", mixinStandardHelpOptions = true, version = "sparkmc 0.1.0",
+        description = "Monte Carlo sampling on Apache Spark.",
+        subcommands = {ChainsCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Callable<Integer> {
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        int code = run(args);
+        SparkSetup.stopActive();
+        System.exit(code);
+    }
+
+    /** Runs a job and returns its exit code (tests call this instead of {@link #main}). */
+    public static int run(String... args) {
+        PrintWriter err = new PrintWriter(System.err, true);
+        CommandLine commandLine = new CommandLine(new Main());
+        try {
+            String conf = ConfigFile.find(args);
+            ConfigFile configFile = conf == null ? ConfigFile.none() : ConfigFile.load(conf);
+            commandLine.setDefaultValueProvider(configFile);
+            for (CommandLine sub : commandLine.getSubcommands().values()) {
+                sub.setDefaultValueProvider(configFile);
+                if (sub.getCommand() instanceof JobCommand job) {
+                    job.useConfigFile(configFile);
+                }
+            }
+        } catch (InvalidInputException e) {
+            err.println("sparkmc: " + e.getMessage());
+            return ExitCode.BAD_INPUT;
+        }
+        commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
+            if (isBadInput(e)) {
+                cmd.getErr().println("sparkmc " + cmd.getCommandName() + ": " + e.getMessage());
+                return ExitCode.BAD_INPUT;
+            }
+            cmd.getErr().println("sparkmc " + cmd.getCommandName() + " failed: " + e);
+            e.printStackTrace(cmd.getErr());
+            return ExitCode.FAILURE;
+        });
+        return commandLine.execute(args);
+    }
+
+    private static boolean isBadInput(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InvalidInputException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** No job named: print the usage and fail as bad input. */
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("sparkmc: name a job: one of " + spec.subcommands().keySet());
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCode.BAD_INPUT;
+    }
+}

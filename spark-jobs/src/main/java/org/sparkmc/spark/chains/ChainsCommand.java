@@ -1,0 +1,177 @@
+package org.sparkmc.spark.chains;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.mcmc.Kernel;
+import org.sparkmc.core.mcmc.KernelRegistry;
+import org.sparkmc.core.model.ModelParameters;
+import org.sparkmc.core.model.ModelRegistry;
+import org.sparkmc.core.model.Target;
+import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.cli.ConfigFile;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.ModelDataReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code sparkmc chains}: many MCMC chains of one target on Spark, run in rounds until R-hat and ESS pass. */
+@Command(name = "chains", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs many independent MCMC chains of one target spread over Spark executors, in rounds; "
+            + "after each round the driver computes R-hat and ESS of every parameter and stops when all pass.",
+            "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
+            + "line overrides it. Exit codes: 0 done, 2 bad input, 3 not converged with --require-convergence, "
+            + "1 anything else."})
+public final class ChainsCommand implements Callable<Integer>, JobCommand {
+    private static final String MODEL_PARAMS = "model-params";
+
+    @Spec
+    private CommandSpec spec;
+    private ConfigFile configFile = ConfigFile.none();
+
+    @Option(names = "--conf", paramLabel = "FILE", description = "Config file (HOCON) supplying option defaults.")
+    private String conf;
+
+    @Option(names = "--model", paramLabel = "NAME", defaultValue = "bimodal",
+            description = "Target: a built-in (bimodal, eight_schools_noncentered) or class:com.example.MyTarget. "
+                + "Default: ${DEFAULT-VALUE}.")
+    private String model;
+
+    @Option(names = "--data", paramLabel = "PATH",
+            description = "Model data file (JSON object), read through Hadoop's FileSystem.")
+    private String data;
+
+    @Option(names = "--param", paramLabel = "KEY=VALUE",
+            description = "A model parameter; overrides the config file's model-params block. Repeatable.")
+    private Map<String, String> params = new LinkedHashMap<>();
+
+    @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "rwm",
+            description = "Transition kernel: rwm (random-walk Metropolis, Gaussian proposal). Default: ${DEFAULT-VALUE}.")
+    private String kernel;
+
+    @Option(names = "--scale", paramLabel = "X", defaultValue = "1",
+            description = "Initial proposal scale (sd of each coordinate's step). Default: ${DEFAULT-VALUE}.")
+    private double scale;
+
+    @Option(names = "--adapt", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Adapt the proposal scale during warm-up (frozen after). Default: ${DEFAULT-VALUE}.")
+    private boolean adapt;
+
+    @Option(names = "--target-accept", paramLabel = "A", defaultValue = "NaN",
+            description = "Acceptance rate adaptation aims at. Default: 0.44 in one dimension, 0.234 otherwise.")
+    private double targetAccept;
+
+    @Option(names = "--chains", paramLabel = "N", defaultValue = "8",
+            description = "Number of chains (at least 2). Default: ${DEFAULT-VALUE}.")
+    private int chains;
+
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1000",
+            description = "Warm-up iterations per chain (draws discarded). Default: ${DEFAULT-VALUE}.")
+    private int warmup;
+
+    @Option(names = "--round-size", paramLabel = "N", defaultValue = "1000",
+            description = "Iterations per chain per round; diagnostics after each round. Default: ${DEFAULT-VALUE}.")
+    private int roundSize;
+
+    @Option(names = "--max-rounds", paramLabel = "N", defaultValue = "20",
+            description = "Stop after this many sampling rounds even if not converged. Default: ${DEFAULT-VALUE}.")
+    private int maxRounds;
+
+    @Option(names = "--min-ess", paramLabel = "X", defaultValue = "400",
+            description = "Stop when every parameter's bulk and tail ESS reach this. Default: ${DEFAULT-VALUE}.")
+    private double minEss;
+
+    @Option(names = "--max-rhat", paramLabel = "X", defaultValue = "1.01",
+            description = "…and every rank-normalised split R-hat is below this. Default: ${DEFAULT-VALUE}.")
+    private double maxRhat;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "20261122",
+            description = "Root seed: every chain's stream derives from it. Default: ${DEFAULT-VALUE}.")
+    private long seed;
+
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "0",
+            description = "Spark partitions for the chains (does not change any draw). Default: "
+                + "min(chains, Spark's default parallelism).")
+    private int partitions;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
+    private String out;
+
+    @Option(names = "--overwrite", description = "Replace an existing output directory.")
+    private boolean overwrite;
+
+    @Option(names = "--require-convergence",
+            description = "Exit with code 3 when the run stops without converging (outputs are still written).")
+    private boolean requireConvergence;
+
+    @Option(names = "--master", paramLabel = "URL",
+            description = "Spark master when not set by spark-submit. Default: local[*].")
+    private String master;
+
+    @Override
+    public void useConfigFile(ConfigFile file) {
+        this.configFile = file;
+    }
+
+    @Override
+    public Integer call() {
+        configFile.checkKeys(spec, Set.of(MODEL_PARAMS));
+        if (out == null || out.isBlank()) {
+            throw new InvalidInputException("--out DIR is required (or 'out' in the config file)");
+        }
+        Target target = ModelRegistry.create(model, modelParameters());
+        Kernel kernelInstance = KernelRegistry.create(kernel, new KernelRegistry.Settings(scale, adapt, targetAccept));
+        // Validate counts before Spark starts, with the partition count checked once it is known.
+        new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize, maxRounds, minEss, maxRhat,
+                seed, Math.max(partitions, 1));
+        SparkSession spark = SparkSetup.session("sparkmc chains", master);
+        {
+            JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
+            int parts = partitions > 0 ? partitions : Math.min(chains, sc.defaultParallelism());
+            ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
+                    maxRounds, minEss, maxRhat, seed, parts);
+            try {
+                ChainsJob job = new ChainsJob(sc, config);
+                ChainsResult result = job.run();
+                ChainsOutput.write(spark, output, job, config, result);
+                output.commit();
+                spec.commandLine().getOut().printf("chains: %s after %d sampling rounds (%d draws per chain, "
+                        + "%.1f s); outputs in %s%n", result.converged() ? "converged" : "NOT converged",
+                        result.samplingRounds(), result.drawsPerChain(), result.seconds(), output.target());
+                return !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
+            } catch (RuntimeException e) {
+                output.abort();
+                throw e;
+            }
+        }
+    }
+
+    private ModelParameters modelParameters() {
+        Map<String, Object> values = new LinkedHashMap<>();
+        StringBuilder source = new StringBuilder("model '" + model + "'");
+        if (data != null && !data.isBlank()) {
+            values.putAll(ModelDataReader.read(data, new org.apache.hadoop.conf.Configuration()));
+            source.append(" with data ").append(data);
+        }
+        values.putAll(configFile.block(MODEL_PARAMS));
+        params.forEach((k, v) -> values.put(k, parseValue(v)));
+        return new ModelParameters(source.toString(), values);
+    }
+
+    private static Object parseValue(String v) {
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            return v;
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package org.sparkmc.spark.chains;
+
+import java.io.Serializable;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.mcmc.Kernel;
+import org.sparkmc.core.model.Target;
+
+/**
+ * A validated {@code chains} run: what to sample, with which kernel, how many chains and draws, when to stop.
+ *
+ * @param warmup     warm-up iterations per chain (adaptation on, draws discarded)
+ * @param roundSize  iterations per chain per round; diagnostics are computed after each sampling round
+ * @param maxRounds  at most this many sampling rounds
+ * @param partitions Spark partitions the chains are spread over (does not change any draw)
+ */
+public record ChainsConfig(String modelName, Target target, String kernelName, Kernel kernel, int chains,
+        int warmup, int roundSize, int maxRounds, double minEss, double maxRhat, long seed, int partitions)
+        implements Serializable {
+
+    public ChainsConfig {
+        positive("chains", chains);
+        positive("round-size", roundSize);
+        positive("max-rounds", maxRounds);
+        positive("partitions", partitions);
+        if (warmup < 0) {
+            throw new InvalidInputException("warmup must be ≥ 0, is " + warmup);
+        }
+        if (!(minEss >= 0) || Double.isInfinite(minEss)) {
+            throw new InvalidInputException("min-ess must be a number ≥ 0, is " + minEss);
+        }
+        if (!(maxRhat > 1)) {
+            throw new InvalidInputException("max-rhat must be > 1, is " + maxRhat);
+        }
+        if (chains < 2) {
+            throw new InvalidInputException("chains must be at least 2 for R-hat, is " + chains);
+        }
+    }
+
+    /** Warm-up rounds: the warm-up iterations cut into rounds of {@code roundSize} (the last may be shorter). */
+    public int warmupRounds() {
+        return (warmup + roundSize - 1) / roundSize;
+    }
+
+    private static void positive(String name, long value) {
+        if (value <= 0) {
+            throw new InvalidInputException(name + " must be a positive whole number, is " + value);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package org.sparkmc.spark.chains;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparkmc.core.diagnostics.ParameterSummary;
+import org.sparkmc.core.mcmc.ChainRound;
+import org.sparkmc.core.mcmc.ChainState;
+import org.sparkmc.core.mcmc.Kernel;
+import org.sparkmc.core.mcmc.RoundResult;
+import org.sparkmc.core.model.Target;
+import org.sparkmc.core.random.RandomStreams;
+
+/**
+ * The {@code chains} driver: many independent chains of one target spread over Spark partitions, run in rounds.
+ *
+ * <p>Shape: {@link #initialize()} → {@link #nextRound()} until {@link #isDone()} → {@link #result()}. Between rounds
+ * the driver holds only the chains' states (a few numbers each); every round ships them out with
+ * {@code parallelize}, each task advances its chains with a stream keyed by (chain, round), and the new states
+ * come back. Lineage therefore never grows, and a retried task recomputes exactly the same draws whatever the
+ * partitioning. Sampling rounds are kept persisted on the executors for the Parquet output; their draws also come
+ * to the driver, because rank-normalised R-hat and bulk/tail ESS need the pooled ranks of every draw (see
+ * {@link PooledDraws} for the memory this takes).
+ */
+public final class ChainsJob {
+    private static final Logger LOG = LoggerFactory.getLogger(ChainsJob.class);
+
+    private final JavaSparkContext sc;
+    private final ChainsConfig config;
+    private final RandomStreams streams;
+    private final List<String> names;
+    private final List<JavaRDD<RoundResult>> samplingRounds = new ArrayList<>();
+    private final List<RoundSummary> history = new ArrayList<>();
+    private final long started = System.nanoTime();
+    private List<ChainState> states;
+    private PooledDraws draws;
+    private List<ParameterSummary> summaries = List.of();
+    private int round;
+    private long accepted;
+    private long proposed;
+    private boolean converged;
+
+    public ChainsJob(JavaSparkContext sc, ChainsConfig config) {
+        this.sc = sc;
+        this.config = config;
+        this.streams = new RandomStreams(config.seed());
+        this.names = config.target().parameterNames();
+    }
+
+    /** Runs the whole loop. */
+    public ChainsResult run() {
+        initialize();
+        while (!isDone()) {
+            nextRound();
+        }
+        return result();
+    }
+
+    /** Draws every chain's starting point (on the driver: it is one density evaluation per chain). */
+    public void initialize() {
+        Target target = config.target();
+        Kernel kernel = config.kernel();
+        states = LongStream.rangeClosed(1, config.chains())
+                .mapToObj(chain -> ChainRound.start(chain, target, kernel, streams))
+                .collect(Collectors.toList());
+        draws = new PooledDraws(names.size(), config.chains());
+        LOG.info("chains: {} chains of {} with kernel {} over {} partitions; {} warm-up iterations, rounds of {}, "
+                + "stop at R-hat < {} and ESS ≥ {} or after {} sampling rounds; seed {}", config.chains(),
+                config.modelName(), config.kernelName(), config.partitions(), config.warmup(), config.roundSize(),
+                config.maxRhat(), config.minEss(), config.maxRounds(), config.seed());
+    }
+
+    public boolean isDone() {
+        return converged || round >= config.warmupRounds() + config.maxRounds();
+    }
+
+    /** Runs one round on the executors, then (in sampling) the diagnostics on the driver. */
+    public RoundSummary nextRound() {
+        round++;
+        long t0 = System.nanoTime();
+        boolean warmup = round <= config.warmupRounds();
+        int iterations = warmup ? Math.min(config.roundSize(), config.warmup() - (round - 1) * config.roundSize())
+                : config.roundSize();
+        String phase = warmup ? "warmup" : "sampling";
+        sc.setJobGroup("sparkmc-chains-round-" + round, "chains: round " + round + " (" + phase + ", "
+                + iterations + " iterations × " + config.chains() + " chains)", false);
+
+        Target target = config.target();
+        Kernel kernel = config.kernel();
+        RandomStreams rs = streams;
+        int thisRound = round;
+        JavaRDD<RoundResult> results = sc.parallelize(states, config.partitions())
+                .map(s -> ChainRound.run(target, kernel, s, thisRound, iterations, warmup, !warmup, rs));
+        if (!warmup) {
+            results.persist(StorageLevel.MEMORY_AND_DISK());
+            samplingRounds.add(results);
+        }
+        List<RoundResult> collected = new ArrayList<>(results.collect());
+        collected.sort(Comparator.comparingLong(RoundResult::chain));
+        states = collected.stream().map(RoundResult::state).collect(Collectors.toList());
+        long roundAccepted = collected.stream().mapToLong(RoundResult::accepted).sum();
+        long roundProposed = collected.stream().mapToLong(RoundResult::proposed).sum();
+        double maxRhat = Double.NaN;
+        double minBulk = Double.NaN;
+        double minTail = Double.NaN;
+        if (!warmup) {
+            accepted += roundAccepted;
+            proposed += roundProposed;
+            draws.appendRound(collected.stream().map(RoundResult::draws).collect(Collectors.toList()));
+            summaries = summarise();
+            maxRhat = worst(summaries, ParameterSummary::rhat, true);
+            minBulk = worst(summaries, ParameterSummary::essBulk, false);
+            minTail = worst(summaries, ParameterSummary::essTail, false);
+            converged = maxRhat < config.maxRhat() && minBulk >= config.minEss() && minTail >= config.minEss();
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        RoundSummary summary = new RoundSummary(round, phase, draws.perChain(), maxRhat, minBulk, minTail,
+                (double) roundAccepted / roundProposed, seconds, (double) iterations * config.chains() / seconds);
+        history.add(summary);
+        LOG.info(String.format("round %d/%d %-8s draws/chain %d  max R-hat %.4f  min ESS bulk %.0f tail %.0f  "
+                + "acceptance %.3f  %.0f draws/s", round, config.warmupRounds() + config.maxRounds(), phase,
+                summary.drawsPerChain(), maxRhat, minBulk, minTail, summary.acceptance(), summary.drawsPerSecond()));
+        return summary;
+    }
+
+    public ChainsResult result() {
+        if (!converged) {
+            LOG.warn("chains: not converged after {} sampling rounds (need R-hat < {} and ESS ≥ {})",
+                    samplingRounds.size(), config.maxRhat(), config.minEss());
+        }
+        return new ChainsResult(summaries, converged, samplingRounds.size(), draws.perChain(),
+                (System.nanoTime() - started) / 1e9, proposed == 0 ? Double.NaN : (double) accepted / proposed,
+                List.copyOf(history));
+    }
+
+    /** The persisted sampling rounds, in order (for writing the draws); release them with {@link #release()}. */
+    public List<JavaRDD<RoundResult>> samplingRounds() {
+        return List.copyOf(samplingRounds);
+    }
+
+    public List<String> parameterNames() {
+        return names;
+    }
+
+    public void release() {
+        samplingRounds.forEach(JavaRDD::unpersist);
+    }
+
+    private List<ParameterSummary> summarise() {
+        List<ParameterSummary> out = new ArrayList<>(names.size());
+        for (int p = 0; p < names.size(); p++) {
+            out.add(ParameterSummary.of(names.get(p), draws.parameter(p)));
+        }
+        return out;
+    }
+
+    /**
+     * The worst value over parameters, skipping undefined ones (posterior gives NA, e.g. the tail ESS of an
+     * indicator that is constant beyond a quantile); NaN only when every parameter's value is undefined.
+     */
+    private static double worst(List<ParameterSummary> summaries,
+            java.util.function.ToDoubleFunction<ParameterSummary> statistic, boolean max) {
+        return summaries.stream().mapToDouble(statistic).filter(v -> !Double.isNaN(v))
+                .reduce(max ? Math::max : Math::min).orElse(Double.NaN);
+    }
+}

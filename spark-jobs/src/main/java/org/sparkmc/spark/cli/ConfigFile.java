@@ -1,0 +1,125 @@
+package org.sparkmc.spark.cli;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigValue;
+import java.io.File;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.sparkmc.core.InvalidInputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * A job's configuration file (HOCON, e.g. {@code conf/chains-bimodal.conf}): its keys are the job's long option
+ * names without dashes, and supply the defaults that command-line options override. Keys that name no option are
+ * an error with the file and line.
+ */
+public final class ConfigFile implements CommandLine.IDefaultValueProvider {
+    /** The option that names the file. */
+    public static final String OPTION = "--conf";
+
+    private final String location;
+    private final Config config;
+
+    private ConfigFile(String location, Config config) {
+        this.location = location;
+        this.config = config;
+    }
+
+    /** No file: every option takes its built-in default. */
+    public static ConfigFile none() {
+        return new ConfigFile(null, ConfigFactory.empty());
+    }
+
+    public static ConfigFile load(String location) {
+        File file = new File(location);
+        if (!file.isFile()) {
+            throw new InvalidInputException("config file '" + location + "' does not exist or is not a file");
+        }
+        if (!file.canRead()) {
+            throw new InvalidInputException("config file '" + location + "' is not readable");
+        }
+        try {
+            Config config = ConfigFactory.parseFile(file, ConfigParseOptions.defaults().setAllowMissing(false))
+                    .resolve();
+            return new ConfigFile(location, config);
+        } catch (ConfigException e) {
+            throw new InvalidInputException("malformed config file: " + e.getMessage(), e);
+        }
+    }
+
+    /** The value of {@code --conf} in the arguments, if any. */
+    public static String find(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals(OPTION) && i + 1 < args.length) {
+                return args[i + 1];
+            }
+            if (args[i].startsWith(OPTION + "=")) {
+                return args[i].substring(OPTION.length() + 1);
+            }
+        }
+        return null;
+    }
+
+    /** A block of the file (e.g. {@code model-params}) as plain values, or empty. */
+    public Map<String, Object> block(String key) {
+        if (!config.hasPath(key)) {
+            return Map.of();
+        }
+        try {
+            return config.getConfig(key).root().unwrapped();
+        } catch (ConfigException e) {
+            throw new InvalidInputException(describe(key) + ": '" + key + "' must be a block { … }", e);
+        }
+    }
+
+    /**
+     * Fails on keys that are neither an option of the command nor one of {@code blocks}.
+     */
+    public void checkKeys(CommandSpec spec, Set<String> blocks) {
+        Set<String> known = new TreeSet<>(blocks);
+        for (OptionSpec option : spec.options()) {
+            known.add(stripDashes(option.longestName()));
+        }
+        for (Map.Entry<String, ConfigValue> entry : config.root().entrySet()) {
+            if (!known.contains(entry.getKey())) {
+                throw new InvalidInputException(describe(entry.getKey()) + ": unknown key '" + entry.getKey()
+                        + "' for job '" + spec.name() + "'; known keys: " + known);
+            }
+        }
+    }
+
+    @Override
+    public String defaultValue(ArgSpec argSpec) {
+        if (!(argSpec instanceof OptionSpec option)) {
+            return null;
+        }
+        String key = stripDashes(option.longestName());
+        if (!config.hasPath(key)) {
+            return null;
+        }
+        Object value = config.getValue(key).unwrapped();
+        if (value instanceof Map || value instanceof java.util.List) {
+            throw new InvalidInputException(describe(key) + ": '" + key + "' must be a single value");
+        }
+        return String.valueOf(value);
+    }
+
+    private String describe(String key) {
+        if (config.hasPath(key)) {
+            var origin = config.getValue(key).origin();
+            return origin.filename() != null ? origin.filename() + ":" + origin.lineNumber() : location;
+        }
+        return location;
+    }
+
+    private static String stripDashes(String name) {
+        return name.replaceFirst("^-+", "");
+    }
+}

@@ -1,0 +1,16 @@
+package org.sparkmc.spark.cli;
+
+/** The exit codes every sparkmc job returns, for schedulers such as Airflow to act on. */
+public final class ExitCode {
+    /** The job finished and wrote its outputs. */
+    public static final int OK = 0;
+    /** Anything unexpected (a bug, a lost cluster); outputs are not written. */
+    public static final int FAILURE = 1;
+    /** Bad input or configuration; nothing was written. */
+    public static final int BAD_INPUT = 2;
+    /** The job finished and wrote its outputs but did not converge, and convergence was required. */
+    public static final int NOT_CONVERGED = 3;
+
+    private ExitCode() {
+    }
+}

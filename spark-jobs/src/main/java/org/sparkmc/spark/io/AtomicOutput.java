@@ -1,0 +1,114 @@
+package org.sparkmc.spark.io;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sparkmc.core.InvalidInputException;
+
+/**
+ * An output directory committed all at once through Hadoop's FileSystem (file://, hdfs://, s3a://): everything is
+ * written under a hidden temporary directory beside the target, which is renamed into place at the end, and
+ * {@code _SUCCESS} is written last. An existing target is refused unless overwriting was asked for; then it is
+ * moved aside, replaced, and only then deleted, so it is never half-overwritten. A failed job leaves nothing at the
+ * target (call {@link #abort()}).
+ */
+public final class AtomicOutput {
+    public static final String SUCCESS = "_SUCCESS";
+
+    private final FileSystem fs;
+    private final Path target;
+    private final Path staging;
+    private final boolean overwrite;
+
+    private AtomicOutput(FileSystem fs, Path target, boolean overwrite) {
+        this.fs = fs;
+        this.target = target;
+        this.overwrite = overwrite;
+        this.staging = new Path(target.getParent(), "." + target.getName() + ".sparkmc-tmp-" + UUID.randomUUID());
+    }
+
+    /**
+     * Checks the target before any work is done: it must not exist unless {@code overwrite}.
+     *
+     * @throws InvalidInputException if the target exists and overwriting was not asked for
+     */
+    public static AtomicOutput open(String location, boolean overwrite, Configuration hadoopConf) {
+        try {
+            Path path = new Path(location);
+            FileSystem fs = path.getFileSystem(hadoopConf);
+            Path target = fs.makeQualified(path);
+            if (target.getParent() == null) {
+                throw new InvalidInputException("output '" + location + "' cannot be the root of a file system");
+            }
+            if (fs.exists(target) && !overwrite) {
+                throw new InvalidInputException("output '" + target + "' already exists; choose another --out or "
+                        + "pass --overwrite to replace it");
+            }
+            return new AtomicOutput(fs, target, overwrite);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot inspect output location '" + location + "'", e);
+        }
+    }
+
+    /** The final location. */
+    public Path target() {
+        return target;
+    }
+
+    /** Where a part of the output is written before the commit (e.g. for Spark's own writers). */
+    public String staged(String name) {
+        return new Path(staging, name).toString();
+    }
+
+    /** Writes a small text file into the staging directory. */
+    public void writeText(String name, String content) {
+        try (OutputStream out = fs.create(new Path(staging, name), false)) {
+            out.write(content.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + name + " under " + staging, e);
+        }
+    }
+
+    /** Moves the staged output into place and writes {@code _SUCCESS} last. */
+    public void commit() {
+        try {
+            fs.mkdirs(staging);
+            Path aside = null;
+            if (fs.exists(target)) {
+                if (!overwrite) {
+                    throw new InvalidInputException("output '" + target + "' appeared while the job ran; "
+                            + "nothing was written there (pass --overwrite to replace it)");
+                }
+                aside = new Path(target.getParent(), "." + target.getName() + ".sparkmc-old-" + UUID.randomUUID());
+                rename(target, aside);
+            }
+            rename(staging, target);
+            fs.create(new Path(target, SUCCESS), true).close();
+            if (aside != null) {
+                fs.delete(aside, true);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot commit output to " + target, e);
+        }
+    }
+
+    /** Removes whatever was staged; the target is untouched. */
+    public void abort() {
+        try {
+            fs.delete(staging, true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove staged output " + staging, e);
+        }
+    }
+
+    private void rename(Path from, Path to) throws IOException {
+        if (!fs.rename(from, to)) {
+            throw new IOException("rename " + from + " -> " + to + " failed");
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package org.sparkmc.spark.chains;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.mcmc.ChainRound;
+import org.sparkmc.core.mcmc.ChainState;
+import org.sparkmc.core.mcmc.Kernel;
+import org.sparkmc.core.mcmc.MetropolisHastings;
+import org.sparkmc.core.mcmc.RoundResult;
+import org.sparkmc.core.model.BimodalMixture;
+import org.sparkmc.core.model.Target;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.SparkmcKryoRegistrator;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.Main;
+
+/**
+ * The same seed gives bit-identical draws whatever the partitioning and the number of local cores, and the same
+ * draws as the kernel run in a plain loop without Spark. Each run gets its own local Spark context.
+ */
+class ChainsDeterminismTest {
+    private static final String[] RUN = {"chains", "--scale", "3", "--chains", "6",
+        "--warmup", "300", "--round-size", "200", "--max-rounds", "2", "--min-ess", "1e9", "--seed", "77"};
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void drawsDoNotDependOnPartitionsOrCores() {
+        List<Row> oneCoreOnePartition = run("local[1]", 1);
+        List<Row> oneCoreFourPartitions = run("local[1]", 4);
+        List<Row> twoCoresFourPartitions = run("local[2]", 4);
+        List<Row> twoCoresOnePartition = run("local[2]", 1);
+        assertEquals(6 * 400, oneCoreOnePartition.size());
+        assertEquals(oneCoreOnePartition, oneCoreFourPartitions);
+        assertEquals(oneCoreOnePartition, twoCoresFourPartitions);
+        assertEquals(oneCoreOnePartition, twoCoresOnePartition);
+        assertEquals(plainLoop(), xColumn(oneCoreOnePartition));
+    }
+
+    @Test
+    void aRetriedTaskReproducesItsDraws() {
+        List<Row> undisturbed = run("local[2]", 3);
+        // local[2,4]: up to 4 attempts per task; the target fails the first attempt of every task once.
+        List<Row> retried = run("local[2,4]", 3, "--model", "class:" + FailsFirstAttempt.class.getName());
+        assertEquals(undisturbed, retried);
+    }
+
+    private List<Row> run(String master, int partitions) {
+        return run(master, partitions, "--model", "bimodal");
+    }
+
+    private List<Row> run(String master, int partitions, String... extra) {
+        Path out = tmp.resolve(master.replaceAll("\\W", "") + "-" + partitions + "-" + extra[extra.length - 1].length());
+        SparkSession spark = SparkSession.builder().master(master).appName("determinism")
+                .config("spark.ui.enabled", "false")
+                .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+                .config("spark.kryo.registrationRequired", "true")
+                .config("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName())
+                .getOrCreate();
+        try {
+            String[] args = concat(concat(RUN, "--partitions", Integer.toString(partitions), "--out", out.toString()),
+                    extra);
+            assertEquals(ExitCode.OK, Main.run(args));
+            return ChainsOutputs.draws(spark, out);
+        } finally {
+            spark.stop();
+            SparkSession.clearActiveSession();
+            SparkSession.clearDefaultSession();
+        }
+    }
+
+    /** The same six chains with the core API alone: warm-up 300 in rounds of 200, then two rounds of 200. */
+    private static List<Double> plainLoop() {
+        Target target = new BimodalMixture(5);
+        Kernel kernel = MetropolisHastings.randomWalk(3, true);
+        RandomStreams streams = new RandomStreams(77);
+        List<Double> xs = new java.util.ArrayList<>();
+        for (long chain = 1; chain <= 6; chain++) {
+            ChainState state = ChainRound.start(chain, target, kernel, streams);
+            state = ChainRound.run(target, kernel, state, 1, 200, true, false, streams).state();
+            state = ChainRound.run(target, kernel, state, 2, 100, true, false, streams).state();
+            for (int round = 3; round <= 4; round++) {
+                RoundResult r = ChainRound.run(target, kernel, state, round, 200, false, true, streams);
+                for (double x : r.draws()[0]) {
+                    xs.add(x);
+                }
+                state = r.state();
+            }
+        }
+        return xs;
+    }
+
+    private static List<Double> xColumn(List<Row> rows) {
+        return rows.stream().map(r -> r.getDouble(2)).toList();
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}

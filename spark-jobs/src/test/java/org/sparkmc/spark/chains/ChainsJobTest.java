@@ -1,0 +1,96 @@
+package org.sparkmc.spark.chains;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.model.BimodalMixture;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.Main;
+
+/**
+ * The chains job end to end in local mode, from the shipped config files to the files it writes.
+ *
+ * <p>Statistical checks use a fixed seed and a tolerance of 4 Monte Carlo standard errors (the job's own MCSE,
+ * computed after its R-hat and ESS checks passed): a correct sampler run with a random seed would fail such a
+ * check with probability about 6e-5 per quantity.
+ */
+class ChainsJobTest extends SparkTestBase {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void bimodalConfigConvergesToTheExactMeanAndTailProbability() {
+        Path out = tmp.resolve("bimodal");
+        int code = Main.run("chains", "--conf", TestPaths.conf("chains-bimodal.conf").toString(),
+                "--out", out.toString());
+        assertEquals(ExitCode.OK, code);
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        JsonNode summary = ChainsOutputs.summary(out);
+        assertTrue(summary.get("converged").asBoolean(), summary::toString);
+        JsonNode x = ChainsOutputs.parameter(summary, "x");
+        JsonNode tail = ChainsOutputs.parameter(summary, "x_gt_5");
+        assertTrue(x.get("rhat").asDouble() < 1.01);
+        assertWithin(7.0, x, 4);
+        assertWithin(BimodalMixture.exactTailProbability(5), tail, 4);
+
+        List<Row> draws = ChainsOutputs.draws(spark(), out);
+        int perChain = summary.get("draws_per_chain").asInt();
+        assertEquals(8L * perChain, draws.size());
+        assertEquals(List.of("chain", "draw", "x", "x_gt_5"), List.of(draws.get(0).schema().fieldNames()));
+        assertEquals(1, draws.get(0).getInt(0));
+        assertEquals(1, draws.get(0).getInt(1));
+        assertEquals(perChain, draws.get(perChain - 1).getInt(1));
+        String csv = read(out.resolve("summary.csv"));
+        assertTrue(csv.startsWith("name,mean,sd,q5,q50,q95,rhat,ess_bulk,ess_tail,mcse_mean\nx,"), csv);
+    }
+
+    @Test
+    void eightSchoolsMatchesThePosteriordbReference() throws Exception {
+        Path out = tmp.resolve("eight");
+        int code = Main.run("chains", "--conf", TestPaths.conf("chains-eight-schools.conf").toString(),
+                "--data", TestPaths.projectRoot().resolve("data/eight_schools/eight_schools.json").toString(),
+                "--out", out.toString());
+        assertEquals(ExitCode.OK, code);
+        JsonNode summary = ChainsOutputs.summary(out);
+        assertTrue(summary.get("converged").asBoolean(), summary::toString);
+        List<String> reference = Files.readAllLines(
+                TestPaths.projectRoot().resolve("data/eight_schools/reference_summary.csv"));
+        assertEquals(11, reference.size());
+        for (String line : reference.subList(1, reference.size())) {
+            String[] f = line.split(",");
+            String name = f[0].replace("\"", "");
+            double refMean = Double.parseDouble(f[1]);
+            double refMcse = Double.parseDouble(f[9]);
+            JsonNode p = ChainsOutputs.parameter(summary, name);
+            double combined = Math.hypot(p.get("mcse_mean").asDouble(), refMcse);
+            double error = Math.abs(p.get("mean").asDouble() - refMean);
+            assertTrue(error < 4 * combined, name + ": mean " + p.get("mean") + " vs reference " + refMean
+                    + ", 4 combined MCSE = " + 4 * combined);
+        }
+    }
+
+    static void assertWithin(double exact, JsonNode p, double mcses) {
+        double mean = p.get("mean").asDouble();
+        double mcse = p.get("mcse_mean").asDouble();
+        assertTrue(mcse > 0 && Math.abs(mean - exact) < mcses * mcse,
+                p.get("name").asText() + ": mean " + mean + " vs exact " + exact + " (MCSE " + mcse + ")");
+    }
+
+    static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

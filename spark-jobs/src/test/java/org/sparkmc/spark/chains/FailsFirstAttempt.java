@@ -1,0 +1,45 @@
+package org.sparkmc.spark.chains;
+
+import java.util.List;
+import org.apache.spark.TaskContext;
+import org.sparkmc.core.model.BimodalMixture;
+import org.sparkmc.core.model.ModelParameters;
+import org.sparkmc.core.model.Target;
+
+/**
+ * The bimodal target, except that the first attempt of every Spark task dies after a few density evaluations,
+ * as a lost executor would; Spark then retries the task.
+ */
+public final class FailsFirstAttempt implements Target {
+    private static final long serialVersionUID = 1L;
+    private final BimodalMixture target;
+    private transient int calls;
+
+    public FailsFirstAttempt(ModelParameters parameters) {
+        target = new BimodalMixture(parameters);
+    }
+
+    @Override
+    public int dimension() {
+        return 1;
+    }
+
+    @Override
+    public double logDensity(double[] position) {
+        TaskContext task = TaskContext.get();
+        if (task != null && task.attemptNumber() == 0 && ++calls > 50) {
+            throw new IllegalStateException("simulated executor loss in task " + task.taskAttemptId());
+        }
+        return target.logDensity(position);
+    }
+
+    @Override
+    public List<String> parameterNames() {
+        return target.parameterNames();
+    }
+
+    @Override
+    public double[] parameters(double[] position) {
+        return target.parameters(position);
+    }
+}

@@ -1,0 +1,158 @@
+package org.sparkmc.spark.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.TestPaths;
+
+/** Bad input exits with code 2, one message that says what and where, and no output directory. */
+class BadInputTest extends SparkTestBase {
+
+    @TempDir
+    Path tmp;
+
+    static Stream<Arguments> cases() {
+        String bimodal = TestPaths.conf("chains-bimodal.conf").toString();
+        return Stream.of(
+                Arguments.of("unknown job", new String[] {"chianz"}, "Unmatched argument"),
+                Arguments.of("no job", new String[] {}, "name a job"),
+                Arguments.of("unknown model", new String[] {"chains", "--model", "bimodel"}, "unknown model 'bimodel'"),
+                Arguments.of("unknown kernel", new String[] {"chains", "--kernel", "nuts"}, "unknown kernel 'nuts'"),
+                Arguments.of("zero chains", new String[] {"chains", "--chains", "0"}, "chains must be"),
+                Arguments.of("one chain", new String[] {"chains", "--chains", "1"}, "at least 2"),
+                Arguments.of("negative round size", new String[] {"chains", "--round-size", "-5"}, "round-size"),
+                Arguments.of("non-numeric count", new String[] {"chains", "--chains", "many"}, "'many'"),
+                Arguments.of("bad scale", new String[] {"chains", "--scale", "0"}, "scale"),
+                Arguments.of("missing config", new String[] {"chains", "--conf", "/nonexistent/x.conf"},
+                        "/nonexistent/x.conf"),
+                Arguments.of("missing data", new String[] {"chains", "--model", "eight_schools_noncentered",
+                    "--data", "/nonexistent/eight.json"}, "/nonexistent/eight.json"),
+                Arguments.of("data lacks a field", new String[] {"chains", "--model", "eight_schools_noncentered"},
+                        "'y' is missing"),
+                Arguments.of("unknown user class", new String[] {"chains", "--model", "class:com.example.Nope"},
+                        "not on the classpath"),
+                Arguments.of("user class not a target", new String[] {"chains", "--model", "class:java.lang.String"},
+                        "does not implement"),
+                Arguments.of("unknown option", new String[] {"chains", "--conf", bimodal, "--chanis", "3"},
+                        "Unknown option"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void exitsTwoWithAClearMessage(String name, String[] args, String expected) {
+        Path out = tmp.resolve("out");
+        String[] withOut = args.length > 0 && args[0].equals("chains") ? append(args, "--out", out.toString()) : args;
+        Result r = runCapturing(withOut);
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains(expected), "expected '" + expected + "' in: " + r.err);
+        assertFalse(r.err.contains("\tat "), "no stack trace for bad input: " + r.err);
+        assertFalse(Files.exists(out), "nothing written");
+    }
+
+    @Test
+    void malformedConfigNamesFileAndLine() throws IOException {
+        Path conf = tmp.resolve("broken.conf");
+        Files.writeString(conf, "chains = 4\nscale = }\nseed = 1\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code);
+        assertTrue(r.err.contains("broken.conf: 2"), r.err);
+    }
+
+    @Test
+    void unknownConfigKeyNamesFileAndLine() throws IOException {
+        Path conf = tmp.resolve("typo.conf");
+        Files.writeString(conf, "chains = 4\nchians = 8\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code);
+        assertTrue(r.err.contains("typo.conf:2") && r.err.contains("unknown key 'chians'"), r.err);
+    }
+
+    @Test
+    void existingOutputIsRefusedAndKept() throws IOException {
+        Path out = Files.createDirectories(tmp.resolve("existing"));
+        Files.writeString(out.resolve("keep.txt"), "precious");
+        Result r = runCapturing("chains", "--out", out.toString(), "--round-size", "50", "--warmup", "50");
+        assertEquals(ExitCode.BAD_INPUT, r.code);
+        assertTrue(r.err.contains("already exists"), r.err);
+        assertEquals("precious", Files.readString(out.resolve("keep.txt")));
+    }
+
+    @Test
+    void overwriteReplacesTheWholeDirectory() throws IOException {
+        Path out = Files.createDirectories(tmp.resolve("replaced"));
+        Files.writeString(out.resolve("stale.txt"), "old");
+        Result r = runCapturing("chains", "--out", out.toString(), "--overwrite", "--round-size", "200",
+                "--warmup", "100", "--max-rounds", "1", "--scale", "10");
+        assertEquals(ExitCode.OK, r.code, r.err);
+        assertFalse(Files.exists(out.resolve("stale.txt")));
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        try (Stream<Path> siblings = Files.list(tmp)) {
+            assertEquals(1, siblings.count(), "no staging or set-aside directories left behind");
+        }
+    }
+
+    @Test
+    void notConvergedWithRequireConvergenceExitsThreeAndStillWrites() {
+        Path out = tmp.resolve("short");
+        Result r = runCapturing("chains", "--out", out.toString(), "--round-size", "20", "--warmup", "0",
+                "--max-rounds", "1", "--min-ess", "1e6", "--require-convergence");
+        assertEquals(ExitCode.NOT_CONVERGED, r.code, r.err);
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+    }
+
+    @Test
+    void helpListsEveryOptionWithItsDefault() {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        PrintStream old = System.out;
+        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = Main.run("chains", "--help");
+        } finally {
+            System.setOut(old);
+        }
+        String help = buffer.toString(StandardCharsets.UTF_8);
+        assertEquals(ExitCode.OK, code);
+        for (String option : new String[] {"--conf", "--model", "--data", "--param", "--kernel", "--scale",
+            "--[no-]adapt", "--chains", "--warmup", "--round-size", "--max-rounds", "--min-ess", "--max-rhat",
+            "--seed", "--partitions", "--out", "--overwrite", "--require-convergence"}) {
+            assertTrue(help.contains(option), option + " missing from help:\n" + help);
+        }
+        assertTrue(help.contains("Default: 8"), help);
+    }
+
+    record Result(int code, String err) {
+    }
+
+    static Result runCapturing(String... args) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        PrintStream old = System.err;
+        System.setErr(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+        try {
+            int code = Main.run(args);
+            return new Result(code, buffer.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(old);
+        }
+    }
+
+    private static String[] append(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
