@@ -129,29 +129,27 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
         }
         Target target = ModelRegistry.create(model, modelParameters());
         Kernel kernelInstance = KernelRegistry.create(kernel, new KernelRegistry.Settings(scale, adapt, targetAccept));
-        // Validate counts before Spark starts, with the partition count checked once it is known.
+        // Validate every count before Spark starts; the partition count is settled once Spark is up.
         new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize, maxRounds, minEss, maxRhat,
                 seed, Math.max(partitions, 1));
         SparkSession spark = SparkSetup.session("sparkmc chains", master);
-        {
-            JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
-            int parts = partitions > 0 ? partitions : Math.min(chains, sc.defaultParallelism());
-            ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
-                    maxRounds, minEss, maxRhat, seed, parts);
-            try {
-                ChainsJob job = new ChainsJob(sc, config);
-                ChainsResult result = job.run();
-                ChainsOutput.write(spark, output, job, config, result);
-                output.commit();
-                spec.commandLine().getOut().printf("chains: %s after %d sampling rounds (%d draws per chain, "
-                        + "%.1f s); outputs in %s%n", result.converged() ? "converged" : "NOT converged",
-                        result.samplingRounds(), result.drawsPerChain(), result.seconds(), output.target());
-                return !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
-            } catch (RuntimeException e) {
-                output.abort();
-                throw e;
-            }
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
+        int parts = partitions > 0 ? partitions : Math.min(chains, sc.defaultParallelism());
+        ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
+                maxRounds, minEss, maxRhat, seed, parts);
+        try {
+            ChainsJob job = new ChainsJob(sc, config);
+            ChainsResult result = job.run();
+            ChainsOutput.write(spark, output, job, config, result);
+            output.commit();
+            spec.commandLine().getOut().printf("chains: %s after %d sampling rounds (%d draws per chain, %.1f s); "
+                    + "outputs in %s%n", result.converged() ? "converged" : "NOT converged", result.samplingRounds(),
+                    result.drawsPerChain(), result.seconds(), output.target());
+            return !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
+        } catch (RuntimeException e) {
+            output.abort();
+            throw e;
         }
     }
 
