@@ -1,0 +1,202 @@
+package org.sparkmc.core.diagnostics;
+
+/**
+ * Package-private helpers over draws {@code [chain][iteration]}: validation, posterior's chain splitting and the
+ * elementary moments computed the way R computes them (mean with a correction pass, variance with n − 1).
+ */
+final class Draws {
+    /** R's {@code .Machine$double.eps}: posterior calls draws constant when {@code max − min} is below it. */
+    static final double CONSTANT_TOLERANCE = 0x1.0p-52;
+
+    private Draws() {
+    }
+
+    /**
+     * Checks the shape: at least one chain, at least one draw per chain, all chains the same length.
+     *
+     * @throws IllegalArgumentException if the shape is wrong
+     */
+    static void validate(double[][] draws) {
+        if (draws == null) {
+            throw new IllegalArgumentException("draws must not be null");
+        }
+        if (draws.length == 0) {
+            throw new IllegalArgumentException("draws must hold at least one chain, got 0");
+        }
+        if (draws[0] == null) {
+            throw new IllegalArgumentException("chain 0 is null");
+        }
+        int n = draws[0].length;
+        if (n == 0) {
+            throw new IllegalArgumentException("each chain must hold at least one draw, chain 0 has none");
+        }
+        for (int c = 1; c < draws.length; c++) {
+            if (draws[c] == null) {
+                throw new IllegalArgumentException("chain " + c + " is null");
+            }
+            if (draws[c].length != n) {
+                throw new IllegalArgumentException("all chains must have the same length: chain 0 has " + n
+                        + " draws, chain " + c + " has " + draws[c].length);
+            }
+        }
+    }
+
+    /** Checks that a probability lies in [0, 1]. */
+    static void validateProbability(double p) {
+        if (!(p >= 0.0 && p <= 1.0)) {
+            throw new IllegalArgumentException("probability must be in [0, 1], got " + p);
+        }
+    }
+
+    /** Total number of draws. */
+    static int size(double[][] draws) {
+        return draws.length * draws[0].length;
+    }
+
+    /**
+     * posterior's {@code .split_chains}: each chain of n draws becomes two chains, its first {@code floor(n/2)}
+     * draws and its last {@code floor(n/2)} draws; for odd n the middle draw is dropped. The first halves come
+     * first, then the second halves. A chain of one draw is returned unchanged (as posterior does).
+     */
+    static double[][] split(double[][] draws) {
+        int m = draws.length;
+        int n = draws[0].length;
+        if (n == 1) {
+            return draws;
+        }
+        int half = n / 2;
+        double[][] out = new double[2 * m][];
+        for (int c = 0; c < m; c++) {
+            double[] chain = draws[c];
+            double[] first = new double[half];
+            double[] second = new double[half];
+            System.arraycopy(chain, 0, first, 0, half);
+            System.arraycopy(chain, n - half, second, 0, half);
+            out[c] = first;
+            out[m + c] = second;
+        }
+        return out;
+    }
+
+    /** Mean of a vector: sum / n followed by R's correction pass {@code mean += sum(x − mean) / n}. */
+    static double mean(double[] x) {
+        int n = x.length;
+        double sum = 0.0;
+        for (double v : x) {
+            sum += v;
+        }
+        double mean = sum / n;
+        if (Double.isFinite(mean)) {
+            double correction = 0.0;
+            for (double v : x) {
+                correction += v - mean;
+            }
+            mean += correction / n;
+        }
+        return mean;
+    }
+
+    /** Mean over all draws of all chains (pooled), with R's correction pass. */
+    static double mean(double[][] draws) {
+        long count = 0;
+        double sum = 0.0;
+        for (double[] chain : draws) {
+            for (double v : chain) {
+                sum += v;
+            }
+            count += chain.length;
+        }
+        double mean = sum / count;
+        if (Double.isFinite(mean)) {
+            double correction = 0.0;
+            for (double[] chain : draws) {
+                for (double v : chain) {
+                    correction += v - mean;
+                }
+            }
+            mean += correction / count;
+        }
+        return mean;
+    }
+
+    /** Sample variance (n − 1 denominator) of a vector, two-pass; NaN for fewer than two values. */
+    static double variance(double[] x) {
+        int n = x.length;
+        if (n < 2) {
+            return Double.NaN;
+        }
+        double mean = mean(x);
+        double ss = 0.0;
+        for (double v : x) {
+            double d = v - mean;
+            ss += d * d;
+        }
+        return ss / (n - 1);
+    }
+
+    /** Pooled sample variance (n − 1 denominator) over all draws; NaN for fewer than two draws. */
+    static double variance(double[][] draws) {
+        long count = size(draws);
+        if (count < 2) {
+            return Double.NaN;
+        }
+        double mean = mean(draws);
+        double ss = 0.0;
+        for (double[] chain : draws) {
+            for (double v : chain) {
+                double d = v - mean;
+                ss += d * d;
+            }
+        }
+        return ss / (count - 1);
+    }
+
+    /** True when any draw is NaN. */
+    static boolean anyNaN(double[][] draws) {
+        for (double[] chain : draws) {
+            for (double v : chain) {
+                if (Double.isNaN(v)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * posterior's {@code should_return_NA}: true when any draw is NaN or infinite, or when all draws are
+     * constant ({@code max − min < .Machine$double.eps}).
+     */
+    static boolean shouldReturnNaN(double[][] draws) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (double[] chain : draws) {
+            for (double v : chain) {
+                if (!Double.isFinite(v)) {
+                    return true;
+                }
+                if (v < min) {
+                    min = v;
+                }
+                if (v > max) {
+                    max = v;
+                }
+            }
+        }
+        return Math.abs(max - min) < CONSTANT_TOLERANCE;
+    }
+
+    /** Applies {@code f} to every draw, keeping the shape. */
+    static double[][] map(double[][] draws, java.util.function.DoubleUnaryOperator f) {
+        double[][] out = new double[draws.length][];
+        for (int c = 0; c < draws.length; c++) {
+            double[] chain = draws[c];
+            double[] mapped = new double[chain.length];
+            for (int i = 0; i < chain.length; i++) {
+                mapped[i] = f.applyAsDouble(chain[i]);
+            }
+            out[c] = mapped;
+        }
+        return out;
+    }
+}

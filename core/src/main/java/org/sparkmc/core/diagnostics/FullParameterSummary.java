@@ -1,0 +1,58 @@
+package org.sparkmc.core.diagnostics;
+
+/**
+ * Every column of R's {@code posterior::summarise_draws} for one parameter — its default summaries plus all
+ * convergence diagnostics with their default arguments (split chains, quantiles 5% and 95%) — with the definitions
+ * of Vehtari, Gelman, Simpson, Carpenter and Bürkner (2021), "Rank-normalization, folding, and localization: An
+ * improved R-hat for assessing convergence of MCMC", <i>Bayesian Analysis</i> 16(2).
+ *
+ * @param name parameter name
+ * @param mean mean of all draws
+ * @param median median of all draws
+ * @param sd standard deviation (n − 1)
+ * @param mad median absolute deviation × 1.4826
+ * @param q5 5% quantile (R type 7)
+ * @param q95 95% quantile (R type 7)
+ * @param rhat {@link Rhat#rhat}
+ * @param rhatBasic {@link Rhat#basic} on split chains
+ * @param essBulk {@link EffectiveSampleSize#bulk}
+ * @param essTail {@link EffectiveSampleSize#tail}
+ * @param essBasic {@link EffectiveSampleSize#basic} on split chains
+ * @param essMean {@link EffectiveSampleSize#mean}
+ * @param essSd {@link EffectiveSampleSize#sd} (posterior ≥ 1.7 definition, squared deviations)
+ * @param essQ5 {@link EffectiveSampleSize#quantile} at 0.05
+ * @param essQ95 {@link EffectiveSampleSize#quantile} at 0.95
+ * @param essMedian {@link EffectiveSampleSize#median}
+ * @param mcseMean {@link MonteCarloStandardError#mean}
+ * @param mcseSd {@link MonteCarloStandardError#sd}
+ * @param mcseQ5 {@link MonteCarloStandardError#quantile} at 0.05
+ * @param mcseQ95 {@link MonteCarloStandardError#quantile} at 0.95
+ * @param mcseMedian {@link MonteCarloStandardError#median}
+ */
+public record FullParameterSummary(String name, double mean, double median, double sd, double mad, double q5,
+        double q95, double rhat, double rhatBasic, double essBulk, double essTail, double essBasic, double essMean,
+        double essSd, double essQ5, double essQ95, double essMedian, double mcseMean, double mcseSd, double mcseQ5,
+        double mcseQ95, double mcseMedian) {
+
+    /**
+     * Summarises one parameter's draws {@code [chain][iteration]}, sorting the pooled draws once.
+     *
+     * @throws IllegalArgumentException if the draws are not a non-empty rectangular array
+     */
+    public static FullParameterSummary of(String name, double[][] draws) {
+        PooledDraws pooled = PooledDraws.of(draws);
+        double mean = Draws.mean(draws);
+        double sd = Math.sqrt(Draws.variance(draws));
+        double essMean = GeyerEss.ess(Draws.split(draws));
+        double essQ5 = EffectiveSampleSize.quantile(pooled, 0.05);
+        double essQ95 = EffectiveSampleSize.quantile(pooled, 0.95);
+        return new FullParameterSummary(name, mean, pooled.median(), sd, PooledStatistics.mad(pooled),
+                pooled.quantile(0.05), pooled.quantile(0.95),
+                Rhat.rhat(pooled), Rhat.ofChains(Draws.split(draws)),
+                EffectiveSampleSize.bulk(pooled), Math.min(essQ5, essQ95), essMean, essMean,
+                EffectiveSampleSize.sd(draws), essQ5, essQ95, EffectiveSampleSize.quantile(pooled, 0.5),
+                sd / Math.sqrt(essMean), MonteCarloStandardError.sd(draws),
+                MonteCarloStandardError.quantile(pooled, 0.05), MonteCarloStandardError.quantile(pooled, 0.95),
+                MonteCarloStandardError.quantile(pooled, 0.5));
+    }
+}

@@ -1,0 +1,41 @@
+package org.sparkmc.core.diagnostics;
+
+/**
+ * The per-parameter summary the chains job reports after every round, with the definitions of R's
+ * {@code posterior::summarise_draws} (Vehtari, Gelman, Simpson, Carpenter and Bürkner 2021, "Rank-normalization,
+ * folding, and localization: An improved R-hat for assessing convergence of MCMC", <i>Bayesian Analysis</i> 16(2)).
+ *
+ * @param name parameter name
+ * @param mean mean of all draws
+ * @param sd standard deviation of all draws (n − 1)
+ * @param q5 5% quantile (R type 7)
+ * @param q50 median
+ * @param q95 95% quantile (R type 7)
+ * @param rhat rank-normalised split R-hat, max of bulk and tail ({@link Rhat#rhat})
+ * @param essBulk bulk ESS ({@link EffectiveSampleSize#bulk})
+ * @param essTail tail ESS ({@link EffectiveSampleSize#tail})
+ * @param mcseMean Monte Carlo standard error of the mean ({@link MonteCarloStandardError#mean})
+ */
+public record ParameterSummary(String name, double mean, double sd, double q5, double q50, double q95, double rhat,
+        double essBulk, double essTail, double mcseMean) {
+
+    /**
+     * Summarises one parameter's draws {@code [chain][iteration]}. The pooled draws are sorted once and that sort
+     * serves the quantiles, the median, the ranks of the bulk and tail statistics and the quantile indicators.
+     *
+     * @throws IllegalArgumentException if the draws are not a non-empty rectangular array
+     */
+    public static ParameterSummary of(String name, double[][] draws) {
+        PooledDraws pooled = PooledDraws.of(draws);
+        double mean = Draws.mean(draws);
+        double sd = Math.sqrt(Draws.variance(draws));
+        double q5 = pooled.quantile(0.05);
+        double q50 = pooled.median();
+        double q95 = pooled.quantile(0.95);
+        double rhat = Rhat.rhat(pooled);
+        double essBulk = EffectiveSampleSize.bulk(pooled);
+        double essTail = EffectiveSampleSize.tail(pooled);
+        double mcseMean = sd / Math.sqrt(GeyerEss.ess(Draws.split(draws)));
+        return new ParameterSummary(name, mean, sd, q5, q50, q95, rhat, essBulk, essTail, mcseMean);
+    }
+}

@@ -1,0 +1,69 @@
+package org.sparkmc.core.diagnostics;
+
+/**
+ * Plain summaries of all draws pooled across chains, as R computes them: the mean, the standard deviation (n − 1
+ * denominator), quantiles of R's default type 7 (posterior's {@code quantile2}: with h = 1 + (S−1)p, linear
+ * interpolation between the order statistics around h), the median and the MAD. NaN draws give NaN.
+ */
+public final class PooledStatistics {
+    /** R's {@code mad} constant 1/Φ⁻¹(3/4) rounded as R writes it. */
+    private static final double MAD_CONSTANT = 1.4826;
+
+    private PooledStatistics() {
+    }
+
+    /** Mean of all draws. */
+    public static double mean(double[][] draws) {
+        Draws.validate(draws);
+        return Draws.mean(draws);
+    }
+
+    /** Standard deviation of all draws (n − 1 denominator); NaN for a single draw. */
+    public static double sd(double[][] draws) {
+        Draws.validate(draws);
+        return Math.sqrt(Draws.variance(draws));
+    }
+
+    /**
+     * Type-7 quantile of all draws.
+     *
+     * @throws IllegalArgumentException if p is outside [0, 1]
+     */
+    public static double quantile(double[][] draws, double p) {
+        Draws.validateProbability(p);
+        return PooledDraws.of(draws).quantile(p);
+    }
+
+    /** Type-7 quantiles of all draws at several probabilities, sorting once. */
+    public static double[] quantiles(double[][] draws, double... p) {
+        PooledDraws pooled = PooledDraws.of(draws);
+        double[] out = new double[p.length];
+        for (int i = 0; i < p.length; i++) {
+            out[i] = pooled.quantile(p[i]);
+        }
+        return out;
+    }
+
+    /** Median of all draws (R's {@code median}). */
+    public static double median(double[][] draws) {
+        return PooledDraws.of(draws).median();
+    }
+
+    /** Median absolute deviation about the median times 1.4826 (R's {@code mad}, posterior's summary column). */
+    public static double mad(double[][] draws) {
+        return mad(PooledDraws.of(draws));
+    }
+
+    static double mad(PooledDraws pooled) {
+        double median = pooled.median();
+        if (Double.isNaN(median)) {
+            return Double.NaN;
+        }
+        double[] deviations = new double[pooled.size];
+        for (int i = 0; i < pooled.size; i++) {
+            deviations[i] = Math.abs(pooled.sorted[i] - median);
+        }
+        java.util.Arrays.sort(deviations);
+        return MAD_CONSTANT * PooledDraws.medianOfSorted(deviations);
+    }
+}
