@@ -40,6 +40,7 @@ public final class Autocovariance {
         int m = chains.length;
         int n = chains[0].length;
         int size = Fft.powerOfTwoAtLeast(2 * n);
+        Fft fft = new Fft(size);
         double[] spectrum = new double[size];
         double lagZero = 0.0;
         double[] re = new double[size];
@@ -51,7 +52,7 @@ public final class Autocovariance {
             if (c + 1 < m) {
                 lagZero += centre(chains[c + 1], im);
             }
-            Fft.transform(re, im, false);
+            fft.transform(re, im, false);
             for (int k = 0; k < size; k++) {
                 int mirror = (size - k) & (size - 1);
                 double p = re[k] * re[k] + im[k] * im[k];
@@ -60,7 +61,7 @@ public final class Autocovariance {
             }
         }
         java.util.Arrays.fill(im, 0.0);
-        Fft.transform(spectrum, im, true);
+        fft.transform(spectrum, im, true);
         double[] acov = new double[n];
         double scale = 1.0 / ((double) size * n * m);
         for (int t = 0; t < n; t++) {

@@ -1,11 +1,30 @@
 package org.sparkmc.core.diagnostics;
 
 /**
- * In-place iterative radix-2 Cooley–Tukey fast Fourier transform of a complex sequence held in two arrays.
- * Package-private: only {@link Autocovariance} needs it.
+ * In-place iterative radix-2 Cooley–Tukey fast Fourier transform of complex sequences of one power-of-two length,
+ * held in two arrays; the twiddle factors are computed once per instance. Package-private: only
+ * {@link Autocovariance} needs it.
  */
 final class Fft {
-    private Fft() {
+    private final int size;
+    private final double[] cos;
+    private final double[] sin;
+
+    /** A transform of length {@code size}, a power of two. */
+    Fft(int size) {
+        if (size < 1 || Integer.bitCount(size) != 1) {
+            throw new IllegalArgumentException("FFT length must be a power of two, got " + size);
+        }
+        this.size = size;
+        int half = Math.max(size >> 1, 1);
+        this.cos = new double[half];
+        this.sin = new double[half];
+        for (int k = 0; k < half; k++) {
+            // each factor exp(-2 pi i k / size) computed directly, for accuracy
+            double angle = 2.0 * Math.PI * k / size;
+            cos[k] = Math.cos(angle);
+            sin[k] = Math.sin(angle);
+        }
     }
 
     /** The smallest power of two that is at least {@code n} (and at least 1). */
@@ -23,14 +42,10 @@ final class Fft {
     /**
      * Transforms {@code (re, im)} in place: the forward transform {@code X_k = sum_j x_j exp(-2 pi i jk/M)}, or
      * with {@code inverse} the same with {@code +i} (unnormalised, as R's {@code fft(inverse = TRUE)}).
-     *
-     * @param re real parts; its length M must be a power of two
-     * @param im imaginary parts, same length
      */
-    static void transform(double[] re, double[] im, boolean inverse) {
-        int size = re.length;
-        if (size != im.length || Integer.bitCount(size) != 1) {
-            throw new IllegalArgumentException("FFT length must be a power of two, got " + size);
+    void transform(double[] re, double[] im, boolean inverse) {
+        if (re.length != size || im.length != size) {
+            throw new IllegalArgumentException("expected arrays of length " + size);
         }
         // bit-reversal permutation
         for (int i = 1, j = 0; i < size; i++) {
@@ -48,23 +63,14 @@ final class Fft {
                 im[j] = t;
             }
         }
-        // twiddle factors exp(-+2 pi i k / size), k < size/2, each computed directly for accuracy
-        int half = size >> 1;
-        double[] cos = new double[half];
-        double[] sin = new double[half];
         double sign = inverse ? 1.0 : -1.0;
-        for (int k = 0; k < half; k++) {
-            double angle = 2.0 * Math.PI * k / size;
-            cos[k] = Math.cos(angle);
-            sin[k] = sign * Math.sin(angle);
-        }
         for (int len = 2; len <= size; len <<= 1) {
             int halfLen = len >> 1;
             int step = size / len;
             for (int start = 0; start < size; start += len) {
                 for (int k = 0; k < halfLen; k++) {
                     double wr = cos[k * step];
-                    double wi = sin[k * step];
+                    double wi = sign * sin[k * step];
                     int a = start + k;
                     int b = a + halfLen;
                     double xr = re[b] * wr - im[b] * wi;

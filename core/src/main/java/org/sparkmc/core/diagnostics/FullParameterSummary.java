@@ -44,15 +44,18 @@ public record FullParameterSummary(String name, double mean, double median, doub
         double mean = Draws.mean(draws);
         double sd = Math.sqrt(Draws.variance(draws));
         double essMean = GeyerEss.ess(Draws.split(draws));
+        double essSd = EffectiveSampleSize.sd(draws);
         double essQ5 = EffectiveSampleSize.quantile(pooled, 0.05);
         double essQ95 = EffectiveSampleSize.quantile(pooled, 0.95);
+        double essMedian = EffectiveSampleSize.quantile(pooled, 0.5);
         return new FullParameterSummary(name, mean, pooled.median(), sd, PooledStatistics.mad(pooled),
                 pooled.quantile(0.05), pooled.quantile(0.95),
                 Rhat.rhat(pooled), Rhat.ofChains(Draws.split(draws)),
-                EffectiveSampleSize.bulk(pooled), Math.min(essQ5, essQ95), essMean, essMean,
-                EffectiveSampleSize.sd(draws), essQ5, essQ95, EffectiveSampleSize.quantile(pooled, 0.5),
-                sd / Math.sqrt(essMean), MonteCarloStandardError.sd(draws),
-                MonteCarloStandardError.quantile(pooled, 0.05), MonteCarloStandardError.quantile(pooled, 0.95),
-                MonteCarloStandardError.quantile(pooled, 0.5));
+                EffectiveSampleSize.bulk(pooled), Math.min(essQ5, essQ95), essMean, essMean, essSd,
+                essQ5, essQ95, essMedian,
+                sd / Math.sqrt(essMean), MonteCarloStandardError.sd(draws, essSd),
+                MonteCarloStandardError.quantile(pooled, 0.05, essQ5),
+                MonteCarloStandardError.quantile(pooled, 0.95, essQ95),
+                MonteCarloStandardError.quantile(pooled, 0.5, essMedian));
     }
 }

@@ -31,9 +31,13 @@ public final class MonteCarloStandardError {
      */
     public static double sd(double[][] draws) {
         Draws.validate(draws);
+        return sd(draws, EffectiveSampleSize.sd(draws));
+    }
+
+    /** {@link #sd(double[][])} given the ESS of the split squared deviations. */
+    static double sd(double[][] draws, double ess) {
         double mean = Draws.mean(draws);
         double[][] squared = Draws.map(draws, v -> (v - mean) * (v - mean));
-        double ess = GeyerEss.ess(Draws.split(squared));
         double m2 = Draws.mean(squared);
         double m4 = Draws.mean(Draws.map(squared, v -> v * v));
         double varVar = (m4 - m2 * m2) / ess;
@@ -54,7 +58,11 @@ public final class MonteCarloStandardError {
     }
 
     static double quantile(PooledDraws pooled, double p) {
-        double ess = EffectiveSampleSize.quantile(pooled, p);
+        return quantile(pooled, p, EffectiveSampleSize.quantile(pooled, p));
+    }
+
+    /** {@link #quantile(double[][], double)} given the quantile ESS. */
+    static double quantile(PooledDraws pooled, double p, double ess) {
         if (Double.isNaN(ess)) {
             return Double.NaN;
         }

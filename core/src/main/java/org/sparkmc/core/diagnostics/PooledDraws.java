@@ -19,6 +19,8 @@ final class PooledDraws {
     final int size;
     /** all draws, ascending (NaN last when present) */
     final double[] sorted;
+    /** pooled index {@code chain * iterations + iteration} of each element of {@link #sorted}; null with NaN */
+    private final int[] order;
     final boolean anyNaN;
 
     private PooledDraws(double[][] draws) {
@@ -26,14 +28,28 @@ final class PooledDraws {
         this.draws = draws;
         this.chains = draws.length;
         this.iterations = draws[0].length;
-        this.size = chains * iterations;
+        this.size = Math.multiplyExact(chains, iterations);
         double[] all = new double[size];
         for (int c = 0; c < chains; c++) {
             System.arraycopy(draws[c], 0, all, c * iterations, iterations);
         }
-        Arrays.sort(all);
+        boolean nan = false;
+        for (double v : all) {
+            nan |= Double.isNaN(v);
+        }
+        this.anyNaN = nan;
+        if (nan) {
+            Arrays.sort(all);
+            this.order = null;
+        } else {
+            int[] index = new int[size];
+            for (int i = 0; i < size; i++) {
+                index[i] = i;
+            }
+            IndexSort.sort(all, index);
+            this.order = index;
+        }
         this.sorted = all;
-        this.anyNaN = Double.isNaN(all[size - 1]);
     }
 
     /** Validates and sorts; the caller must not change {@code draws} while this object is in use. */
@@ -84,31 +100,6 @@ final class PooledDraws {
         return (sorted[half - 1] + sorted[half]) / 2.0;
     }
 
-    /** The pooled draws kept by posterior's chain splitting (for odd lengths each chain's middle draw is dropped), sorted. */
-    private double[] sortedKept() {
-        if (iterations % 2 == 0 || iterations == 1) {
-            return sorted;
-        }
-        int middle = iterations / 2;
-        double[] dropped = new double[chains];
-        for (int c = 0; c < chains; c++) {
-            dropped[c] = draws[c][middle];
-        }
-        Arrays.sort(dropped);
-        double[] kept = new double[size - chains];
-        int j = 0;
-        int k = 0;
-        for (double v : sorted) {
-            // both arrays are sorted, so each dropped value is met in order; Double.compare keeps -0.0/0.0 apart
-            if (j < chains && Double.compare(v, dropped[j]) == 0) {
-                j++;
-            } else {
-                kept[k++] = v;
-            }
-        }
-        return kept;
-    }
-
     /**
      * posterior's {@code z_scale(.split_chains(x))}: the split chains with every draw replaced by
      * Φ⁻¹((r − 3/8)/(S − 3/4 + 1)), where r is its rank among the S kept draws (ties get their average rank).
@@ -118,8 +109,17 @@ final class PooledDraws {
         if (anyNaN) {
             return null;
         }
-        double[] kept = sortedKept();
-        return normalizeRanks(Draws.split(draws), kept, v -> v);
+        int kept = keptCount();
+        double[] values = new double[kept];
+        int[] index = new int[kept];
+        int k = 0;
+        for (int j = 0; j < size; j++) {
+            if (!dropped(order[j])) {
+                values[k] = sorted[j];
+                index[k++] = order[j];
+            }
+        }
+        return normalScores(values, index);
     }
 
     /**
@@ -132,81 +132,75 @@ final class PooledDraws {
         if (!Double.isFinite(median)) {
             return null;
         }
-        double[] kept = sortedKept();
-        // the folded values of a sorted array are sorted after merging the two runs that leave the median
-        int n = kept.length;
-        double[] folded = new double[n];
+        // the folded values of the sorted draws are sorted after merging the two runs that leave the median
+        int kept = keptCount();
+        double[] values = new double[kept];
+        int[] index = new int[kept];
         int right = 0;
-        while (right < n && kept[right] < median) {
+        while (right < size && sorted[right] < median) {
             right++;
         }
         int left = right - 1;
-        for (int k = 0; k < n; k++) {
-            double fl = left >= 0 ? Math.abs(kept[left] - median) : Double.NaN;
-            double fr = right < n ? Math.abs(kept[right] - median) : Double.NaN;
-            if (right >= n || (left >= 0 && fl <= fr)) {
-                folded[k] = fl;
-                left--;
+        int k = 0;
+        while (left >= 0 || right < size) {
+            int j;
+            if (right >= size) {
+                j = left--;
+            } else if (left < 0) {
+                j = right++;
+            } else if (Math.abs(sorted[left] - median) <= Math.abs(sorted[right] - median)) {
+                j = left--;
             } else {
-                folded[k] = fr;
-                right++;
+                j = right++;
+            }
+            if (!dropped(order[j])) {
+                values[k] = Math.abs(sorted[j] - median);
+                index[k++] = order[j];
             }
         }
-        return normalizeRanks(Draws.split(draws), folded, v -> Math.abs(v - median));
+        return normalScores(values, index);
+    }
+
+    /** Number of draws kept by posterior's chain splitting. */
+    private int keptCount() {
+        return iterations % 2 == 1 && iterations > 1 ? size - chains : size;
+    }
+
+    /** Whether splitting drops the draw with this pooled index (the middle draw of an odd-length chain). */
+    private boolean dropped(int pooledIndex) {
+        return iterations % 2 == 1 && iterations > 1 && pooledIndex % iterations == iterations / 2;
     }
 
     /**
-     * Replaces each split draw by its normal score: {@code transform} maps a draw to the value that is ranked,
-     * {@code sortedValues} holds all those values ascending.
+     * Normal scores in split-chain layout: {@code values} ascending with the pooled index of each; tied values get
+     * their average 1-based rank.
      */
-    private static double[][] normalizeRanks(double[][] split, double[] sortedValues,
-            java.util.function.DoubleUnaryOperator transform) {
-        int total = sortedValues.length;
+    private double[][] normalScores(double[] values, int[] index) {
+        int total = values.length;
         double denominator = total - 2 * RANK_OFFSET + 1;
-        double[][] out = new double[split.length][];
-        for (int c = 0; c < split.length; c++) {
-            double[] chain = split[c];
-            double[] z = new double[chain.length];
-            for (int i = 0; i < chain.length; i++) {
-                double v = transform.applyAsDouble(chain[i]);
-                int lo = lowerBound(sortedValues, v);
-                int hi = upperBound(sortedValues, v);
-                double rank = (lo + 1 + hi) / 2.0; // average of 1-based ranks lo+1 … hi
-                z[i] = STANDARD_NORMAL.inverseCumulativeProbability((rank - RANK_OFFSET) / denominator);
+        int half = iterations == 1 ? 1 : iterations / 2;
+        int splitChains = iterations == 1 ? chains : 2 * chains;
+        double[][] out = new double[splitChains][half];
+        int start = 0;
+        while (start < total) {
+            int end = start + 1;
+            while (end < total && values[end] == values[start]) {
+                end++;
             }
-            out[c] = z;
+            double rank = (start + 1 + end) / 2.0; // average of ranks start+1 … end
+            double z = STANDARD_NORMAL.inverseCumulativeProbability((rank - RANK_OFFSET) / denominator);
+            for (int k = start; k < end; k++) {
+                int chain = index[k] / iterations;
+                int iteration = index[k] % iterations;
+                if (iteration < half) {
+                    out[chain][iteration] = z;
+                } else {
+                    out[chains + chain][iteration - (iterations - half)] = z;
+                }
+            }
+            start = end;
         }
         return out;
-    }
-
-    /** First index whose value is not below v (primitive comparison: -0.0 equals 0.0, as R's rank). */
-    private static int lowerBound(double[] a, double v) {
-        int lo = 0;
-        int hi = a.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] < v) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /** First index whose value is above v. */
-    private static int upperBound(double[] a, double v) {
-        int lo = 0;
-        int hi = a.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] <= v) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     /** The split chains of the indicator {@code x <= threshold} (1 or 0). */
