@@ -52,9 +52,19 @@ public final class ChainState {
         return samplingIterations;
     }
 
-    /** Moves the chain to a new position with its log density. */
+    /** Moves the chain to a new position of the same dimension with its log density. */
     public void moveTo(double[] newPosition, double newLogDensity) {
+        if (newPosition.length != position.length) {
+            throw new IllegalArgumentException("moveTo keeps the dimension (" + position.length + "), got "
+                    + newPosition.length + "; use jumpTo for dimension-changing moves");
+        }
         System.arraycopy(newPosition, 0, position, 0, position.length);
+        logDensity = newLogDensity;
+    }
+
+    /** Moves the chain to a position of possibly another dimension (reversible-jump moves); takes ownership. */
+    public void jumpTo(double[] newPosition, double newLogDensity) {
+        position = newPosition;
         logDensity = newLogDensity;
     }
 
