@@ -1,9 +1,15 @@
 package org.sparkmc.spark;
 
 import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import org.apache.spark.serializer.KryoRegistrator;
+import org.sparkmc.core.diagnostics.FullParameterSummary;
+import org.sparkmc.core.diagnostics.ParameterSummary;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.RoundResult;
+import org.sparkmc.spark.diagnose.ChainSeries;
+import org.sparkmc.spark.diagnose.ParameterResult;
+import org.sparkmc.spark.report.ParameterPlots;
 
 /**
  * Registers every class sparkmc ships between driver and executors, for Kryo with
@@ -20,5 +26,13 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(ChainState.class);
         kryo.register(RoundResult.class);
         kryo.register(java.util.ArrayList.class);
+        kryo.register(ChainSeries.class);
+        kryo.register(java.util.TreeMap.class);
+        // Records (Kryo 4 cannot construct them): Java serialization inside Kryo.
+        JavaSerializer java = new JavaSerializer();
+        kryo.register(ParameterSummary.class, java);
+        kryo.register(FullParameterSummary.class, java);
+        kryo.register(ParameterResult.class, java);
+        kryo.register(ParameterPlots.class, java);
     }
 }

@@ -32,7 +32,7 @@ package org.sparkmc.core.diagnostics;
 public record FullParameterSummary(String name, double mean, double median, double sd, double mad, double q5,
         double q95, double rhat, double rhatBasic, double essBulk, double essTail, double essBasic, double essMean,
         double essSd, double essQ5, double essQ95, double essMedian, double mcseMean, double mcseSd, double mcseQ5,
-        double mcseQ95, double mcseMedian) {
+        double mcseQ95, double mcseMedian) implements java.io.Serializable {
 
     /**
      * Summarises one parameter's draws {@code [chain][iteration]}, sorting the pooled draws once.

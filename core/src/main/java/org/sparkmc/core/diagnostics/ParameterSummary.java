@@ -17,7 +17,7 @@ package org.sparkmc.core.diagnostics;
  * @param mcseMean Monte Carlo standard error of the mean ({@link MonteCarloStandardError#mean})
  */
 public record ParameterSummary(String name, double mean, double sd, double q5, double q50, double q95, double rhat,
-        double essBulk, double essTail, double mcseMean) {
+        double essBulk, double essTail, double mcseMean) implements java.io.Serializable {
 
     /**
      * Summarises one parameter's draws {@code [chain][iteration]}. The pooled draws are sorted once and that sort

@@ -15,6 +15,10 @@ public final class ChainRound {
     /** Stream purpose for a chain's round. */
     public static final String ROUND_STREAM = "chain-round";
     private static final int MAX_INIT_TRIES = 100;
+    /** Recorded after the target's parameters: the log density at each draw, as Stan names it. */
+    public static final String LOG_DENSITY = "lp__";
+    /** Recorded last: whether the draw's proposal was accepted (1) or not (0), as CmdStan names it. */
+    public static final String ACCEPT_STAT = "accept_stat__";
 
     private ChainRound() {
     }
@@ -35,20 +39,30 @@ public final class ChainRound {
                 + MAX_INIT_TRIES + " tries; check the model's support and initialPosition");
     }
 
+    /** The names of the recorded rows of a round's draws: the target's parameters, then lp__ and accept_stat__. */
+    public static java.util.List<String> recordedNames(Target target) {
+        java.util.List<String> names = new java.util.ArrayList<>(target.parameterNames());
+        names.add(LOG_DENSITY);
+        names.add(ACCEPT_STAT);
+        return names;
+    }
+
     /**
      * Advances a copy of {@code state} by {@code iterations} steps.
      *
-     * @param record whether to keep the draws (sampling rounds) or not (warm-up rounds)
+     * @param record whether to keep the draws (sampling rounds) or not (warm-up rounds); recorded draws are
+     *               indexed [row][iteration] with the rows of {@link #recordedNames}
      */
     public static RoundResult run(Target target, Kernel kernel, ChainState state, int round, int iterations,
             boolean warmup, boolean record, RandomStreams streams) {
         ChainState next = state.copy();
         Rng rng = streams.rng(ROUND_STREAM, state.chain(), round);
         int width = target.parameterNames().size();
-        double[][] draws = record ? new double[width][iterations] : new double[width][0];
+        double[][] draws = new double[width + 2][record ? iterations : 0];
         long accepted = 0;
         for (int i = 0; i < iterations; i++) {
-            if (kernel.step(target, next, rng, warmup)) {
+            boolean moved = kernel.step(target, next, rng, warmup);
+            if (moved) {
                 accepted++;
             }
             next.countIteration(warmup);
@@ -57,6 +71,8 @@ public final class ChainRound {
                 for (int j = 0; j < width; j++) {
                     draws[j][i] = p[j];
                 }
+                draws[width][i] = next.logDensity();
+                draws[width + 1][i] = moved ? 1 : 0;
             }
         }
         return new RoundResult(next, round, draws, accepted, iterations);

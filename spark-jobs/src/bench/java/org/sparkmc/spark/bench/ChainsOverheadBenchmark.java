@@ -51,7 +51,7 @@ public final class ChainsOverheadBenchmark {
             Target target = (Target) t[1];
             Kernel kernel = MetropolisHastings.randomWalk((Double) t[2], true);
             ChainsConfig config = new ChainsConfig((String) t[0], target, "rwm", kernel, chains, roundSize, roundSize,
-                    rounds, Double.MAX_VALUE, 1.01, 1, 2);
+                    rounds, Double.MAX_VALUE, 1.01, 1, 2, ChainsConfig.DEFAULT_DRIVER_DRAWS);
             double draws = (double) chains * roundSize * rounds;
             double plain = median(() -> plainLoop(config));
             double job = median(() -> sparkJob(sc, spark, config, false));
@@ -113,7 +113,7 @@ public final class ChainsOverheadBenchmark {
         ChainsResult result = job.run();
         if (outputs) {
             AtomicOutput out = AtomicOutput.open(dir.resolve("out").toString(), false, sc.hadoopConfiguration());
-            ChainsOutput.write(spark, out, job, config, result);
+            ChainsOutput.write(spark, out, job, config, result, ChainsOutput.Options.DEFAULT);
             out.commit();
         } else {
             job.release();

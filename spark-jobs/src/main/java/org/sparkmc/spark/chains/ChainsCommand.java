@@ -102,6 +102,19 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
                 + "min(chains, Spark's default parallelism).")
     private int partitions;
 
+    @Option(names = "--driver-draws-limit", paramLabel = "N", defaultValue = "16000000",
+            description = "Diagnostics run on the driver while chains × draws × parameters ≤ N (8·N bytes), by "
+                + "parameter on the executors beyond (same numbers). Default: ${DEFAULT-VALUE}.")
+    private long driverDrawsLimit;
+
+    @Option(names = "--cmdstan-csv", description = "Also write cmdstan/chain-<k>.csv, one CmdStan-style CSV per chain.")
+    private boolean cmdstanCsv;
+
+    @Option(names = "--report-parameters", paramLabel = "N", defaultValue = "20",
+            description = "report.html plots at most N parameters (those with the highest R-hat). "
+                + "Default: ${DEFAULT-VALUE}.")
+    private int reportParameters;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
     private String out;
 
@@ -131,17 +144,21 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
         Kernel kernelInstance = KernelRegistry.create(kernel, new KernelRegistry.Settings(scale, adapt, targetAccept));
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize, maxRounds, minEss, maxRhat,
-                seed, Math.max(partitions, 1));
+                seed, Math.max(partitions, 1), driverDrawsLimit);
+        if (reportParameters < 1) {
+            throw new InvalidInputException("report-parameters must be ≥ 1, is " + reportParameters);
+        }
         SparkSession spark = SparkSetup.session("sparkmc chains", master);
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
         int parts = partitions > 0 ? partitions : Math.min(chains, sc.defaultParallelism());
         ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
-                maxRounds, minEss, maxRhat, seed, parts);
+                maxRounds, minEss, maxRhat, seed, parts, driverDrawsLimit);
         try {
             ChainsJob job = new ChainsJob(sc, config);
             ChainsResult result = job.run();
-            ChainsOutput.write(spark, output, job, config, result);
+            ChainsOutput.write(spark, output, job, config, result,
+                    new ChainsOutput.Options(cmdstanCsv, reportParameters));
             output.commit();
             spec.commandLine().getOut().printf("chains: %s after %d sampling rounds (%d draws per chain, %.1f s); "
                     + "outputs in %s%n", result.converged() ? "converged" : "NOT converged", result.samplingRounds(),

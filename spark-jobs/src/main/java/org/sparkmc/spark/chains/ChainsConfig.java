@@ -12,10 +12,15 @@ import org.sparkmc.core.model.Target;
  * @param roundSize  iterations per chain per round; diagnostics are computed after each sampling round
  * @param maxRounds  at most this many sampling rounds
  * @param partitions Spark partitions the chains are spread over (does not change any draw)
+ * @param driverDrawsLimit at most this many draws (chains × draws × parameters) are summarised on the driver;
+ *                   beyond, diagnostics run by parameter on the executors (same numbers)
  */
 public record ChainsConfig(String modelName, Target target, String kernelName, Kernel kernel, int chains,
-        int warmup, int roundSize, int maxRounds, double minEss, double maxRhat, long seed, int partitions)
-        implements Serializable {
+        int warmup, int roundSize, int maxRounds, double minEss, double maxRhat, long seed, int partitions,
+        long driverDrawsLimit) implements Serializable {
+
+    /** Default of {@code driverDrawsLimit}: 16 million draws (128 MB) on the driver for diagnostics. */
+    public static final long DEFAULT_DRIVER_DRAWS = 16_000_000L;
 
     public ChainsConfig {
         positive("chains", chains);
@@ -30,6 +35,9 @@ public record ChainsConfig(String modelName, Target target, String kernelName, K
         }
         if (!(maxRhat > 1)) {
             throw new InvalidInputException("max-rhat must be > 1, is " + maxRhat);
+        }
+        if (driverDrawsLimit < 0) {
+            throw new InvalidInputException("driver-draws-limit must be ≥ 0, is " + driverDrawsLimit);
         }
         if (chains < 2) {
             throw new InvalidInputException("chains must be at least 2 for R-hat, is " + chains);

@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +18,9 @@ import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.diagnose.ByParameter;
+import org.sparkmc.spark.diagnose.ChainSeries;
+import org.sparkmc.spark.diagnose.ParameterResult;
 
 /**
  * The {@code chains} driver: many independent chains of one target spread over Spark partitions, run in rounds.
@@ -25,9 +29,12 @@ import org.sparkmc.core.random.RandomStreams;
  * the driver holds only the chains' states (a few numbers each); every round ships them out with
  * {@code parallelize}, each task advances its chains with a stream keyed by (chain, round), and the new states
  * come back. Lineage therefore never grows, and a retried task recomputes exactly the same draws whatever the
- * partitioning. Sampling rounds are kept persisted on the executors for the Parquet output; their draws also come
- * to the driver, because rank-normalised R-hat and bulk/tail ESS need the pooled ranks of every draw (see
- * {@link PooledDraws} for the memory this takes).
+ * partitioning. Sampling rounds stay persisted on the executors (for the Parquet output and the diagnostics).
+ *
+ * <p>Diagnostics after each sampling round need every draw of a parameter pooled across chains (ranks, folding,
+ * quantiles). While the draws so far number at most {@code driverDrawsLimit}, they also come to the driver and are
+ * summarised there ({@link PooledDraws}); past it they stay on the executors and are summarised by parameter there
+ * ({@link ByParameter}), so the driver holds only the summaries. Both paths give identical numbers.
  */
 public final class ChainsJob {
     private static final Logger LOG = LoggerFactory.getLogger(ChainsJob.class);
@@ -35,13 +42,14 @@ public final class ChainsJob {
     private final JavaSparkContext sc;
     private final ChainsConfig config;
     private final RandomStreams streams;
-    private final List<String> names;
+    private final List<String> recorded;
+    private final List<String> summarised;
     private final List<JavaRDD<RoundResult>> samplingRounds = new ArrayList<>();
     private final List<RoundSummary> history = new ArrayList<>();
     private final long started = System.nanoTime();
     private List<ChainState> states;
     private PooledDraws draws;
-    private List<ParameterSummary> summaries = List.of();
+    private int drawsPerChain;
     private int round;
     private long accepted;
     private long proposed;
@@ -51,7 +59,8 @@ public final class ChainsJob {
         this.sc = sc;
         this.config = config;
         this.streams = new RandomStreams(config.seed());
-        this.names = config.target().parameterNames();
+        this.recorded = ChainRound.recordedNames(config.target());
+        this.summarised = List.copyOf(recorded.subList(0, recorded.size() - 1));
     }
 
     /** Runs the whole loop. */
@@ -70,7 +79,7 @@ public final class ChainsJob {
         states = LongStream.rangeClosed(1, config.chains())
                 .mapToObj(chain -> ChainRound.start(chain, target, kernel, streams))
                 .collect(Collectors.toList());
-        draws = new PooledDraws(names.size(), config.chains());
+        draws = new PooledDraws(summarised.size(), config.chains());
         LOG.info("chains: {} chains of {} with kernel {} over {} partitions; {} warm-up iterations, rounds of {}, "
                 + "stop at R-hat < {} and ESS ≥ {} or after {} sampling rounds; seed {}", config.chains(),
                 config.modelName(), config.kernelName(), config.partitions(), config.warmup(), config.roundSize(),
@@ -81,7 +90,7 @@ public final class ChainsJob {
         return converged || round >= config.warmupRounds() + config.maxRounds();
     }
 
-    /** Runs one round on the executors, then (in sampling) the diagnostics on the driver. */
+    /** Runs one round on the executors, then (in sampling) the diagnostics. */
     public RoundSummary nextRound() {
         round++;
         long t0 = System.nanoTime();
@@ -101,8 +110,16 @@ public final class ChainsJob {
         if (!warmup) {
             results.persist(StorageLevel.MEMORY_AND_DISK());
             samplingRounds.add(results);
+            drawsPerChain += iterations;
         }
-        List<RoundResult> collected = new ArrayList<>(results.collect());
+        boolean onDriver = !warmup && draws != null
+                && (long) drawsPerChain * config.chains() * summarised.size() <= config.driverDrawsLimit();
+        if (!warmup && !onDriver) {
+            draws = null;
+        }
+        List<RoundResult> collected = new ArrayList<>(onDriver ? results.collect()
+                : results.map(r -> new RoundResult(r.state(), r.round(), new double[0][], r.accepted(), r.proposed()))
+                        .collect());
         collected.sort(Comparator.comparingLong(RoundResult::chain));
         states = collected.stream().map(RoundResult::state).collect(Collectors.toList());
         long roundAccepted = collected.stream().mapToLong(RoundResult::accepted).sum();
@@ -113,15 +130,24 @@ public final class ChainsJob {
         if (!warmup) {
             accepted += roundAccepted;
             proposed += roundProposed;
-            draws.appendRound(collected.stream().map(RoundResult::draws).collect(Collectors.toList()));
-            summaries = summarise();
+            List<ParameterSummary> summaries;
+            if (onDriver) {
+                draws.appendRound(collected.stream().map(RoundResult::draws).collect(Collectors.toList()));
+                summaries = new ArrayList<>();
+                for (int p = 0; p < summarised.size(); p++) {
+                    summaries.add(ParameterSummary.of(summarised.get(p), draws.parameter(p)));
+                }
+            } else {
+                List<String> names = summarised;
+                summaries = byParameter((p, d) -> ParameterSummary.of(names.get(p), d));
+            }
             maxRhat = worst(summaries, ParameterSummary::rhat, true);
             minBulk = worst(summaries, ParameterSummary::essBulk, false);
             minTail = worst(summaries, ParameterSummary::essTail, false);
             converged = maxRhat < config.maxRhat() && minBulk >= config.minEss() && minTail >= config.minEss();
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        RoundSummary summary = new RoundSummary(round, phase, draws.perChain(), maxRhat, minBulk, minTail,
+        RoundSummary summary = new RoundSummary(round, phase, drawsPerChain, maxRhat, minBulk, minTail,
                 (double) roundAccepted / roundProposed, seconds, (double) iterations * config.chains() / seconds);
         history.add(summary);
         LOG.info(String.format("round %d/%d %-8s draws/chain %d  max R-hat %.4f  min ESS bulk %.0f tail %.0f  "
@@ -130,35 +156,62 @@ public final class ChainsJob {
         return summary;
     }
 
+    /** The full summaries and plot data of every summarised parameter (parameters, then lp__). */
     public ChainsResult result() {
         if (!converged) {
             LOG.warn("chains: not converged after {} sampling rounds (need R-hat < {} and ESS ≥ {})",
                     samplingRounds.size(), config.maxRhat(), config.minEss());
         }
-        return new ChainsResult(summaries, converged, samplingRounds.size(), draws.perChain(),
+        List<ParameterResult> results;
+        if (samplingRounds.isEmpty()) {
+            results = List.of();
+        } else if (draws != null) {
+            results = new ArrayList<>();
+            for (int p = 0; p < summarised.size(); p++) {
+                results.add(ParameterResult.of(summarised.get(p), draws.parameter(p)));
+            }
+        } else {
+            List<String> names = summarised;
+            sc.setJobDescription("chains: final diagnostics by parameter");
+            results = byParameter((p, d) -> ParameterResult.of(names.get(p), d));
+        }
+        return new ChainsResult(results, converged, samplingRounds.size(), drawsPerChain,
                 (System.nanoTime() - started) / 1e9, proposed == 0 ? Double.NaN : (double) accepted / proposed,
                 List.copyOf(history));
     }
 
-    /** The persisted sampling rounds, in order (for writing the draws); release them with {@link #release()}. */
-    public List<JavaRDD<RoundResult>> samplingRounds() {
-        return List.copyOf(samplingRounds);
+    private <R extends java.io.Serializable> List<R> byParameter(Function2<Integer, double[][], R> summary) {
+        int parameters = summarised.size();
+        JavaRDD<ChainSeries> series = samplingDraws().flatMap(r -> {
+            List<ChainSeries> pieces = new ArrayList<>(parameters);
+            for (int p = 0; p < parameters; p++) {
+                pieces.add(new ChainSeries(p, (int) r.chain(), r.round(), r.draws()[p]));
+            }
+            return pieces.iterator();
+        });
+        return ByParameter.map(series, Math.min(parameters, Math.max(config.partitions(), sc.defaultParallelism())),
+                summary);
     }
 
-    public List<String> parameterNames() {
-        return names;
+    /** Every persisted sampling round as one dataset (for the outputs); release them with {@link #release()}. */
+    public JavaRDD<RoundResult> samplingDraws() {
+        if (samplingRounds.isEmpty()) {
+            throw new IllegalStateException("no sampling round has run");
+        }
+        JavaRDD<RoundResult> all = samplingRounds.get(0);
+        for (JavaRDD<RoundResult> round : samplingRounds.subList(1, samplingRounds.size())) {
+            all = all.union(round);
+        }
+        return all;
+    }
+
+    /** Names of the recorded columns: the target's parameters, lp__, accept_stat__. */
+    public List<String> recordedNames() {
+        return recorded;
     }
 
     public void release() {
         samplingRounds.forEach(JavaRDD::unpersist);
-    }
-
-    private List<ParameterSummary> summarise() {
-        List<ParameterSummary> out = new ArrayList<>(names.size());
-        for (int p = 0; p < names.size(); p++) {
-            out.add(ParameterSummary.of(names.get(p), draws.parameter(p)));
-        }
-        return out;
     }
 
     /**

@@ -1,12 +1,8 @@
 package org.sparkmc.spark.chains;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Row;
@@ -15,26 +11,39 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.sparkmc.core.diagnostics.ParameterSummary;
+import org.apache.spark.util.SerializableConfiguration;
 import org.sparkmc.core.mcmc.RoundResult;
+import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.CmdStanCsv;
+import scala.Tuple2;
 
 /**
- * Writes a {@code chains} run: {@code draws.parquet} (chain, draw, one column per parameter; chains and draws
- * numbered from 1), {@code summary.json} and {@code summary.csv}, committed atomically.
+ * Writes a {@code chains} run, committed atomically: {@code draws.parquet} (chain, draw, one column per parameter,
+ * lp__, accept_stat__; chains and draws numbered from 1), {@code summary.json}, {@code summary.csv},
+ * {@code report.html}, and on request {@code cmdstan/chain-<k>.csv} (one CmdStan-style CSV per chain).
  */
 public final class ChainsOutput {
-    static final String[] CSV_COLUMNS = {"name", "mean", "sd", "q5", "q50", "q95", "rhat", "ess_bulk", "ess_tail",
-        "mcse_mean"};
+
+    /** What to write besides the draws and summaries. */
+    public record Options(boolean cmdstanCsv, int reportParameters) {
+        public static final Options DEFAULT = new Options(false, 20);
+    }
 
     private ChainsOutput() {
     }
 
     public static void write(SparkSession spark, AtomicOutput out, ChainsJob job, ChainsConfig config,
-            ChainsResult result) {
-        writeDraws(spark, out, job, config);
+            ChainsResult result, Options options) {
+        JavaRDD<RoundResult> rounds = job.samplingDraws();
+        writeDraws(spark, out, rounds, job.recordedNames(), config);
+        if (options.cmdstanCsv()) {
+            writeCmdStan(spark, out, rounds, job.recordedNames(), config);
+        }
+        job.release();
         out.writeText("summary.json", summaryJson(config, result));
-        out.writeText("summary.csv", summaryCsv(result.parameters()));
+        out.writeText("summary.csv", SummaryFiles.csv(result.parameters()));
+        out.writeText("report.html", ChainsReport.render(config, result, options.reportParameters()));
     }
 
     static StructType drawsSchema(List<String> names) {
@@ -47,19 +56,42 @@ public final class ChainsOutput {
         return DataTypes.createStructType(fields);
     }
 
-    private static void writeDraws(SparkSession spark, AtomicOutput out, ChainsJob job, ChainsConfig config) {
-        List<JavaRDD<RoundResult>> rounds = job.samplingRounds();
-        StructType schema = drawsSchema(job.parameterNames());
+    private static void writeDraws(SparkSession spark, AtomicOutput out, JavaRDD<RoundResult> rounds,
+            List<String> names, ChainsConfig config) {
         int roundSize = config.roundSize();
         int firstSamplingRound = config.warmupRounds() + 1;
-        JavaRDD<Row> rows = spark.emptyDataFrame().javaRDD();
-        for (JavaRDD<RoundResult> round : rounds) {
-            rows = rows.union(round.flatMap(r -> toRows(r, (r.round() - firstSamplingRound) * roundSize).iterator()));
-        }
+        JavaRDD<Row> rows = rounds.flatMap(r -> toRows(r, (r.round() - firstSamplingRound) * roundSize).iterator());
         spark.sparkContext().setJobDescription("chains: write draws.parquet");
-        spark.createDataFrame(rows, schema).coalesce(config.partitions()).write()
+        spark.createDataFrame(rows, drawsSchema(names)).coalesce(config.partitions()).write()
                 .parquet(out.staged("draws.parquet"));
-        job.release();
+    }
+
+    private static void writeCmdStan(SparkSession spark, AtomicOutput out, JavaRDD<RoundResult> rounds,
+            List<String> names, ChainsConfig config) {
+        spark.sparkContext().setJobDescription("chains: write cmdstan/chain-*.csv");
+        String dir = out.staged("cmdstan");
+        SerializableConfiguration hadoop = new SerializableConfiguration(spark.sparkContext().hadoopConfiguration());
+        String model = config.modelName();
+        String kernel = config.kernelName();
+        long seed = config.seed();
+        int warmup = config.warmup();
+        rounds.mapToPair(r -> new Tuple2<>((int) r.chain(), r)).groupByKey(config.partitions()).foreach(chain -> {
+            List<RoundResult> pieces = new ArrayList<>();
+            chain._2().forEach(pieces::add);
+            pieces.sort(java.util.Comparator.comparingInt(RoundResult::round));
+            int width = pieces.get(0).draws().length;
+            int total = pieces.stream().mapToInt(p -> p.draws()[0].length).sum();
+            double[][] rows = new double[width][total];
+            int at = 0;
+            for (RoundResult p : pieces) {
+                for (int j = 0; j < width; j++) {
+                    System.arraycopy(p.draws()[j], 0, rows[j], at, p.draws()[j].length);
+                }
+                at += p.draws()[0].length;
+            }
+            AtomicOutput.writeText(dir + "/chain-" + chain._1() + ".csv",
+                    CmdStanCsv.render(model, kernel, chain._1(), seed, warmup, names, rows), hadoop.value());
+        });
     }
 
     private static List<Row> toRows(RoundResult result, int drawOffset) {
@@ -91,64 +123,24 @@ public final class ChainsOutput {
         top.put("warmup_per_chain", config.warmup());
         top.put("seconds", result.seconds());
         top.put("seed", config.seed());
-        top.put("acceptance", finiteOrNull(result.acceptance()));
+        top.put("acceptance", SummaryFiles.finite(result.acceptance()));
         top.put("max_rhat", config.maxRhat());
         top.put("min_ess", config.minEss());
-        List<Map<String, Object>> parameters = new ArrayList<>();
-        for (ParameterSummary s : result.parameters()) {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("name", s.name());
-            p.put("mean", finiteOrNull(s.mean()));
-            p.put("sd", finiteOrNull(s.sd()));
-            p.put("q5", finiteOrNull(s.q5()));
-            p.put("q50", finiteOrNull(s.q50()));
-            p.put("q95", finiteOrNull(s.q95()));
-            p.put("rhat", finiteOrNull(s.rhat()));
-            p.put("ess_bulk", finiteOrNull(s.essBulk()));
-            p.put("ess_tail", finiteOrNull(s.essTail()));
-            p.put("mcse_mean", finiteOrNull(s.mcseMean()));
-            parameters.add(p);
-        }
-        top.put("parameters", parameters);
+        top.put("parameters", SummaryFiles.json(result.parameters()));
         List<Map<String, Object>> rounds = new ArrayList<>();
         for (RoundSummary r : result.history()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("round", r.round());
             m.put("phase", r.phase());
             m.put("draws_per_chain", r.drawsPerChain());
-            m.put("max_rhat", finiteOrNull(r.maxRhat()));
-            m.put("min_ess_bulk", finiteOrNull(r.minEssBulk()));
-            m.put("min_ess_tail", finiteOrNull(r.minEssTail()));
-            m.put("acceptance", finiteOrNull(r.acceptance()));
+            m.put("max_rhat", SummaryFiles.finite(r.maxRhat()));
+            m.put("min_ess_bulk", SummaryFiles.finite(r.minEssBulk()));
+            m.put("min_ess_tail", SummaryFiles.finite(r.minEssTail()));
+            m.put("acceptance", SummaryFiles.finite(r.acceptance()));
             m.put("seconds", r.seconds());
             rounds.add(m);
         }
         top.put("history", rounds);
-        try {
-            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(top) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot render summary.json", e);
-        }
-    }
-
-    static String summaryCsv(List<ParameterSummary> summaries) {
-        StringBuilder csv = new StringBuilder(String.join(",", CSV_COLUMNS)).append('\n');
-        for (ParameterSummary s : summaries) {
-            csv.append(quote(s.name()));
-            for (double v : new double[] {s.mean(), s.sd(), s.q5(), s.q50(), s.q95(), s.rhat(), s.essBulk(),
-                s.essTail(), s.mcseMean()}) {
-                csv.append(',').append(Double.isNaN(v) ? "NA" : String.format(Locale.ROOT, "%.10g", v));
-            }
-            csv.append('\n');
-        }
-        return csv.toString();
-    }
-
-    private static String quote(String s) {
-        return s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s;
-    }
-
-    private static Object finiteOrNull(double v) {
-        return Double.isFinite(v) ? v : null;
+        return SummaryFiles.render(top);
     }
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.chains.ChainsCommand;
+import org.sparkmc.spark.diagnose.DiagnoseCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sparkmc", mixinStandardHelpOptions = true, version = "sparkmc 0.1.0",
         description = "Monte Carlo sampling on Apache Spark.",
-        subcommands = {ChainsCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ChainsCommand.class, DiagnoseCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

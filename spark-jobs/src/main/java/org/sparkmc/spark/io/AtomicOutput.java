@@ -67,10 +67,16 @@ public final class AtomicOutput {
 
     /** Writes a small text file into the staging directory. */
     public void writeText(String name, String content) {
-        try (OutputStream out = fs.create(new Path(staging, name), false)) {
+        writeText(staged(name), content, fs.getConf());
+    }
+
+    /** Writes a small text file at a path under the staging directory from any JVM (e.g. an executor). */
+    public static void writeText(String stagedPath, String content, org.apache.hadoop.conf.Configuration conf) {
+        Path path = new Path(stagedPath);
+        try (OutputStream out = path.getFileSystem(conf).create(path, false)) {
             out.write(content.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + name + " under " + staging, e);
+            throw new UncheckedIOException("cannot write " + stagedPath, e);
         }
     }
 

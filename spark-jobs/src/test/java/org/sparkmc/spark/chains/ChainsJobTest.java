@@ -46,12 +46,14 @@ class ChainsJobTest extends SparkTestBase {
         List<Row> draws = ChainsOutputs.draws(spark(), out);
         int perChain = summary.get("draws_per_chain").asInt();
         assertEquals(8L * perChain, draws.size());
-        assertEquals(List.of("chain", "draw", "x", "x_gt_5"), List.of(draws.get(0).schema().fieldNames()));
+        assertEquals(List.of("chain", "draw", "x", "x_gt_5", "lp__", "accept_stat__"),
+                List.of(draws.get(0).schema().fieldNames()));
         assertEquals(1, draws.get(0).getInt(0));
         assertEquals(1, draws.get(0).getInt(1));
         assertEquals(perChain, draws.get(perChain - 1).getInt(1));
         String csv = read(out.resolve("summary.csv"));
-        assertTrue(csv.startsWith("name,mean,sd,q5,q50,q95,rhat,ess_bulk,ess_tail,mcse_mean\nx,"), csv);
+        assertTrue(csv.startsWith("name,mean,sd,q5,q50,q95,rhat,ess_bulk,ess_tail,mcse_mean,"), csv);
+        assertTrue(csv.contains("\nx,") && csv.contains("\nlp__,"), csv);
     }
 
     @Test
@@ -77,6 +79,33 @@ class ChainsJobTest extends SparkTestBase {
             assertTrue(error < 4 * combined, name + ": mean " + p.get("mean") + " vs reference " + refMean
                     + ", 4 combined MCSE = " + 4 * combined);
         }
+    }
+
+    /** Diagnostics summarised on the executors (limit 0) are the same numbers as on the driver. */
+    @Test
+    void executorDiagnosticsEqualDriverDiagnostics() {
+        String[] run = {"chains", "--model", "bimodal", "--scale", "10", "--chains", "4", "--warmup", "200",
+            "--round-size", "300", "--max-rounds", "3", "--min-ess", "1e9", "--cmdstan-csv"};
+        Path onDriver = tmp.resolve("driver");
+        Path onExecutors = tmp.resolve("executors");
+        assertEquals(ExitCode.OK, Main.run(concat(run, "--out", onDriver.toString())));
+        assertEquals(ExitCode.OK, Main.run(concat(run, "--out", onExecutors.toString(), "--driver-draws-limit", "0")));
+        JsonNode a = ChainsOutputs.summary(onDriver);
+        JsonNode b = ChainsOutputs.summary(onExecutors);
+        assertEquals(a.get("parameters"), b.get("parameters"));
+        for (int i = 0; i < a.get("history").size(); i++) {
+            assertEquals(a.get("history").get(i).get("max_rhat"), b.get("history").get(i).get("max_rhat"));
+        }
+        assertEquals(List.of("x", "x_gt_5", "lp__"), a.get("parameters").findValuesAsText("name"));
+        String report = read(onExecutors.resolve("report.html"));
+        assertTrue(report.contains("<svg") && report.contains("rank plot") && !report.contains("<script"));
+        assertTrue(Files.exists(onExecutors.resolve("cmdstan/chain-4.csv")));
+    }
+
+    static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     static void assertWithin(double exact, JsonNode p, double mcses) {

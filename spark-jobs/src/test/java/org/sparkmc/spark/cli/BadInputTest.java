@@ -20,7 +20,7 @@ import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.TestPaths;
 
 /** Bad input exits with code 2, one message that says what and where, and no output directory. */
-class BadInputTest extends SparkTestBase {
+public class BadInputTest extends SparkTestBase {
 
     @TempDir
     Path tmp;
@@ -135,10 +135,28 @@ class BadInputTest extends SparkTestBase {
         assertTrue(help.contains("Default: 8"), help);
     }
 
-    record Result(int code, String err) {
+    /** Exit code and what the command printed on standard error. */
+    public record Result(int code, String err) {
     }
 
-    static Result runCapturing(String... args) {
+    /** Runs and captures standard output and standard error together. */
+    public static Result runCapturingOut(String... args) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        PrintStream oldErr = System.err;
+        PrintStream oldOut = System.out;
+        PrintStream both = new PrintStream(buffer, true, StandardCharsets.UTF_8);
+        System.setErr(both);
+        System.setOut(both);
+        try {
+            int code = Main.run(args);
+            return new Result(code, buffer.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(oldErr);
+            System.setOut(oldOut);
+        }
+    }
+
+    public static Result runCapturing(String... args) {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         PrintStream old = System.err;
         System.setErr(new PrintStream(buffer, true, StandardCharsets.UTF_8));

@@ -1,0 +1,169 @@
+package org.sparkmc.spark.diagnose;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.diagnostics.FullParameterSummary;
+import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.cli.ConfigFile;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.report.HtmlReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sparkmc diagnose}: convergence diagnostics of existing draws (Parquet, CmdStan CSV, plain CSV) computed
+ * by parameter on the executors, written as summary.csv, summary.json and report.html.
+ */
+@Command(name = "diagnose", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Reads MCMC draws and writes posterior-style summaries (R-hat, bulk/tail ESS, MCSE, "
+            + "quantiles) and report.html, computed by parameter on the executors without collecting the draws.",
+            "Inputs: Parquet draws (columns chain, draw, parameters…), CmdStan CSV files (one chain per file, in "
+            + "file-name order) or CSV files with columns chain,draw,<parameters…>; globs allowed.",
+            "Exit codes: 0 done, 2 bad input, 3 some parameter fails the thresholds with --require-convergence."})
+public final class DiagnoseCommand implements Callable<Integer>, JobCommand {
+    private static final Logger LOG = LoggerFactory.getLogger(DiagnoseCommand.class);
+
+    @Spec
+    private CommandSpec spec;
+    private ConfigFile configFile = ConfigFile.none();
+
+    @Parameters(paramLabel = "INPUT", arity = "0..*", description = "Draw files, directories or globs.")
+    private List<String> inputs = new ArrayList<>();
+
+    @Option(names = "--conf", paramLabel = "FILE", description = "Config file (HOCON) supplying option defaults.")
+    private String conf;
+
+    @Option(names = "--format", paramLabel = "F", defaultValue = "auto",
+            description = "auto, parquet, cmdstan or csv. Default: ${DEFAULT-VALUE}.")
+    private String format;
+
+    @Option(names = "--max-rhat", paramLabel = "X", defaultValue = "1.01",
+            description = "A parameter fails when its R-hat is at least this. Default: ${DEFAULT-VALUE}.")
+    private double maxRhat;
+
+    @Option(names = "--min-ess-per-chain", paramLabel = "X", defaultValue = "100",
+            description = "…or its bulk or tail ESS is below this times the chains. Default: ${DEFAULT-VALUE}.")
+    private double minEssPerChain;
+
+    @Option(names = "--require-convergence", description = "Exit with code 3 when any parameter fails.")
+    private boolean requireConvergence;
+
+    @Option(names = "--report-parameters", paramLabel = "N", defaultValue = "20",
+            description = "report.html plots at most N parameters (highest R-hat first). Default: ${DEFAULT-VALUE}.")
+    private int reportParameters;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required).")
+    private String out;
+
+    @Option(names = "--overwrite", description = "Replace an existing output directory.")
+    private boolean overwrite;
+
+    @Option(names = "--master", paramLabel = "URL", description = "Spark master when not set by spark-submit.")
+    private String master;
+
+    @Override
+    public void useConfigFile(ConfigFile file) {
+        this.configFile = file;
+    }
+
+    @Override
+    public Integer call() {
+        configFile.checkKeys(spec, Set.of());
+        if (out == null || out.isBlank()) {
+            throw new InvalidInputException("--out DIR is required");
+        }
+        if (!(maxRhat > 1) || !(minEssPerChain >= 0) || reportParameters < 1) {
+            throw new InvalidInputException("need --max-rhat > 1, --min-ess-per-chain ≥ 0, --report-parameters ≥ 1");
+        }
+        SparkSession spark = SparkSetup.session("sparkmc diagnose", master);
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
+        try {
+            long t0 = System.nanoTime();
+            DrawsSource source = DrawsSource.load(spark, inputs, format);
+            LOG.info("diagnose: {}", source.description());
+            List<String> names = source.names();
+            sc.setJobDescription("diagnose: summaries by parameter");
+            List<ParameterResult> results = ByParameter.map(source.series(),
+                    Math.max(1, Math.min(names.size(), 4 * sc.defaultParallelism())),
+                    (p, d) -> ParameterResult.of(names.get(p), d));
+            Thresholds thresholds = new Thresholds(maxRhat, minEssPerChain * source.chains());
+            List<FullParameterSummary> summaries = results.stream().map(ParameterResult::summary).toList();
+            Map<String, List<String>> failing = new LinkedHashMap<>();
+            for (FullParameterSummary s : summaries) {
+                List<String> why = thresholds.failures(s);
+                if (!why.isEmpty()) {
+                    failing.put(s.name(), why);
+                }
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            write(output, source, results, summaries, thresholds, failing, seconds);
+            output.commit();
+            PrintFailing.print(spec.commandLine().getOut(), failing, summaries.size(), output.target().toString());
+            return !failing.isEmpty() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
+        } catch (RuntimeException e) {
+            output.abort();
+            throw e;
+        }
+    }
+
+    private void write(AtomicOutput output, DrawsSource source, List<ParameterResult> results,
+            List<FullParameterSummary> summaries, Thresholds thresholds, Map<String, List<String>> failing,
+            double seconds) {
+        Map<String, Object> top = new LinkedHashMap<>();
+        top.put("job", "diagnose");
+        top.put("inputs", inputs);
+        top.put("format", source.format());
+        top.put("chains", source.chains());
+        top.put("draws_per_chain", source.drawsPerChain());
+        top.put("converged", failing.isEmpty());
+        top.put("max_rhat", thresholds.maxRhat());
+        top.put("min_ess", thresholds.minEss());
+        top.put("failing", failing);
+        top.put("seconds", seconds);
+        top.put("parameters", SummaryFiles.json(summaries));
+        output.writeText("summary.json", SummaryFiles.render(top));
+        output.writeText("summary.csv", SummaryFiles.csv(summaries));
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("inputs", String.join(" ", inputs));
+        facts.put("format", source.format());
+        facts.put("chains", source.chains());
+        facts.put("draws per chain", source.drawsPerChain());
+        facts.put("parameters", summaries.size());
+        List<ParameterResult> shown = new ArrayList<>(results);
+        shown.sort(java.util.Comparator.comparingDouble((ParameterResult r) -> Double.isNaN(r.summary().rhat())
+                ? Double.NEGATIVE_INFINITY : r.summary().rhat()).reversed());
+        shown = shown.subList(0, Math.min(reportParameters, shown.size()));
+        output.writeText("report.html", new HtmlReport("sparkmc diagnose").facts(facts)
+                .summary(summaries, thresholds).parameters(shown, results.size()).render());
+    }
+
+    /** The verdict line, and the failing parameters with their reasons. */
+    static final class PrintFailing {
+        private PrintFailing() {
+        }
+
+        static void print(java.io.PrintWriter out, Map<String, List<String>> failing, int total, String where) {
+            if (failing.isEmpty()) {
+                out.printf("diagnose: all %d parameters pass; outputs in %s%n", total, where);
+                return;
+            }
+            out.printf("diagnose: %d of %d parameters fail; outputs in %s%n", failing.size(), total, where);
+            failing.forEach((name, why) -> out.printf("  %s: %s%n", name, String.join("; ", why)));
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package org.sparkmc.spark.diagnose;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.SerializableConfiguration;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.io.DrawFiles;
+import scala.Tuple2;
+
+/**
+ * Draws to diagnose, loaded as a distributed dataset of per-(parameter, chain) series: Parquet in the layout the
+ * jobs write (chain, draw, one column per parameter), CmdStan CSV files (one chain per file, chains numbered in
+ * file-name order) or plain {@code chain,draw,…} CSV files. Text files are parsed one task per file; a parse error
+ * is returned, not thrown, so it reaches the user as one message naming file and line.
+ */
+public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries> series, int chains,
+        int drawsPerChain) {
+
+    public static DrawsSource load(SparkSession spark, List<String> inputs, String format) {
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        Configuration hadoop = sc.hadoopConfiguration();
+        List<FileStatus> matches = expand(inputs, hadoop);
+        String chosen = format.equals("auto") ? detect(matches, hadoop) : format;
+        return switch (chosen) {
+            case "parquet" -> parquet(spark, matches);
+            case "cmdstan" -> text(sc, files(matches, hadoop), DrawFiles.Format.CMDSTAN);
+            case "csv" -> text(sc, files(matches, hadoop), DrawFiles.Format.CSV);
+            default -> throw new InvalidInputException("unknown format '" + format
+                    + "': expected auto, parquet, cmdstan or csv");
+        };
+    }
+
+    private static List<FileStatus> expand(List<String> inputs, Configuration hadoop) {
+        if (inputs.isEmpty()) {
+            throw new InvalidInputException("no input given: name Parquet draws, CmdStan CSV files or a CSV file");
+        }
+        List<FileStatus> all = new ArrayList<>();
+        for (String input : inputs) {
+            try {
+                Path path = new Path(input);
+                FileStatus[] found = path.getFileSystem(hadoop).globStatus(path);
+                if (found == null || found.length == 0) {
+                    throw new InvalidInputException("input '" + input + "' does not exist (no file matches)");
+                }
+                Arrays.sort(found, Comparator.comparing(f -> f.getPath().toString()));
+                all.addAll(Arrays.asList(found));
+            } catch (IOException e) {
+                throw new InvalidInputException("cannot read input '" + input + "': " + e.getMessage(), e);
+            }
+        }
+        return all;
+    }
+
+    /** Parquet when an input is a .parquet file or a directory holding any; otherwise from the first text line. */
+    private static String detect(List<FileStatus> matches, Configuration hadoop) {
+        for (FileStatus f : matches) {
+            if (f.getPath().getName().endsWith(".parquet")) {
+                return "parquet";
+            }
+            if (f.isDirectory()) {
+                try {
+                    FileStatus[] parts = f.getPath().getFileSystem(hadoop).listStatus(f.getPath(),
+                            p -> p.getName().endsWith(".parquet"));
+                    if (parts.length > 0) {
+                        return "parquet";
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+        List<String> texts = files(matches, hadoop);
+        Path first = new Path(texts.get(0));
+        try (BufferedReader in = open(first, hadoop)) {
+            return DrawFiles.detect(first.toString(), in.readLine()) == DrawFiles.Format.CMDSTAN ? "cmdstan" : "csv";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> files(List<FileStatus> matches, Configuration hadoop) {
+        List<String> files = new ArrayList<>();
+        for (FileStatus f : matches) {
+            if (f.isDirectory()) {
+                try {
+                    FileStatus[] inside = f.getPath().getFileSystem(hadoop).listStatus(f.getPath(),
+                            p -> p.getName().endsWith(".csv"));
+                    Arrays.stream(inside).map(s -> s.getPath().toString()).sorted().forEach(files::add);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            } else {
+                files.add(f.getPath().toString());
+            }
+        }
+        if (files.isEmpty()) {
+            throw new InvalidInputException("no .csv file in the inputs");
+        }
+        return files;
+    }
+
+    private static BufferedReader open(Path path, Configuration hadoop) throws IOException {
+        return new BufferedReader(new InputStreamReader(path.getFileSystem(hadoop).open(path),
+                StandardCharsets.UTF_8));
+    }
+
+    private static DrawsSource text(JavaSparkContext sc, List<String> files, DrawFiles.Format format) {
+        List<String> names;
+        Configuration hadoop = sc.hadoopConfiguration();
+        try (BufferedReader in = open(new Path(files.get(0)), hadoop)) {
+            names = DrawFiles.parameterNames(files.get(0), in, format);
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot read '" + files.get(0) + "': " + e.getMessage(), e);
+        }
+        List<Tuple2<Integer, String>> numbered = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            numbered.add(new Tuple2<>(i + 1, files.get(i)));
+        }
+        SerializableConfiguration conf = new SerializableConfiguration(hadoop);
+        List<String> expected = List.copyOf(names);
+        JavaRDD<DrawFiles.Parsed> parsed = sc.parallelize(numbered, numbered.size()).map(file -> {
+            try (BufferedReader in = open(new Path(file._2()), conf.value())) {
+                return DrawFiles.parse(file._2(), in, format, expected, file._1());
+            } catch (IOException e) {
+                return new DrawFiles.Parsed(file._2() + ": cannot read: " + e.getMessage(), List.of(),
+                        new TreeMap<>());
+            }
+        }).persist(StorageLevel.MEMORY_AND_DISK());
+        sc.setJobDescription("diagnose: parse " + files.size() + " file(s)");
+        List<Tuple2<String, Map<Integer, Integer>>> outcomes = parsed
+                .map(p -> new Tuple2<>(p.error(), p.drawsPerChain())).collect();
+        Map<Integer, Integer> counts = new TreeMap<>();
+        Map<Integer, String> owner = new HashMap<>();
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (outcomes.get(i)._1() != null) {
+                parsed.unpersist();
+                throw new InvalidInputException(outcomes.get(i)._1());
+            }
+            for (Map.Entry<Integer, Integer> c : outcomes.get(i)._2().entrySet()) {
+                String previous = owner.put(c.getKey(), files.get(i));
+                if (previous != null) {
+                    throw new InvalidInputException("chain " + c.getKey() + " appears in both " + previous + " and "
+                            + files.get(i));
+                }
+                counts.put(c.getKey(), c.getValue());
+            }
+        }
+        int draws = checkEqualLengths(counts, owner);
+        return new DrawsSource(format.name().toLowerCase(java.util.Locale.ROOT), names,
+                parsed.flatMap(p -> p.series().iterator()), counts.size(), draws);
+    }
+
+    private static int checkEqualLengths(Map<Integer, Integer> counts, Map<Integer, String> where) {
+        if (counts.size() < 2) {
+            throw new InvalidInputException("found " + counts.size() + " chain; R-hat needs at least 2 chains");
+        }
+        Map.Entry<Integer, Integer> first = counts.entrySet().iterator().next();
+        for (Map.Entry<Integer, Integer> c : counts.entrySet()) {
+            if (!c.getValue().equals(first.getValue())) {
+                throw new InvalidInputException("chain " + c.getKey() + (where.isEmpty() ? "" : " (" + where.get(c
+                        .getKey()) + ")") + " has " + c.getValue() + " draws but chain " + first.getKey() + " has "
+                        + first.getValue() + "; every chain needs the same number of draws");
+            }
+        }
+        return first.getValue();
+    }
+
+    private static DrawsSource parquet(SparkSession spark, List<FileStatus> matches) {
+        String[] paths = matches.stream().map(f -> f.getPath().toString()).toArray(String[]::new);
+        Dataset<Row> draws = spark.read().parquet(paths);
+        List<String> columns = Arrays.asList(draws.columns());
+        if (!columns.contains("chain") || !columns.contains("draw")) {
+            throw new InvalidInputException(String.join(", ", paths) + ": Parquet draws need columns 'chain' and "
+                    + "'draw' besides the parameters; found " + columns);
+        }
+        List<String> names = new ArrayList<>();
+        for (StructField f : draws.schema().fields()) {
+            boolean sampler = f.name().endsWith("__") && !f.name().equals("lp__");
+            if (!f.name().equals("chain") && !f.name().equals("draw") && !sampler
+                    && f.dataType() instanceof NumericType) {
+                names.add(f.name());
+            }
+        }
+        if (names.isEmpty()) {
+            throw new InvalidInputException(String.join(", ", paths) + ": no numeric parameter column");
+        }
+        List<String> selected = new ArrayList<>(List.of("chain", "draw"));
+        selected.addAll(names);
+        Dataset<Row> typed = draws.selectExpr(selected.stream().map(c -> "CAST(`" + c + "` AS "
+                + (c.equals("chain") || c.equals("draw") ? "INT" : "DOUBLE") + ") AS `" + c + "`")
+                .toArray(String[]::new));
+        Map<Integer, Integer> counts = new TreeMap<>();
+        for (Row r : typed.groupBy("chain").count().collectAsList()) {
+            if (r.isNullAt(0)) {
+                throw new InvalidInputException(String.join(", ", paths) + ": rows with a null chain");
+            }
+            counts.put(r.getInt(0), (int) r.getLong(1));
+        }
+        int perChain = checkEqualLengths(counts, Map.of());
+        int parameters = names.size();
+        JavaRDD<ChainSeries> series = typed.javaRDD()
+                .mapToPair(r -> {
+                    double[] drawAndValues = new double[parameters + 1];
+                    drawAndValues[0] = r.getInt(1);
+                    for (int p = 0; p < parameters; p++) {
+                        drawAndValues[p + 1] = r.isNullAt(p + 2) ? Double.NaN : r.getDouble(p + 2);
+                    }
+                    return new Tuple2<>(r.getInt(0), drawAndValues);
+                })
+                .groupByKey()
+                .flatMap(chain -> {
+                    List<double[]> rows = new ArrayList<>();
+                    chain._2().forEach(rows::add);
+                    rows.sort(Comparator.comparingDouble(r -> r[0]));
+                    List<ChainSeries> out = new ArrayList<>(parameters);
+                    for (int p = 0; p < parameters; p++) {
+                        double[] values = new double[rows.size()];
+                        for (int i = 0; i < values.length; i++) {
+                            values[i] = rows.get(i)[p + 1];
+                        }
+                        out.add(new ChainSeries(p, chain._1(), 0, values));
+                    }
+                    return out.iterator();
+                });
+        return new DrawsSource("parquet", names, series, counts.size(), perChain);
+    }
+
+    /** What was loaded, for log lines and reports. */
+    public String description() {
+        return format + ": " + chains + " chains × " + drawsPerChain + " draws × " + names.size() + " parameters";
+    }
+}

@@ -1,0 +1,215 @@
+package org.sparkmc.spark.io;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.diagnose.ChainSeries;
+
+/**
+ * Parses draws from text: CmdStan CSV (one chain per file; {@code #} comment lines; a header row; sampler columns
+ * ending in {@code __} are skipped except {@code lp__}) or plain CSV ({@code chain,draw,<parameters…>}, any chains,
+ * rows in any order). Every error names the file and line and what was expected.
+ */
+public final class DrawFiles {
+
+    /** The text formats. */
+    public enum Format { CMDSTAN, CSV }
+
+    /** One file's draws as series per (parameter, chain), or the first error found. */
+    public record Parsed(String error, List<ChainSeries> series, Map<Integer, Integer> drawsPerChain)
+            implements Serializable {
+        static Parsed failure(String error) {
+            return new Parsed(error, List.of(), new TreeMap<>());
+        }
+    }
+
+    private DrawFiles() {
+    }
+
+    /** The format of a file from its first line. */
+    public static Format detect(String source, String firstLine) {
+        if (firstLine == null) {
+            throw new InvalidInputException(source + ": empty file, expected CmdStan CSV or 'chain,draw,…' CSV");
+        }
+        if (firstLine.startsWith("#") || firstLine.startsWith("lp__")) {
+            return Format.CMDSTAN;
+        }
+        if (firstLine.replace("\"", "").startsWith("chain,draw")) {
+            return Format.CSV;
+        }
+        throw new InvalidInputException(source + ":1: cannot tell the format: expected CmdStan CSV ('#' comments, "
+                + "lp__ …) or a header starting 'chain,draw', found '" + abbreviate(firstLine) + "'");
+    }
+
+    /** The parameter names a file's header declares (sampler columns other than lp__ left out). */
+    public static List<String> parameterNames(String source, BufferedReader in, Format format) throws IOException {
+        String[] header = header(source, in);
+        List<String> names = new ArrayList<>();
+        for (int i = firstParameterColumn(format); i < header.length; i++) {
+            if (kept(header[i])) {
+                names.add(CmdStanCsv.bracketName(header[i]));
+            }
+        }
+        if (names.isEmpty()) {
+            throw new InvalidInputException(source + ": the header names no parameter");
+        }
+        return names;
+    }
+
+    /**
+     * Parses a whole file whose parameters must be {@code expected}.
+     *
+     * @param chain the chain id of a CmdStan file (ignored for plain CSV, whose rows name their chain)
+     */
+    public static Parsed parse(String source, BufferedReader in, Format format, List<String> expected, int chain)
+            throws IOException {
+        LineCounter lines = new LineCounter(in);
+        String[] header;
+        try {
+            header = header(source, lines);
+        } catch (InvalidInputException e) {
+            return Parsed.failure(e.getMessage());
+        }
+        int first = firstParameterColumn(format);
+        List<Integer> columns = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int i = first; i < header.length; i++) {
+            if (kept(header[i])) {
+                columns.add(i);
+                names.add(CmdStanCsv.bracketName(header[i]));
+            }
+        }
+        if (!names.equals(expected)) {
+            return Parsed.failure(source + ":" + lines.headerLine + ": parameters " + names
+                    + " differ from the first file's " + expected);
+        }
+        if (format == Format.CSV && !(clean(header[0]).equals("chain") && clean(header[1]).equals("draw"))) {
+            return Parsed.failure(source + ":" + lines.headerLine + ": header must start with 'chain,draw'");
+        }
+        Map<Integer, TreeMap<Integer, double[]>> rows = new TreeMap<>();
+        int sequence = 0;
+        String line;
+        while ((line = lines.next()) != null) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] fields = line.split(",", -1);
+            if (fields.length != header.length) {
+                return Parsed.failure(source + ":" + lines.number + ": expected " + header.length
+                        + " values as in the header, found " + fields.length);
+            }
+            int rowChain = chain;
+            int draw = ++sequence;
+            if (format == Format.CSV) {
+                try {
+                    rowChain = Integer.parseInt(clean(fields[0]));
+                    draw = Integer.parseInt(clean(fields[1]));
+                } catch (NumberFormatException e) {
+                    return Parsed.failure(source + ":" + lines.number + ": chain and draw must be whole numbers, "
+                            + "found '" + abbreviate(fields[0]) + "', '" + abbreviate(fields[1]) + "'");
+                }
+                if (rowChain < 1 || draw < 1) {
+                    return Parsed.failure(source + ":" + lines.number + ": chain and draw start at 1, found "
+                            + rowChain + ", " + draw);
+                }
+            }
+            double[] values = new double[columns.size()];
+            for (int j = 0; j < values.length; j++) {
+                String field = clean(fields[columns.get(j)]);
+                try {
+                    values[j] = Double.parseDouble(field);
+                } catch (NumberFormatException e) {
+                    return Parsed.failure(source + ":" + lines.number + ": '" + abbreviate(field) + "' in column '"
+                            + names.get(j) + "' is not a number");
+                }
+            }
+            if (rows.computeIfAbsent(rowChain, c -> new TreeMap<>()).put(draw, values) != null) {
+                return Parsed.failure(source + ":" + lines.number + ": chain " + rowChain + " has draw " + draw
+                        + " twice");
+            }
+        }
+        if (rows.isEmpty()) {
+            return Parsed.failure(source + ": no draws after the header");
+        }
+        List<ChainSeries> series = new ArrayList<>();
+        Map<Integer, Integer> counts = new TreeMap<>();
+        for (Map.Entry<Integer, TreeMap<Integer, double[]>> c : rows.entrySet()) {
+            int n = c.getValue().size();
+            counts.put(c.getKey(), n);
+            double[][] byParameter = new double[names.size()][n];
+            int i = 0;
+            for (double[] values : c.getValue().values()) {
+                for (int p = 0; p < values.length; p++) {
+                    byParameter[p][i] = values[p];
+                }
+                i++;
+            }
+            for (int p = 0; p < names.size(); p++) {
+                series.add(new ChainSeries(p, c.getKey(), 0, byParameter[p]));
+            }
+        }
+        return new Parsed(null, series, counts);
+    }
+
+    private static String[] header(String source, BufferedReader in) throws IOException {
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                String[] names = line.split(",", -1);
+                for (int i = 0; i < names.length; i++) {
+                    names[i] = clean(names[i]);
+                }
+                return names;
+            }
+        }
+        throw new InvalidInputException(source + ": no header line (only comments or nothing)");
+    }
+
+    private static int firstParameterColumn(Format format) {
+        return format == Format.CSV ? 2 : 0;
+    }
+
+    private static boolean kept(String column) {
+        return column.equals("lp__") || !column.endsWith("__");
+    }
+
+    private static String clean(String field) {
+        String f = field.trim();
+        return f.length() >= 2 && f.startsWith("\"") && f.endsWith("\"") ? f.substring(1, f.length() - 1) : f;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "…" : s;
+    }
+
+    /** A reader that knows the number of the line it returned last and of the header line. */
+    private static final class LineCounter extends BufferedReader {
+        int number;
+        int headerLine;
+
+        LineCounter(BufferedReader in) {
+            super(in);
+        }
+
+        @Override
+        public String readLine() throws IOException {
+            String line = super.readLine();
+            if (line != null) {
+                number++;
+                if (headerLine == 0 && !line.isBlank() && !line.startsWith("#")) {
+                    headerLine = number;
+                }
+            }
+            return line;
+        }
+
+        String next() throws IOException {
+            return readLine();
+        }
+    }
+}

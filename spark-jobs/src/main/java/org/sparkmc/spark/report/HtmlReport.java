@@ -1,0 +1,137 @@
+package org.sparkmc.spark.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.sparkmc.core.diagnostics.FullParameterSummary;
+import org.sparkmc.spark.diagnose.ParameterResult;
+import org.sparkmc.spark.diagnose.Thresholds;
+
+/**
+ * A self-contained {@code report.html}: inline CSS and SVG only (no scripts, fonts or network). A facts table, the
+ * summary table with failing parameters highlighted, job-specific sections, and per parameter a trace plot
+ * coloured by chain, a rank plot and per-chain densities.
+ */
+public final class HtmlReport {
+    private static final String STYLE = "body{font-family:sans-serif;margin:24px;color:#222;max-width:1300px}"
+            + "h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ccc}"
+            + "table{border-collapse:collapse;font-size:12px}td,th{padding:3px 7px;border-bottom:1px solid #e4e4e4;"
+            + "text-align:right}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}"
+            + "tr.fail td{background:#fde2e2}span.fail{color:#b00020;font-weight:bold}span.ok{color:#11772d;"
+            + "font-weight:bold}.plots{display:flex;flex-wrap:wrap;gap:8px}svg{background:#fff}"
+            + ".t{font-size:12px;font-weight:bold}.ya{font-size:9px;text-anchor:end}.xa{font-size:9px;"
+            + "text-anchor:middle}.xl{font-size:10px;text-anchor:middle}.frame{fill:none;stroke:#999}"
+            + ".grid{stroke:#eee}.note{color:#555;font-size:12px}";
+
+    private final String title;
+    private final StringBuilder body = new StringBuilder();
+
+    public HtmlReport(String title) {
+        this.title = title;
+    }
+
+    /** A two-column table of run facts. */
+    public HtmlReport facts(Map<String, ?> facts) {
+        body.append("<table>");
+        facts.forEach((k, v) -> body.append("<tr><th>").append(Svg.escape(k)).append("</th><td>")
+                .append(Svg.escape(String.valueOf(v))).append("</td></tr>"));
+        body.append("</table>");
+        return this;
+    }
+
+    /** The verdict and the summary table, failing rows highlighted. */
+    public HtmlReport summary(List<FullParameterSummary> summaries, Thresholds thresholds) {
+        long failing = summaries.stream().filter(s -> !thresholds.failures(s).isEmpty()).count();
+        body.append("<h2>Summary</h2><p>").append(failing == 0
+                ? "<span class=\"ok\">All " + summaries.size() + " parameters pass</span>"
+                : "<span class=\"fail\">" + failing + " of " + summaries.size() + " parameters fail</span>")
+                .append(String.format(Locale.ROOT, " (R-hat &lt; %.3f, bulk and tail ESS ≥ %.0f)</p>",
+                        thresholds.maxRhat(), thresholds.minEss()));
+        body.append("<table><tr><th>parameter</th><th>mean</th><th>sd</th><th>q5</th><th>median</th><th>q95</th>"
+                + "<th>R-hat</th><th>ESS bulk</th><th>ESS tail</th><th>MCSE mean</th><th>verdict</th></tr>");
+        for (FullParameterSummary s : summaries) {
+            List<String> why = thresholds.failures(s);
+            body.append(why.isEmpty() ? "<tr>" : "<tr class=\"fail\">").append("<td>").append(Svg.escape(s.name()))
+                    .append("</td>");
+            for (double v : new double[] {s.mean(), s.sd(), s.q5(), s.median(), s.q95()}) {
+                body.append("<td>").append(Svg.number(v)).append("</td>");
+            }
+            body.append(String.format(Locale.ROOT, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
+                    fixed(s.rhat(), "%.4f"), fixed(s.essBulk(), "%.0f"), fixed(s.essTail(), "%.0f"),
+                    Svg.number(s.mcseMean())));
+            body.append("<td>").append(why.isEmpty() ? "ok" : Svg.escape(String.join("; ", why))).append("</td></tr>");
+        }
+        body.append("</table>");
+        return this;
+    }
+
+    /** A section of the caller's own HTML (e.g. R-hat per round, topics, filtering bands). */
+    public HtmlReport section(String heading, String html) {
+        body.append("<h2>").append(Svg.escape(heading)).append("</h2>").append(html);
+        return this;
+    }
+
+    /** Trace, rank and density plots of each parameter given. */
+    public HtmlReport parameters(List<ParameterResult> results, int totalParameters) {
+        body.append("<h2>Parameters</h2>");
+        if (results.size() < totalParameters) {
+            body.append("<p class=\"note\">The ").append(results.size()).append(" of ").append(totalParameters)
+                    .append(" parameters with the highest R-hat.</p>");
+        }
+        for (ParameterResult r : results) {
+            ParameterPlots p = r.plots();
+            body.append("<h3>").append(Svg.escape(r.summary().name())).append("</h3><div class=\"plots\">");
+            List<Svg.Series> traces = new ArrayList<>();
+            for (int c = 0; c < p.traces().length; c++) {
+                double[] x = new double[p.traces()[c].length];
+                for (int i = 0; i < x.length; i++) {
+                    x[i] = 1 + (double) i * p.thin();
+                }
+                traces.add(new Svg.Series(x, p.traces()[c], colour(c), false));
+            }
+            body.append(Svg.chart("trace" + (p.thin() > 1 ? " (every " + p.thin() + "th draw)" : ""), 420, 200,
+                    traces, "iteration"));
+            List<Svg.Series> ranks = new ArrayList<>();
+            double expected = 0;
+            for (int c = 0; c < p.rankCounts().length; c++) {
+                int[] counts = p.rankCounts()[c];
+                double[] x = new double[counts.length * 2];
+                double[] y = new double[counts.length * 2];
+                double total = 0;
+                for (int b = 0; b < counts.length; b++) {
+                    x[2 * b] = (double) b / counts.length;
+                    x[2 * b + 1] = (double) (b + 1) / counts.length;
+                    y[2 * b] = counts[b];
+                    y[2 * b + 1] = counts[b];
+                    total += counts[b];
+                }
+                expected = total / counts.length;
+                ranks.add(new Svg.Series(x, y, colour(c), false));
+            }
+            ranks.add(new Svg.Series(new double[] {0, 1}, new double[] {expected, expected}, "#777", true));
+            body.append(Svg.chart("rank plot (uniform when chains agree)", 300, 200, ranks, "pooled rank"));
+            List<Svg.Series> densities = new ArrayList<>();
+            for (int c = 0; c < p.densities().length; c++) {
+                densities.add(new Svg.Series(p.grid(), p.densities()[c], colour(c), false));
+            }
+            body.append(Svg.chart("density per chain", 300, 200, densities, r.summary().name()));
+            body.append("</div>");
+        }
+        return this;
+    }
+
+    public String render() {
+        return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + Svg.escape(title)
+                + "</title><style>" + STYLE + "</style></head><body><h1>" + Svg.escape(title) + "</h1>" + body
+                + "</body></html>\n";
+    }
+
+    public static String colour(int chain) {
+        return Svg.COLOURS[chain % Svg.COLOURS.length];
+    }
+
+    private static String fixed(double v, String format) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, format, v) : "NA";
+    }
+}

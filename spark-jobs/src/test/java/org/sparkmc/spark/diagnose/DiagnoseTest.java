@@ -1,0 +1,189 @@
+package org.sparkmc.spark.diagnose;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.BadInputTest;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.Main;
+
+/** {@code sparkmc diagnose} on the shared reference fixtures, on the jobs' own Parquet, and on bad files. */
+class DiagnoseTest extends SparkTestBase {
+
+    @TempDir
+    Path tmp;
+
+    static JsonNode run(Path out, String... inputs) throws IOException {
+        String[] args = new String[inputs.length + 3];
+        args[0] = "diagnose";
+        System.arraycopy(inputs, 0, args, 1, inputs.length);
+        args[inputs.length + 1] = "--out";
+        args[inputs.length + 2] = out.toString();
+        BadInputTest.Result r = BadInputTest.runCapturing(args);
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertTrue(Files.exists(out.resolve("report.html")) && Files.exists(out.resolve("summary.csv")));
+        return new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+    }
+
+    static JsonNode parameter(JsonNode summary, String name) {
+        for (JsonNode p : summary.get("parameters")) {
+            if (p.get("name").asText().equals(name)) {
+                return p;
+            }
+        }
+        throw new AssertionError("no " + name);
+    }
+
+    static void close(double expected, JsonNode actual, double relative, String what) {
+        assertTrue(Math.abs(actual.asDouble() - expected) <= relative * Math.abs(expected),
+                what + ": " + actual + " vs " + expected);
+    }
+
+    /** Stan's bern fixture, CmdStan CSV with comments, against EXPECTED.md at its stated tolerances. */
+    @Test
+    void stanBernFixture() throws IOException {
+        Path dir = TestPaths.sharedData().resolve("diagnostics/stan_bern");
+        JsonNode s = run(tmp.resolve("bern"), dir.resolve("bern*.csv").toString());
+        assertEquals(4, s.get("chains").asInt());
+        assertEquals(1000, s.get("draws_per_chain").asInt());
+        assertEquals(List.of("lp__", "theta"), s.get("parameters").findValuesAsText("name"));
+        double[][] expected = {{1.000730069, 1512.768377, 1591.970669, 0.0201648},
+            {1.006789684, 1407.512423, 1291.713122, 0.00323399}};
+        String[] names = {"lp__", "theta"};
+        for (int i = 0; i < 2; i++) {
+            JsonNode p = parameter(s, names[i]);
+            assertEquals(expected[i][0], p.get("rhat").asDouble(), 1e-5, names[i] + " rhat");
+            assertEquals(expected[i][1], p.get("ess_bulk").asDouble(), 1e-4 * expected[i][1], names[i] + " ess_bulk");
+            assertEquals(expected[i][2], p.get("ess_tail").asDouble(), 1e-4 * expected[i][2], names[i] + " ess_tail");
+            assertEquals(expected[i][3], p.get("mcse_mean").asDouble(), 1e-4 * expected[i][3], names[i] + " mcse");
+        }
+    }
+
+    /** ArviZ's blocker fixture (2 CmdStan chains, 48 parameters) against R posterior's values to 1e-6 relative. */
+    @Test
+    void arvizBlockerFixture() throws IOException {
+        Path dir = TestPaths.sharedData().resolve("diagnostics/arviz_blocker");
+        JsonNode s = run(tmp.resolve("blocker"), dir.resolve("blocker.1.csv").toString(),
+                dir.resolve("blocker.2.csv").toString());
+        List<String> lines = Files.readAllLines(dir.resolve("reference_posterior.csv"));
+        String[] header = lines.get(0).replace("\"", "").split(",");
+        int checked = 0;
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.replace("\"", "").split(",");
+            String name = org.sparkmc.spark.io.CmdStanCsv.bracketName(f[0]);
+            JsonNode p = parameter(s, name);
+            for (int c = 1; c < header.length; c++) {
+                String column = switch (header[c]) {
+                    case "rhat_rank" -> "rhat";
+                    case "ess_bulk", "ess_tail", "ess_mean", "ess_sd", "ess_median", "mcse_mean", "mcse_sd",
+                        "mcse_median" -> header[c];
+                    default -> null;
+                };
+                if (column != null) {
+                    close(Double.parseDouble(f[c]), p.get(column), 1e-6, name + " " + column);
+                    checked++;
+                }
+            }
+        }
+        assertEquals(48 * 9, checked);
+    }
+
+    /** Plain chain,draw,value CSV: the four generated cases against expected_values.json to 1e-6 relative. */
+    @Test
+    void posteriorVectorsAsPlainCsv() throws IOException {
+        Path dir = TestPaths.sharedData().resolve("diagnostics");
+        JsonNode expected = new ObjectMapper().readTree(dir.resolve("expected_values.json").toFile()).get("cases");
+        for (String name : List.of("iid_normal", "ar1_phi0.9", "chain4_sd3_same_mean", "one_chain_shifted_1sd")) {
+            JsonNode e = expected.get(name);
+            JsonNode p = parameter(run(tmp.resolve(name), dir.resolve(name + ".csv").toString()), "value");
+            close(e.get("posterior_rhat").asDouble(), p.get("rhat"), 1e-6, name + " rhat");
+            close(e.get("posterior_ess_bulk").asDouble(), p.get("ess_bulk"), 1e-6, name + " ess_bulk");
+            close(e.get("posterior_ess_tail").asDouble(), p.get("ess_tail"), 1e-6, name + " ess_tail");
+            close(e.get("posterior_mcse_mean").asDouble(), p.get("mcse_mean"), 1e-6, name + " mcse_mean");
+            close(e.get("posterior_ess_sd_HEAD_sqdev").asDouble(), p.get("ess_sd"), 1e-6, name + " ess_sd");
+            close(e.get("quantile2_q5").asDouble(), p.get("q5"), 1e-6, name + " q5");
+            close(e.get("quantile2_q95").asDouble(), p.get("q95"), 1e-6, name + " q95");
+        }
+    }
+
+    /** The chains job's Parquet and CmdStan CSV read back give the job's own summary. */
+    @Test
+    void chainsOutputsReadBackToTheSameSummary() throws IOException {
+        Path job = tmp.resolve("job");
+        assertEquals(ExitCode.OK, Main.run("chains", "--model", "bimodal", "--scale", "10", "--chains", "3",
+                "--warmup", "100", "--round-size", "400", "--max-rounds", "1", "--cmdstan-csv", "--out",
+                job.toString()));
+        JsonNode original = new ObjectMapper().readTree(job.resolve("summary.json").toFile());
+        JsonNode fromParquet = run(tmp.resolve("parquet"), job.resolve("draws.parquet").toString());
+        assertEquals(original.get("parameters"), fromParquet.get("parameters"));
+        JsonNode fromCsv = run(tmp.resolve("csv"), job.resolve("cmdstan").toString());
+        for (String name : List.of("x", "x_gt_5", "lp__")) {
+            for (String column : List.of("mean", "rhat", "ess_bulk")) {
+                close(parameter(original, name).get(column).asDouble(), parameter(fromCsv, name).get(column), 1e-6,
+                        name + " " + column + " via CmdStan CSV (9 significant digits)");
+            }
+        }
+    }
+
+    @Test
+    void failingParametersExitThreeWithAList() throws IOException {
+        Path csv = TestPaths.sharedData().resolve("diagnostics/one_chain_shifted_1sd.csv");
+        BadInputTest.Result r = BadInputTest.runCapturingOut("diagnose", csv.toString(), "--require-convergence",
+                "--out", tmp.resolve("shifted").toString());
+        assertEquals(ExitCode.NOT_CONVERGED, r.code(), r.err());
+        assertTrue(r.err().contains("1 of 1 parameters fail") && r.err().contains("value: R-hat"), r.err());
+        String report = Files.readString(tmp.resolve("shifted/report.html"));
+        assertTrue(report.contains("class=\"fail\""));
+    }
+
+    static Stream<Arguments> badFiles() {
+        String header = "chain,draw,a,b\n";
+        return Stream.of(
+                Arguments.of("ragged.csv", header + "1,1,0.5,0.1\n1,2,0.4\n", "ragged.csv:3: expected 4 values"),
+                Arguments.of("text.csv", header + "1,1,0.5,0.1\n2,1,abc,0.2\n", "text.csv:3: 'abc' in column 'a'"),
+                Arguments.of("twice.csv", header + "1,1,0.5,0.1\n1,1,0.5,0.1\n2,1,1,1\n", "twice.csv:3: chain 1 has "
+                        + "draw 1 twice"),
+                Arguments.of("short.csv", header + "1,1,0.5,0.1\n1,2,0.5,0.1\n2,1,1,1\n", "has 1 draws but chain 1 has 2"),
+                Arguments.of("one.csv", header + "1,1,0.5,0.1\n1,2,0.5,0.1\n", "at least 2 chains"),
+                Arguments.of("nothing.csv", "", "empty file"),
+                Arguments.of("what.csv", "x,y\n1,2\n", "what.csv:1: cannot tell the format"),
+                Arguments.of("stan.csv", "# comment\nlp__,theta\n-1,0.5\n-2\n", "stan.csv:4: expected 2 values"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badFiles")
+    void badFilesExitTwoNamingFileAndLine(String name, String content, String expected) throws IOException {
+        Path file = tmp.resolve(name);
+        Files.writeString(file, content);
+        Path out = tmp.resolve("out-" + name);
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose", file.toString(), "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains(expected), "expected '" + expected + "' in " + r.err());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
+    void missingChainFileExitsTwo() {
+        Path out = tmp.resolve("o");
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose",
+                TestPaths.sharedData().resolve("diagnostics/stan_bern/bern1.csv").toString(),
+                tmp.resolve("bern2.csv").toString(), "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("bern2.csv' does not exist"), r.err());
+    }
+}
