@@ -18,6 +18,7 @@ import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.cli.Progress;
 import org.sparkmc.spark.diagnose.ByParameter;
 import org.sparkmc.spark.diagnose.ChainSeries;
 import org.sparkmc.spark.diagnose.ParameterResult;
@@ -47,6 +48,7 @@ public final class ChainsJob {
     private final List<JavaRDD<RoundResult>> samplingRounds = new ArrayList<>();
     private final List<RoundSummary> history = new ArrayList<>();
     private final long started = System.nanoTime();
+    private final Progress progress;
     private List<ChainState> states;
     private PooledDraws draws;
     private int drawsPerChain;
@@ -61,6 +63,7 @@ public final class ChainsJob {
         this.streams = new RandomStreams(config.seed());
         this.recorded = ChainRound.recordedNames(config.target());
         this.summarised = List.copyOf(recorded.subList(0, recorded.size() - 1));
+        this.progress = Progress.forJob(LOG, config.warmupRounds() + config.maxRounds());
     }
 
     /** Runs the whole loop. */
@@ -150,9 +153,10 @@ public final class ChainsJob {
         RoundSummary summary = new RoundSummary(round, phase, drawsPerChain, maxRhat, minBulk, minTail,
                 (double) roundAccepted / roundProposed, seconds, (double) iterations * config.chains() / seconds);
         history.add(summary);
-        LOG.info(String.format("round %d/%d %-8s draws/chain %d  max R-hat %.4f  min ESS bulk %.0f tail %.0f  "
-                + "acceptance %.3f  %.0f draws/s", round, config.warmupRounds() + config.maxRounds(), phase,
-                summary.drawsPerChain(), maxRhat, minBulk, minTail, summary.acceptance(), summary.drawsPerSecond()));
+        progress.step(round, phase, String.format("round %d/%d %-8s draws/chain %d  max R-hat %.4f  min ESS bulk %.0f "
+                + "tail %.0f  acceptance %.3f  %.0f draws/s", round, config.warmupRounds() + config.maxRounds(), phase,
+                summary.drawsPerChain(), maxRhat, minBulk, minTail, summary.acceptance(), summary.drawsPerSecond()),
+                isDone());
         return summary;
     }
 

@@ -90,7 +90,7 @@ public final class HtmlReport {
                 }
                 traces.add(new Svg.Series(x, p.traces()[c], colour(c), false));
             }
-            body.append(Svg.chart("trace" + (p.thin() > 1 ? " (every " + p.thin() + "th draw)" : ""), 420, 200,
+            body.append(Svg.chart("trace" + (p.thin() > 1 ? " (1 draw in " + p.thin() + " shown)" : ""), 420, 200,
                     traces, "iteration"));
             List<Svg.Series> ranks = new ArrayList<>();
             double expected = 0;

@@ -19,15 +19,15 @@ import org.sparkmc.spark.TestPaths;
  * The README's commands through the real launcher ({@code submit/sparkmc}, local mode, no SPARK_HOME), after the
  * app jar is packaged: the quick start, and the user-defined target example compiled from the README's own text.
  */
-class LauncherIT {
+public class LauncherIT {
 
     @TempDir
     Path tmp;
 
-    record Run(int code, String output) {
+    public record Run(int code, String output) {
     }
 
-    static Run launch(String... args) throws IOException, InterruptedException {
+    public static Run launch(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(TestPaths.projectRoot().resolve("submit/sparkmc").toString());
         command.addAll(List.of(args));

@@ -1,0 +1,85 @@
+package org.sparkmc.spark.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.LauncherIT;
+
+/**
+ * Each job's report.html, from its shipped example, renders in headless Chromium (Debian's package, installed by
+ * .ci/run): no console message and a screenshot that is not blank. Screenshots land in
+ * spark-jobs/target/report-screenshots/. Outside CI, a machine without Chromium skips this test; in CI it fails.
+ */
+class ReportRenderIT {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void chainsReportRenders() throws Exception {
+        Path out = tmp.resolve("eight");
+        LauncherIT.Run run = LauncherIT.launch("chains", "--conf", "conf/chains-eight-schools.conf", "--out",
+                out.toString());
+        assertEquals(0, run.code(), run.output());
+        render(out.resolve("report.html"), "chains-eight-schools.png");
+    }
+
+    @Test
+    void diagnoseReportRenders() throws Exception {
+        Path out = tmp.resolve("bern");
+        LauncherIT.Run run = LauncherIT.launch("diagnose",
+                TestPaths.sharedData().resolve("diagnostics/stan_bern").toString(), "--out", out.toString());
+        assertEquals(0, run.code(), run.output());
+        render(out.resolve("report.html"), "diagnose-stan-bern.png");
+    }
+
+    static void render(Path html, String screenshotName) throws Exception {
+        if (!Files.isExecutable(CHROMIUM)) {
+            assertFalse("true".equals(System.getenv("CI")), "CI must install chromium (see .ci/run)");
+            Assumptions.abort("chromium is not installed here");
+        }
+        Path dir = Files.createDirectories(TestPaths.projectRoot().resolve("spark-jobs/target/report-screenshots"));
+        Path png = dir.resolve(screenshotName);
+        Files.deleteIfExists(png);
+        Path profile = Files.createTempDirectory("chromium-profile");
+        Process p = new ProcessBuilder(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
+                "--window-size=1300,2200", "--screenshot=" + png, html.toUri().toString()))
+                .redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), log);
+        for (String line : log.split("\n")) {
+            assertFalse(line.contains("CONSOLE"), "console message while rendering " + html + ": " + line);
+        }
+        BufferedImage image = ImageIO.read(png.toFile());
+        Set<Integer> colours = new HashSet<>();
+        long coloured = 0;
+        for (int y = 0; y < image.getHeight(); y += 2) {
+            for (int x = 0; x < image.getWidth(); x += 2) {
+                int rgb = image.getRGB(x, y) & 0xffffff;
+                colours.add(rgb);
+                if (rgb != 0xffffff) {
+                    coloured++;
+                }
+            }
+        }
+        double share = coloured / (image.getWidth() / 2.0 * image.getHeight() / 2.0);
+        assertTrue(colours.size() > 50 && share > 0.02, "blank screenshot? " + colours.size() + " colours, "
+                + share + " non-white");
+    }
+}
