@@ -32,10 +32,21 @@ public final class BlockPropagation {
             double[] logWeights, int from, int to, int block, double previousLogSum, RandomStreams streams,
             double[] scratch) {
         kernel.propagate(step, data, states, from, to, streams.rng(MOVE_STREAM, step, block), scratch);
-        for (int i = from; i < to; i++) {
-            logWeights[i] = (logWeights[i] - previousLogSum) + scratch[i - from];
+        if (to <= from) {
+            throw new IllegalArgumentException("empty block " + block + ": [" + from + ", " + to + ")");
         }
-        return BlockSummary.of(block, states, logWeights, from, to, kernel.dimension(), scratch);
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = from; i < to; i++) {
+            double lw = (logWeights[i] - previousLogSum) + scratch[i - from];
+            if (!(lw < Double.POSITIVE_INFINITY)) {
+                throw BlockSummary.invalid(block, i, lw);
+            }
+            logWeights[i] = lw;
+            if (lw > max) {
+                max = lw;
+            }
+        }
+        return BlockSummary.of(block, states, logWeights, from, to, kernel.dimension(), scratch, max);
     }
 
     /** Sets the log-weights of particles [from, to) to 0, as after resampling. */

@@ -53,14 +53,24 @@ public final class BlockSummary implements Serializable {
         double max = Double.NEGATIVE_INFINITY;
         for (int i = from; i < to; i++) {
             double lw = logWeights[i];
-            if (Double.isNaN(lw) || lw == Double.POSITIVE_INFINITY) {
-                throw new IllegalStateException("log-weight " + lw + " for particle " + i + " of block " + block
-                        + ": the model's log-density returned NaN or +∞");
+            if (!(lw < Double.POSITIVE_INFINITY)) {
+                throw invalid(block, i, lw);
             }
             if (lw > max) {
                 max = lw;
             }
         }
+        return of(block, states, logWeights, from, to, dimension, scratch, max);
+    }
+
+    static IllegalStateException invalid(int block, int particle, double logWeight) {
+        return new IllegalStateException("log-weight " + logWeight + " for particle " + particle + " of block "
+                + block + ": the model's log-density returned NaN or +∞");
+    }
+
+    /** As {@link #of} with the block's maximum log-weight already known (and every log-weight checked). */
+    static BlockSummary of(int block, double[] states, double[] logWeights, int from, int to, int dimension,
+            double[] scratch, double max) {
         double[] mean = new double[dimension];
         double[] ssd = new double[dimension];
         if (max == Double.NEGATIVE_INFINITY) {
@@ -73,9 +83,6 @@ public final class BlockSummary implements Serializable {
             scratch[i - from] = w;
             sum += w;
             sumSq += w * w;
-        }
-        for (int i = from; i < to; i++) {
-            double w = scratch[i - from];
             int base = i * dimension;
             for (int d = 0; d < dimension; d++) {
                 mean[d] += w * states[base + d];

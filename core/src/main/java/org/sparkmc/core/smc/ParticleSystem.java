@@ -77,10 +77,19 @@ public final class ParticleSystem {
         if (resample) {
             Resampling.offspring(options.scheme(), logWeights, bs, g, n, streams, step, counts);
             int k = 0;
-            for (int i = 0; i < n; i++) {
-                for (int c = counts[i]; c > 0; c--) {
-                    System.arraycopy(states, i * dim, spare, k * dim, dim);
-                    k++;
+            if (dim == 1) {
+                for (int i = 0; i < n; i++) {
+                    double x = states[i];
+                    for (int c = counts[i]; c > 0; c--) {
+                        spare[k++] = x;
+                    }
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    for (int c = counts[i]; c > 0; c--) {
+                        System.arraycopy(states, i * dim, spare, k * dim, dim);
+                        k++;
+                    }
                 }
             }
             double[] t = states;

@@ -177,4 +177,43 @@ class OffsetResamplingTest {
             assertArrayEquals(textbook, counts, "step " + step);
         }
     }
+
+    /** Draws and global weights survive Java serialization (as in a broadcast) and still give the same counts. */
+    @ParameterizedTest
+    @EnumSource(value = ResamplingScheme.class, names = {"MULTINOMIAL", "SYSTEMATIC", "STRATIFIED"})
+    void shippedObjectsSerializeWithoutChangingTheCounts(ResamplingScheme scheme) throws Exception {
+        double[] lw = logWeights(9);
+        List<BlockSummary> all = new ArrayList<>();
+        for (int b = 0; b < blocks(); b++) {
+            all.add(BlockSummary.of(b, new double[0], lw, b * BLOCK, Math.min(N, (b + 1) * BLOCK), 0, new double[BLOCK]));
+        }
+        GlobalWeights g = GlobalWeights.of(0, all);
+        ResamplingDraw draw = scheme.draw(N, new RandomStreams(4), 0);
+        int[] before = new int[N];
+        int[] after = new int[N];
+        GlobalWeights g2 = roundTrip(g);
+        ResamplingDraw d2 = roundTrip(draw);
+        for (int b = 0; b < blocks(); b++) {
+            int from = b * BLOCK;
+            int to = Math.min(N, from + BLOCK);
+            OffsetResampling.offspring(lw, from, to, b, g, draw, before, from);
+            OffsetResampling.offspring(lw, from, to, b, g2, d2, after, from);
+        }
+        assertArrayEquals(before, after);
+        for (Class<?> c : SmcClasses.shipped()) {
+            assertEquals(true, java.io.Serializable.class.isAssignableFrom(c), c + " is not serializable");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T roundTrip(T object) throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(object);
+        }
+        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+                new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+            return (T) in.readObject();
+        }
+    }
 }
