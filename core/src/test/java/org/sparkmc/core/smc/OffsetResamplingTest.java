@@ -147,6 +147,52 @@ class OffsetResamplingTest {
         }
     }
 
+    /**
+     * One block per partition (1, 3 and 8 blocks of ⌈N/P⌉ particles): each partition, seeing only its own weights and
+     * the driver's offsets, reproduces the global resampler's counts.
+     */
+    @ParameterizedTest
+    @EnumSource(ResamplingScheme.class)
+    void oneBlockPerPartition(ResamplingScheme scheme) {
+        double[] lw = logWeights(77);
+        for (int p : new int[] {1, 3, 8}) {
+            int size = (N + p - 1) / p;
+            List<BlockSummary> summaries = new ArrayList<>();
+            List<double[]> local = new ArrayList<>();
+            for (int b = 0; b < p; b++) {
+                double[] mine = Arrays.copyOfRange(lw, b * size, Math.min(N, (b + 1) * size));
+                local.add(mine);
+                summaries.add(BlockSummary.of(b, new double[0], mine, 0, mine.length, 0, new double[mine.length]));
+            }
+            GlobalWeights g = GlobalWeights.of(0, summaries);
+            int[] global = new int[N];
+            Resampling.offspring(scheme, lw, size, g, N, new RandomStreams(5), 3, global);
+            int[] counts = new int[N];
+            if (scheme == ResamplingScheme.RESIDUAL) {
+                List<ResidualBlock> rb = new ArrayList<>();
+                for (int b = 0; b < p; b++) {
+                    rb.add(OffsetResampling.residualBlock(local.get(b), 0, local.get(b).length, b, g, N));
+                }
+                ResidualWeights r = ResidualWeights.of(N, rb);
+                ResamplingDraw draw = scheme.draw(r.residualPoints(), new RandomStreams(5), 3);
+                for (int b = 0; b < p; b++) {
+                    int[] mine = new int[local.get(b).length];
+                    OffsetResampling.residualOffspring(local.get(b), 0, mine.length, b, g, r, draw, mine, 0);
+                    System.arraycopy(mine, 0, counts, b * size, mine.length);
+                }
+            } else {
+                ResamplingDraw draw = scheme.draw(N, new RandomStreams(5), 3);
+                for (int b = 0; b < p; b++) {
+                    int[] mine = new int[local.get(b).length];
+                    OffsetResampling.offspring(local.get(b), 0, mine.length, b, g, draw, mine, 0);
+                    System.arraycopy(mine, 0, counts, b * size, mine.length);
+                }
+            }
+            assertArrayEquals(global, counts, scheme + " with " + p + " blocks");
+            assertEquals(N, Arrays.stream(counts).sum());
+        }
+    }
+
     /** With one block, systematic resampling is the textbook algorithm: points (k + U)/N on the cumulative sums. */
     @Test
     void oneBlockSystematicIsTheTextbookAlgorithm() {
