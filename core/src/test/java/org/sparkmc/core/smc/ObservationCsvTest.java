@@ -1,0 +1,83 @@
+package org.sparkmc.core.smc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringReader;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
+
+/** Parsing observation files, and the errors users see for bad ones (deterministic). */
+class ObservationCsvTest {
+    private static Observations read(String text, ObservationCsv.Options options) {
+        return ObservationCsv.read(new StringReader(text), "obs.csv", options);
+    }
+
+    private static String error(String text, ObservationCsv.Options options) {
+        return assertThrows(InvalidInputException.class, () -> read(text, options)).getMessage();
+    }
+
+    @Test
+    void theNileFileWithAQuotedHeaderAndANamedTimeColumn() {
+        Observations nile = NileData.load();
+        assertEquals(List.of("flow"), nile.columns());
+        assertEquals(100, nile.size());
+        assertEquals(1970, nile.time(99));
+        assertEquals(740, nile.value(99)[0]);
+    }
+
+    @Test
+    void timeColumnIsFoundByNameAndSeveralColumnsAreRead() {
+        Observations o = read("# comment\nt,a,b\n\n1,0.5,2\n2,-1e3,3.25\n", ObservationCsv.Options.defaults());
+        assertEquals(List.of("a", "b"), o.columns());
+        assertEquals(2, o.time(1));
+        assertArrayEquals(new double[] {-1000, 3.25}, o.value(1));
+        Observations chosen = read("t,a,b\n1,0.5,2\n", ObservationCsv.Options.defaults().withValueColumns(List.of("b")));
+        assertArrayEquals(new double[] {2}, chosen.value(0));
+    }
+
+    @Test
+    void withoutHeaderColumnsAreNumberedAndTimesCount() {
+        Observations o = read("1.5,2\n3,4\n", ObservationCsv.Options.defaults());
+        assertEquals(List.of("y1", "y2"), o.columns());
+        assertEquals(1, o.time(1));
+        assertArrayEquals(new double[] {3, 4}, o.value(1));
+    }
+
+    @Test
+    void malformedInputNamesSourceLineAndColumn() {
+        ObservationCsv.Options d = ObservationCsv.Options.defaults();
+        String bad = error("t,y\n1,2\n\n2,abc\n", d);
+        assertTrue(bad.contains("obs.csv line 4") && bad.contains("'y'") && bad.contains("abc"), bad);
+        String ragged = error("t,y\n1,2\n2,3,4\n", d);
+        assertTrue(ragged.contains("line 3") && ragged.contains("3 fields, expected 2"), ragged);
+        String noRows = error("t,y\n", d);
+        assertTrue(noRows.contains("no observation rows"), noRows);
+        String unknown = error("t,y\n1,2\n", d.withTimeColumn("year"));
+        assertTrue(unknown.contains("no time column 'year'") && unknown.contains("t,y"), unknown);
+        String infinite = error("t,y\n1,Infinity\n", d);
+        assertTrue(infinite.contains("finite"), infinite);
+        String quote = error("t,y\n1,\"2\n", d);
+        assertTrue(quote.contains("line 2") && quote.contains("quoted"), quote);
+        String noTime = error("t,y\n1,2\nNA,3\n", d);
+        assertTrue(noTime.contains("line 3") && noTime.contains("time"), noTime);
+        // a first row with one stray word is a bad data row, not a header
+        String stray = error("1,abc\n2,3\n", d);
+        assertTrue(stray.contains("line 1"), stray);
+    }
+
+    @Test
+    void missingValuesFailUnlessSkipping() {
+        String text = "t,y\n1,2\n2,NA\n3,\n4,nan\n5,6\n";
+        String failed = error(text, ObservationCsv.Options.defaults());
+        assertTrue(failed.contains("obs.csv line 3") && failed.contains("skip"), failed);
+        Observations o = read(text, ObservationCsv.Options.defaults().withMissing(MissingObservations.SKIP));
+        assertEquals(5, o.size());
+        assertEquals(3, o.missingCount());
+        assertTrue(Double.isNaN(o.value(1)[0]));
+        assertEquals(6, o.value(4)[0]);
+    }
+}
