@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.models.StochasticVolatilityModel;
 
@@ -41,12 +40,11 @@ class StochasticVolatilityTest {
     }
 
     /**
-     * The same check with a reference of 4·10^6 particles and 50 runs of 10^4 (≈ 45 s). Tagged heavy; since the build
-     * does not exclude that tag yet, it also needs {@code -Dsparkmc.heavy=true}.
+     * The same check with a reference of 4·10^6 particles and 50 runs of 10^4 (≈ 45 s): tagged heavy, run with
+     * {@code mvn -B verify -Pheavy}.
      */
     @Test
     @Tag("heavy")
-    @EnabledIfSystemProperty(named = "sparkmc.heavy", matches = "true")
     void runsAgreeWithAVeryLargeRun() {
         assertTrue(worstZ(MODEL, 4_000_000, 10_000, 50, 2) < critical());
     }
