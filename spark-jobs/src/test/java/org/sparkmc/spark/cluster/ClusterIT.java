@@ -1,0 +1,162 @@
+package org.sparkmc.spark.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.LauncherIT;
+
+/**
+ * The jobs on a real Spark standalone cluster of separate JVMs on 127.0.0.1 (submit/cluster/start: a master and two
+ * 1-core workers built from the Maven jars), submitted through submit/sparkmc's spark-submit path. Results must be
+ * bit-identical to local mode, also when an executor JVM is killed in the middle of a job.
+ */
+class ClusterIT {
+    static final Path CLUSTER_DIR = TestPaths.projectRoot().resolve("spark-jobs/target/cluster");
+    static final String PORT = "17177";
+    static Map<String, String> submitEnv;
+    static SparkSession reader;
+
+    @TempDir
+    Path tmp;
+
+    static ProcessBuilder clusterScript(String name) {
+        ProcessBuilder pb = new ProcessBuilder(TestPaths.projectRoot().resolve("submit/cluster/" + name).toString());
+        pb.environment().put("SPARKMC_CLUSTER_DIR", CLUSTER_DIR.toString());
+        pb.environment().put("SPARKMC_CLUSTER_PORT", PORT);
+        return pb;
+    }
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        Process p = clusterScript("start").redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String exports = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), "cluster start failed");
+        submitEnv = new HashMap<>();
+        for (String line : exports.split("\n")) {
+            if (line.startsWith("export ")) {
+                String[] kv = line.substring("export ".length()).split("=", 2);
+                submitEnv.put(kv[0], kv[1].replaceAll("^\"|\"$", ""));
+            }
+        }
+        assertTrue(submitEnv.containsKey("SPARK_HOME") && submitEnv.containsKey("SPARKMC_SUBMIT_OPTS"), exports);
+        reader = SparkSession.builder().master("local[1]").appName("cluster-it-reader")
+                .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        if (reader != null) {
+            reader.stop();
+        }
+        clusterScript("stop").inheritIO().start().waitFor();
+    }
+
+    static ProcessBuilder onCluster(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(TestPaths.projectRoot().resolve("submit/sparkmc").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
+                .redirectErrorStream(true);
+        pb.environment().putAll(submitEnv);
+        return pb;
+    }
+
+    /** Every draw, ordered by chain and draw. */
+    static List<Row> draws(Path out) {
+        return reader.read().parquet(out.resolve("draws.parquet").toString()).orderBy("chain", "draw")
+                .collectAsList();
+    }
+
+    static long applicationsRun() throws IOException {
+        long apps = 0;
+        for (int w = 1; w <= 2; w++) {
+            Path work = CLUSTER_DIR.resolve("work-" + w);
+            if (Files.isDirectory(work)) {
+                try (Stream<Path> s = Files.list(work)) {
+                    apps += s.filter(p -> p.getFileName().toString().startsWith("app-")).count();
+                }
+            }
+        }
+        return apps;
+    }
+
+    static final String[] CHAINS = {"chains", "--conf", "conf/chains-bimodal.conf", "--chains", "6",
+        "--round-size", "4000", "--max-rounds", "6", "--min-ess", "1e9"};
+
+    static String[] with(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
+    void chainsOnTheClusterEqualLocalMode() throws Exception {
+        long appsBefore = applicationsRun();
+        Path cluster = tmp.resolve("cluster");
+        Process p = onCluster(with(CHAINS, "--out", cluster.toString())).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), log);
+        assertEquals(appsBefore + 2, applicationsRun(), "both workers ran executors for the job");
+        Path local = tmp.resolve("local");
+        LauncherIT.Run r = LauncherIT.launch(with(CHAINS, "--out", local.toString()));
+        assertEquals(0, r.code(), r.output());
+        List<Row> expected = draws(local);
+        assertEquals(6 * 4000 * 6, expected.size());
+        assertEquals(expected, draws(cluster));
+    }
+
+    /** Eight schools: rounds long enough (about a second each) that the kill lands while tasks run. */
+    static final String[] LONGER = {"chains", "--conf", "conf/chains-eight-schools.conf", "--warmup", "3000",
+        "--round-size", "3000", "--max-rounds", "8", "--min-ess", "1e9"};
+
+    @Test
+    void killingAnExecutorChangesNoDraw() throws Exception {
+        Path undisturbed = tmp.resolve("undisturbed");
+        LauncherIT.Run r = LauncherIT.launch(with(LONGER, "--out", undisturbed.toString()));
+        assertEquals(0, r.code(), r.output());
+
+        Path killed = tmp.resolve("killed");
+        Path log = tmp.resolve("killed.log");
+        Process job = onCluster(with(LONGER, "--out", killed.toString())).redirectOutput(log.toFile()).start();
+        long victim = -1;
+        for (int i = 0; i < 3000 && victim < 0; i++) {
+            Thread.sleep(100);
+            if (Files.readString(log).contains(" sampling ")) {
+                victim = executorPid();
+            }
+        }
+        assertTrue(victim > 0, "no executor JVM found to kill: " + Files.readString(log));
+        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(victim)).start().waitFor());
+        assertTrue(job.waitFor(10, TimeUnit.MINUTES), "job did not finish");
+        String output = Files.readString(log);
+        assertEquals(0, job.exitValue(), output);
+        assertTrue(output.contains("Lost executor") || output.contains("ExecutorLostFailure"),
+                "the kill must land while the job runs: " + output);
+        assertEquals(draws(undisturbed), draws(killed));
+    }
+
+    static long executorPid() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("pgrep", "-f", "CoarseGrainedExecutorBackend.*127.0.0.1").start();
+        String pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        p.waitFor();
+        return pids.isEmpty() ? -1 : Long.parseLong(pids.split("\\s+")[0]);
+    }
+}
