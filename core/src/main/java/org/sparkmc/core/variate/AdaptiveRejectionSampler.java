@@ -50,9 +50,9 @@ public final class AdaptiveRejectionSampler implements ContinuousSampler {
     private final double lower;
     private final double upper;
 
-    private double[] xs = new double[MAX_ABSCISSAE];
-    private double[] hs = new double[MAX_ABSCISSAE];
-    private double[] ds = new double[MAX_ABSCISSAE];
+    private final double[] xs = new double[MAX_ABSCISSAE];
+    private final double[] hs = new double[MAX_ABSCISSAE];
+    private final double[] ds = new double[MAX_ABSCISSAE];
     private int n;
 
     // The envelope: piece j covers [left[j], right[j]] with u(x) = value[j] + slope[j]·(x − anchor[j]).

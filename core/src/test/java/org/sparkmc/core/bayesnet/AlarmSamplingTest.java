@@ -123,6 +123,29 @@ class AlarmSamplingTest {
         }
     }
 
+    /**
+     * The agreement test can fail: likelihood weighting that forgets its weights (clamped forward sampling) is
+     * rejected on P(LVFAILURE | HISTORY=TRUE, CVP=LOW) (exact 0.984; unweighted ≈ 0.05).
+     */
+    @Test
+    void unweightedClampedSamplingFailsTheSameComparison() {
+        Evidence e = Evidence.parse(net, EVIDENCE[1]);
+        int lvf = net.requireVariable("LVFAILURE");
+        LikelihoodWeighting lw = LikelihoodWeighting.of(net, e, lvf);
+        var rng = new RandomStreams(11).stream("broken");
+        int[] state = new int[net.size()];
+        int n = 20_000;
+        int hits = 0;
+        for (int i = 0; i < n; i++) {
+            lw.weightedSample(rng, state); // weight ignored
+            hits += state[lvf] == 0 ? 1 : 0;
+        }
+        double p = (double) hits / n;
+        double se = Math.sqrt(p * (1 - p) / n);
+        double exact = VariableElimination.posterior(net, e, lvf).probabilities()[0];
+        assertTrue(Math.abs(p - exact) > 4 * se, "broken sampler passed: " + p + " vs " + exact);
+    }
+
     /** FIO2=LOW with VENTALV=ZERO forces PVSAT=LOW: PVSAT=HIGH makes the evidence impossible. */
     @Test
     void evidenceOfProbabilityZeroIsAClearErrorNotNaN() {
