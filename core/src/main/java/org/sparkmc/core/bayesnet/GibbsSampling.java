@@ -131,14 +131,28 @@ public final class GibbsSampling implements Serializable {
         for (int t = 0; t < warmup; t++) {
             sweep(state, rng);
         }
-        int[][] out = new int[query.length][draws];
-        for (int t = 0; t < draws; t++) {
+        return new GibbsChain(chain, query.clone(), draws(state, rng, draws));
+    }
+
+    /**
+     * Advances a chain by {@code sweeps} sweeps in place and returns the query variables' states after each
+     * ({@code [q][t]}). For round-based drivers: round r of chain c can use the stream (STREAM, c, r) and carry
+     * {@code state} (a plain int[]) between rounds.
+     */
+    public int[][] draws(int[] state, UniformRandomProvider rng, int sweeps) {
+        int[][] out = new int[query.length][sweeps];
+        for (int t = 0; t < sweeps; t++) {
             sweep(state, rng);
             for (int q = 0; q < query.length; q++) {
                 out[q][t] = state[query[q]];
             }
         }
-        return new GibbsChain(chain, query.clone(), out);
+        return out;
+    }
+
+    /** The query variables' indices (a copy). */
+    public int[] queryVariables() {
+        return query.clone();
     }
 
     /**

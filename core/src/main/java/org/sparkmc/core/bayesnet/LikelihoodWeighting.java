@@ -124,6 +124,11 @@ public final class LikelihoodWeighting implements Serializable {
         return w;
     }
 
+    /** The query variables' indices (a copy). */
+    public int[] queryVariables() {
+        return query.clone();
+    }
+
     public BayesNet network() {
         return net;
     }

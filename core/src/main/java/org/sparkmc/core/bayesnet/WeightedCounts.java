@@ -160,6 +160,15 @@ public final class WeightedCounts implements Serializable {
         return new Marginal(net.variable(variable), net.states(variable), p, se, ess(), samples);
     }
 
+    /** The estimated posterior marginals of all query variables, in query order. */
+    public Marginal[] posteriors(BayesNet net) {
+        Marginal[] out = new Marginal[query.length];
+        for (int q = 0; q < query.length; q++) {
+            out[q] = posterior(net, q);
+        }
+        return out;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof WeightedCounts c) || !method.equals(c.method) || !Arrays.equals(query, c.query)

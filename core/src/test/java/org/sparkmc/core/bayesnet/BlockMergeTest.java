@@ -88,6 +88,19 @@ class BlockMergeTest {
         }
     }
 
+    /** A Gibbs chain is a pure function of (seed, chain id); chain() equals initialState + draws on its stream. */
+    @Test
+    void gibbsChainsAreKeyedByChainId() {
+        GibbsSampling g = GibbsSampling.of(net, Evidence.parse(net, "HISTORY=TRUE"), net.requireVariable("LVFAILURE"));
+        GibbsChain a = g.chain(new RandomStreams(4), 2, 10, 200);
+        GibbsChain b = g.chain(new RandomStreams(4), 2, 10, 200);
+        assertArrayEquals(a.draws()[0], b.draws()[0]);
+        UniformRandomProvider rng = new RandomStreams(4).stream(GibbsSampling.STREAM, 2);
+        int[] state = g.initialState(rng);
+        g.draws(state, rng, 10);
+        assertArrayEquals(a.draws()[0], g.draws(state, rng, 200)[0]);
+    }
+
     @Test
     void statisticsSurviveJavaSerialization() throws Exception {
         WeightedCounts c = lw().block(new RandomStreams(2), 0, 1000);
