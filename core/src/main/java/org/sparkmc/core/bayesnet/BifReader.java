@@ -30,6 +30,7 @@ public final class BifReader {
     private final Tokenizer in;
     private final String source;
     private final Map<String, Integer> index = new LinkedHashMap<>();
+    private final List<String> names = new ArrayList<>();
     private final List<String[]> states = new ArrayList<>();
     private final List<Integer> declaredAt = new ArrayList<>();
     private final Map<Integer, int[]> parents = new HashMap<>();
@@ -169,6 +170,7 @@ public final class BifReader {
             throw in.error(nameToken, "variable " + name + " has no 'type discrete [ n ] { … };' line");
         }
         index.put(name, index.size());
+        names.add(name);
         states.add(values);
         declaredAt.add(at.line);
     }
@@ -293,7 +295,7 @@ public final class BifReader {
     }
 
     private String nameOf(int i) {
-        return index.keySet().toArray(new String[0])[i];
+        return names.get(i);
     }
 
     private String describe(int[] parentIndex, int config) {

@@ -30,7 +30,8 @@ import org.apache.commons.statistics.distribution.GammaDistribution;
  * <p><b>α &lt; 1</b> (not in the lectures): Stuart's (1962) boost, G·U^{1/α} with G ~ Gamma(α + 1).
  *
  * <p>The named reference method; production code uses Commons RNG's {@code AhrensDieterMarsagliaTsangGammaSampler}.
- * Draws are scaled by θ at the end.
+ * Draws are scaled by θ at the end. A draw costs O(α) uniforms (the sum of ⌊α⌋ exponentials), so this scheme
+ * suits small shapes only.
  */
 public final class GammaRejectionSampler implements SharedStateContinuousSampler {
     private final UniformRandomProvider rng;
