@@ -181,6 +181,16 @@ public final class AdaptiveRejectionSampler implements ContinuousSampler {
         } else {
             buildSecant();
         }
+        // Initial abscissae were checked to straddle the mode on unbounded sides; a wrong slope there now means
+        // that a later point broke concavity.
+        if (left[0] == Double.NEGATIVE_INFINITY && !(slope[0] > 0)) {
+            throw new NotLogConcaveException("not log-concave: the envelope's slope below " + right[0] + " is "
+                + slope[0] + ", not rising toward the mode");
+        }
+        if (right[pieces - 1] == Double.POSITIVE_INFINITY && !(slope[pieces - 1] < 0)) {
+            throw new NotLogConcaveException("not log-concave: the envelope's slope above " + left[pieces - 1]
+                + " is " + slope[pieces - 1] + ", not falling away from the mode");
+        }
         // Piece probabilities, accumulated on a log scale shifted by the largest.
         double max = Double.NEGATIVE_INFINITY;
         for (int j = 0; j < pieces; j++) {

@@ -154,6 +154,25 @@ class AdaptiveRejectionSamplerTest {
             STREAMS.stream("init"), mixture, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, -4, -3, 0, 3, 4));
     }
 
+    /** Log-convex tails (Student t with 2 degrees of freedom) are caught too, not sampled with a biased hull. */
+    @Test
+    void detectsHeavyTails() {
+        DifferentiableLogDensity t2 = DifferentiableLogDensity.of(x -> -1.5 * Math.log1p(x * x / 2),
+            x -> -1.5 * x / (1 + x * x / 2));
+        for (int variant = 0; variant < 2; variant++) {
+            UniformRandomProvider rng = STREAMS.stream("t2", variant);
+            AdaptiveRejectionSampler s = variant == 0
+                ? AdaptiveRejectionSampler.of(rng, t2, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, -1, 1)
+                : AdaptiveRejectionSampler.derivativeFree(rng, t2, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY,
+                    -1, 0.2, 1);
+            assertThrows(NotLogConcaveException.class, () -> {
+                for (int i = 0; i < 100_000; i++) {
+                    s.sample();
+                }
+            });
+        }
+    }
+
     @Test
     void unboundedSupportNeedsAbscissaeOnBothSidesOfTheMode() {
         UniformRandomProvider rng = STREAMS.stream("ends");
