@@ -1,0 +1,477 @@
+package org.sparkmc.core.bayesnet;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.sparkmc.core.InvalidInputException;
+
+/**
+ * Reads a discrete Bayesian network in the Bayesian Interchange Format (BIF 0.15, Cozman 1998; the format of
+ * the bnlearn repository's networks such as ALARM).
+ *
+ * <p>Accepted: {@code network NAME { … }}; {@code variable NAME { type discrete [ n ] { s1, …, sn }; }};
+ * {@code probability ( X | P1, P2 ) { (p1s, p2s) q1, …, qn; … }} with one row per parent configuration, or
+ * {@code default q1, …;} for the rows not listed; {@code probability ( X ) { table q1, …, qn; }} for a root.
+ * {@code property …;} lines and {@code //} and {@code /* *}{@code /} comments are skipped. A {@code table} for a
+ * variable with parents is refused (its entry order differs between tools).
+ *
+ * <p>Rows that sum to 1 within 1e-6 are normalised; worse rows are refused, naming the variable and the row.
+ * Every error is an {@link InvalidInputException} whose message starts with "source:line:".
+ */
+public final class BifReader {
+    /** How far a table row's sum may be from 1 before it is refused rather than normalised. */
+    public static final double ROW_TOLERANCE = 1e-6;
+
+    private final Tokenizer in;
+    private final String source;
+    private final Map<String, Integer> index = new LinkedHashMap<>();
+    private final List<String> names = new ArrayList<>();
+    private final List<String[]> states = new ArrayList<>();
+    private final List<Integer> declaredAt = new ArrayList<>();
+    private final Map<Integer, int[]> parents = new HashMap<>();
+    private final Map<Integer, double[]> tables = new HashMap<>();
+    private String networkName = "unknown";
+
+    private BifReader(Reader reader, String source) {
+        this.in = new Tokenizer(reader, source);
+        this.source = source;
+    }
+
+    /**
+     * Reads a whole network.
+     *
+     * @param source a name for messages, e.g. the file's path
+     * @throws InvalidInputException for a syntax error (with its line), an inconsistent table or a cycle
+     * @throws IOException if the reader fails
+     */
+    public static BayesNet read(Reader reader, String source) throws IOException {
+        return new BifReader(reader, source).parse();
+    }
+
+    private BayesNet parse() throws IOException {
+        while (true) {
+            Token t = in.next();
+            if (t == null) {
+                break;
+            }
+            switch (t.text) {
+                case "network" -> network();
+                case "variable" -> variable(t);
+                case "probability" -> probability(t);
+                default -> throw in.error(t, "expected 'network', 'variable' or 'probability', found '" + t.text + "'");
+            }
+        }
+        int n = index.size();
+        if (n == 0) {
+            throw new InvalidInputException(source + ":" + in.line() + ": no variables declared");
+        }
+        String[] names = index.keySet().toArray(new String[0]);
+        int[][] ps = new int[n][];
+        double[][] cpts = new double[n][];
+        for (int i = 0; i < n; i++) {
+            if (!tables.containsKey(i)) {
+                throw new InvalidInputException(source + ":" + declaredAt.get(i) + ": variable " + names[i]
+                    + " has no probability block");
+            }
+            ps[i] = parents.get(i);
+            cpts[i] = tables.get(i);
+        }
+        try {
+            return new BayesNet(networkName, names, states.toArray(new String[0][]), ps, cpts);
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(source + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void network() throws IOException {
+        networkName = in.word("a network name").text;
+        in.expect("{");
+        block();
+    }
+
+    /** Skips properties up to the closing brace. */
+    private void block() throws IOException {
+        while (true) {
+            Token t = in.require("'}'");
+            if (t.text.equals("}")) {
+                return;
+            }
+            if (!t.text.equals("property")) {
+                throw in.error(t, "expected 'property' or '}', found '" + t.text + "'");
+            }
+            skipToSemicolon();
+        }
+    }
+
+    private void skipToSemicolon() throws IOException {
+        while (!in.require("';'").text.equals(";")) {
+            // skip
+        }
+    }
+
+    private void variable(Token at) throws IOException {
+        Token nameToken = in.word("a variable name");
+        String name = nameToken.text;
+        if (index.containsKey(name)) {
+            throw in.error(nameToken, "variable " + name + " is declared twice");
+        }
+        in.expect("{");
+        String[] values = null;
+        while (true) {
+            Token t = in.require("'}'");
+            if (t.text.equals("}")) {
+                break;
+            }
+            if (t.text.equals("property")) {
+                skipToSemicolon();
+            } else if (t.text.equals("type")) {
+                Token kind = in.word("'discrete'");
+                if (!kind.text.equals("discrete")) {
+                    throw in.error(kind, "variable " + name + ": only discrete variables are supported, found '"
+                        + kind.text + "'");
+                }
+                in.expect("[");
+                Token count = in.word("the number of states");
+                int declared = parseCount(count, name);
+                in.expect("]");
+                in.expect("{");
+                List<String> list = new ArrayList<>();
+                Token v = in.word("a state name");
+                list.add(v.text);
+                while (true) {
+                    Token sep = in.require("',' or '}'");
+                    if (sep.text.equals("}")) {
+                        break;
+                    }
+                    if (!sep.text.equals(",")) {
+                        throw in.error(sep, "expected ',' or '}' in the states of " + name + ", found '" + sep.text + "'");
+                    }
+                    list.add(in.word("a state name").text);
+                }
+                in.expect(";");
+                if (list.size() != declared) {
+                    throw in.error(count, "variable " + name + " declares " + declared + " states but lists "
+                        + list.size());
+                }
+                if (list.stream().distinct().count() != list.size()) {
+                    throw in.error(count, "variable " + name + " lists a state twice: " + list);
+                }
+                values = list.toArray(new String[0]);
+            } else {
+                throw in.error(t, "expected 'type', 'property' or '}' in variable " + name + ", found '" + t.text + "'");
+            }
+        }
+        if (values == null) {
+            throw in.error(nameToken, "variable " + name + " has no 'type discrete [ n ] { … };' line");
+        }
+        index.put(name, index.size());
+        names.add(name);
+        states.add(values);
+        declaredAt.add(at.line);
+    }
+
+    private int parseCount(Token t, String variable) {
+        try {
+            int n = Integer.parseInt(t.text);
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw in.error(t, "variable " + variable + ": expected a positive number of states, found '" + t.text + "'");
+    }
+
+    private int known(Token t) {
+        Integer i = index.get(t.text);
+        if (i == null) {
+            throw in.error(t, "variable " + t.text + " is not declared (probability blocks must follow the variable"
+                + " declarations)");
+        }
+        return i;
+    }
+
+    private void probability(Token at) throws IOException {
+        in.expect("(");
+        Token childToken = in.word("a variable name");
+        int child = known(childToken);
+        if (tables.containsKey(child)) {
+            throw in.error(childToken, "variable " + childToken.text + " has a second probability block");
+        }
+        List<Integer> ps = new ArrayList<>();
+        Token t = in.require("'|' or ')'");
+        if (t.text.equals("|")) {
+            while (true) {
+                Token p = in.word("a parent name");
+                int pi = known(p);
+                if (pi == child || ps.contains(pi)) {
+                    throw in.error(p, "variable " + childToken.text + " lists " + p.text + " as a parent twice or of itself");
+                }
+                ps.add(pi);
+                t = in.require("',' or ')'");
+                if (t.text.equals(")")) {
+                    break;
+                }
+                if (!t.text.equals(",")) {
+                    throw in.error(t, "expected ',' or ')' in the parents of " + childToken.text + ", found '" + t.text + "'");
+                }
+            }
+        } else if (!t.text.equals(")")) {
+            throw in.error(t, "expected '|' or ')' after " + childToken.text + ", found '" + t.text + "'");
+        }
+        in.expect("{");
+        String name = childToken.text;
+        int k = states.get(child).length;
+        int[] parentIndex = ps.stream().mapToInt(Integer::intValue).toArray();
+        int configs = 1;
+        for (int p : parentIndex) {
+            configs = Math.multiplyExact(configs, states.get(p).length);
+        }
+        double[] table = new double[Math.multiplyExact(configs, k)];
+        boolean[] seen = new boolean[configs];
+        double[] fallback = null;
+        while (true) {
+            Token e = in.require("'}'");
+            if (e.text.equals("}")) {
+                break;
+            }
+            switch (e.text) {
+                case "property" -> skipToSemicolon();
+                case "table" -> {
+                    if (parentIndex.length > 0) {
+                        throw in.error(e, "variable " + name + ": a 'table' entry for a variable with parents is not"
+                            + " supported; give one '(parent states) p1, …;' row per parent configuration");
+                    }
+                    double[] row = numbers(name, k, "table");
+                    System.arraycopy(normalise(row, e, name, "table"), 0, table, 0, k);
+                    seen[0] = true;
+                }
+                case "default" -> fallback = normalise(numbers(name, k, "default"), e, name, "default");
+                case "(" -> {
+                    int config = 0;
+                    List<String> labels = new ArrayList<>();
+                    for (int j = 0; j < parentIndex.length; j++) {
+                        Token s = in.word("a state of " + nameOf(parentIndex[j]));
+                        labels.add(s.text);
+                        int si = Arrays.asList(states.get(parentIndex[j])).indexOf(s.text);
+                        if (si < 0) {
+                            throw in.error(s, "variable " + name + ": parent " + nameOf(parentIndex[j]) + " has no state '"
+                                + s.text + "' (its states: " + String.join(", ", states.get(parentIndex[j])) + ")");
+                        }
+                        config = config * states.get(parentIndex[j]).length + si;
+                        in.expect(j == parentIndex.length - 1 ? ")" : ",");
+                    }
+                    if (parentIndex.length == 0) {
+                        throw in.error(e, "variable " + name + " has no parents: use 'table'");
+                    }
+                    String row = "(" + String.join(", ", labels) + ")";
+                    if (seen[config]) {
+                        throw in.error(e, "variable " + name + ": row " + row + " is given twice");
+                    }
+                    seen[config] = true;
+                    double[] values = normalise(numbers(name, k, "row " + row), e, name, "row " + row);
+                    System.arraycopy(values, 0, table, config * k, k);
+                }
+                default -> throw in.error(e, "expected '(', 'table', 'default', 'property' or '}' in the probability"
+                    + " block of " + name + ", found '" + e.text + "'");
+            }
+        }
+        for (int c = 0; c < configs; c++) {
+            if (!seen[c]) {
+                if (fallback == null) {
+                    throw new InvalidInputException(source + ":" + at.line + ": variable " + name
+                        + ": the probability block has no row for parent configuration " + describe(parentIndex, c));
+                }
+                System.arraycopy(fallback, 0, table, c * k, k);
+            }
+        }
+        parents.put(child, parentIndex);
+        tables.put(child, table);
+    }
+
+    private String nameOf(int i) {
+        return names.get(i);
+    }
+
+    private String describe(int[] parentIndex, int config) {
+        String[] labels = new String[parentIndex.length];
+        for (int j = parentIndex.length - 1; j >= 0; j--) {
+            int card = states.get(parentIndex[j]).length;
+            labels[j] = states.get(parentIndex[j])[config % card];
+            config /= card;
+        }
+        return "(" + String.join(", ", labels) + ")";
+    }
+
+    /** Reads k comma-separated probabilities and the closing ';'. */
+    private double[] numbers(String variable, int k, String what) throws IOException {
+        double[] values = new double[k];
+        for (int s = 0; s < k; s++) {
+            Token t = in.word("a probability");
+            try {
+                values[s] = Double.parseDouble(t.text);
+            } catch (NumberFormatException ex) {
+                throw in.error(t, "variable " + variable + ", " + what + ": expected a probability, found '" + t.text + "'");
+            }
+            if (!(values[s] >= 0 && values[s] <= 1)) {
+                throw in.error(t, "variable " + variable + ", " + what + ": probability " + t.text + " is not in [0, 1]");
+            }
+            Token sep = in.require(s == k - 1 ? "';'" : "','");
+            if (!sep.text.equals(s == k - 1 ? ";" : ",")) {
+                String found = sep.text.equals(";") ? "only " + (s + 1) + " values" : "'" + sep.text + "'";
+                throw in.error(sep, "variable " + variable + ", " + what + ": expected " + k + " probabilities, found "
+                    + found);
+            }
+        }
+        return values;
+    }
+
+    private double[] normalise(double[] row, Token at, String variable, String what) {
+        double sum = 0;
+        for (double v : row) {
+            sum += v;
+        }
+        if (!(Math.abs(sum - 1) <= ROW_TOLERANCE)) {
+            throw in.error(at, "variable " + variable + ", " + what + ": probabilities sum to " + sum
+                + ", expected 1 within " + ROW_TOLERANCE);
+        }
+        for (int s = 0; s < row.length; s++) {
+            row[s] /= sum;
+        }
+        return row;
+    }
+
+    private record Token(String text, int line) {
+    }
+
+    /** Splits BIF text into words and punctuation, skipping comments, tracking line numbers. */
+    private static final class Tokenizer {
+        private final Reader reader;
+        private final String source;
+        private int line = 1;
+        private int peeked = -2;
+
+        Tokenizer(Reader reader, String source) {
+            this.reader = reader;
+            this.source = source;
+        }
+
+        int line() {
+            return line;
+        }
+
+        private int read() throws IOException {
+            int c;
+            if (peeked != -2) {
+                c = peeked;
+                peeked = -2;
+            } else {
+                c = reader.read();
+            }
+            if (c == '\n') {
+                line++;
+            }
+            return c;
+        }
+
+        private int peek() throws IOException {
+            if (peeked == -2) {
+                peeked = reader.read();
+            }
+            return peeked;
+        }
+
+        InvalidInputException error(Token t, String message) {
+            return new InvalidInputException(source + ":" + (t == null ? line : t.line) + ": " + message);
+        }
+
+        Token require(String expected) throws IOException {
+            Token t = next();
+            if (t == null) {
+                throw new InvalidInputException(source + ":" + line + ": unexpected end of input, expected " + expected);
+            }
+            return t;
+        }
+
+        void expect(String text) throws IOException {
+            Token t = require("'" + text + "'");
+            if (!t.text.equals(text)) {
+                throw error(t, "expected '" + text + "', found '" + t.text + "'");
+            }
+        }
+
+        Token word(String expected) throws IOException {
+            Token t = require(expected);
+            if (t.text.length() == 1 && "{}()[];,|".contains(t.text)) {
+                throw error(t, "expected " + expected + ", found '" + t.text + "'");
+            }
+            return t;
+        }
+
+        Token next() throws IOException {
+            while (true) {
+                int c = read();
+                if (c == -1) {
+                    return null;
+                }
+                if (Character.isWhitespace(c)) {
+                    continue;
+                }
+                if (c == '/' && peek() == '/') {
+                    while (c != '\n' && c != -1) {
+                        c = read();
+                    }
+                    continue;
+                }
+                if (c == '/' && peek() == '*') {
+                    int start = line;
+                    read();
+                    int prev = 0;
+                    while (true) {
+                        c = read();
+                        if (c == -1) {
+                            throw new InvalidInputException(source + ":" + start + ": unterminated comment");
+                        }
+                        if (prev == '*' && c == '/') {
+                            break;
+                        }
+                        prev = c;
+                    }
+                    continue;
+                }
+                int at = line;
+                if ("{}()[];,|".indexOf(c) >= 0) {
+                    return new Token(String.valueOf((char) c), at);
+                }
+                StringBuilder sb = new StringBuilder();
+                if (c == '"') {
+                    while (true) {
+                        c = read();
+                        if (c == -1) {
+                            throw new InvalidInputException(source + ":" + at + ": unterminated string");
+                        }
+                        if (c == '"') {
+                            break;
+                        }
+                        sb.append((char) c);
+                    }
+                    return new Token(sb.toString(), at);
+                }
+                sb.append((char) c);
+                while (true) {
+                    int d = peek();
+                    if (d == -1 || Character.isWhitespace(d) || "{}()[];,|\"".indexOf(d) >= 0) {
+                        break;
+                    }
+                    sb.append((char) read());
+                }
+                return new Token(sb.toString(), at);
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package org.sparkmc.core.bayesnet;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.sparkmc.core.InvalidInputException;
+
+/** Observed states of some variables of a network: state index per variable, −1 where unobserved. Immutable. */
+public final class Evidence implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final int[] observed;
+
+    private Evidence(int[] observed) {
+        this.observed = observed;
+    }
+
+    /** No evidence. */
+    public static Evidence none(BayesNet net) {
+        int[] o = new int[net.size()];
+        Arrays.fill(o, -1);
+        return new Evidence(o);
+    }
+
+    /**
+     * Parses "VAR=STATE,VAR=STATE" (spaces around names allowed; an empty or blank string is no evidence).
+     *
+     * @throws InvalidInputException for a malformed pair, an unknown variable or state, or a variable given twice
+     */
+    public static Evidence parse(BayesNet net, String spec) {
+        int[] o = new int[net.size()];
+        Arrays.fill(o, -1);
+        if (spec == null || spec.isBlank()) {
+            return new Evidence(o);
+        }
+        for (String pair : spec.split(",")) {
+            int eq = pair.indexOf('=');
+            if (eq < 0 || pair.indexOf('=', eq + 1) >= 0) {
+                throw new InvalidInputException("evidence '" + pair.trim() + "' is not of the form VARIABLE=STATE");
+            }
+            set(net, o, pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        return new Evidence(o);
+    }
+
+    /** Evidence from variable names to state names. */
+    public static Evidence of(BayesNet net, Map<String, String> states) {
+        int[] o = new int[net.size()];
+        Arrays.fill(o, -1);
+        states.forEach((v, s) -> set(net, o, v, s));
+        return new Evidence(o);
+    }
+
+    private static void set(BayesNet net, int[] o, String variable, String state) {
+        int i = net.requireVariable(variable);
+        if (o[i] >= 0) {
+            throw new InvalidInputException("evidence gives variable " + variable + " twice");
+        }
+        o[i] = net.requireState(i, state);
+    }
+
+    /** The observed state of variable i, or −1. */
+    public int state(int i) {
+        return observed[i];
+    }
+
+    public boolean isObserved(int i) {
+        return observed[i] >= 0;
+    }
+
+    /** The number of observed variables. */
+    public int count() {
+        return (int) Arrays.stream(observed).filter(s -> s >= 0).count();
+    }
+
+    /** The number of variables of the network this evidence belongs to. */
+    public int networkSize() {
+        return observed.length;
+    }
+
+    int[] view() {
+        return observed;
+    }
+
+    void requireNetwork(BayesNet net) {
+        if (observed.length != net.size()) {
+            throw new IllegalArgumentException("the evidence belongs to a network of " + observed.length
+                + " variables, not " + net.size());
+        }
+    }
+
+    /** "VAR=STATE,…" for messages and outputs. */
+    public String describe(BayesNet net) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < observed.length; i++) {
+            if (observed[i] >= 0) {
+                parts.add(net.variable(i) + "=" + net.state(i, observed[i]));
+            }
+        }
+        return String.join(",", parts);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Evidence e && Arrays.equals(observed, e.observed);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(observed);
+    }
+}

@@ -1,0 +1,132 @@
+package org.sparkmc.core.bayesnet;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.StringReader;
+import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
+
+/** The BIF reader on ALARM and on bad input (each error names the source, line and what is wrong). */
+class BifReaderTest {
+    private static final String SMALL = """
+        network test { property "a;b"; }
+        // a comment
+        variable A { type discrete [ 2 ] { yes, no }; }
+        variable B { type discrete [ 3 ] { lo, mid, hi }; property weight 3; }
+        /* a block
+           comment */
+        probability ( A ) { table 0.3, 0.7; }
+        probability ( B | A ) {
+          (yes) 0.2, 0.3, 0.5;
+          (no) 0.6, 0.3, 0.1;
+        }
+        """;
+
+    static BayesNet read(String text) throws IOException {
+        return BifReader.read(new StringReader(text), "test.bif");
+    }
+
+    private static String error(String text) {
+        return assertThrows(InvalidInputException.class, () -> read(text)).getMessage();
+    }
+
+    @Test
+    void readsAlarm() {
+        BayesNet net = Alarm.network();
+        assertEquals(37, net.size());
+        int arcs = 0;
+        int free = 0;
+        for (int i = 0; i < net.size(); i++) {
+            arcs += net.parents(i).length;
+            free += net.table(i).length / net.cardinality(i) * (net.cardinality(i) - 1);
+        }
+        assertEquals(46, arcs);
+        assertEquals(509, free);
+        // Topological: every parent comes before its child.
+        int[] position = new int[net.size()];
+        int[] order = net.topologicalOrder();
+        for (int k = 0; k < order.length; k++) {
+            position[order[k]] = k;
+        }
+        for (int i = 0; i < net.size(); i++) {
+            for (int p : net.parents(i)) {
+                assertTrue(position[p] < position[i], net.variable(p) + " after " + net.variable(i));
+            }
+        }
+        // HREKG's rows of 0.3333333 (sum 0.9999999) are normalised to sum 1.
+        int hrekg = net.requireVariable("HREKG");
+        double[] t = net.table(hrekg);
+        assertEquals(1, t[0] + t[1] + t[2], 1e-15);
+        assertEquals(1.0 / 3, t[0], 1e-15);
+        // Rows are keyed by the parents' state names: (TRUE, LOW) of HRBP | ERRLOWOUTPUT, HR is 0.98, 0.01, 0.01.
+        int hrbp = net.requireVariable("HRBP");
+        int[] a = new int[net.size()];
+        a[net.requireVariable("ERRLOWOUTPUT")] = net.requireState(net.requireVariable("ERRLOWOUTPUT"), "FALSE");
+        a[net.requireVariable("HR")] = net.requireState(net.requireVariable("HR"), "LOW");
+        a[hrbp] = 1;
+        assertEquals(0.59, net.probability(hrbp, a), 1e-15);
+    }
+
+    @Test
+    void readsCommentsPropertiesAndBothEntryForms() throws IOException {
+        BayesNet net = read(SMALL);
+        assertEquals("test", net.name());
+        assertArrayEquals(new String[] {"lo", "mid", "hi"}, net.states(1));
+        assertArrayEquals(new double[] {0.3, 0.7}, net.table(0), 1e-15);
+        assertArrayEquals(new double[] {0.2, 0.3, 0.5, 0.6, 0.3, 0.1}, net.table(1), 1e-15);
+    }
+
+    @Test
+    void defaultRowsFillTheRest() throws IOException {
+        BayesNet net = read(SMALL.replace("(no) 0.6, 0.3, 0.1;", "default 0.1, 0.1, 0.8;"));
+        assertArrayEquals(new double[] {0.2, 0.3, 0.5, 0.1, 0.1, 0.8}, net.table(1), 1e-15);
+    }
+
+    @Test
+    void normalisesRowsWithinTheToleranceAndRefusesWorseNamingVariableAndRow() throws IOException {
+        BayesNet net = read(SMALL.replace("0.6, 0.3, 0.1", "0.6, 0.3, 0.1000005"));
+        assertEquals(1, net.table(1)[3] + net.table(1)[4] + net.table(1)[5], 1e-15);
+        String m = error(SMALL.replace("0.6, 0.3, 0.1", "0.6, 0.3, 0.11"));
+        assertTrue(m.startsWith("test.bif:10: variable B, row (no): probabilities sum to 1.01"), m);
+    }
+
+    @Test
+    void syntaxErrorsCarryTheLineNumber() {
+        String m = error(SMALL.replace("(no) 0.6, 0.3, 0.1;", "(no) 0.6 0.3, 0.1;"));
+        assertTrue(m.startsWith("test.bif:10: "), m);
+        m = error(SMALL.replace("variable B {", "variable B"));
+        assertTrue(m.startsWith("test.bif:4: expected '{', found 'type'"), m);
+        m = error(SMALL.replace("probability ( A )", "probabilty ( A )"));
+        assertTrue(m.startsWith("test.bif:7: expected 'network', 'variable' or 'probability', found 'probabilty'"), m);
+        m = error(SMALL + "/* never closed");
+        assertTrue(m.contains("unterminated comment"), m);
+        m = error(SMALL.substring(0, SMALL.length() - 3));
+        assertTrue(m.contains("unexpected end of input"), m);
+    }
+
+    @Test
+    void inconsistentContentIsRefusedWithAClearMessage() {
+        assertTrue(error(SMALL.replace("(no) 0.6, 0.3, 0.1;", "")).contains(
+            "variable B: the probability block has no row for parent configuration (no)"));
+        assertTrue(error(SMALL.replace("(no)", "(maybe)")).contains("parent A has no state 'maybe' (its states: yes, no)"));
+        assertTrue(error(SMALL.replace("(no) 0.6, 0.3, 0.1;", "(no) 0.6, 0.4;")).contains(
+            "variable B, row (no): expected 3 probabilities, found only 2 values"));
+        assertTrue(error(SMALL.replace("(no)", "(yes)")).contains("row (yes) is given twice"));
+        assertTrue(error(SMALL.replace("probability ( B | A )", "probability ( B | C )")).contains(
+            "variable C is not declared"));
+        assertTrue(error(SMALL.replace("[ 3 ]", "[ 4 ]")).contains("declares 4 states but lists 3"));
+        assertTrue(error(SMALL.replace("0.2, 0.3, 0.5", "-0.2, 0.7, 0.5")).contains("is not in [0, 1]"));
+        assertTrue(error(SMALL.replace("probability ( A ) { table 0.3, 0.7; }", "")).contains(
+            "variable A has no probability block"));
+        assertTrue(error(SMALL.replace("(yes) 0.2, 0.3, 0.5;\n  (no) 0.6, 0.3, 0.1;", "table 0.2, 0.3, 0.5, 0.6, 0.3, 0.1;"))
+            .contains("'table' entry for a variable with parents is not supported"));
+        assertTrue(error(SMALL.replace("discrete [ 2 ]", "continuous [ 2 ]")).contains("only discrete variables"));
+        String cyclic = SMALL.replace("probability ( A ) { table 0.3, 0.7; }",
+            "probability ( A | B ) { (lo) 0.5, 0.5; (mid) 0.5, 0.5; (hi) 0.5, 0.5; }");
+        assertTrue(error(cyclic).contains("directed cycle through [A, B]"), error(cyclic));
+    }
+}
