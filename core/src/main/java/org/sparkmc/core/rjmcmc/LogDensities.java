@@ -1,0 +1,65 @@
+package org.sparkmc.core.rjmcmc;
+
+import org.apache.commons.numbers.gamma.LogGamma;
+
+/** Normalised log densities the reversible-jump examples need (every constant kept: model dimensions change). */
+final class LogDensities {
+    static final double LOG_2PI = Math.log(2 * Math.PI);
+
+    private LogDensities() {
+    }
+
+    /** log N(x; mean, variance). */
+    static double normal(double x, double mean, double variance) {
+        double r = x - mean;
+        return -0.5 * (LOG_2PI + Math.log(variance) + r * r / variance);
+    }
+
+    /** log of the inverse-gamma density of v when 1/v ~ Gamma(shape, rate). */
+    static double inverseGamma(double v, double shape, double rate) {
+        if (!(v > 0)) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        return shape * Math.log(rate) - LogGamma.value(shape) - (shape + 1) * Math.log(v) - rate / v;
+    }
+
+    /** log Gamma(x; shape, rate). */
+    static double gamma(double x, double shape, double rate) {
+        if (!(x > 0)) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        return shape * Math.log(rate) - LogGamma.value(shape) + (shape - 1) * Math.log(x) - rate * x;
+    }
+
+    /** log Beta(x; a, b). */
+    static double beta(double x, double a, double b) {
+        if (!(x > 0 && x < 1)) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        return (a - 1) * Math.log(x) + (b - 1) * Math.log1p(-x) - logBetaFunction(a, b);
+    }
+
+    static double logBetaFunction(double a, double b) {
+        return LogGamma.value(a) + LogGamma.value(b) - LogGamma.value(a + b);
+    }
+
+    static double logGamma(double x) {
+        return LogGamma.value(x);
+    }
+
+    /** log(Σ exp(v)) of the first n values. */
+    static double logSumExp(double[] v, int n) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            max = Math.max(max, v[i]);
+        }
+        if (max == Double.NEGATIVE_INFINITY) {
+            return max;
+        }
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+            s += Math.exp(v[i] - max);
+        }
+        return max + Math.log(s);
+    }
+}
