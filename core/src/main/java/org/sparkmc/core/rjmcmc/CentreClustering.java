@@ -89,6 +89,92 @@ public final class CentreClustering implements TransDimensionalTarget {
         return p;
     }
 
+    /**
+     * Exact p(K | y) for Kmax ≤ 3 by product quadrature of p(y | K) = ∫ ∏_k N(c_k; m₀, τ²) ∏_i (1/K) Σ_k N(y_i; c_k, σ²)
+     * dc (1-, 2- and 3-d): composite Simpson with step {@code fineStep} over the data ± 8σ and step 4·fineStep out to
+     * m₀ ± 10τ, where a centre far from the data still carries prior mass.
+     */
+    public double[] exactModelProbabilities(double fineStep) {
+        int kmax = logPriorK.length;
+        if (kmax > 3) {
+            throw new IllegalArgumentException("quadrature is for Kmax ≤ 3, have " + kmax);
+        }
+        double sigma = Math.sqrt(sigma2);
+        double tau = Math.sqrt(centreVar);
+        double a = Arrays.stream(y).min().orElse(centreMean) - 8 * sigma;
+        double b = Arrays.stream(y).max().orElse(centreMean) + 8 * sigma;
+        double lo = Math.min(a, centreMean - 10 * tau);
+        double hi = Math.max(b, centreMean + 10 * tau);
+        java.util.List<double[]> nodes = new java.util.ArrayList<>();
+        simpson(lo, a, 4 * fineStep, nodes);
+        simpson(a, b, fineStep, nodes);
+        simpson(b, hi, 4 * fineStep, nodes);
+        int m = nodes.size();
+        double[] weight = new double[m];
+        double[][] lik = new double[m][y.length];
+        for (int i = 0; i < m; i++) {
+            double c = nodes.get(i)[0];
+            weight[i] = nodes.get(i)[1] * Math.exp(LogDensities.normal(c, centreMean, centreVar));
+            for (int d = 0; d < y.length; d++) {
+                lik[i][d] = Math.exp(LogDensities.normal(y[d], c, sigma2));
+            }
+        }
+        double[] z = new double[kmax];
+        for (int i = 0; i < m; i++) {
+            z[0] += weight[i] * product(lik[i], null, null, 1);
+            if (kmax < 2) {
+                continue;
+            }
+            for (int j = 0; j < m; j++) {
+                double wij = weight[i] * weight[j];
+                z[1] += wij * product(lik[i], lik[j], null, 2);
+                if (kmax < 3) {
+                    continue;
+                }
+                for (int l = 0; l < m; l++) {
+                    z[2] += wij * weight[l] * product(lik[i], lik[j], lik[l], 3);
+                }
+            }
+        }
+        double[] post = new double[kmax];
+        double sum = 0;
+        for (int k = 0; k < kmax; k++) {
+            post[k] = z[k] * Math.exp(logPriorK[k]);
+            sum += post[k];
+        }
+        for (int k = 0; k < kmax; k++) {
+            post[k] /= sum;
+        }
+        return post;
+    }
+
+    private static double product(double[] a, double[] b, double[] c, int k) {
+        double p = 1;
+        for (int d = 0; d < a.length; d++) {
+            double s = a[d] + (b == null ? 0 : b[d]) + (c == null ? 0 : c[d]);
+            p *= s / k;
+        }
+        return p;
+    }
+
+    /** Adds Simpson nodes and weights for [a, b] (at most {@code step} apart; the shared end points add up). */
+    private static void simpson(double a, double b, double step, java.util.List<double[]> nodes) {
+        if (!(b > a)) {
+            return;
+        }
+        int intervals = 2 * (int) Math.ceil((b - a) / (2 * step));
+        double h = (b - a) / intervals;
+        for (int i = 0; i <= intervals; i++) {
+            double w = (i == 0 || i == intervals ? 1 : (i % 2 == 1 ? 4 : 2)) * h / 3;
+            double x = a + i * h;
+            if (i == 0 && !nodes.isEmpty() && nodes.get(nodes.size() - 1)[0] == x) {
+                nodes.get(nodes.size() - 1)[1] += w;
+            } else {
+                nodes.add(new double[] {x, w});
+            }
+        }
+    }
+
     @Override
     public int dimension() {
         return 1 + logPriorK.length;
