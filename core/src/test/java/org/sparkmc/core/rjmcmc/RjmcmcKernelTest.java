@@ -75,6 +75,16 @@ class RjmcmcKernelTest {
         assertEquals(a.state(), b.state());
     }
 
+    @Test
+    void everyModelAndItsMovesSerialize() throws Exception {
+        for (TransDimensionalTarget model : ReversiblePairsTest.allModels()) {
+            TransDimensionalTarget copy = roundTrip(model);
+            assertEquals(RjmcmcKernel.ofTargetSweep().labels(model), RjmcmcKernel.ofTargetSweep().labels(copy));
+            double[] x = model.initialPosition(new RandomStreams(2).rng("x"));
+            assertEquals(model.logDensity(x), copy.logDensity(x));
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static <T> T roundTrip(T value) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
