@@ -15,34 +15,6 @@ final class LogDensities {
         return -0.5 * (LOG_2PI + Math.log(variance) + r * r / variance);
     }
 
-    /** log of the inverse-gamma density of v when 1/v ~ Gamma(shape, rate). */
-    static double inverseGamma(double v, double shape, double rate) {
-        if (!(v > 0)) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        return shape * Math.log(rate) - LogGamma.value(shape) - (shape + 1) * Math.log(v) - rate / v;
-    }
-
-    /** log Gamma(x; shape, rate). */
-    static double gamma(double x, double shape, double rate) {
-        if (!(x > 0)) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        return shape * Math.log(rate) - LogGamma.value(shape) + (shape - 1) * Math.log(x) - rate * x;
-    }
-
-    /** log Beta(x; a, b). */
-    static double beta(double x, double a, double b) {
-        if (!(x > 0 && x < 1)) {
-            return Double.NEGATIVE_INFINITY;
-        }
-        return (a - 1) * Math.log(x) + (b - 1) * Math.log1p(-x) - logBetaFunction(a, b);
-    }
-
-    static double logBetaFunction(double a, double b) {
-        return LogGamma.value(a) + LogGamma.value(b) - LogGamma.value(a + b);
-    }
-
     static double logGamma(double x) {
         return LogGamma.value(x);
     }
