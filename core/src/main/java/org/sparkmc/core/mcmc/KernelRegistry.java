@@ -5,10 +5,11 @@ import org.sparkmc.core.InvalidInputException;
 
 /**
  * Builds a {@link Kernel} from its name in a job's configuration. {@code rwm}: random-walk Metropolis with a
- * Gaussian proposal of the given initial scale, adapted during warm-up unless adaptation is off.
+ * Gaussian proposal of the given initial scale, adapted during warm-up unless adaptation is off. {@code rjmcmc}:
+ * the reversible-jump sweep a trans-dimensional target defines (scale and adaptation unused).
  */
 public final class KernelRegistry {
-    private static final Set<String> NAMES = Set.of("rwm");
+    private static final Set<String> NAMES = Set.of("rwm", "rjmcmc");
 
     private KernelRegistry() {
     }
@@ -28,6 +29,9 @@ public final class KernelRegistry {
         double a = settings.targetAcceptance();
         if (!Double.isNaN(a) && !(a > 0 && a < 1)) {
             throw new InvalidInputException("target acceptance must be in (0, 1), is " + a);
+        }
+        if ("rjmcmc".equals(name)) {
+            return org.sparkmc.core.rjmcmc.RjmcmcKernel.ofTargetSweep();
         }
         if ("rwm".equals(name)) {
             return new MetropolisHastings(new GaussianRandomWalk(), settings.scale(), settings.adapt(), a);

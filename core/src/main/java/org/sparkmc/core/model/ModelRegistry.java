@@ -18,7 +18,10 @@ public final class ModelRegistry {
 
     private static final Map<String, Function<ModelParameters, Target>> BUILT_IN = new TreeMap<>(Map.of(
             "bimodal", BimodalMixture::new,
-            "eight_schools_noncentered", EightSchoolsNoncentered::new));
+            "eight_schools_noncentered", EightSchoolsNoncentered::new,
+            "rj_normal_mixture", org.sparkmc.core.rjmcmc.NormalMixture::new,
+            "rj_two_means", org.sparkmc.core.rjmcmc.TwoMeans::new,
+            "rj_clustering", org.sparkmc.core.rjmcmc.CentreClustering::new));
 
     private ModelRegistry() {
     }

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkmc.core.InvalidInputException;
@@ -97,10 +96,9 @@ class AlarmSamplingTest {
 
     /**
      * The same comparison with 50 times the samples and every variable as a query (about 50 s). Tagged heavy and,
-     * because the build does not exclude that tag yet, run only with {@code -Dsparkmc.heavy=true}.
+     * run with {@code mvn -B verify -Pheavy}.
      */
     @Tag("heavy")
-    @EnabledIfSystemProperty(named = "sparkmc.heavy", matches = "true")
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 2, 3})
     void allMarginalsAgreeAtLargeSampleSizes(int set) {

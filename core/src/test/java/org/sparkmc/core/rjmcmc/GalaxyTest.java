@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.sparkmc.core.diagnostics.PooledStatistics;
 import org.sparkmc.core.diagnostics.Rhat;
 
@@ -16,7 +15,7 @@ import org.sparkmc.core.diagnostics.Rhat;
  * MixturePrior#richardsonGreen}).
  *
  * <p>The comparison with the paper's table is tagged {@code heavy} and, because the build does not exclude that tag
- * by default, also needs {@code -Dsparkmc.heavy=true}.
+ * by default; run with {@code mvn -B verify -Pheavy}.
  */
 class GalaxyTest {
     /** R&amp;G 1997, Table 1, galaxy data: p(k | y) for k = 3..10. */
@@ -80,8 +79,6 @@ class GalaxyTest {
      */
     @Test
     @Tag("heavy")
-    @EnabledIfSystemProperty(named = "sparkmc.heavy", matches = "true",
-            disabledReason = "heavy (≈30 s): run with -Dsparkmc.heavy=true")
     void posteriorOfKMatchesRichardsonAndGreensTable1() {
         NormalMixture model = galaxyModel();
         Chains.Run run = Chains.run(model, RjmcmcKernel.ofTargetSweep(), 8, 5000, 50_000, 42);
