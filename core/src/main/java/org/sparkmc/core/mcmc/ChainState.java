@@ -26,6 +26,15 @@ public final class ChainState {
         this.tuning = tuning;
     }
 
+    /** A chain's state as saved in a checkpoint, counters included. */
+    public static ChainState restore(long chain, double[] position, double logDensity, double[] tuning,
+            long warmupIterations, long samplingIterations) {
+        ChainState s = new ChainState(chain, position, logDensity, tuning);
+        s.warmupIterations = warmupIterations;
+        s.samplingIterations = samplingIterations;
+        return s;
+    }
+
     public long chain() {
         return chain;
     }

@@ -115,6 +115,19 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
                 + "Default: ${DEFAULT-VALUE}.")
     private int reportParameters;
 
+    @Option(names = "--checkpoint", paramLabel = "DIR",
+            description = "Save the run's complete state here (every --checkpoint-every rounds) so --resume can "
+                + "finish it after a crash with identical outputs.")
+    private String checkpointDir;
+
+    @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "1",
+            description = "Rounds between checkpoints. Default: ${DEFAULT-VALUE}.")
+    private int checkpointEvery;
+
+    @Option(names = "--resume", description = "Continue from the newest checkpoint in --checkpoint (a fresh start "
+            + "when there is none yet), which must come from a run with the same settings.")
+    private boolean resume;
+
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
     private String out;
 
@@ -145,6 +158,12 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize, maxRounds, minEss, maxRhat,
                 seed, Math.max(partitions, 1), driverDrawsLimit);
+        if (resume && checkpointDir == null) {
+            throw new InvalidInputException("--resume needs --checkpoint DIR");
+        }
+        if (checkpointEvery < 1) {
+            throw new InvalidInputException("checkpoint-every must be ≥ 1, is " + checkpointEvery);
+        }
         if (reportParameters < 1) {
             throw new InvalidInputException("report-parameters must be ≥ 1, is " + reportParameters);
         }
@@ -155,7 +174,8 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
         ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
                 maxRounds, minEss, maxRhat, seed, parts, driverDrawsLimit);
         try {
-            ChainsJob job = new ChainsJob(sc, config);
+            ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpointDir, checkpointEvery, resume,
+                    fingerprint()));
             ChainsResult result = job.run();
             ChainsOutput.write(spark, output, job, config, result,
                     new ChainsOutput.Options(cmdstanCsv, reportParameters));
@@ -168,6 +188,13 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
             output.abort();
             throw e;
         }
+    }
+
+    /** The settings that determine every draw; a checkpoint is resumed only under the same ones. */
+    private String fingerprint() {
+        return "model=" + model + " params=" + new java.util.TreeMap<>(modelParameters().asMap()) + " kernel=" + kernel
+                + " scale=" + scale + " adapt=" + adapt + " target-accept=" + targetAccept + " chains=" + chains
+                + " warmup=" + warmup + " round-size=" + roundSize + " seed=" + seed;
     }
 
     private ModelParameters modelParameters() {

@@ -57,9 +57,24 @@ public final class ChainsJob {
     private long proposed;
     private boolean converged;
 
+    /** Checkpointing: a directory (null for none), how often the state is saved, whether to resume from it. */
+    public record Checkpointing(String dir, int every, boolean resume, String fingerprint) {
+        public static final Checkpointing NONE = new Checkpointing(null, 1, false, "");
+    }
+
+    private final Checkpointing checkpointing;
+    private final ChainsCheckpoint checkpoint;
+
     public ChainsJob(JavaSparkContext sc, ChainsConfig config) {
+        this(sc, config, Checkpointing.NONE);
+    }
+
+    public ChainsJob(JavaSparkContext sc, ChainsConfig config, Checkpointing checkpointing) {
         this.sc = sc;
         this.config = config;
+        this.checkpointing = checkpointing;
+        this.checkpoint = checkpointing.dir() == null ? null
+                : new ChainsCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
         this.streams = new RandomStreams(config.seed());
         this.recorded = ChainRound.recordedNames(config.target());
         this.summarised = List.copyOf(recorded.subList(0, recorded.size() - 1));
@@ -75,8 +90,14 @@ public final class ChainsJob {
         return result();
     }
 
-    /** Draws every chain's starting point (on the driver: it is one density evaluation per chain). */
+    /**
+     * Draws every chain's starting point (on the driver: it is one density evaluation per chain), or with
+     * {@code resume} restores the state of the newest checkpoint (none yet: a fresh start).
+     */
     public void initialize() {
+        if (checkpointing.resume() && resume()) {
+            return;
+        }
         Target target = config.target();
         Kernel kernel = config.kernel();
         states = LongStream.rangeClosed(1, config.chains())
@@ -153,11 +174,50 @@ public final class ChainsJob {
         RoundSummary summary = new RoundSummary(round, phase, drawsPerChain, maxRhat, minBulk, minTail,
                 (double) roundAccepted / roundProposed, seconds, (double) iterations * config.chains() / seconds);
         history.add(summary);
+        if (checkpoint != null) {
+            if (!warmup) {
+                ChainsOutput.writeRoundDraws(results, recorded, checkpoint.roundDraws(round));
+            }
+            if (round % checkpointing.every() == 0 || isDone()) {
+                checkpoint.save(new ChainsCheckpoint.Saved(checkpointing.fingerprint(), round, drawsPerChain, accepted,
+                        proposed, converged, states, history));
+            }
+        }
         progress.step(round, phase, String.format("round %d/%d %-8s draws/chain %d  max R-hat %.4f  min ESS bulk %.0f "
                 + "tail %.0f  acceptance %.3f  %.0f draws/s", round, config.warmupRounds() + config.maxRounds(), phase,
                 summary.drawsPerChain(), maxRhat, minBulk, minTail, summary.acceptance(), summary.drawsPerSecond()),
                 isDone());
         return summary;
+    }
+
+    private boolean resume() {
+        ChainsCheckpoint.Saved saved = checkpoint.load(checkpointing.fingerprint());
+        if (saved == null) {
+            LOG.info("chains: no checkpoint in {} yet; starting afresh", checkpointing.dir());
+            return false;
+        }
+        states = new ArrayList<>(saved.states());
+        round = saved.round();
+        drawsPerChain = saved.drawsPerChain();
+        accepted = saved.accepted();
+        proposed = saved.proposed();
+        converged = saved.converged();
+        history.addAll(saved.history());
+        boolean onDriver = (long) drawsPerChain * config.chains() * summarised.size() <= config.driverDrawsLimit();
+        draws = onDriver ? new PooledDraws(summarised.size(), config.chains()) : null;
+        for (int r = config.warmupRounds() + 1; r <= round; r++) {
+            JavaRDD<RoundResult> restored = ChainsOutput.readRoundDraws(checkpoint.roundDraws(r), r,
+                    recorded.size()).persist(StorageLevel.MEMORY_AND_DISK());
+            samplingRounds.add(restored);
+            if (onDriver) {
+                List<RoundResult> blocks = new ArrayList<>(restored.collect());
+                blocks.sort(Comparator.comparingLong(RoundResult::chain));
+                draws.appendRound(blocks.stream().map(RoundResult::draws).collect(Collectors.toList()));
+            }
+        }
+        LOG.info("chains: resumed from {} after round {} ({} draws per chain)", checkpointing.dir(), round,
+                drawsPerChain);
+        return true;
     }
 
     /** The full summaries and plot data of every summarised parameter (parameters, then lp__). */

@@ -1,0 +1,117 @@
+package org.sparkmc.spark.chains;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.LauncherIT;
+
+/**
+ * Checkpoint and resume through the launcher: the driver JVM is killed with kill -9 after a checkpoint, and
+ * --resume finishes the run with outputs identical to an uninterrupted run. Corrupt or foreign checkpoints are
+ * refused with exit code 2.
+ */
+class ChainsResumeIT {
+    static final String[] RUN = {"chains", "--conf", "conf/chains-eight-schools.conf", "--warmup", "3000",
+        "--round-size", "3000", "--max-rounds", "7", "--min-ess", "1e9"};
+    static SparkSession reader;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void reader() {
+        reader = SparkSession.builder().master("local[1]").appName("resume-it-reader")
+                .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+    }
+
+    @AfterAll
+    static void stop() {
+        reader.stop();
+    }
+
+    static String[] with(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    static List<Row> draws(Path out) {
+        return reader.read().parquet(out.resolve("draws.parquet").toString()).orderBy("chain", "draw")
+                .collectAsList();
+    }
+
+    static Object parameters(Path out) throws Exception {
+        return new ObjectMapper().readTree(out.resolve("summary.json").toFile()).get("parameters");
+    }
+
+    @Test
+    void killedDriverResumesToIdenticalOutputs() throws Exception {
+        Path uninterrupted = tmp.resolve("uninterrupted");
+        LauncherIT.Run u = LauncherIT.launch(with(RUN, "--out", uninterrupted.toString()));
+        assertEquals(0, u.code(), u.output());
+
+        Path checkpoint = tmp.resolve("checkpoint");
+        Path out = tmp.resolve("resumed");
+        List<String> command = new ArrayList<>(List.of(TestPaths.projectRoot().resolve("submit/sparkmc").toString()));
+        command.addAll(List.of(with(RUN, "--out", out.toString(), "--checkpoint", checkpoint.toString())));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("killed.log").toFile());
+        pb.environment().remove("SPARK_HOME");
+        Process driver = pb.start();
+        Path fourth = checkpoint.resolve("state-00004.json");
+        for (int i = 0; i < 6000 && !Files.exists(fourth) && driver.isAlive(); i++) {
+            Thread.sleep(50);
+        }
+        assertTrue(driver.isAlive() && Files.exists(fourth), "no checkpoint after round 4 while the job ran: "
+                + Files.readString(tmp.resolve("killed.log")));
+        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(driver.pid())).start().waitFor());
+        assertTrue(driver.waitFor(1, TimeUnit.MINUTES));
+        assertTrue(!Files.exists(out), "a killed run leaves nothing at its output path");
+
+        LauncherIT.Run resumed = LauncherIT.launch(with(RUN, "--out", out.toString(), "--checkpoint",
+                checkpoint.toString(), "--resume"));
+        assertEquals(0, resumed.code(), resumed.output());
+        assertTrue(resumed.output().contains("resumed from"), resumed.output());
+        assertEquals(draws(uninterrupted), draws(out));
+        assertEquals(parameters(uninterrupted), parameters(out));
+    }
+
+    @Test
+    void corruptOrForeignCheckpointsAreRefused() throws Exception {
+        Path checkpoint = tmp.resolve("checkpoint");
+        String[] shortRun = {"chains", "--model", "bimodal", "--scale", "10", "--warmup", "200", "--round-size", "200",
+            "--max-rounds", "2", "--min-ess", "1e9", "--checkpoint", checkpoint.toString()};
+        LauncherIT.Run first = LauncherIT.launch(with(shortRun, "--out", tmp.resolve("a").toString()));
+        assertEquals(0, first.code(), first.output());
+
+        LauncherIT.Run foreign = LauncherIT.launch(with(shortRun, "--out", tmp.resolve("b").toString(), "--resume",
+                "--seed", "99"));
+        assertEquals(2, foreign.code(), foreign.output());
+        assertTrue(foreign.output().contains("other settings"), foreign.output());
+
+        Path state;
+        try (var files = Files.list(checkpoint)) {
+            state = files.filter(p -> p.getFileName().toString().startsWith("state-")).findFirst().orElseThrow();
+        }
+        String content = Files.readString(state, StandardCharsets.UTF_8);
+        Files.writeString(state, content.replaceFirst("\"round\":3", "\"round\":2"), StandardCharsets.UTF_8);
+        LauncherIT.Run corrupt = LauncherIT.launch(with(shortRun, "--out", tmp.resolve("c").toString(), "--resume"));
+        assertEquals(2, corrupt.code(), corrupt.output());
+        assertTrue(corrupt.output().contains("is corrupt"), corrupt.output());
+    }
+}
