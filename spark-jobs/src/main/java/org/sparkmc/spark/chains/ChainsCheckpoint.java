@@ -147,6 +147,9 @@ final class ChainsCheckpoint {
             return new Saved(fingerprint, doc.get("round").asInt(), doc.get("draws_per_chain").asInt(),
                     doc.get("accepted").asLong(), doc.get("proposed").asLong(), doc.get("converged").asBoolean(),
                     states, history);
+        } catch (org.apache.hadoop.fs.ChecksumException e) {
+            throw new InvalidInputException("checkpoint in " + dir + " is corrupt (the file system's checksum does not "
+                    + "match); remove the checkpoint directory to start over", e);
         } catch (IOException e) {
             throw new InvalidInputException("cannot read checkpoint in " + dir + ": " + e.getMessage(), e);
         }
