@@ -1,0 +1,430 @@
+package org.sparkmc.core.lda;
+
+import org.apache.commons.rng.UniformRandomProvider;
+
+/**
+ * Collapsed Gibbs sampling for LDA (Griffiths &amp; Steyvers 2004) with SparseLDA's exact bucket decomposition
+ * (Yao, Mimno &amp; McCallum 2009). Each token i of word w in document d is redrawn from
+ * <pre>
+ *   p(z_i = k | rest) ∝ (n_{k,w} + β)(n_{d,k} + α) / (n_k + Wβ)
+ *                     = αβ/(n_k + Wβ)  +  n_{d,k} β/(n_k + Wβ)  +  n_{k,w} (n_{d,k} + α)/(n_k + Wβ)
+ *                       (s: all K)        (r: topics in d)         (q: topics of w)
+ * </pre>
+ * with all counts excluding token i. s is kept over the sweep, r over the document, and q is summed over the
+ * non-zero topics of w only, so a token costs O(topics of w) rather than O(K); the draw is exact.
+ *
+ * <p>The sampler owns a mutable local copy of the topic–word counts (copied from a {@link TopicWordCounts}), with
+ * each word's row of packed {@code count << bits | topic} cells kept in decreasing order by bubbling after each
+ * change, so the q walk usually stops early. A row has room for min(K, word frequency) cells, so the copy takes at
+ * most 4·min(N, W·K) bytes. Document–topic counts are rebuilt per document from z, so the chain state is just z.
+ * No allocation per token. Not thread-safe: one sampler per thread or task.
+ */
+public final class SparseLdaSampler {
+    private final int numTopics;
+    private final int vocabularySize;
+    private final double alpha;
+    private final double beta;
+    private final double betaSum;
+    private final double alphaBeta;
+    private final int bits;
+    private final int mask;
+    private final int one;
+
+    // Local topic-word counts: row w is cells[rowStart[w] .. rowStart[w] + rowLength[w]), capacity to rowStart[w+1].
+    private final int[] rowStart;
+    private final int[] rowLength;
+    private final int[] cells;
+    private final int[] topicTotals;
+
+    // Scratch: inverse denominators 1/(n_k + Wβ), q coefficients (n_dk + α)/(n_k + Wβ), document counts.
+    private final double[] invDenominator;
+    private final double[] coefficient;
+    private final double[] qTerms;
+    private final int[] docCounts;
+    private final int[] docTopics;
+    private final int[] docTopicIndex;
+    private int docTopicCount;
+    private double s;
+    private double r;
+
+    private SparseLdaSampler(LdaPriors priors, TopicWordCounts counts) {
+        this.numTopics = priors.numTopics();
+        this.vocabularySize = counts.vocabularySize();
+        this.alpha = priors.alpha();
+        this.beta = priors.beta();
+        this.betaSum = beta * vocabularySize;
+        this.alphaBeta = alpha * beta;
+        this.bits = counts.topicBits();
+        this.mask = (1 << bits) - 1;
+        this.one = 1 << bits;
+        int[] srcStarts = counts.rowStarts();
+        int[] src = counts.entries();
+        rowStart = new int[vocabularySize + 1];
+        rowLength = new int[vocabularySize];
+        long capacity = 0;
+        for (int w = 0; w < vocabularySize; w++) {
+            rowStart[w] = (int) capacity;
+            capacity += Math.min(numTopics, counts.wordTotal(w));
+            if (capacity > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("the local topic-word table would exceed 2^31 cells");
+            }
+        }
+        rowStart[vocabularySize] = (int) capacity;
+        cells = new int[(int) capacity];
+        for (int w = 0; w < vocabularySize; w++) {
+            int n = srcStarts[w + 1] - srcStarts[w];
+            System.arraycopy(src, srcStarts[w], cells, rowStart[w], n);
+            rowLength[w] = n;
+        }
+        topicTotals = counts.topicTotals().clone();
+        invDenominator = new double[numTopics];
+        coefficient = new double[numTopics];
+        qTerms = new double[numTopics];
+        docCounts = new int[numTopics];
+        docTopics = new int[numTopics];
+        docTopicIndex = new int[numTopics];
+    }
+
+    /**
+     * A sampler whose local counts start as a copy of {@code counts}, which must be the counts of the full
+     * assignment (every block's tokens), as AD-LDA broadcasts them.
+     */
+    public static SparseLdaSampler of(LdaPriors priors, TopicWordCounts counts) {
+        if (priors.numTopics() != counts.numTopics()) {
+            throw new IllegalArgumentException("priors for K=" + priors.numTopics() + ", counts for K="
+                    + counts.numTopics());
+        }
+        return new SparseLdaSampler(priors, counts);
+    }
+
+    /**
+     * One Gibbs sweep over the documents, in order: each token's topic in {@code topics} (aligned with
+     * {@code docs.words()}) is redrawn given all others, updating the local counts.
+     */
+    public void sweep(Corpus docs, char[] topics, UniformRandomProvider rng) {
+        checkAligned(docs, topics);
+        startSweep();
+        int[] words = docs.words();
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            int from = docs.docStart(d);
+            int to = docs.docEnd(d);
+            beginDocument(topics, from, to);
+            for (int i = from; i < to; i++) {
+                topics[i] = (char) resample(words[i], topics[i], rng);
+            }
+            endDocument();
+        }
+    }
+
+    private void checkAligned(Corpus docs, char[] topics) {
+        if (docs.numTokens() != topics.length) {
+            throw new IllegalArgumentException(topics.length + " topics for " + docs.numTokens() + " tokens");
+        }
+        if (docs.vocabularySize() != vocabularySize) {
+            throw new IllegalArgumentException("corpus vocabulary " + docs.vocabularySize() + ", counts' "
+                    + vocabularySize);
+        }
+    }
+
+    /** Recomputes s and the per-topic caches from the topic totals (no drift across sweeps). */
+    private void startSweep() {
+        double sum = 0;
+        for (int k = 0; k < numTopics; k++) {
+            double inv = 1.0 / (topicTotals[k] + betaSum);
+            invDenominator[k] = inv;
+            coefficient[k] = alpha * inv;
+            sum += alphaBeta * inv;
+        }
+        s = sum;
+    }
+
+    private void beginDocument(char[] topics, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            int k = topics[i];
+            if (docCounts[k]++ == 0) {
+                docTopicIndex[k] = n;
+                docTopics[n++] = k;
+            }
+        }
+        docTopicCount = n;
+        double sum = 0;
+        for (int j = 0; j < n; j++) {
+            int k = docTopics[j];
+            sum += docCounts[k] * beta * invDenominator[k];
+            coefficient[k] = (alpha + docCounts[k]) * invDenominator[k];
+        }
+        r = sum;
+    }
+
+    private void endDocument() {
+        for (int j = 0; j < docTopicCount; j++) {
+            int k = docTopics[j];
+            docCounts[k] = 0;
+            coefficient[k] = alpha * invDenominator[k];
+        }
+        docTopicCount = 0;
+    }
+
+    /** Removes a token of word w from topic k, then draws and adds its new topic; returns the new topic. */
+    private int resample(int w, int k, UniformRandomProvider rng) {
+        remove(w, k);
+        int base = rowStart[w];
+        int len = rowLength[w];
+        final int[] cells = this.cells;
+        final double[] qTerms = this.qTerms;
+        final double[] coefficient = this.coefficient;
+        double q = 0;
+        for (int j = 0; j < len; j++) {
+            int cell = cells[base + j];
+            double term = coefficient[cell & mask] * (cell >>> bits);
+            q += term;
+            qTerms[j] = term;
+        }
+        double u = rng.nextDouble() * (s + r + q);
+        int topic;
+        if (u < q) {
+            int j = 0;
+            u -= qTerms[0];
+            while (u > 0 && j < len - 1) {
+                u -= qTerms[++j];
+            }
+            topic = cells[base + j] & mask;
+            incrementAt(base, j);
+        } else {
+            u -= q;
+            if (u < r) {
+                int j = 0;
+                int last = docTopicCount - 1;
+                topic = docTopics[0];
+                u -= docCounts[topic] * beta * invDenominator[topic];
+                while (u > 0 && j < last) {
+                    topic = docTopics[++j];
+                    u -= docCounts[topic] * beta * invDenominator[topic];
+                }
+            } else {
+                u -= r;
+                topic = 0;
+                u -= alphaBeta * invDenominator[0];
+                while (u > 0 && topic < numTopics - 1) {
+                    u -= alphaBeta * invDenominator[++topic];
+                }
+            }
+            incrementWord(w, topic);
+        }
+        add(topic);
+        return topic;
+    }
+
+    /** Takes one token of word w out of topic k: topic total, document count, s, r, caches and w's row. */
+    private void remove(int w, int k) {
+        double inv = invDenominator[k];
+        int nd = docCounts[k];
+        s -= alphaBeta * inv;
+        r -= nd * beta * inv;
+        int n = --topicTotals[k];
+        nd = --docCounts[k];
+        inv = 1.0 / (n + betaSum);
+        invDenominator[k] = inv;
+        s += alphaBeta * inv;
+        r += nd * beta * inv;
+        coefficient[k] = (alpha + nd) * inv;
+        if (nd == 0) {
+            int j = docTopicIndex[k];
+            int lastTopic = docTopics[--docTopicCount];
+            docTopics[j] = lastTopic;
+            docTopicIndex[lastTopic] = j;
+        }
+        // Decrement w's cell for k and bubble it toward the end; a cell reaching 0 ends at the end and is dropped.
+        int base = rowStart[w];
+        int end = base + rowLength[w];
+        int at = base;
+        while ((cells[at] & mask) != k) {
+            at++;
+        }
+        int cell = cells[at] - one;
+        while (at + 1 < end && cells[at + 1] > cell) {
+            cells[at] = cells[at + 1];
+            at++;
+        }
+        cells[at] = cell;
+        if (cell >>> bits == 0) {
+            rowLength[w]--;
+        }
+    }
+
+    /** Adds the current token to topic k: topic total, document count, s, r, caches (not w's row). */
+    private void add(int k) {
+        double inv = invDenominator[k];
+        int nd = docCounts[k];
+        s -= alphaBeta * inv;
+        r -= nd * beta * inv;
+        int n = ++topicTotals[k];
+        nd = ++docCounts[k];
+        inv = 1.0 / (n + betaSum);
+        invDenominator[k] = inv;
+        s += alphaBeta * inv;
+        r += nd * beta * inv;
+        coefficient[k] = (alpha + nd) * inv;
+        if (nd == 1) {
+            docTopicIndex[k] = docTopicCount;
+            docTopics[docTopicCount++] = k;
+        }
+    }
+
+    /** Increments the cell at row position j and bubbles it toward the front. */
+    private void incrementAt(int base, int j) {
+        int at = base + j;
+        int cell = cells[at] + one;
+        while (at > base && cells[at - 1] < cell) {
+            cells[at] = cells[at - 1];
+            at--;
+        }
+        cells[at] = cell;
+    }
+
+    /** Increments w's cell for topic k, appending it if absent. */
+    private void incrementWord(int w, int k) {
+        int base = rowStart[w];
+        int len = rowLength[w];
+        for (int j = 0; j < len; j++) {
+            if ((cells[base + j] & mask) == k) {
+                incrementAt(base, j);
+                return;
+            }
+        }
+        cells[base + len] = k; // count 0; incrementAt makes it 1 and moves it into place
+        rowLength[w] = len + 1;
+        incrementAt(base, len);
+    }
+
+    /** The current local counts as an immutable {@link TopicWordCounts} (canonical order). */
+    public TopicWordCounts counts() {
+        int[] starts = new int[vocabularySize + 1];
+        int total = 0;
+        for (int w = 0; w < vocabularySize; w++) {
+            total += rowLength[w];
+            starts[w + 1] = total;
+        }
+        int[] out = new int[total];
+        for (int w = 0; w < vocabularySize; w++) {
+            System.arraycopy(cells, rowStart[w], out, starts[w], rowLength[w]);
+        }
+        return TopicWordCounts.ofPacked(numTopics, vocabularySize, starts, out, topicTotals.clone());
+    }
+
+    /**
+     * The change of the local counts from {@code before} (the counts this sampler was created from), over the
+     * words of {@code docs} — the only rows a sweep of {@code docs} can change.
+     */
+    public TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
+        boolean[] present = new boolean[vocabularySize];
+        for (int w : docs.words()) {
+            present[w] = true;
+        }
+        int[] srcStarts = before.rowStarts();
+        int[] src = before.entries();
+        int[] dense = new int[numTopics];
+        boolean[] seen = new boolean[numTopics];
+        int[] touched = new int[numTopics];
+        TopicWordCounts.IntList words = new TopicWordCounts.IntList(1024);
+        TopicWordCounts.IntList topics = new TopicWordCounts.IntList(1024);
+        TopicWordCounts.IntList changes = new TopicWordCounts.IntList(1024);
+        for (int w = 0; w < vocabularySize; w++) {
+            if (!present[w]) {
+                continue;
+            }
+            int n = 0;
+            for (int e = rowStart[w]; e < rowStart[w] + rowLength[w]; e++) {
+                int k = cells[e] & mask;
+                dense[k] += cells[e] >>> bits;
+                if (!seen[k]) {
+                    seen[k] = true;
+                    touched[n++] = k;
+                }
+            }
+            for (int e = srcStarts[w]; e < srcStarts[w + 1]; e++) {
+                int k = src[e] & mask;
+                dense[k] -= src[e] >>> bits;
+                if (!seen[k]) {
+                    seen[k] = true;
+                    touched[n++] = k;
+                }
+            }
+            java.util.Arrays.sort(touched, 0, n);
+            for (int i = 0; i < n; i++) {
+                int k = touched[i];
+                if (dense[k] != 0) {
+                    words.add(w);
+                    topics.add(k);
+                    changes.add(dense[k]);
+                }
+                dense[k] = 0;
+                seen[k] = false;
+            }
+        }
+        int[] topicChanges = new int[numTopics];
+        int[] beforeTotals = before.topicTotals();
+        for (int k = 0; k < numTopics; k++) {
+            topicChanges[k] = topicTotals[k] - beforeTotals[k];
+        }
+        return new TopicWordDelta(numTopics, vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
+                topicChanges);
+    }
+
+    // ---- test hooks: the same code paths, one token at a time ----
+
+    /**
+     * Redraws token i (in document d of {@code docs}) {@code draws} times from the same full conditional, counting
+     * the topics drawn; the other tokens stay fixed, so the draws are independent. Leaves z_i at its last draw.
+     */
+    void resampleRepeatedly(Corpus docs, char[] topics, int d, int i, int draws, UniformRandomProvider rng,
+            long[] tally) {
+        checkAligned(docs, topics);
+        startSweep();
+        beginDocument(topics, docs.docStart(d), docs.docEnd(d));
+        int w = docs.word(i);
+        for (int t = 0; t < draws; t++) {
+            int k = resample(w, topics[i], rng);
+            topics[i] = (char) k;
+            tally[k]++;
+        }
+        endDocument();
+    }
+
+    /**
+     * The unnormalised conditional of token i as the three buckets hold it: element k is s_k + r_k + q_k (each
+     * from the sampler's own caches after removing token i), with the bucket totals s, r, q in elements K..K+2.
+     * The state is restored afterwards.
+     */
+    double[] bucketMasses(Corpus docs, char[] topics, int d, int i) {
+        checkAligned(docs, topics);
+        startSweep();
+        beginDocument(topics, docs.docStart(d), docs.docEnd(d));
+        int w = docs.word(i);
+        int k0 = topics[i];
+        remove(w, k0);
+        double[] out = new double[numTopics + 3];
+        for (int k = 0; k < numTopics; k++) {
+            out[k] += alphaBeta * invDenominator[k];
+        }
+        for (int j = 0; j < docTopicCount; j++) {
+            int k = docTopics[j];
+            out[k] += docCounts[k] * beta * invDenominator[k];
+        }
+        double q = 0;
+        for (int j = 0; j < rowLength[w]; j++) {
+            int cell = cells[rowStart[w] + j];
+            double term = coefficient[cell & mask] * (cell >>> bits);
+            out[cell & mask] += term;
+            q += term;
+        }
+        out[numTopics] = s;
+        out[numTopics + 1] = r;
+        out[numTopics + 2] = q;
+        incrementWord(w, k0);
+        add(k0);
+        endDocument();
+        return out;
+    }
+}
