@@ -46,6 +46,8 @@ public final class SparseLdaSampler {
     private int docTopicCount;
     private double s;
     private double r;
+    // A lower bound on min_k n_k (exact at the start of a sweep, lowered whenever a total drops below it).
+    private int minTotal;
 
     private SparseLdaSampler(LdaPriors priors, TopicWordCounts counts) {
         this.numTopics = priors.numTopics();
@@ -136,6 +138,11 @@ public final class SparseLdaSampler {
             sum += alphaBeta * inv;
         }
         s = sum;
+        int min = Integer.MAX_VALUE;
+        for (int k = 0; k < numTopics; k++) {
+            min = Math.min(min, topicTotals[k]);
+        }
+        minTotal = min;
     }
 
     private void beginDocument(char[] topics, int from, int to) {
@@ -203,16 +210,33 @@ public final class SparseLdaSampler {
                     u -= docCounts[topic] * beta * invDenominator[topic];
                 }
             } else {
-                u -= r;
-                topic = 0;
-                u -= alphaBeta * invDenominator[0];
-                while (u > 0 && topic < numTopics - 1) {
-                    u -= alphaBeta * invDenominator[++topic];
-                }
+                topic = sampleSmoothingBucket(rng);
             }
             incrementWord(w, topic);
         }
         add(topic);
+        return topic;
+    }
+
+    /**
+     * Draws k with probability ∝ s_k = αβ/(n_k + Wβ). Rejection from a uniform topic, accepting with probability
+     * (m + Wβ)/(n_k + Wβ) ≤ 1 where m ≤ min n_k, is exact and usually takes a few tries instead of an O(K) walk;
+     * after 64 rejections the walk is used (the mixture of the two exact draws is exact).
+     */
+    private int sampleSmoothingBucket(UniformRandomProvider rng) {
+        double bound = minTotal + betaSum;
+        for (int tries = 0; tries < 64; tries++) {
+            int k = rng.nextInt(numTopics);
+            if (rng.nextDouble() < bound * invDenominator[k]) {
+                return k;
+            }
+        }
+        double u = rng.nextDouble() * s;
+        int topic = 0;
+        u -= alphaBeta * invDenominator[0];
+        while (u > 0 && topic < numTopics - 1) {
+            u -= alphaBeta * invDenominator[++topic];
+        }
         return topic;
     }
 
@@ -223,6 +247,9 @@ public final class SparseLdaSampler {
         s -= alphaBeta * inv;
         r -= nd * beta * inv;
         int n = --topicTotals[k];
+        if (n < minTotal) {
+            minTotal = n;
+        }
         nd = --docCounts[k];
         inv = 1.0 / (n + betaSum);
         invDenominator[k] = inv;
