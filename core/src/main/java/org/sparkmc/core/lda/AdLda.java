@@ -55,10 +55,17 @@ public final class AdLda {
      */
     public static BlockUpdate sweepBlock(Corpus block, char[] topics, TopicWordCounts global, LdaPriors priors,
             RandomStreams streams, int firstSweep, int numSweeps, int blockId) {
+        return sweepBlock(block, topics, global, priors, streams, firstSweep, numSweeps, blockId,
+                LdaKernel.SPARSE_GIBBS);
+    }
+
+    /** As {@link #sweepBlock(Corpus, char[], TopicWordCounts, LdaPriors, RandomStreams, int, int, int)} with a chosen kernel. */
+    public static BlockUpdate sweepBlock(Corpus block, char[] topics, TopicWordCounts global, LdaPriors priors,
+            RandomStreams streams, int firstSweep, int numSweeps, int blockId, LdaKernel kernel) {
         if (numSweeps < 1) {
             throw new IllegalArgumentException("number of sweeps must be positive, is " + numSweeps);
         }
-        SparseLdaSampler sampler = SparseLdaSampler.of(priors, global);
+        LdaSampler sampler = kernel.create(priors, global);
         char[] z = topics.clone();
         for (int t = 0; t < numSweeps; t++) {
             sampler.sweep(block, z, streams.stream(SWEEP_STREAM, firstSweep + t, blockId));

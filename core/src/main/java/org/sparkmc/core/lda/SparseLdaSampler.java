@@ -19,7 +19,7 @@ import org.apache.commons.rng.UniformRandomProvider;
  * most 4·min(N, W·K) bytes. Document–topic counts are rebuilt per document from z, so the chain state is just z.
  * No allocation per token. Not thread-safe: one sampler per thread or task.
  */
-public final class SparseLdaSampler {
+public final class SparseLdaSampler implements LdaSampler {
     private final int numTopics;
     private final int vocabularySize;
     private final double alpha;
@@ -103,6 +103,7 @@ public final class SparseLdaSampler {
      * One Gibbs sweep over the documents, in order: each token's topic in {@code topics} (aligned with
      * {@code docs.words()}) is redrawn given all others, updating the local counts.
      */
+    @Override
     public void sweep(Corpus docs, char[] topics, UniformRandomProvider rng) {
         checkAligned(docs, topics);
         startSweep();
@@ -155,6 +156,20 @@ public final class SparseLdaSampler {
             }
         }
         docTopicCount = n;
+        // Largest counts first, so that walks through the r bucket stop early.
+        for (int a = 1; a < n; a++) {
+            int k = docTopics[a];
+            int c = docCounts[k];
+            int b = a - 1;
+            while (b >= 0 && docCounts[docTopics[b]] < c) {
+                docTopics[b + 1] = docTopics[b];
+                b--;
+            }
+            docTopics[b + 1] = k;
+        }
+        for (int j = 0; j < n; j++) {
+            docTopicIndex[docTopics[j]] = j;
+        }
         double sum = 0;
         for (int j = 0; j < n; j++) {
             int k = docTopics[j];
@@ -173,31 +188,46 @@ public final class SparseLdaSampler {
         docTopicCount = 0;
     }
 
-    /** Removes a token of word w from topic k, then draws and adds its new topic; returns the new topic. */
+    /**
+     * Removes a token of word w from topic k, then draws and adds its new topic; returns the new topic. The row of w
+     * is scanned once: the q terms are computed with the token's own cell counted one less, and the row is only
+     * changed when the topic changes (late in a run most tokens keep theirs).
+     */
     private int resample(int w, int k, UniformRandomProvider rng) {
-        remove(w, k);
-        int base = rowStart[w];
-        int len = rowLength[w];
+        removeFromTopic(k);
+        final int base = rowStart[w];
+        final int len = rowLength[w];
         final int[] cells = this.cells;
         final double[] qTerms = this.qTerms;
         final double[] coefficient = this.coefficient;
         double q = 0;
+        int own = 0;
         for (int j = 0; j < len; j++) {
             int cell = cells[base + j];
-            double term = coefficient[cell & mask] * (cell >>> bits);
-            q += term;
-            qTerms[j] = term;
+            int t = cell & mask;
+            int c = cell >>> bits;
+            if (t == k) {
+                c--;
+                own = j;
+            }
+            q += coefficient[t] * c;
+            qTerms[j] = q; // prefix sums: the walk below is then a scan of comparisons, no chain of subtractions
         }
         double u = rng.nextDouble() * (s + r + q);
         int topic;
         if (u < q) {
             int j = 0;
-            u -= qTerms[0];
-            while (u > 0 && j < len - 1) {
-                u -= qTerms[++j];
+            while (qTerms[j] <= u && j < len - 1) {
+                j++;
             }
             topic = cells[base + j] & mask;
-            incrementAt(base, j);
+            if (topic != k) {
+                int moved = decrementAt(w, base, own);
+                if (j > own && j <= moved) {
+                    j--;
+                }
+                incrementAt(base, j);
+            }
         } else {
             u -= q;
             if (u < r) {
@@ -212,9 +242,12 @@ public final class SparseLdaSampler {
             } else {
                 topic = sampleSmoothingBucket(rng);
             }
-            incrementWord(w, topic);
+            if (topic != k) {
+                decrementAt(w, base, own);
+                incrementWord(w, topic);
+            }
         }
-        add(topic);
+        addToTopic(topic);
         return topic;
     }
 
@@ -240,8 +273,19 @@ public final class SparseLdaSampler {
         return topic;
     }
 
-    /** Takes one token of word w out of topic k: topic total, document count, s, r, caches and w's row. */
+    /** Takes one token of word w out of topic k: topic-level counts and caches, then w's row. */
     private void remove(int w, int k) {
+        removeFromTopic(k);
+        int base = rowStart[w];
+        int at = 0;
+        while ((cells[base + at] & mask) != k) {
+            at++;
+        }
+        decrementAt(w, base, at);
+    }
+
+    /** Takes the current token out of topic k: topic total, document count, s, r and caches (not the row). */
+    private void removeFromTopic(int k) {
         double inv = invDenominator[k];
         int nd = docCounts[k];
         s -= alphaBeta * inv;
@@ -262,13 +306,15 @@ public final class SparseLdaSampler {
             docTopics[j] = lastTopic;
             docTopicIndex[lastTopic] = j;
         }
-        // Decrement w's cell for k and bubble it toward the end; a cell reaching 0 ends at the end and is dropped.
-        int base = rowStart[w];
+    }
+
+    /**
+     * Decrements the cell at row position j of word w and bubbles it toward the end (a cell reaching 0 ends last and
+     * is dropped); returns its new position.
+     */
+    private int decrementAt(int w, int base, int j) {
         int end = base + rowLength[w];
-        int at = base;
-        while ((cells[at] & mask) != k) {
-            at++;
-        }
+        int at = base + j;
         int cell = cells[at] - one;
         while (at + 1 < end && cells[at + 1] > cell) {
             cells[at] = cells[at + 1];
@@ -278,10 +324,11 @@ public final class SparseLdaSampler {
         if (cell >>> bits == 0) {
             rowLength[w]--;
         }
+        return at - base;
     }
 
     /** Adds the current token to topic k: topic total, document count, s, r, caches (not w's row). */
-    private void add(int k) {
+    private void addToTopic(int k) {
         double inv = invDenominator[k];
         int nd = docCounts[k];
         s -= alphaBeta * inv;
@@ -326,6 +373,7 @@ public final class SparseLdaSampler {
     }
 
     /** The current local counts as an immutable {@link TopicWordCounts} (canonical order). */
+    @Override
     public TopicWordCounts counts() {
         int[] starts = new int[vocabularySize + 1];
         int total = 0;
@@ -344,6 +392,7 @@ public final class SparseLdaSampler {
      * The change of the local counts from {@code before} (the counts this sampler was created from), over the
      * words of {@code docs} — the only rows a sweep of {@code docs} can change.
      */
+    @Override
     public TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
         boolean[] present = new boolean[vocabularySize];
         for (int w : docs.words()) {
@@ -450,7 +499,7 @@ public final class SparseLdaSampler {
         out[numTopics + 1] = r;
         out[numTopics + 2] = q;
         incrementWord(w, k0);
-        add(k0);
+        addToTopic(k0);
         endDocument();
         return out;
     }
