@@ -156,20 +156,6 @@ public final class SparseLdaSampler implements LdaSampler {
             }
         }
         docTopicCount = n;
-        // Largest counts first, so that walks through the r bucket stop early.
-        for (int a = 1; a < n; a++) {
-            int k = docTopics[a];
-            int c = docCounts[k];
-            int b = a - 1;
-            while (b >= 0 && docCounts[docTopics[b]] < c) {
-                docTopics[b + 1] = docTopics[b];
-                b--;
-            }
-            docTopics[b + 1] = k;
-        }
-        for (int j = 0; j < n; j++) {
-            docTopicIndex[docTopics[j]] = j;
-        }
         double sum = 0;
         for (int j = 0; j < n; j++) {
             int k = docTopics[j];
