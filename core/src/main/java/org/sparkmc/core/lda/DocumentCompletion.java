@@ -59,103 +59,32 @@ public final class DocumentCompletion {
             throw new IllegalArgumentException("counts, priors and held-out corpus disagree on K or W");
         }
         int k = priors.numTopics();
-        int v = training.vocabularySize();
-        double alpha = priors.alpha();
-        double beta = priors.beta();
-        double[] invDen = new double[k];
-        for (int t = 0; t < k; t++) {
-            invDen[t] = 1.0 / (training.topicTotal(t) + v * beta);
-        }
-        int[] rowStarts = training.rowStarts();
-        int[] entries = training.entries();
-        int bits = training.topicBits();
-        int mask = (1 << bits) - 1;
-        int[] localIndex = new int[v];
-        java.util.Arrays.fill(localIndex, -1);
-        double[] cumulative = new double[k];
-        double[] theta = new double[k];
-        int[] nd = new int[k];
+        TopicInference inference = TopicInference.of(training, priors, burnIn, samples);
+        double[] phi = new double[k];
         double logLik = 0;
         long scored = 0;
         for (int d = 0; d < heldOut.numDocuments(); d++) {
             int from = heldOut.docStart(d);
             int len = heldOut.docLength(d);
             UniformRandomProvider rng = streams.stream(STREAM, heldOut.docId(d));
-            // φ rows of the document's distinct words.
-            int[] distinct = new int[len];
-            int nDistinct = 0;
-            int[] local = new int[len];
+            // Random split: a Fisher–Yates shuffle of the document's words; the first ⌊L/2⌋ are observed.
+            int[] shuffled = new int[len];
             for (int i = 0; i < len; i++) {
-                int w = heldOut.word(from + i);
-                if (localIndex[w] < 0) {
-                    localIndex[w] = nDistinct;
-                    distinct[nDistinct++] = w;
-                }
-                local[i] = localIndex[w];
-            }
-            double[] phi = new double[nDistinct * k];
-            for (int j = 0; j < nDistinct; j++) {
-                int w = distinct[j];
-                localIndex[w] = -1;
-                for (int t = 0; t < k; t++) {
-                    phi[j * k + t] = beta * invDen[t];
-                }
-                for (int e = rowStarts[w]; e < rowStarts[w + 1]; e++) {
-                    int t = entries[e] & mask;
-                    phi[j * k + t] = ((entries[e] >>> bits) + beta) * invDen[t];
-                }
-            }
-            // Random split: a Fisher–Yates shuffle of positions; the first ⌊L/2⌋ are observed.
-            int[] order = new int[len];
-            for (int i = 0; i < len; i++) {
-                order[i] = i;
+                shuffled[i] = heldOut.word(from + i);
             }
             for (int i = len - 1; i > 0; i--) {
                 int j = rng.nextInt(i + 1);
-                int t = order[i];
-                order[i] = order[j];
-                order[j] = t;
+                int t = shuffled[i];
+                shuffled[i] = shuffled[j];
+                shuffled[j] = t;
             }
             int observed = len / 2;
-            int[] z = new int[observed];
-            java.util.Arrays.fill(nd, 0);
-            java.util.Arrays.fill(theta, 0);
-            for (int i = 0; i < observed; i++) {
-                z[i] = rng.nextInt(k);
-                nd[z[i]]++;
-            }
-            for (int sweep = 0; sweep < burnIn + samples; sweep++) {
-                for (int i = 0; i < observed; i++) {
-                    int row = local[order[i]] * k;
-                    nd[z[i]]--;
-                    double sum = 0;
-                    for (int t = 0; t < k; t++) {
-                        sum += phi[row + t] * (nd[t] + alpha);
-                        cumulative[t] = sum;
-                    }
-                    double u = rng.nextDouble() * sum;
-                    int t = 0;
-                    while (t < k - 1 && cumulative[t] <= u) {
-                        t++;
-                    }
-                    z[i] = t;
-                    nd[t]++;
-                }
-                if (sweep >= burnIn) {
-                    double norm = 1.0 / (observed + k * alpha);
-                    for (int t = 0; t < k; t++) {
-                        theta[t] += (nd[t] + alpha) * norm;
-                    }
-                }
-            }
-            for (int t = 0; t < k; t++) {
-                theta[t] /= samples;
-            }
+            double[] theta = inference.theta(shuffled, observed, rng);
             for (int i = observed; i < len; i++) {
-                int row = local[order[i]] * k;
+                inference.phiRow(shuffled[i], phi, 0);
                 double p = 0;
                 for (int t = 0; t < k; t++) {
-                    p += theta[t] * phi[row + t];
+                    p += theta[t] * phi[t];
                 }
                 logLik += Math.log(p);
                 scored++;
