@@ -16,9 +16,10 @@ import org.apache.commons.rng.UniformRandomProvider;
  * conditional invariant, so the chain's stationary distribution is exactly the collapsed posterior; successive
  * sweeps are more correlated than Gibbs sweeps, so it needs more sweeps for the same quality.
  *
- * <p>Both proposals are drawn exactly from the current counts without token i — which is what makes each step a
- * valid MH step (LightLDA's stale alias tables built from counts that still include the token's own past topics
- * are not exactly so). The document proposal picks another token of the document at random and takes its topic
+ * <p>Both proposals are drawn exactly from the current counts without token i, so neither depends on the topic being
+ * updated and each step is a valid MH step for the token's full conditional. (LightLDA instead draws word proposals
+ * from alias tables built earlier from counts that include the token's own earlier topic; we avoid that dependence.)
+ * The document proposal picks another token of the document at random and takes its topic
  * (with probability (n_d − 1)/(n_d − 1 + Kα), else a uniform topic): the "random positioning" of WarpLDA (Chen et
  * al. 2016). The word proposal does the same over this block's other tokens of w, and draws the part of n_{k,w}
  * held by other AD-LDA blocks (fixed during the block's sweep) from a Walker/Vose alias table per word, built at the

@@ -16,7 +16,8 @@ import org.apache.commons.rng.UniformRandomProvider;
  * <p>The sampler owns a mutable local copy of the topic–word counts (copied from a {@link TopicWordCounts}), with
  * each word's row of packed {@code count << bits | topic} cells kept in decreasing order by bubbling after each
  * change, so the q walk usually stops early. A row has room for min(K, word frequency) cells, so the copy takes at
- * most 4·min(N, W·K) bytes. Document–topic counts are rebuilt per document from z, so the chain state is just z.
+ * most 4·min(N, W·K) bytes. A word may have at most 2^(31 − ⌈log2 K⌉) − 1 tokens (16,777,215 at K=100, 2,097,151
+ * at K=1000), as any of its cells could come to hold all of them. Document–topic counts are rebuilt per document from z, so the chain state is just z.
  * No allocation per token. Not thread-safe: one sampler per thread or task.
  */
 public final class SparseLdaSampler implements LdaSampler {
@@ -64,9 +65,15 @@ public final class SparseLdaSampler implements LdaSampler {
         rowStart = new int[vocabularySize + 1];
         rowLength = new int[vocabularySize];
         long capacity = 0;
+        int maxCell = counts.maxCellCount();
         for (int w = 0; w < vocabularySize; w++) {
             rowStart[w] = (int) capacity;
-            capacity += Math.min(numTopics, counts.wordTotal(w));
+            int frequency = counts.wordTotal(w);
+            if (frequency > maxCell) {
+                throw new IllegalArgumentException("word " + w + " has " + frequency + " tokens; with K=" + numTopics
+                        + " a packed cell holds at most " + maxCell + " (remove such words or use fewer topics)");
+            }
+            capacity += Math.min(numTopics, frequency);
             if (capacity > Integer.MAX_VALUE - 8) {
                 throw new IllegalArgumentException("the local topic-word table would exceed 2^31 cells");
             }

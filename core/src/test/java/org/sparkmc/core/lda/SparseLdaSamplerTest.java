@@ -38,6 +38,30 @@ class SparseLdaSamplerTest {
     }
 
     /**
+     * In an AD-LDA block the buckets use the global counts, other blocks' tokens included: the masses equal the dense
+     * conditional computed on the whole corpus, for every token of the block.
+     */
+    @Test
+    void bucketsInABlockUseTheOtherBlocksCounts() {
+        LdaPriors priors = new LdaPriors(5, 0.3, 0.05);
+        Corpus all = LdaFixtures.randomCorpus(12, 15, 9, 3);
+        char[] z = LdaFixtures.randomTopics(all, 5, 4);
+        Corpus block = all.range(4, 9);
+        int offset = all.docStart(4);
+        char[] zb = java.util.Arrays.copyOfRange(z, offset, all.docStart(9));
+        SparseLdaSampler sampler = SparseLdaSampler.of(priors, TopicWordCounts.of(all, z, 5));
+        for (int d = 0; d < block.numDocuments(); d++) {
+            for (int i = block.docStart(d); i < block.docEnd(d); i++) {
+                double[] dense = LdaFixtures.denseConditional(all, z, d + 4, i + offset, priors, true);
+                double[] sparse = sampler.bucketMasses(block, zb, d, i);
+                for (int k = 0; k < 5; k++) {
+                    assertEquals(dense[k], sparse[k], 1e-12 * dense[k], "token " + i + " topic " + k);
+                }
+            }
+        }
+    }
+
+    /**
      * Repeated redraws of one token (the rest fixed) are independent draws from its conditional; binned by topic
      * they must fit the dense formula: 50 repetitions of 20,000 draws, chi-square at 1%, fail if more than 3 of 50
      * fail (binomial(50, 0.01) tail: about 0.16% false alarms). Priors with large α and β put mass in all three
@@ -104,5 +128,17 @@ class SparseLdaSamplerTest {
         TopicWordCounts after = TopicWordCounts.of(c, z, 20);
         assertEquals(after, sampler.counts());
         assertEquals(after, start.plus(java.util.List.of(sampler.delta(start, c))));
+    }
+
+    /** A word that could overflow a packed cell (more tokens than 2^(31 − topic bits) − 1) is refused up front. */
+    @Test
+    void refusesWordsTooFrequentForThePackedCells() {
+        int n = 40_000;
+        int[] words = new int[n];
+        Corpus c = Corpus.of(new int[] {0, n}, words, new int[] {1}, 1);
+        LdaPriors priors = new LdaPriors(40_000, 0.1, 0.01); // 16 topic bits: at most 32,767 per cell
+        TopicWordCounts counts = TopicWordCounts.of(c, LdaFixtures.randomTopics(c, 40_000, 1), 40_000);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> SparseLdaSampler.of(priors, counts));
     }
 }
