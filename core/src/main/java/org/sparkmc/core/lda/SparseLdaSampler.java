@@ -31,9 +31,9 @@ public final class SparseLdaSampler implements LdaSampler {
     private final int mask;
     private final int one;
 
-    // Local topic-word counts: row w is cells[rowStart[w] .. rowStart[w] + rowLength[w]), capacity to rowStart[w+1].
-    private final int[] rowStart;
-    private final int[] rowLength;
+    // Local topic-word counts: row w is cells[rows[2w] .. rows[2w] + rows[2w+1]), with room up to rows[2w+2]
+    // (start and length side by side: one cache line per token).
+    private final int[] rows;
     private final int[] cells;
     private final int[] topicTotals;
 
@@ -62,12 +62,11 @@ public final class SparseLdaSampler implements LdaSampler {
         this.one = 1 << bits;
         int[] srcStarts = counts.rowStarts();
         int[] src = counts.entries();
-        rowStart = new int[vocabularySize + 1];
-        rowLength = new int[vocabularySize];
+        rows = new int[2 * vocabularySize + 2];
         long capacity = 0;
         int maxCell = counts.maxCellCount();
         for (int w = 0; w < vocabularySize; w++) {
-            rowStart[w] = (int) capacity;
+            rows[2 * w] = (int) capacity;
             int frequency = counts.wordTotal(w);
             if (frequency > maxCell) {
                 throw new IllegalArgumentException("word " + w + " has " + frequency + " tokens; with K=" + numTopics
@@ -78,12 +77,12 @@ public final class SparseLdaSampler implements LdaSampler {
                 throw new IllegalArgumentException("the local topic-word table would exceed 2^31 cells");
             }
         }
-        rowStart[vocabularySize] = (int) capacity;
+        rows[2 * vocabularySize] = (int) capacity;
         cells = new int[(int) capacity];
         for (int w = 0; w < vocabularySize; w++) {
             int n = srcStarts[w + 1] - srcStarts[w];
-            System.arraycopy(src, srcStarts[w], cells, rowStart[w], n);
-            rowLength[w] = n;
+            System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
+            rows[2 * w + 1] = n;
         }
         topicTotals = counts.topicTotals().clone();
         invDenominator = new double[numTopics];
@@ -188,8 +187,8 @@ public final class SparseLdaSampler implements LdaSampler {
      */
     private int resample(int w, int k, UniformRandomProvider rng) {
         removeFromTopic(k);
-        final int base = rowStart[w];
-        final int len = rowLength[w];
+        final int base = rows[2 * w];
+        final int len = rows[2 * w + 1];
         final int[] cells = this.cells;
         final double[] qTerms = this.qTerms;
         final double[] coefficient = this.coefficient;
@@ -269,7 +268,7 @@ public final class SparseLdaSampler implements LdaSampler {
     /** Takes one token of word w out of topic k: topic-level counts and caches, then w's row. */
     private void remove(int w, int k) {
         removeFromTopic(k);
-        int base = rowStart[w];
+        int base = rows[2 * w];
         int at = 0;
         while ((cells[base + at] & mask) != k) {
             at++;
@@ -306,7 +305,7 @@ public final class SparseLdaSampler implements LdaSampler {
      * is dropped); returns its new position.
      */
     private int decrementAt(int w, int base, int j) {
-        int end = base + rowLength[w];
+        int end = base + rows[2 * w + 1];
         int at = base + j;
         int cell = cells[at] - one;
         while (at + 1 < end && cells[at + 1] > cell) {
@@ -315,7 +314,7 @@ public final class SparseLdaSampler implements LdaSampler {
         }
         cells[at] = cell;
         if (cell >>> bits == 0) {
-            rowLength[w]--;
+            rows[2 * w + 1]--;
         }
         return at - base;
     }
@@ -352,8 +351,8 @@ public final class SparseLdaSampler implements LdaSampler {
 
     /** Increments w's cell for topic k, appending it if absent. */
     private void incrementWord(int w, int k) {
-        int base = rowStart[w];
-        int len = rowLength[w];
+        int base = rows[2 * w];
+        int len = rows[2 * w + 1];
         for (int j = 0; j < len; j++) {
             if ((cells[base + j] & mask) == k) {
                 incrementAt(base, j);
@@ -361,7 +360,7 @@ public final class SparseLdaSampler implements LdaSampler {
             }
         }
         cells[base + len] = k; // count 0; incrementAt makes it 1 and moves it into place
-        rowLength[w] = len + 1;
+        rows[2 * w + 1] = len + 1;
         incrementAt(base, len);
     }
 
@@ -371,12 +370,12 @@ public final class SparseLdaSampler implements LdaSampler {
         int[] starts = new int[vocabularySize + 1];
         int total = 0;
         for (int w = 0; w < vocabularySize; w++) {
-            total += rowLength[w];
+            total += rows[2 * w + 1];
             starts[w + 1] = total;
         }
         int[] out = new int[total];
         for (int w = 0; w < vocabularySize; w++) {
-            System.arraycopy(cells, rowStart[w], out, starts[w], rowLength[w]);
+            System.arraycopy(cells, rows[2 * w], out, starts[w], rows[2 * w + 1]);
         }
         return TopicWordCounts.ofPacked(numTopics, vocabularySize, starts, out, topicTotals.clone());
     }
@@ -404,7 +403,7 @@ public final class SparseLdaSampler implements LdaSampler {
                 continue;
             }
             int n = 0;
-            for (int e = rowStart[w]; e < rowStart[w] + rowLength[w]; e++) {
+            for (int e = rows[2 * w]; e < rows[2 * w] + rows[2 * w + 1]; e++) {
                 int k = cells[e] & mask;
                 dense[k] += cells[e] >>> bits;
                 if (!seen[k]) {
@@ -482,8 +481,8 @@ public final class SparseLdaSampler implements LdaSampler {
             out[k] += docCounts[k] * beta * invDenominator[k];
         }
         double q = 0;
-        for (int j = 0; j < rowLength[w]; j++) {
-            int cell = cells[rowStart[w] + j];
+        for (int j = 0; j < rows[2 * w + 1]; j++) {
+            int cell = cells[rows[2 * w] + j];
             double term = coefficient[cell & mask] * (cell >>> bits);
             out[cell & mask] += term;
             q += term;
