@@ -118,6 +118,8 @@ public final class KosLdaBenchmark {
             this.streams = new RandomStreams(seed);
             this.z = AdLda.initializeBlock(train, 0, priors, streams).topics();
             TopicWordCounts start = TopicWordCounts.of(train, z, priors.numTopics());
+            System.out.printf(Locale.ROOT, "  initial (random) topic-word counts: %d non-zero cells, %d bytes sparse packed%n",
+                    start.nonZeros(), start.payloadBytes());
             this.sampler = kernel.equals("mh") ? CycleMhLdaSampler.of(priors, start, cycles)
                     : SparseLdaSampler.of(priors, start);
             this.name = kernel.equals("mh") ? "sparkmc MH x" + cycles : "sparkmc SparseLDA";
