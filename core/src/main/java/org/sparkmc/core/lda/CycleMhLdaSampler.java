@@ -1,0 +1,388 @@
+package org.sparkmc.core.lda;
+
+import java.util.Arrays;
+import org.apache.commons.rng.UniformRandomProvider;
+
+/**
+ * A Metropolis–Hastings kernel for collapsed LDA in O(1) per token, whatever K: LightLDA's cycle proposal (Yuan et al.
+ * 2015) — alternately a word proposal q_w(k) ∝ n_{k,w} + β and a document proposal q_d(k) ∝ n_{d,k} + α, each
+ * accepted with the MH ratio against the exact conditional
+ * p(k) ∝ (n_{d,k} + α)(n_{k,w} + β)/(n_k + Wβ) (all counts without token i), which reduces to
+ * <pre>
+ *   word step: min(1, (n_{d,t} + α)(n_s + Wβ) / ((n_{d,s} + α)(n_t + Wβ)))
+ *   doc step:  min(1, (n_{t,w} + β)(n_s + Wβ) / ((n_{s,w} + β)(n_t + Wβ)))
+ * </pre>
+ * for a move from topic s to t. This is an MH kernel, not a Gibbs draw: each step leaves the token's exact full
+ * conditional invariant, so the chain's stationary distribution is exactly the collapsed posterior; successive
+ * sweeps are more correlated than Gibbs sweeps, so it needs more sweeps for the same quality.
+ *
+ * <p>Both proposals are drawn exactly from the current counts without token i, so neither depends on the topic being
+ * updated and each step is a valid MH step for the token's full conditional. (LightLDA instead draws word proposals
+ * from alias tables built earlier from counts that include the token's own earlier topic; we avoid that dependence.)
+ * The document proposal picks another token of the document at random and takes its topic
+ * (with probability (n_d − 1)/(n_d − 1 + Kα), else a uniform topic): the "random positioning" of WarpLDA (Chen et
+ * al. 2016). The word proposal does the same over this block's other tokens of w, and draws the part of n_{k,w}
+ * held by other AD-LDA blocks (fixed during the block's sweep) from a Walker/Vose alias table per word, built at the
+ * start of each sweep from the sparse non-zero counts; with one block that part is empty.
+ *
+ * <p>Holds the topic–word counts dense (W·K ints, row per word) for O(1) lookups, so it suits models where W·K
+ * ints fit in memory. Not thread-safe.
+ */
+public final class CycleMhLdaSampler implements LdaSampler {
+    /** Word + document proposal cycles per token by default. */
+    public static final int DEFAULT_CYCLES = 2;
+
+    private final int numTopics;
+    private final int vocabularySize;
+    private final double alpha;
+    private final double beta;
+    private final double betaSum;
+    private final double alphaSum;
+    private final double smoothingMass;
+    private final int cycles;
+
+    private final int[] wordTopic;
+    private final int[] topicTotals;
+    private final int[] wordTotals;
+    private final int[] docCounts;
+
+    // Per sweep: the block's tokens grouped by word, and alias tables of the other blocks' counts per word.
+    private int[] wordStart = new int[0];
+    private int[] wordTokens = new int[0];
+    private int[] slotOf = new int[0];
+    private char[] topicsByWord = new char[0];
+    private final int[] otherMass;
+    private int[] aliasStart = new int[0];
+    private int[] aliasTopic = new int[0];
+    private int[] aliasOther = new int[0];
+    private double[] aliasKeep = new double[0];
+
+    private CycleMhLdaSampler(LdaPriors priors, TopicWordCounts counts, int cycles) {
+        this.numTopics = priors.numTopics();
+        this.vocabularySize = counts.vocabularySize();
+        this.alpha = priors.alpha();
+        this.beta = priors.beta();
+        this.betaSum = beta * vocabularySize;
+        this.alphaSum = alpha * numTopics;
+        this.smoothingMass = beta * numTopics;
+        this.cycles = cycles;
+        this.wordTopic = counts.toDense();
+        this.topicTotals = counts.topicTotals().clone();
+        this.wordTotals = new int[vocabularySize];
+        for (int w = 0; w < vocabularySize; w++) {
+            wordTotals[w] = counts.wordTotal(w);
+        }
+        this.docCounts = new int[numTopics];
+        this.otherMass = new int[vocabularySize];
+    }
+
+    /**
+     * A sampler whose local counts start as a copy of {@code counts} (the counts of every block's assignment).
+     *
+     * @param cycles word + document proposal pairs per token (≥ 1)
+     */
+    public static CycleMhLdaSampler of(LdaPriors priors, TopicWordCounts counts, int cycles) {
+        if (priors.numTopics() != counts.numTopics()) {
+            throw new IllegalArgumentException("priors for K=" + priors.numTopics() + ", counts for K="
+                    + counts.numTopics());
+        }
+        if (cycles < 1) {
+            throw new IllegalArgumentException("cycles must be positive, is " + cycles);
+        }
+        if ((long) counts.numTopics() * counts.vocabularySize() > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("W·K = " + counts.vocabularySize() + "·" + counts.numTopics()
+                    + " is too large for the dense counts of the MH kernel");
+        }
+        return new CycleMhLdaSampler(priors, counts, cycles);
+    }
+
+    @Override
+    public void sweep(Corpus docs, char[] topics, UniformRandomProvider rng) {
+        startSweep(docs, topics);
+        int[] words = docs.words();
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            int from = docs.docStart(d);
+            int to = docs.docEnd(d);
+            for (int i = from; i < to; i++) {
+                docCounts[topics[i]]++;
+            }
+            for (int i = from; i < to; i++) {
+                int w = words[i];
+                int s = topics[i];
+                remove(w, s);
+                s = metropolisHastings(w, s, i, from, to - from, topics, rng);
+                add(w, s);
+                topics[i] = (char) s;
+                topicsByWord[slotOf[i]] = (char) s;
+            }
+            for (int i = from; i < to; i++) {
+                docCounts[topics[i]] = 0;
+            }
+        }
+    }
+
+    /** Groups the block's tokens by word and builds the other blocks' alias tables. */
+    private void startSweep(Corpus docs, char[] topics) {
+        if (docs.numTokens() != topics.length || docs.vocabularySize() != vocabularySize) {
+            throw new IllegalArgumentException("corpus, topics and counts disagree in size");
+        }
+        int[] words = docs.words();
+        if (wordStart.length != vocabularySize + 1) {
+            wordStart = new int[vocabularySize + 1];
+        } else {
+            Arrays.fill(wordStart, 0);
+        }
+        for (int w : words) {
+            wordStart[w + 1]++;
+        }
+        for (int w = 0; w < vocabularySize; w++) {
+            wordStart[w + 1] += wordStart[w];
+        }
+        if (wordTokens.length != words.length) {
+            wordTokens = new int[words.length];
+            slotOf = new int[words.length];
+            topicsByWord = new char[words.length];
+        }
+        int[] fill = Arrays.copyOf(wordStart, vocabularySize);
+        for (int i = 0; i < words.length; i++) {
+            int slot = fill[words[i]]++;
+            wordTokens[slot] = i;
+            slotOf[i] = slot;
+            topicsByWord[slot] = topics[i];
+        }
+        // Other blocks' counts o_{k,w} = n_{k,w} − (this block's count), fixed during the block's sweep.
+        long cells = 0;
+        for (int w = 0; w < vocabularySize; w++) {
+            int inBlock = wordStart[w + 1] - wordStart[w];
+            otherMass[w] = inBlock == 0 ? 0 : wordTotals[w] - inBlock;
+            if (otherMass[w] > 0) {
+                cells += Math.min(numTopics, otherMass[w]);
+            }
+        }
+        if (aliasStart.length != vocabularySize + 1) {
+            aliasStart = new int[vocabularySize + 1];
+        }
+        if (aliasTopic.length < cells) {
+            aliasTopic = new int[(int) cells];
+            aliasOther = new int[(int) cells];
+            aliasKeep = new double[(int) cells];
+        }
+        int[] scratch = docCounts; // all zero between documents
+        int[] small = new int[numTopics];
+        int[] large = new int[numTopics];
+        int at = 0;
+        for (int w = 0; w < vocabularySize; w++) {
+            aliasStart[w] = at;
+            if (otherMass[w] == 0) {
+                continue;
+            }
+            for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
+                scratch[topics[wordTokens[j]]]++;
+            }
+            int base = w * numTopics;
+            int n = 0;
+            for (int k = 0; k < numTopics; k++) {
+                int o = wordTopic[base + k] - scratch[k];
+                scratch[k] = 0;
+                if (o > 0) {
+                    aliasTopic[at + n] = k;
+                    aliasKeep[at + n] = o;
+                    n++;
+                }
+            }
+            buildAlias(at, n, otherMass[w], small, large);
+            at += n;
+        }
+        aliasStart[vocabularySize] = at;
+    }
+
+    /** Vose's alias method (Walker 1977; Vose 1991) over weights aliasKeep[at..at+n) summing to total. */
+    private void buildAlias(int at, int n, double total, int[] small, int[] large) {
+        int ns = 0;
+        int nl = 0;
+        for (int j = 0; j < n; j++) {
+            double scaled = aliasKeep[at + j] * n / total;
+            aliasKeep[at + j] = scaled;
+            aliasOther[at + j] = j;
+            if (scaled < 1) {
+                small[ns++] = j;
+            } else {
+                large[nl++] = j;
+            }
+        }
+        while (ns > 0 && nl > 0) {
+            int l = small[--ns];
+            int g = large[--nl];
+            aliasOther[at + l] = g;
+            double rest = aliasKeep[at + g] + aliasKeep[at + l] - 1;
+            aliasKeep[at + g] = rest;
+            if (rest < 1) {
+                small[ns++] = g;
+            } else {
+                large[nl++] = g;
+            }
+        }
+        while (nl > 0) {
+            aliasKeep[at + large[--nl]] = 1;
+        }
+        while (ns > 0) {
+            aliasKeep[at + small[--ns]] = 1;
+        }
+    }
+
+    /** Runs the MH cycles for token i (already removed from the counts) from topic s; returns the final topic. */
+    private int metropolisHastings(int w, int s, int i, int docFrom, int docLength, char[] topics,
+            UniformRandomProvider rng) {
+        int base = w * numTopics;
+        int blockOthers = wordStart[w + 1] - wordStart[w] - 1;
+        double wordMass = blockOthers + otherMass[w] + smoothingMass;
+        int docOthers = docLength - 1;
+        double docMass = docOthers + alphaSum;
+        for (int c = 0; c < cycles; c++) {
+            // Word proposal: q(k) ∝ n_{k,w} + β (without token i).
+            int t;
+            double u = rng.nextDouble() * wordMass;
+            if (u < blockOthers) {
+                // Another token of w in this block, uniformly (the topics are kept word by word for locality).
+                int own = slotOf[i];
+                int slot;
+                do {
+                    slot = wordStart[w] + rng.nextInt(blockOthers + 1);
+                } while (slot == own);
+                t = topicsByWord[slot];
+            } else if (u < blockOthers + otherMass[w]) {
+                int from = aliasStart[w];
+                int n = aliasStart[w + 1] - from;
+                double v = rng.nextDouble() * n;
+                int e = (int) v;
+                t = aliasTopic[from + (v - e < aliasKeep[from + e] ? e : aliasOther[from + e])];
+            } else {
+                t = rng.nextInt(numTopics);
+            }
+            if (t != s) {
+                double ratio = (docCounts[t] + alpha) * (topicTotals[s] + betaSum)
+                        / ((docCounts[s] + alpha) * (topicTotals[t] + betaSum));
+                if (ratio >= 1 || rng.nextDouble() < ratio) {
+                    s = t;
+                }
+            }
+            // Document proposal: q(k) ∝ n_{d,k} + α (without token i).
+            u = rng.nextDouble() * docMass;
+            if (u < docOthers) {
+                int j;
+                do {
+                    j = docFrom + rng.nextInt(docLength);
+                } while (j == i);
+                t = topics[j];
+            } else {
+                t = rng.nextInt(numTopics);
+            }
+            if (t != s) {
+                double ratio = (wordTopic[base + t] + beta) * (topicTotals[s] + betaSum)
+                        / ((wordTopic[base + s] + beta) * (topicTotals[t] + betaSum));
+                if (ratio >= 1 || rng.nextDouble() < ratio) {
+                    s = t;
+                }
+            }
+        }
+        return s;
+    }
+
+    private void remove(int w, int k) {
+        wordTopic[w * numTopics + k]--;
+        topicTotals[k]--;
+        docCounts[k]--;
+    }
+
+    private void add(int w, int k) {
+        wordTopic[w * numTopics + k]++;
+        topicTotals[k]++;
+        docCounts[k]++;
+    }
+
+    @Override
+    public TopicWordCounts counts() {
+        return TopicWordCounts.fromDense(wordTopic, numTopics, vocabularySize);
+    }
+
+    @Override
+    public TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
+        boolean[] present = new boolean[vocabularySize];
+        for (int w : docs.words()) {
+            present[w] = true;
+        }
+        int[] dense = new int[numTopics];
+        int[] starts = before.rowStarts();
+        int[] cells = before.entries();
+        int bits = before.topicBits();
+        int mask = (1 << bits) - 1;
+        TopicWordCounts.IntList words = new TopicWordCounts.IntList(1024);
+        TopicWordCounts.IntList topics = new TopicWordCounts.IntList(1024);
+        TopicWordCounts.IntList changes = new TopicWordCounts.IntList(1024);
+        for (int w = 0; w < vocabularySize; w++) {
+            if (!present[w]) {
+                continue;
+            }
+            for (int e = starts[w]; e < starts[w + 1]; e++) {
+                dense[cells[e] & mask] = cells[e] >>> bits;
+            }
+            int base = w * numTopics;
+            for (int k = 0; k < numTopics; k++) {
+                int change = wordTopic[base + k] - dense[k];
+                dense[k] = 0;
+                if (change != 0) {
+                    words.add(w);
+                    topics.add(k);
+                    changes.add(change);
+                }
+            }
+        }
+        int[] topicChanges = new int[numTopics];
+        for (int k = 0; k < numTopics; k++) {
+            topicChanges[k] = topicTotals[k] - before.topicTotal(k);
+        }
+        return new TopicWordDelta(numTopics, vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
+                topicChanges);
+    }
+
+    // ---- test hook ----
+
+    /**
+     * Invariance probe: {@code draws} times, sets token i's topic to an exact draw from its full conditional (the
+     * dense formula on this sampler's counts), applies one MH update (all cycles) and tallies the result — which
+     * must again follow the full conditional. The other tokens stay fixed.
+     */
+    void updateFromStationary(Corpus docs, char[] topics, int d, int i, int draws, UniformRandomProvider rng,
+            long[] tally) {
+        startSweep(docs, topics);
+        int from = docs.docStart(d);
+        int to = docs.docEnd(d);
+        for (int j = from; j < to; j++) {
+            docCounts[topics[j]]++;
+        }
+        int w = docs.word(i);
+        double[] cumulative = new double[numTopics];
+        for (int n = 0; n < draws; n++) {
+            remove(w, topics[i]);
+            double sum = 0;
+            for (int k = 0; k < numTopics; k++) {
+                sum += (docCounts[k] + alpha) * (wordTopic[w * numTopics + k] + beta) / (topicTotals[k] + betaSum);
+                cumulative[k] = sum;
+            }
+            double u = rng.nextDouble() * sum;
+            int s = 0;
+            while (s < numTopics - 1 && cumulative[s] <= u) {
+                s++;
+            }
+            topics[i] = (char) s; // its value is not read while it is excluded, but keep it consistent
+            s = metropolisHastings(w, s, i, from, to - from, topics, rng);
+            add(w, s);
+            topics[i] = (char) s;
+            topicsByWord[slotOf[i]] = (char) s;
+            tally[s]++;
+        }
+        for (int j = from; j < to; j++) {
+            docCounts[topics[j]] = 0;
+        }
+    }
+}

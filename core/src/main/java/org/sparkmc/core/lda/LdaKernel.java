@@ -1,0 +1,21 @@
+package org.sparkmc.core.lda;
+
+/** The per-token update an LDA sweep uses. */
+public enum LdaKernel {
+    /** Exact collapsed Gibbs with SparseLDA's buckets (Yao, Mimno &amp; McCallum 2009): {@link SparseLdaSampler}. */
+    SPARSE_GIBBS,
+    /**
+     * Metropolis–Hastings cycling word and document proposals (LightLDA, Yuan et al. 2015), O(1) per token:
+     * {@link CycleMhLdaSampler} with its default of 2 cycles per token. Exact stationary distribution, more
+     * correlated sweeps; for large K.
+     */
+    CYCLE_MH;
+
+    /** A sampler of this kind whose local counts start as a copy of {@code counts}. */
+    public LdaSampler create(LdaPriors priors, TopicWordCounts counts) {
+        return switch (this) {
+            case SPARSE_GIBBS -> SparseLdaSampler.of(priors, counts);
+            case CYCLE_MH -> CycleMhLdaSampler.of(priors, counts, CycleMhLdaSampler.DEFAULT_CYCLES);
+        };
+    }
+}

@@ -1,0 +1,67 @@
+package org.sparkmc.core.lda;
+
+import org.apache.commons.numbers.gamma.LogGamma;
+
+/**
+ * The joint log-likelihood log p(w, z) of collapsed LDA (Griffiths &amp; Steyvers 2004, eqs. 2–3): both
+ * Dirichlet–multinomial terms, with θ and φ integrated out,
+ * <pre>
+ *   log p(w | z) = K [lnΓ(Wβ) − W lnΓ(β)] + Σ_k [Σ_w lnΓ(n_{k,w} + β) − lnΓ(n_k + Wβ)]
+ *   log p(z)     = D [lnΓ(Kα) − K lnΓ(α)] + Σ_d [Σ_k lnΓ(n_{d,k} + α) − lnΓ(n_d + Kα)]
+ * </pre>
+ * Zero counts contribute nothing once the lnΓ(β), lnΓ(α) constants are folded in, so both sums run over non-zero
+ * cells only. The document term is a sum over documents: the Spark job adds the blocks' terms.
+ */
+public final class LdaLogLikelihood {
+    private LdaLogLikelihood() {
+    }
+
+    /** log p(w | z) from the topic–word counts. */
+    public static double topicWordTerm(TopicWordCounts counts, double beta) {
+        int k = counts.numTopics();
+        int w = counts.vocabularySize();
+        double lgBeta = LogGamma.value(beta);
+        double sum = k * LogGamma.value(w * beta);
+        for (int t : counts.topicTotals()) {
+            sum -= LogGamma.value(t + w * beta);
+        }
+        int bits = counts.topicBits();
+        for (int e : counts.entries()) {
+            sum += LogGamma.value((e >>> bits) + beta) - lgBeta;
+        }
+        return sum;
+    }
+
+    /** log p(z) for the documents of {@code docs} with topics {@code topics} (a block's share of the total). */
+    public static double documentTerm(Corpus docs, char[] topics, LdaPriors priors) {
+        if (topics.length != docs.numTokens()) {
+            throw new IllegalArgumentException(topics.length + " topics for " + docs.numTokens() + " tokens");
+        }
+        int k = priors.numTopics();
+        double alpha = priors.alpha();
+        double lgAlpha = LogGamma.value(alpha);
+        double lgKAlpha = LogGamma.value(k * alpha);
+        int[] counts = new int[k];
+        int[] touched = new int[k];
+        double sum = 0;
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            int n = 0;
+            for (int i = docs.docStart(d); i < docs.docEnd(d); i++) {
+                if (counts[topics[i]]++ == 0) {
+                    touched[n++] = topics[i];
+                }
+            }
+            sum += lgKAlpha - LogGamma.value(docs.docLength(d) + k * alpha);
+            for (int j = 0; j < n; j++) {
+                sum += LogGamma.value(counts[touched[j]] + alpha) - lgAlpha;
+                counts[touched[j]] = 0;
+            }
+        }
+        return sum;
+    }
+
+    /** log p(w, z) for a whole corpus, its topics and their counts. */
+    public static double joint(Corpus corpus, char[] topics, TopicWordCounts counts, LdaPriors priors) {
+        return topicWordTerm(counts, priors.beta()) + documentTerm(corpus, topics, priors);
+    }
+}

@@ -1,0 +1,19 @@
+package org.sparkmc.core.lda;
+
+import org.apache.commons.rng.UniformRandomProvider;
+
+/**
+ * A collapsed-LDA kernel that owns a local copy of the topic–word counts and sweeps documents against it, updating
+ * topics in place — a Gibbs sampler ({@link SparseLdaSampler}) or a Metropolis–Hastings one
+ * ({@link CycleMhLdaSampler}). Both leave p(z | w) (or, in an AD-LDA block, the block's local conditional) invariant.
+ */
+public interface LdaSampler {
+    /** One sweep over {@code docs}' tokens; {@code topics} is aligned with {@code docs.words()}. */
+    void sweep(Corpus docs, char[] topics, UniformRandomProvider rng);
+
+    /** The current local counts (canonical form). */
+    TopicWordCounts counts();
+
+    /** The change of the local counts from {@code before} (the counts the sampler started from) over the rows of {@code docs}' words. */
+    TopicWordDelta delta(TopicWordCounts before, Corpus docs);
+}

@@ -1,0 +1,498 @@
+package org.sparkmc.core.lda;
+
+import org.apache.commons.rng.UniformRandomProvider;
+
+/**
+ * Collapsed Gibbs sampling for LDA (Griffiths &amp; Steyvers 2004) with SparseLDA's exact bucket decomposition
+ * (Yao, Mimno &amp; McCallum 2009). Each token i of word w in document d is redrawn from
+ * <pre>
+ *   p(z_i = k | rest) ∝ (n_{k,w} + β)(n_{d,k} + α) / (n_k + Wβ)
+ *                     = αβ/(n_k + Wβ)  +  n_{d,k} β/(n_k + Wβ)  +  n_{k,w} (n_{d,k} + α)/(n_k + Wβ)
+ *                       (s: all K)        (r: topics in d)         (q: topics of w)
+ * </pre>
+ * with all counts excluding token i. s is kept over the sweep, r over the document, and q is summed over the
+ * non-zero topics of w only, so a token costs O(topics of w) rather than O(K); the draw is exact.
+ *
+ * <p>The sampler owns a mutable local copy of the topic–word counts (copied from a {@link TopicWordCounts}), with
+ * each word's row of packed {@code count << bits | topic} cells kept in decreasing order by bubbling after each
+ * change, so the q walk usually stops early. A row has room for min(K, word frequency) cells, so the copy takes at
+ * most 4·min(N, W·K) bytes. A word may have at most 2^(31 − ⌈log2 K⌉) − 1 tokens (16,777,215 at K=100, 2,097,151
+ * at K=1000), as any of its cells could come to hold all of them. Document–topic counts are rebuilt per document from z, so the chain state is just z.
+ * No allocation per token. Not thread-safe: one sampler per thread or task.
+ */
+public final class SparseLdaSampler implements LdaSampler {
+    private final int numTopics;
+    private final int vocabularySize;
+    private final double alpha;
+    private final double beta;
+    private final double betaSum;
+    private final double alphaBeta;
+    private final int bits;
+    private final int mask;
+    private final int one;
+
+    // Local topic-word counts: row w is cells[rows[2w] .. rows[2w] + rows[2w+1]), with room up to rows[2w+2]
+    // (start and length side by side: one cache line per token).
+    private final int[] rows;
+    private final int[] cells;
+    private final int[] topicTotals;
+
+    // Scratch: inverse denominators 1/(n_k + Wβ), q coefficients (n_dk + α)/(n_k + Wβ), document counts.
+    private final double[] invDenominator;
+    private final double[] coefficient;
+    private final double[] qTerms;
+    private final int[] docCounts;
+    private final int[] docTopics;
+    private final int[] docTopicIndex;
+    private int docTopicCount;
+    private double s;
+    private double r;
+    // A lower bound on min_k n_k (exact at the start of a sweep, lowered whenever a total drops below it).
+    private int minTotal;
+
+    private SparseLdaSampler(LdaPriors priors, TopicWordCounts counts) {
+        this.numTopics = priors.numTopics();
+        this.vocabularySize = counts.vocabularySize();
+        this.alpha = priors.alpha();
+        this.beta = priors.beta();
+        this.betaSum = beta * vocabularySize;
+        this.alphaBeta = alpha * beta;
+        this.bits = counts.topicBits();
+        this.mask = (1 << bits) - 1;
+        this.one = 1 << bits;
+        int[] srcStarts = counts.rowStarts();
+        int[] src = counts.entries();
+        rows = new int[2 * vocabularySize + 2];
+        long capacity = 0;
+        int maxCell = counts.maxCellCount();
+        for (int w = 0; w < vocabularySize; w++) {
+            rows[2 * w] = (int) capacity;
+            int frequency = counts.wordTotal(w);
+            if (frequency > maxCell) {
+                throw new IllegalArgumentException("word " + w + " has " + frequency + " tokens; with K=" + numTopics
+                        + " a packed cell holds at most " + maxCell + " (remove such words or use fewer topics)");
+            }
+            capacity += Math.min(numTopics, frequency);
+            if (capacity > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("the local topic-word table would exceed 2^31 cells");
+            }
+        }
+        rows[2 * vocabularySize] = (int) capacity;
+        cells = new int[(int) capacity];
+        for (int w = 0; w < vocabularySize; w++) {
+            int n = srcStarts[w + 1] - srcStarts[w];
+            System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
+            rows[2 * w + 1] = n;
+        }
+        topicTotals = counts.topicTotals().clone();
+        invDenominator = new double[numTopics];
+        coefficient = new double[numTopics];
+        qTerms = new double[numTopics];
+        docCounts = new int[numTopics];
+        docTopics = new int[numTopics];
+        docTopicIndex = new int[numTopics];
+    }
+
+    /**
+     * A sampler whose local counts start as a copy of {@code counts}, which must be the counts of the full
+     * assignment (every block's tokens), as AD-LDA broadcasts them.
+     */
+    public static SparseLdaSampler of(LdaPriors priors, TopicWordCounts counts) {
+        if (priors.numTopics() != counts.numTopics()) {
+            throw new IllegalArgumentException("priors for K=" + priors.numTopics() + ", counts for K="
+                    + counts.numTopics());
+        }
+        return new SparseLdaSampler(priors, counts);
+    }
+
+    /**
+     * One Gibbs sweep over the documents, in order: each token's topic in {@code topics} (aligned with
+     * {@code docs.words()}) is redrawn given all others, updating the local counts.
+     */
+    @Override
+    public void sweep(Corpus docs, char[] topics, UniformRandomProvider rng) {
+        checkAligned(docs, topics);
+        startSweep();
+        int[] words = docs.words();
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            int from = docs.docStart(d);
+            int to = docs.docEnd(d);
+            beginDocument(topics, from, to);
+            for (int i = from; i < to; i++) {
+                topics[i] = (char) resample(words[i], topics[i], rng);
+            }
+            endDocument();
+        }
+    }
+
+    private void checkAligned(Corpus docs, char[] topics) {
+        if (docs.numTokens() != topics.length) {
+            throw new IllegalArgumentException(topics.length + " topics for " + docs.numTokens() + " tokens");
+        }
+        if (docs.vocabularySize() != vocabularySize) {
+            throw new IllegalArgumentException("corpus vocabulary " + docs.vocabularySize() + ", counts' "
+                    + vocabularySize);
+        }
+    }
+
+    /** Recomputes s and the per-topic caches from the topic totals (no drift across sweeps). */
+    private void startSweep() {
+        double sum = 0;
+        for (int k = 0; k < numTopics; k++) {
+            double inv = 1.0 / (topicTotals[k] + betaSum);
+            invDenominator[k] = inv;
+            coefficient[k] = alpha * inv;
+            sum += alphaBeta * inv;
+        }
+        s = sum;
+        int min = Integer.MAX_VALUE;
+        for (int k = 0; k < numTopics; k++) {
+            min = Math.min(min, topicTotals[k]);
+        }
+        minTotal = min;
+    }
+
+    private void beginDocument(char[] topics, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            int k = topics[i];
+            if (docCounts[k]++ == 0) {
+                docTopicIndex[k] = n;
+                docTopics[n++] = k;
+            }
+        }
+        docTopicCount = n;
+        double sum = 0;
+        for (int j = 0; j < n; j++) {
+            int k = docTopics[j];
+            sum += docCounts[k] * beta * invDenominator[k];
+            coefficient[k] = (alpha + docCounts[k]) * invDenominator[k];
+        }
+        r = sum;
+    }
+
+    private void endDocument() {
+        for (int j = 0; j < docTopicCount; j++) {
+            int k = docTopics[j];
+            docCounts[k] = 0;
+            coefficient[k] = alpha * invDenominator[k];
+        }
+        docTopicCount = 0;
+    }
+
+    /**
+     * Removes a token of word w from topic k, then draws and adds its new topic; returns the new topic. The row of w
+     * is scanned once: the q terms are computed with the token's own cell counted one less, and the row is only
+     * changed when the topic changes (late in a run most tokens keep theirs).
+     */
+    private int resample(int w, int k, UniformRandomProvider rng) {
+        removeFromTopic(k);
+        final int base = rows[2 * w];
+        final int len = rows[2 * w + 1];
+        final int[] cells = this.cells;
+        final double[] qTerms = this.qTerms;
+        final double[] coefficient = this.coefficient;
+        double q = 0;
+        int own = 0;
+        for (int j = 0; j < len; j++) {
+            int cell = cells[base + j];
+            int t = cell & mask;
+            int c = cell >>> bits;
+            if (t == k) {
+                c--;
+                own = j;
+            }
+            q += coefficient[t] * c;
+            qTerms[j] = q; // prefix sums: the walk below is then a scan of comparisons, no chain of subtractions
+        }
+        double u = rng.nextDouble() * (s + r + q);
+        int topic;
+        if (u < q) {
+            int j = 0;
+            while (qTerms[j] <= u && j < len - 1) {
+                j++;
+            }
+            topic = cells[base + j] & mask;
+            if (topic != k) {
+                int moved = decrementAt(w, base, own);
+                if (j > own && j <= moved) {
+                    j--;
+                }
+                incrementAt(base, j);
+            }
+        } else {
+            u -= q;
+            if (u < r) {
+                int j = 0;
+                int last = docTopicCount - 1;
+                topic = docTopics[0];
+                u -= docCounts[topic] * beta * invDenominator[topic];
+                while (u > 0 && j < last) {
+                    topic = docTopics[++j];
+                    u -= docCounts[topic] * beta * invDenominator[topic];
+                }
+            } else {
+                topic = sampleSmoothingBucket(rng);
+            }
+            if (topic != k) {
+                decrementAt(w, base, own);
+                incrementWord(w, topic);
+            }
+        }
+        addToTopic(topic);
+        return topic;
+    }
+
+    /**
+     * Draws k with probability ∝ s_k = αβ/(n_k + Wβ). Rejection from a uniform topic, accepting with probability
+     * (m + Wβ)/(n_k + Wβ) ≤ 1 where m ≤ min n_k, is exact and usually takes a few tries instead of an O(K) walk;
+     * after 64 rejections the walk is used (the mixture of the two exact draws is exact).
+     */
+    private int sampleSmoothingBucket(UniformRandomProvider rng) {
+        double bound = minTotal + betaSum;
+        for (int tries = 0; tries < 64; tries++) {
+            int k = rng.nextInt(numTopics);
+            if (rng.nextDouble() < bound * invDenominator[k]) {
+                return k;
+            }
+        }
+        double u = rng.nextDouble() * s;
+        int topic = 0;
+        u -= alphaBeta * invDenominator[0];
+        while (u > 0 && topic < numTopics - 1) {
+            u -= alphaBeta * invDenominator[++topic];
+        }
+        return topic;
+    }
+
+    /** Takes one token of word w out of topic k: topic-level counts and caches, then w's row. */
+    private void remove(int w, int k) {
+        removeFromTopic(k);
+        int base = rows[2 * w];
+        int at = 0;
+        while ((cells[base + at] & mask) != k) {
+            at++;
+        }
+        decrementAt(w, base, at);
+    }
+
+    /** Takes the current token out of topic k: topic total, document count, s, r and caches (not the row). */
+    private void removeFromTopic(int k) {
+        double inv = invDenominator[k];
+        int nd = docCounts[k];
+        s -= alphaBeta * inv;
+        r -= nd * beta * inv;
+        int n = --topicTotals[k];
+        if (n < minTotal) {
+            minTotal = n;
+        }
+        nd = --docCounts[k];
+        inv = 1.0 / (n + betaSum);
+        invDenominator[k] = inv;
+        s += alphaBeta * inv;
+        r += nd * beta * inv;
+        coefficient[k] = (alpha + nd) * inv;
+        if (nd == 0) {
+            int j = docTopicIndex[k];
+            int lastTopic = docTopics[--docTopicCount];
+            docTopics[j] = lastTopic;
+            docTopicIndex[lastTopic] = j;
+        }
+    }
+
+    /**
+     * Decrements the cell at row position j of word w and bubbles it toward the end (a cell reaching 0 ends last and
+     * is dropped); returns its new position.
+     */
+    private int decrementAt(int w, int base, int j) {
+        int end = base + rows[2 * w + 1];
+        int at = base + j;
+        int cell = cells[at] - one;
+        while (at + 1 < end && cells[at + 1] > cell) {
+            cells[at] = cells[at + 1];
+            at++;
+        }
+        cells[at] = cell;
+        if (cell >>> bits == 0) {
+            rows[2 * w + 1]--;
+        }
+        return at - base;
+    }
+
+    /** Adds the current token to topic k: topic total, document count, s, r, caches (not w's row). */
+    private void addToTopic(int k) {
+        double inv = invDenominator[k];
+        int nd = docCounts[k];
+        s -= alphaBeta * inv;
+        r -= nd * beta * inv;
+        int n = ++topicTotals[k];
+        nd = ++docCounts[k];
+        inv = 1.0 / (n + betaSum);
+        invDenominator[k] = inv;
+        s += alphaBeta * inv;
+        r += nd * beta * inv;
+        coefficient[k] = (alpha + nd) * inv;
+        if (nd == 1) {
+            docTopicIndex[k] = docTopicCount;
+            docTopics[docTopicCount++] = k;
+        }
+    }
+
+    /** Increments the cell at row position j and bubbles it toward the front. */
+    private void incrementAt(int base, int j) {
+        int at = base + j;
+        int cell = cells[at] + one;
+        while (at > base && cells[at - 1] < cell) {
+            cells[at] = cells[at - 1];
+            at--;
+        }
+        cells[at] = cell;
+    }
+
+    /** Increments w's cell for topic k, appending it if absent. */
+    private void incrementWord(int w, int k) {
+        int base = rows[2 * w];
+        int len = rows[2 * w + 1];
+        for (int j = 0; j < len; j++) {
+            if ((cells[base + j] & mask) == k) {
+                incrementAt(base, j);
+                return;
+            }
+        }
+        cells[base + len] = k; // count 0; incrementAt makes it 1 and moves it into place
+        rows[2 * w + 1] = len + 1;
+        incrementAt(base, len);
+    }
+
+    /** The current local counts as an immutable {@link TopicWordCounts} (canonical order). */
+    @Override
+    public TopicWordCounts counts() {
+        int[] starts = new int[vocabularySize + 1];
+        int total = 0;
+        for (int w = 0; w < vocabularySize; w++) {
+            total += rows[2 * w + 1];
+            starts[w + 1] = total;
+        }
+        int[] out = new int[total];
+        for (int w = 0; w < vocabularySize; w++) {
+            System.arraycopy(cells, rows[2 * w], out, starts[w], rows[2 * w + 1]);
+        }
+        return TopicWordCounts.ofPacked(numTopics, vocabularySize, starts, out, topicTotals.clone());
+    }
+
+    /**
+     * The change of the local counts from {@code before} (the counts this sampler was created from), over the
+     * words of {@code docs} — the only rows a sweep of {@code docs} can change.
+     */
+    @Override
+    public TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
+        boolean[] present = new boolean[vocabularySize];
+        for (int w : docs.words()) {
+            present[w] = true;
+        }
+        int[] srcStarts = before.rowStarts();
+        int[] src = before.entries();
+        int[] dense = new int[numTopics];
+        boolean[] seen = new boolean[numTopics];
+        int[] touched = new int[numTopics];
+        TopicWordCounts.IntList words = new TopicWordCounts.IntList(1024);
+        TopicWordCounts.IntList topics = new TopicWordCounts.IntList(1024);
+        TopicWordCounts.IntList changes = new TopicWordCounts.IntList(1024);
+        for (int w = 0; w < vocabularySize; w++) {
+            if (!present[w]) {
+                continue;
+            }
+            int n = 0;
+            for (int e = rows[2 * w]; e < rows[2 * w] + rows[2 * w + 1]; e++) {
+                int k = cells[e] & mask;
+                dense[k] += cells[e] >>> bits;
+                if (!seen[k]) {
+                    seen[k] = true;
+                    touched[n++] = k;
+                }
+            }
+            for (int e = srcStarts[w]; e < srcStarts[w + 1]; e++) {
+                int k = src[e] & mask;
+                dense[k] -= src[e] >>> bits;
+                if (!seen[k]) {
+                    seen[k] = true;
+                    touched[n++] = k;
+                }
+            }
+            java.util.Arrays.sort(touched, 0, n);
+            for (int i = 0; i < n; i++) {
+                int k = touched[i];
+                if (dense[k] != 0) {
+                    words.add(w);
+                    topics.add(k);
+                    changes.add(dense[k]);
+                }
+                dense[k] = 0;
+                seen[k] = false;
+            }
+        }
+        int[] topicChanges = new int[numTopics];
+        int[] beforeTotals = before.topicTotals();
+        for (int k = 0; k < numTopics; k++) {
+            topicChanges[k] = topicTotals[k] - beforeTotals[k];
+        }
+        return new TopicWordDelta(numTopics, vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
+                topicChanges);
+    }
+
+    // ---- test hooks: the same code paths, one token at a time ----
+
+    /**
+     * Redraws token i (in document d of {@code docs}) {@code draws} times from the same full conditional, counting
+     * the topics drawn; the other tokens stay fixed, so the draws are independent. Leaves z_i at its last draw.
+     */
+    void resampleRepeatedly(Corpus docs, char[] topics, int d, int i, int draws, UniformRandomProvider rng,
+            long[] tally) {
+        checkAligned(docs, topics);
+        startSweep();
+        beginDocument(topics, docs.docStart(d), docs.docEnd(d));
+        int w = docs.word(i);
+        for (int t = 0; t < draws; t++) {
+            int k = resample(w, topics[i], rng);
+            topics[i] = (char) k;
+            tally[k]++;
+        }
+        endDocument();
+    }
+
+    /**
+     * The unnormalised conditional of token i as the three buckets hold it: element k is s_k + r_k + q_k (each
+     * from the sampler's own caches after removing token i), with the bucket totals s, r, q in elements K..K+2.
+     * The state is restored afterwards.
+     */
+    double[] bucketMasses(Corpus docs, char[] topics, int d, int i) {
+        checkAligned(docs, topics);
+        startSweep();
+        beginDocument(topics, docs.docStart(d), docs.docEnd(d));
+        int w = docs.word(i);
+        int k0 = topics[i];
+        remove(w, k0);
+        double[] out = new double[numTopics + 3];
+        for (int k = 0; k < numTopics; k++) {
+            out[k] += alphaBeta * invDenominator[k];
+        }
+        for (int j = 0; j < docTopicCount; j++) {
+            int k = docTopics[j];
+            out[k] += docCounts[k] * beta * invDenominator[k];
+        }
+        double q = 0;
+        for (int j = 0; j < rows[2 * w + 1]; j++) {
+            int cell = cells[rows[2 * w] + j];
+            double term = coefficient[cell & mask] * (cell >>> bits);
+            out[cell & mask] += term;
+            q += term;
+        }
+        out[numTopics] = s;
+        out[numTopics + 1] = r;
+        out[numTopics + 2] = q;
+        incrementWord(w, k0);
+        addToTopic(k0);
+        endDocument();
+        return out;
+    }
+}

@@ -1,0 +1,138 @@
+package org.sparkmc.core.lda;
+
+import java.util.Arrays;
+import org.apache.commons.rng.UniformRandomProvider;
+
+/**
+ * Document–topic proportions θ_d for a document given fixed topics φ_{k,w} = (n_{k,w} + β)/(n_k + Wβ) from trained
+ * counts, by Gibbs sampling the document's topics alone ("fold-in": p(z = k) ∝ φ_{k,w} (n_{d,k} + α); Griffiths &amp;
+ * Steyvers 2004, Wallach et al. 2009). Topics start uniform at random; after {@code burnIn} sweeps, θ_d is the mean
+ * over {@code samples} sweeps of (n_{d,k} + α)/(n_d + Kα). O(K) per token and sweep. What a Spark ML model's
+ * {@code transform} and the held-out evaluation call per document; the caller supplies the stream (keyed by the
+ * document, so the result does not depend on partitioning). Not thread-safe (scratch arrays); cheap to create.
+ */
+public final class TopicInference {
+    private final TopicWordCounts counts;
+    private final int numTopics;
+    private final double alpha;
+    private final double beta;
+    private final double[] invDenominator;
+    private final int burnIn;
+    private final int samples;
+    private final int mask;
+    private double[] phiRows = new double[0];
+    private final int[] rowOf;
+    private final int[] documentCounts;
+    private final double[] cumulative;
+
+    private TopicInference(TopicWordCounts counts, LdaPriors priors, int burnIn, int samples) {
+        this.counts = counts;
+        this.numTopics = priors.numTopics();
+        this.alpha = priors.alpha();
+        this.beta = priors.beta();
+        this.burnIn = burnIn;
+        this.samples = samples;
+        this.mask = (1 << counts.topicBits()) - 1;
+        this.invDenominator = new double[numTopics];
+        for (int k = 0; k < numTopics; k++) {
+            invDenominator[k] = 1.0 / (counts.topicTotal(k) + counts.vocabularySize() * beta);
+        }
+        this.rowOf = new int[counts.vocabularySize()];
+        Arrays.fill(rowOf, -1);
+        this.documentCounts = new int[numTopics];
+        this.cumulative = new double[numTopics];
+    }
+
+    /**
+     * @param burnIn fold-in sweeps discarded (≥ 0)
+     * @param samples sweeps whose θ estimates are averaged (≥ 1)
+     */
+    public static TopicInference of(TopicWordCounts counts, LdaPriors priors, int burnIn, int samples) {
+        if (counts.numTopics() != priors.numTopics()) {
+            throw new IllegalArgumentException("counts for K=" + counts.numTopics() + ", priors for K="
+                    + priors.numTopics());
+        }
+        if (burnIn < 0 || samples < 1) {
+            throw new IllegalArgumentException("need burnIn >= 0 and samples >= 1, got " + burnIn + ", " + samples);
+        }
+        return new TopicInference(counts, priors, burnIn, samples);
+    }
+
+    /** φ_{k,w}. */
+    public double phi(int word, int topic) {
+        return (counts.count(word, topic) + beta) * invDenominator[topic];
+    }
+
+    /** Fills {@code out[0..K)} with φ_{·,w}. */
+    public void phiRow(int word, double[] out, int offset) {
+        for (int k = 0; k < numTopics; k++) {
+            out[offset + k] = beta * invDenominator[k];
+        }
+        int[] starts = counts.rowStarts();
+        int[] cells = counts.entries();
+        int bits = counts.topicBits();
+        for (int e = starts[word]; e < starts[word + 1]; e++) {
+            int k = cells[e] & mask;
+            out[offset + k] = ((cells[e] >>> bits) + beta) * invDenominator[k];
+        }
+    }
+
+    /** θ for a document whose tokens are {@code words[0..n)} (word ids; n may be 0, giving the uniform prior mean). */
+    public double[] theta(int[] words, int n, UniformRandomProvider rng) {
+        // φ rows of the document's distinct words, in one scratch block.
+        int distinct = 0;
+        int[] local = new int[n];
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            int w = words[i];
+            if (rowOf[w] < 0) {
+                rowOf[w] = distinct;
+                order[distinct++] = w;
+            }
+            local[i] = rowOf[w] * numTopics;
+        }
+        if (phiRows.length < distinct * numTopics) {
+            phiRows = new double[Math.max(distinct * numTopics, 2 * phiRows.length)];
+        }
+        for (int j = 0; j < distinct; j++) {
+            phiRow(order[j], phiRows, j * numTopics);
+            rowOf[order[j]] = -1;
+        }
+        int[] z = new int[n];
+        int[] nd = documentCounts;
+        Arrays.fill(nd, 0);
+        for (int i = 0; i < n; i++) {
+            z[i] = rng.nextInt(numTopics);
+            nd[z[i]]++;
+        }
+        double[] theta = new double[numTopics];
+        double norm = 1.0 / (n + numTopics * alpha);
+        for (int sweep = 0; sweep < burnIn + samples; sweep++) {
+            for (int i = 0; i < n; i++) {
+                int row = local[i];
+                nd[z[i]]--;
+                double sum = 0;
+                for (int k = 0; k < numTopics; k++) {
+                    sum += phiRows[row + k] * (nd[k] + alpha);
+                    cumulative[k] = sum;
+                }
+                double u = rng.nextDouble() * sum;
+                int k = 0;
+                while (k < numTopics - 1 && cumulative[k] <= u) {
+                    k++;
+                }
+                z[i] = k;
+                nd[k]++;
+            }
+            if (sweep >= burnIn) {
+                for (int k = 0; k < numTopics; k++) {
+                    theta[k] += (nd[k] + alpha) * norm;
+                }
+            }
+        }
+        for (int k = 0; k < numTopics; k++) {
+            theta[k] /= samples;
+        }
+        return theta;
+    }
+}

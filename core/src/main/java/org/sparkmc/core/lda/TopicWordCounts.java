@@ -1,0 +1,395 @@
+package org.sparkmc.core.lda;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The global LDA count statistics of a topic assignment z: n_{k,w} (tokens of word w in topic k) and n_k (tokens in
+ * topic k), in the compact sparse form that AD-LDA broadcasts to every document block (Newman et al. 2009).
+ *
+ * <p>Row w lists only the topics with n_{k,w} &gt; 0, each as one packed int {@code count << topicBits | topic}
+ * (the layout Mallet's SparseLDA uses; Yao, Mimno &amp; McCallum 2009), sorted by decreasing packed value — so by
+ * decreasing count, which is the order the sparse sampler scans. Storage is 4 bytes per non-zero cell, plus
+ * 4(W+1) for row offsets and 4K for the totals; the number of non-zero cells is at most min(N, W·K). A cell holds a
+ * count up to {@link #maxCellCount()} = 2^(31 − topicBits) − 1; a word with more tokens than that is refused.
+ *
+ * <p>Immutable by contract (the arrays are shared with the samplers that copy from them, never written).
+ */
+public final class TopicWordCounts implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final int numTopics;
+    private final int vocabularySize;
+    private final int topicBits;
+    private final int[] rowStarts;
+    private final int[] entries;
+    private final int[] topicTotals;
+
+    private TopicWordCounts(int numTopics, int vocabularySize, int[] rowStarts, int[] entries, int[] topicTotals) {
+        this.numTopics = numTopics;
+        this.vocabularySize = vocabularySize;
+        this.topicBits = topicBits(numTopics);
+        this.rowStarts = rowStarts;
+        this.entries = entries;
+        this.topicTotals = topicTotals;
+    }
+
+    /** Bits used for the topic id inside a packed cell: enough for K − 1, at least 1. */
+    public static int topicBits(int numTopics) {
+        return Math.max(1, 32 - Integer.numberOfLeadingZeros(numTopics - 1));
+    }
+
+    /** All counts zero. */
+    public static TopicWordCounts empty(int numTopics, int vocabularySize) {
+        checkSizes(numTopics, vocabularySize);
+        return new TopicWordCounts(numTopics, vocabularySize, new int[vocabularySize + 1], new int[0],
+                new int[numTopics]);
+    }
+
+    /** The counts of an assignment: token i of {@code corpus} in topic {@code topics[i]}. */
+    public static TopicWordCounts of(Corpus corpus, char[] topics, int numTopics) {
+        if (topics.length != corpus.numTokens()) {
+            throw new IllegalArgumentException(topics.length + " topics for " + corpus.numTokens() + " tokens");
+        }
+        int w = corpus.vocabularySize();
+        checkSizes(numTopics, w);
+        int[] words = corpus.words();
+        int[] order = new int[words.length];
+        int[] starts = new int[w + 1];
+        for (int word : words) {
+            starts[word + 1]++;
+        }
+        for (int v = 0; v < w; v++) {
+            starts[v + 1] += starts[v];
+        }
+        int[] fill = Arrays.copyOf(starts, w);
+        for (int i = 0; i < words.length; i++) {
+            order[fill[words[i]]++] = i;
+        }
+        int[] dense = new int[numTopics];
+        int[] touched = new int[numTopics];
+        int[] rowStarts = new int[w + 1];
+        int[] totals = new int[numTopics];
+        IntList out = new IntList(Math.min(words.length, 1 << 20));
+        int bits = topicBits(numTopics);
+        for (int v = 0; v < w; v++) {
+            int n = 0;
+            for (int j = starts[v]; j < starts[v + 1]; j++) {
+                int k = topics[order[j]];
+                if (k >= numTopics) {
+                    throw new IllegalArgumentException("topic " + k + " at token " + order[j] + " >= K=" + numTopics);
+                }
+                if (dense[k]++ == 0) {
+                    touched[n++] = k;
+                }
+            }
+            appendRow(out, dense, touched, n, bits, v, totals);
+            rowStarts[v + 1] = out.size;
+        }
+        return new TopicWordCounts(numTopics, w, rowStarts, out.toArray(), totals);
+    }
+
+    /** Counts from a dense word-major matrix: {@code counts[w * K + k]} = n_{k,w} (e.g. another sampler's). */
+    public static TopicWordCounts fromDense(int[] counts, int numTopics, int vocabularySize) {
+        checkSizes(numTopics, vocabularySize);
+        if (counts.length != (long) numTopics * vocabularySize) {
+            throw new IllegalArgumentException(counts.length + " counts for W·K = " + vocabularySize + "·" + numTopics);
+        }
+        int[] dense = new int[numTopics];
+        int[] touched = new int[numTopics];
+        int[] rowStarts = new int[vocabularySize + 1];
+        int[] totals = new int[numTopics];
+        IntList out = new IntList(1 << 16);
+        int bits = topicBits(numTopics);
+        for (int v = 0; v < vocabularySize; v++) {
+            int n = 0;
+            for (int k = 0; k < numTopics; k++) {
+                int c = counts[v * numTopics + k];
+                if (c < 0) {
+                    throw new IllegalArgumentException("negative count at word " + v + ", topic " + k);
+                }
+                if (c > 0) {
+                    dense[k] = c;
+                    touched[n++] = k;
+                }
+            }
+            appendRow(out, dense, touched, n, bits, v, totals);
+            rowStarts[v + 1] = out.size;
+        }
+        return new TopicWordCounts(numTopics, vocabularySize, rowStarts, out.toArray(), totals);
+    }
+
+    /**
+     * The global counts after adding every block's changes (AD-LDA's merge step). The result is canonical — it
+     * depends only on the counts, not on the order of the deltas — so the next sweep's draws do not depend on
+     * which executor finished first.
+     *
+     * @throws IllegalStateException if a count would become negative (deltas that were not made against these
+     *     counts' assignment)
+     */
+    public TopicWordCounts plus(List<TopicWordDelta> deltas) {
+        for (TopicWordDelta d : deltas) {
+            if (d.numTopics() != numTopics || d.vocabularySize() != vocabularySize) {
+                throw new IllegalArgumentException("delta for K=" + d.numTopics() + ", W=" + d.vocabularySize()
+                        + " added to counts for K=" + numTopics + ", W=" + vocabularySize);
+            }
+        }
+        int p = deltas.size();
+        int[] at = new int[p];
+        int[] dense = new int[numTopics];
+        boolean[] seen = new boolean[numTopics];
+        int[] touched = new int[numTopics];
+        int[] totals = topicTotals.clone();
+        long extra = 0;
+        for (TopicWordDelta d : deltas) {
+            extra += d.size();
+            for (int k = 0; k < numTopics; k++) {
+                totals[k] += d.topicChange(k);
+            }
+        }
+        for (int k = 0; k < numTopics; k++) {
+            if (totals[k] < 0) {
+                throw new IllegalStateException("topic " + k + " total would become " + totals[k]);
+            }
+        }
+        int mask = (1 << topicBits) - 1;
+        IntList out = new IntList((int) Math.min(Integer.MAX_VALUE - 8, entries.length + extra));
+        int[] newStarts = new int[vocabularySize + 1];
+        int[] unusedTotals = new int[numTopics];
+        for (int v = 0; v < vocabularySize; v++) {
+            boolean changed = false;
+            for (int j = 0; j < p && !changed; j++) {
+                TopicWordDelta d = deltas.get(j);
+                changed = at[j] < d.size() && d.word(at[j]) == v;
+            }
+            if (!changed) {
+                out.addAll(entries, rowStarts[v], rowStarts[v + 1]);
+                newStarts[v + 1] = out.size;
+                continue;
+            }
+            int n = 0;
+            for (int e = rowStarts[v]; e < rowStarts[v + 1]; e++) {
+                int k = entries[e] & mask;
+                dense[k] = entries[e] >>> topicBits;
+                seen[k] = true;
+                touched[n++] = k;
+            }
+            for (int j = 0; j < p; j++) {
+                TopicWordDelta d = deltas.get(j);
+                int[] dw = d.words();
+                int[] dt = d.topics();
+                int[] dc = d.changes();
+                int e = at[j];
+                while (e < dw.length && dw[e] == v) {
+                    int k = dt[e];
+                    if (!seen[k]) {
+                        seen[k] = true;
+                        touched[n++] = k;
+                    }
+                    dense[k] += dc[e];
+                    e++;
+                }
+                at[j] = e;
+            }
+            for (int i = 0; i < n; i++) {
+                int k = touched[i];
+                seen[k] = false;
+                if (dense[k] < 0) {
+                    throw new IllegalStateException("count of word " + v + " in topic " + k + " would become "
+                            + dense[k]);
+                }
+            }
+            int m = 0;
+            for (int i = 0; i < n; i++) {
+                if (dense[touched[i]] > 0) {
+                    touched[m++] = touched[i];
+                } else {
+                    dense[touched[i]] = 0;
+                }
+            }
+            appendRow(out, dense, touched, m, topicBits, v, unusedTotals);
+            newStarts[v + 1] = out.size;
+        }
+        return new TopicWordCounts(numTopics, vocabularySize, newStarts, out.toArray(), totals);
+    }
+
+    /** Counts from packed rows (taken), each row re-sorted into the canonical decreasing order. */
+    static TopicWordCounts ofPacked(int numTopics, int vocabularySize, int[] rowStarts, int[] entries,
+            int[] topicTotals) {
+        for (int v = 0; v < vocabularySize; v++) {
+            sortDescending(entries, rowStarts[v], rowStarts[v + 1]);
+        }
+        return new TopicWordCounts(numTopics, vocabularySize, rowStarts, entries, topicTotals);
+    }
+
+    private static void sortDescending(int[] a, int from, int to) {
+        Arrays.sort(a, from, to);
+        for (int i = from, j = to - 1; i < j; i++, j--) {
+            int t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+        }
+    }
+
+    /** Appends row v from dense[touched[0..n)] (resetting them to 0), sorted by decreasing packed value. */
+    private static void appendRow(IntList out, int[] dense, int[] touched, int n, int bits, int word, int[] totals) {
+        int max = (1 << (31 - bits)) - 1;
+        int from = out.size;
+        for (int i = 0; i < n; i++) {
+            int k = touched[i];
+            int c = dense[k];
+            dense[k] = 0;
+            if (c > max) {
+                throw new IllegalArgumentException("word " + word + " has " + c + " tokens in topic " + k
+                        + ", more than the packed layout holds for K topics (" + max + ")");
+            }
+            totals[k] += c;
+            out.add(c << bits | k);
+        }
+        sortDescending(out.data, from, out.size);
+    }
+
+    private static void checkSizes(int numTopics, int vocabularySize) {
+        if (numTopics < 1 || numTopics > LdaPriors.MAX_TOPICS) {
+            throw new IllegalArgumentException("number of topics must be in [1, 65535], is " + numTopics);
+        }
+        if (vocabularySize < 1) {
+            throw new IllegalArgumentException("vocabulary size must be positive, is " + vocabularySize);
+        }
+    }
+
+    public int numTopics() {
+        return numTopics;
+    }
+
+    public int vocabularySize() {
+        return vocabularySize;
+    }
+
+    public int topicBits() {
+        return topicBits;
+    }
+
+    /** The largest count one (word, topic) cell can hold in the packed layout. */
+    public int maxCellCount() {
+        return (1 << (31 - topicBits)) - 1;
+    }
+
+    /** n_{k,w}; O(number of topics of word w). */
+    public int count(int word, int topic) {
+        int mask = (1 << topicBits) - 1;
+        for (int e = rowStarts[word]; e < rowStarts[word + 1]; e++) {
+            if ((entries[e] & mask) == topic) {
+                return entries[e] >>> topicBits;
+            }
+        }
+        return 0;
+    }
+
+    /** n_k. */
+    public int topicTotal(int topic) {
+        return topicTotals[topic];
+    }
+
+    /** The number of tokens of word w (the sum of its row). */
+    public int wordTotal(int word) {
+        int n = 0;
+        for (int e = rowStarts[word]; e < rowStarts[word + 1]; e++) {
+            n += entries[e] >>> topicBits;
+        }
+        return n;
+    }
+
+    /** N, the number of tokens counted. */
+    public long totalTokens() {
+        long n = 0;
+        for (int t : topicTotals) {
+            n += t;
+        }
+        return n;
+    }
+
+    /** The number of non-zero (word, topic) cells. */
+    public int nonZeros() {
+        return entries.length;
+    }
+
+    /** Row offsets, length W+1: row w is {@code entries()[rowStarts()[w] .. rowStarts()[w+1])} (shared, read-only). */
+    public int[] rowStarts() {
+        return rowStarts;
+    }
+
+    /** Packed cells {@code count << topicBits | topic} (shared, read-only by contract). */
+    public int[] entries() {
+        return entries;
+    }
+
+    /** n_k for every topic (shared, read-only by contract). */
+    public int[] topicTotals() {
+        return topicTotals;
+    }
+
+    /** The dense word-major matrix {@code [w * K + k]} = n_{k,w} (W·K ints: for tests and small models). */
+    public int[] toDense() {
+        int[] dense = new int[Math.multiplyExact(vocabularySize, numTopics)];
+        int mask = (1 << topicBits) - 1;
+        for (int v = 0; v < vocabularySize; v++) {
+            for (int e = rowStarts[v]; e < rowStarts[v + 1]; e++) {
+                dense[v * numTopics + (entries[e] & mask)] = entries[e] >>> topicBits;
+            }
+        }
+        return dense;
+    }
+
+    /** Bytes of the arrays' payload: what a broadcast of these counts carries before serialisation overhead. */
+    public long payloadBytes() {
+        return 4L * (entries.length + rowStarts.length + topicTotals.length);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TopicWordCounts c && c.numTopics == numTopics && c.vocabularySize == vocabularySize
+                && Arrays.equals(c.rowStarts, rowStarts) && Arrays.equals(c.entries, entries)
+                && Arrays.equals(c.topicTotals, topicTotals);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Arrays.hashCode(entries) + Arrays.hashCode(topicTotals);
+    }
+
+    /** A growable int array. */
+    static final class IntList {
+        int[] data;
+        int size;
+
+        IntList(int capacity) {
+            data = new int[Math.max(16, capacity)];
+        }
+
+        void add(int v) {
+            if (size == data.length) {
+                data = Arrays.copyOf(data, grow(size + 1));
+            }
+            data[size++] = v;
+        }
+
+        void addAll(int[] src, int from, int to) {
+            int n = to - from;
+            if (size + n > data.length) {
+                data = Arrays.copyOf(data, grow(size + n));
+            }
+            System.arraycopy(src, from, data, size, n);
+            size += n;
+        }
+
+        private int grow(int min) {
+            return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(min, data.length * 2L));
+        }
+
+        int[] toArray() {
+            return Arrays.copyOf(data, size);
+        }
+    }
+}

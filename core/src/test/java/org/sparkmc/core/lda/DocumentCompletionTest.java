@@ -1,0 +1,73 @@
+package org.sparkmc.core.lda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.sparkmc.core.random.RandomStreams;
+
+class DocumentCompletionTest {
+    /**
+     * With one topic θ = 1 whatever the fold-in does, so the perplexity has a closed form: the scored half's tokens
+     * get p(w) = (n_w + β)/(N + Wβ). The split is recomputed here from the documented stream and shuffle.
+     */
+    @Test
+    void oneTopicGivesTheSmoothedUnigramPerplexity() {
+        Corpus train = LdaFixtures.randomCorpus(30, 20, 12, 1);
+        Corpus heldOut = LdaFixtures.randomCorpus(10, 15, 12, 2);
+        LdaPriors priors = new LdaPriors(1, 0.5, 0.1);
+        TopicWordCounts counts = TopicWordCounts.of(train, new char[train.numTokens()], 1);
+        RandomStreams streams = new RandomStreams(3);
+        DocumentCompletion.Result r = DocumentCompletion.of(2, 3).evaluate(counts, priors, heldOut, streams);
+        int[] f = train.wordFrequencies();
+        double logLik = 0;
+        long n = 0;
+        for (int d = 0; d < heldOut.numDocuments(); d++) {
+            int len = heldOut.docLength(d);
+            var rng = streams.stream(DocumentCompletion.STREAM, heldOut.docId(d));
+            int[] order = new int[len];
+            for (int i = 0; i < len; i++) {
+                order[i] = i;
+            }
+            for (int i = len - 1; i > 0; i--) {
+                int j = rng.nextInt(i + 1);
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+            for (int i = len / 2; i < len; i++) {
+                int w = heldOut.word(heldOut.docStart(d) + order[i]);
+                logLik += Math.log((f[w] + 0.1) / (train.numTokens() + 12 * 0.1));
+                n++;
+            }
+        }
+        assertEquals(n, r.scoredTokens());
+        assertEquals(logLik, r.logLikelihood(), 1e-9 * Math.abs(logLik));
+        assertEquals(Math.exp(-logLik / n), r.perplexity(), 1e-9 * r.perplexity());
+    }
+
+    /** Planted, well-separated topics: completion beats the one-topic model and is reproducible for a seed. */
+    @Test
+    void foldInUsesTheObservedHalf() {
+        Corpus all = LdaFixtures.plantedCorpus(5, 10, 300, 40, 4);
+        Corpus train = all.selectByDocId(id -> id % 10 != 0);
+        Corpus heldOut = all.selectByDocId(id -> id % 10 == 0);
+        LdaPriors priors = new LdaPriors(5, 0.1, 0.01);
+        // The planted assignment: topic = word / 10.
+        char[] z = new char[train.numTokens()];
+        for (int i = 0; i < z.length; i++) {
+            z[i] = (char) (train.word(i) / 10);
+        }
+        TopicWordCounts counts = TopicWordCounts.of(train, z, 5);
+        double topics = DocumentCompletion.standard().evaluate(counts, priors, heldOut, new RandomStreams(5))
+                .perplexity();
+        double again = DocumentCompletion.standard().evaluate(counts, priors, heldOut, new RandomStreams(5))
+                .perplexity();
+        assertEquals(topics, again, 0.0);
+        TopicWordCounts unigram = TopicWordCounts.of(train, new char[train.numTokens()], 1);
+        double one = DocumentCompletion.standard().evaluate(unigram, new LdaPriors(1, 0.1, 0.01), heldOut,
+                new RandomStreams(5)).perplexity();
+        // Documents mix ~1-2 topics of 10 words each: ≈ 10-20 with topics vs ≈ 50 without.
+        assertTrue(topics < 20 && one > 40, topics + " vs " + one);
+    }
+}

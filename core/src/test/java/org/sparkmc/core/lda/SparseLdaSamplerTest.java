@@ -1,0 +1,144 @@
+package org.sparkmc.core.lda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
+import org.junit.jupiter.api.Test;
+import org.sparkmc.core.random.RandomStreams;
+
+/** The SparseLDA kernel against the dense collapsed-Gibbs conditional of Griffiths &amp; Steyvers (2004). */
+class SparseLdaSamplerTest {
+    private static final int REPETITIONS = 50;
+    private static final int DRAWS = 20_000;
+
+    /** The three buckets add up, topic by topic, to the dense formula (floating-point agreement, no randomness). */
+    @Test
+    void bucketsEqualTheDenseConditionalForEveryToken() {
+        for (LdaPriors priors : new LdaPriors[] {new LdaPriors(7, 0.3, 0.05), new LdaPriors(4, 2.0, 1.0)}) {
+            Corpus c = LdaFixtures.randomCorpus(12, 15, 9, 1);
+            char[] z = LdaFixtures.randomTopics(c, priors.numTopics(), 2);
+            SparseLdaSampler sampler = SparseLdaSampler.of(priors, TopicWordCounts.of(c, z, priors.numTopics()));
+            for (int d = 0; d < c.numDocuments(); d++) {
+                for (int i = c.docStart(d); i < c.docEnd(d); i++) {
+                    double[] dense = LdaFixtures.denseConditional(c, z, d, i, priors, true);
+                    double[] sparse = sampler.bucketMasses(c, z, d, i);
+                    double total = 0;
+                    for (int k = 0; k < priors.numTopics(); k++) {
+                        assertEquals(dense[k], sparse[k], 1e-12 * dense[k], "token " + i + " topic " + k);
+                        total += dense[k];
+                    }
+                    int k = priors.numTopics();
+                    assertEquals(total, sparse[k] + sparse[k + 1] + sparse[k + 2], 1e-12 * total);
+                }
+            }
+            // The state is restored after each probe.
+            assertEquals(TopicWordCounts.of(c, z, priors.numTopics()), sampler.counts());
+        }
+    }
+
+    /**
+     * In an AD-LDA block the buckets use the global counts, other blocks' tokens included: the masses equal the dense
+     * conditional computed on the whole corpus, for every token of the block.
+     */
+    @Test
+    void bucketsInABlockUseTheOtherBlocksCounts() {
+        LdaPriors priors = new LdaPriors(5, 0.3, 0.05);
+        Corpus all = LdaFixtures.randomCorpus(12, 15, 9, 3);
+        char[] z = LdaFixtures.randomTopics(all, 5, 4);
+        Corpus block = all.range(4, 9);
+        int offset = all.docStart(4);
+        char[] zb = java.util.Arrays.copyOfRange(z, offset, all.docStart(9));
+        SparseLdaSampler sampler = SparseLdaSampler.of(priors, TopicWordCounts.of(all, z, 5));
+        for (int d = 0; d < block.numDocuments(); d++) {
+            for (int i = block.docStart(d); i < block.docEnd(d); i++) {
+                double[] dense = LdaFixtures.denseConditional(all, z, d + 4, i + offset, priors, true);
+                double[] sparse = sampler.bucketMasses(block, zb, d, i);
+                for (int k = 0; k < 5; k++) {
+                    assertEquals(dense[k], sparse[k], 1e-12 * dense[k], "token " + i + " topic " + k);
+                }
+            }
+        }
+    }
+
+    /**
+     * Repeated redraws of one token (the rest fixed) are independent draws from its conditional; binned by topic
+     * they must fit the dense formula: 50 repetitions of 20,000 draws, chi-square at 1%, fail if more than 3 of 50
+     * fail (binomial(50, 0.01) tail: about 0.16% false alarms). Priors with large α and β put mass in all three
+     * buckets, so each path of the draw is exercised; the same draws against the conditional that forgets to remove
+     * token i (a classic bug) must fail.
+     */
+    @Test
+    void drawsFollowTheDenseConditional() {
+        LdaPriors[] cases = {new LdaPriors(6, 0.5, 0.01), new LdaPriors(5, 3.0, 2.0)};
+        for (int c = 0; c < cases.length; c++) {
+            LdaPriors priors = cases[c];
+            Corpus corpus = LdaFixtures.randomCorpus(6, 10, 5, 10 + c);
+            char[] z = LdaFixtures.randomTopics(corpus, priors.numTopics(), 20 + c);
+            int d = 2;
+            int i = corpus.docStart(d) + 1;
+            double[] exact = LdaFixtures.denseConditional(corpus, z, d, i, priors, true);
+            double[] wrong = LdaFixtures.denseConditional(corpus, z, d, i, priors, false);
+            SparseLdaSampler sampler = SparseLdaSampler.of(priors, TopicWordCounts.of(corpus, z, priors.numTopics()));
+            RandomStreams streams = new RandomStreams(30 + c);
+            int failed = 0;
+            int failedWrong = 0;
+            for (int rep = 0; rep < REPETITIONS; rep++) {
+                long[] tally = new long[priors.numTopics()];
+                sampler.resampleRepeatedly(corpus, z, d, i, DRAWS, streams.stream("test", rep), tally);
+                if (pValue(tally, exact) < 0.01) {
+                    failed++;
+                }
+                if (pValue(tally, wrong) < 0.01) {
+                    failedWrong++;
+                }
+            }
+            assertTrue(failed <= 3, "case " + c + ": " + failed + " of " + REPETITIONS + " repetitions failed");
+            assertTrue(failedWrong > 3, "case " + c + ": the wrong conditional passed (" + failedWrong + " failures)");
+        }
+    }
+
+    private static double pValue(long[] counts, double[] weights) {
+        double total = 0;
+        long n = 0;
+        for (int k = 0; k < counts.length; k++) {
+            total += weights[k];
+            n += counts[k];
+        }
+        double stat = 0;
+        for (int k = 0; k < counts.length; k++) {
+            double e = n * weights[k] / total;
+            stat += (counts[k] - e) * (counts[k] - e) / e;
+        }
+        return ChiSquaredDistribution.of(counts.length - 1).survivalProbability(stat);
+    }
+
+    /** After sweeps, the sampler's local counts are exactly the counts of its assignment. */
+    @Test
+    void localCountsStayConsistentWithTheAssignment() {
+        LdaPriors priors = new LdaPriors(20, 0.1, 0.01);
+        Corpus c = LdaFixtures.randomCorpus(40, 60, 30, 5);
+        char[] z = LdaFixtures.randomTopics(c, 20, 6);
+        TopicWordCounts start = TopicWordCounts.of(c, z, 20);
+        SparseLdaSampler sampler = SparseLdaSampler.of(priors, start);
+        RandomStreams streams = new RandomStreams(7);
+        for (int sweep = 0; sweep < 10; sweep++) {
+            sampler.sweep(c, z, streams.stream("sweep", sweep));
+        }
+        TopicWordCounts after = TopicWordCounts.of(c, z, 20);
+        assertEquals(after, sampler.counts());
+        assertEquals(after, start.plus(java.util.List.of(sampler.delta(start, c))));
+    }
+
+    /** A word that could overflow a packed cell (more tokens than 2^(31 − topic bits) − 1) is refused up front. */
+    @Test
+    void refusesWordsTooFrequentForThePackedCells() {
+        int n = 40_000;
+        int[] words = new int[n];
+        Corpus c = Corpus.of(new int[] {0, n}, words, new int[] {1}, 1);
+        LdaPriors priors = new LdaPriors(40_000, 0.1, 0.01); // 16 topic bits: at most 32,767 per cell
+        TopicWordCounts counts = TopicWordCounts.of(c, LdaFixtures.randomTopics(c, 40_000, 1), 40_000);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> SparseLdaSampler.of(priors, counts));
+    }
+}
