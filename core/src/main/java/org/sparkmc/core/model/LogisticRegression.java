@@ -159,8 +159,9 @@ public final class LogisticRegression implements LaplaceApproximation.Source {
         return lp;
     }
 
+    /** log(1 + e^t) without overflow (Math.log and Math.exp are JIT intrinsics; log1p is several times slower). */
     private static double log1pExp(double t) {
-        return t > 0 ? t + Math.log1p(Math.exp(-t)) : Math.log1p(Math.exp(t));
+        return t > 0 ? t + Math.log(1 + Math.exp(-t)) : Math.log(1 + Math.exp(t));
     }
 
     /** Newton–Raphson (IRLS) from w = 0 until the step is below 1e-10 (at most 100 iterations). */

@@ -15,7 +15,7 @@ import org.sparkmc.core.random.Rng;
 /**
  * Bayesian logistic regression on the Pima data (532 women, 7 standardised predictors + intercept, N(0, 10²)
  * priors). Reference: self-normalised importance sampling from a multivariate t (ν = 5) centred at the IRLS mode
- * with scale H⁻¹, 100,000 draws — its MCSE per coefficient from the weighted draws. Checks (fixed seeds) use 4
+ * with scale H⁻¹, 50,000 draws — its MCSE per coefficient from the weighted draws. Checks (fixed seeds) use 4
  * combined MCSE (≈ 6e-5 false alarms per quantity for fresh seeds).
  */
 class LogisticRegressionTest {
@@ -74,7 +74,7 @@ class LogisticRegressionTest {
     }
 
     private static final LogisticRegression MODEL = ModelData.pima(true);
-    private static final double[][] REFERENCE = importanceSamplingReference(MODEL, 100_000, 91);
+    private static final double[][] REFERENCE = importanceSamplingReference(MODEL, 50_000, 91);
 
     @Test
     void irlsFindsTheModeAndTheLaplaceApproximationIsClose() {
@@ -107,7 +107,7 @@ class LogisticRegressionTest {
         KernelRegistry.Settings fixed = new KernelRegistry.Settings(1, false, Double.NaN);
         KernelRegistry.Settings adaptive = new KernelRegistry.Settings(0.1, true, Double.NaN);
         Object[][] runs = {{"laplace-rwm", fixed, 1000, 10_000}, {"independence", fixed, 1000, 5_000},
-            {"am", adaptive, 3000, 10_000}, {"slice", adaptive, 300, 1_000}};
+            {"am", adaptive, 3000, 10_000}, {"slice", adaptive, 300, 600}};
         for (Object[] run : runs) {
             Kernel kernel = KernelRegistry.create((String) run[0], (KernelRegistry.Settings) run[1], model);
             RunChains.Result r = RunChains.run(model, kernel, 4, (Integer) run[2], (Integer) run[3], 93);
