@@ -291,6 +291,13 @@ public final class IsingDenoising implements MarkovRandomField, FullConditionals
         }
     }
 
+    /** {@code posterior_mean.png} (see {@link #posteriorMeanPng}) and {@code noisy.png} (y on [−3, 3]). */
+    @Override
+    public java.util.Map<String, byte[]> runningMeanFiles(double[] pooledMean) {
+        return java.util.Map.of("posterior_mean.png", posteriorMeanPng(pooledMean), "noisy.png",
+                GrayscalePng.encode(noisy(), height, width, -3, 3));
+    }
+
     /** A posterior mean image (values in [−1, 1], row-major) as a PNG: −1 black, +1 white. */
     public byte[] posteriorMeanPng(double[] meanImage) {
         return GrayscalePng.encode(meanImage, height, width, -1, 1);

@@ -15,4 +15,12 @@ public interface RunningMeans extends Target {
      * {@code sums[offset … offset + runningMeanSize())}.
      */
     void addToRunningMean(double[] position, double[] sums, int offset);
+
+    /**
+     * Files a job writes from the running mean pooled over chains (name → content), e.g. a posterior mean image as
+     * PNG; none by default.
+     */
+    default java.util.Map<String, byte[]> runningMeanFiles(double[] pooledMean) {
+        return java.util.Map.of();
+    }
 }
