@@ -90,7 +90,8 @@ public final class ColourGibbs implements Kernel {
         }
         GraphColouring col = colouring(field);
         RandomStreams streams = new RandomStreams(rng.provider().nextLong());
-        double[] x = state.position().clone();
+        // In place: every site is drawn from its conditional, so there is nothing to reject and no copy to keep.
+        double[] x = state.position();
         for (int c = 0; c < col.colourCount(); c++) {
             int[] sites = col.members(c);
             int blocks = (sites.length + blockSize - 1) / blockSize;
@@ -103,7 +104,7 @@ public final class ColourGibbs implements Kernel {
                 runParallel(blocks, b -> sampleBlock(field, x, sites, colour, b, streams));
             }
         }
-        state.moveTo(x, target.logDensity(x));
+        state.jumpTo(x, target.logDensity(x));
         return true;
     }
 
