@@ -287,7 +287,8 @@ public final class IsingDenoising implements MarkovRandomField, FullConditionals
     @Override
     public void addToRunningMean(double[] x, double[] sums, int offset) {
         for (int i = 0; i < x.length; i++) {
-            sums[offset + i] += Math.tanh(field(i, x));
+            // tanh(η) = 1 − 2/(1 + e^{2η}): Math.exp is a JIT intrinsic, Math.tanh is several times slower.
+            sums[offset + i] += 1 - 2 / (1 + Math.exp(2 * field(i, x)));
         }
     }
 
