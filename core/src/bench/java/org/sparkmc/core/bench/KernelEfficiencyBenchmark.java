@@ -42,13 +42,13 @@ public final class KernelEfficiencyBenchmark {
         Target gmmC = ModelRegistry.create("gmm_collapsed", gmm);
         Target isingT = ModelRegistry.create("ising_denoising", ising);
         List<Pair> pairs = List.of(
-                new Pair("eight_schools_noncentered", eightT, "rwm", 0.5, true, 5000, 20000, 0),
-                new Pair("eight_schools_noncentered", eightT, "am", 0.5, true, 5000, 20000, 0),
-                new Pair("eight_schools_noncentered", eightT, "slice", 1, true, 1000, 5000, 0),
-                new Pair("eight_schools_noncentered", eightT, "slice-doubling", 1, true, 1000, 5000, 0),
-                new Pair("kidiq-kidscore_momiq", kidiqT, "am", 0.5, true, 20000, 20000, 0),
-                new Pair("kidiq-kidscore_momiq", kidiqT, "slice", 1, true, 2000, 20000, 0),
-                new Pair("kidiq-kidscore_momiq", kidiqT, "slice-doubling", 1, true, 2000, 20000, 0),
+                new Pair("eight_schools_noncentered", eightT, "rwm", 0.5, true, 5000, 200000, 0),
+                new Pair("eight_schools_noncentered", eightT, "am", 0.5, true, 5000, 200000, 0),
+                new Pair("eight_schools_noncentered", eightT, "slice", 1, true, 1000, 50000, 0),
+                new Pair("eight_schools_noncentered", eightT, "slice-doubling", 1, true, 1000, 50000, 0),
+                new Pair("kidiq-kidscore_momiq", kidiqT, "am", 0.5, true, 20000, 200000, 0),
+                new Pair("kidiq-kidscore_momiq", kidiqT, "slice", 1, true, 2000, 100000, 0),
+                new Pair("kidiq-kidscore_momiq", kidiqT, "slice-doubling", 1, true, 2000, 100000, 0),
                 new Pair("Pima logistic", pimaT, "laplace-rwm", 1, false, 500, 10000, 0),
                 new Pair("Pima logistic", pimaT, "independence", 1, false, 500, 10000, 0),
                 new Pair("Pima logistic", pimaT, "am", 0.1, true, 3000, 10000, 0),
