@@ -85,6 +85,17 @@ public final class ChainState {
         }
     }
 
+    /**
+     * A view of this chain for one part of a composite kernel: the same position array, log density and counters,
+     * with that part's own tuning array. The composite copies the part's moves back with {@link #jumpTo}.
+     */
+    ChainState withTuning(double[] partTuning) {
+        ChainState view = new ChainState(chain, position, logDensity, partTuning);
+        view.warmupIterations = warmupIterations;
+        view.samplingIterations = samplingIterations;
+        return view;
+    }
+
     public ChainState copy() {
         ChainState c = new ChainState(chain, position.clone(), logDensity, tuning.clone());
         c.warmupIterations = warmupIterations;

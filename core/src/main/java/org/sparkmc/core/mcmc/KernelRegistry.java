@@ -1,28 +1,82 @@
 package org.sparkmc.core.mcmc;
 
+import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.model.FullConditionals;
+import org.sparkmc.core.model.LaplaceApproximation;
+import org.sparkmc.core.model.MarkovRandomField;
+import org.sparkmc.core.model.RunningMeans;
+import org.sparkmc.core.model.Target;
 
 /**
- * Builds a {@link Kernel} from its name in a job's configuration. {@code rwm}: random-walk Metropolis with a
- * Gaussian proposal of the given initial scale, adapted during warm-up unless adaptation is off. {@code rjmcmc}:
- * the reversible-jump sweep a trans-dimensional target defines (scale and adaptation unused).
+ * Builds a {@link Kernel} from its name in a job's configuration.
+ * <ul>
+ * <li>{@code rwm}: random-walk Metropolis, Gaussian proposal of sd {@code scale} per coordinate, the scale adapted
+ * toward the target acceptance during warm-up unless adaptation is off ({@link MetropolisHastings}).</li>
+ * <li>{@code am}: adaptive Metropolis with a full proposal covariance learnt in warm-up ({@link AdaptiveMetropolis}).</li>
+ * <li>{@code independence}: Metropolis–Hastings with the {@link GaussianIndependence} proposal N(mode, (scale·sd)²)
+ * from the target's Laplace approximation (targets that provide one).</li>
+ * <li>{@code laplace-rwm}: the lectures' proposal N(x, scale²·2.38²/d·H⁻¹) from the target's Laplace approximation
+ * ({@link MultivariateNormalRandomWalk}).</li>
+ * <li>{@code slice}, {@code slice-doubling}: coordinate-wise slice sampling with stepping-out or doubling, initial
+ * width {@code scale} ({@link SliceSampler}).</li>
+ * <li>{@code gibbs}, {@code gibbs-random}: systematic- or random-scan Gibbs over the target's full conditionals
+ * ({@link GibbsSampler}).</li>
+ * <li>{@code colour-gibbs}: chromatic parallel Gibbs on a Markov random field with {@code threads} threads
+ * ({@link ColourGibbs}).</li>
+ * <li>{@code proposal:com.example.MyProposal}: Metropolis–Hastings with a user's {@link Proposal} (public
+ * no-argument constructor), which returns its own log Hastings ratio.</li>
+ * <li>{@code rjmcmc}: the reversible-jump sweep a trans-dimensional target defines
+ * ({@link org.sparkmc.core.rjmcmc.RjmcmcKernel}; scale and adaptation unused).</li>
+ * <li>{@code cycle(k1, k2, …)}: each in turn; {@code mixture(w1*k1, w2*k2, …)}: one chosen at random with
+ * probabilities ∝ w (weights default to 1) ({@link CycleKernel}, {@link MixtureKernel}).</li>
+ * </ul>
+ * For a target with {@link RunningMeans} (a posterior mean image), the kernel is wrapped in a
+ * {@link RunningMeanKernel}.
  */
 public final class KernelRegistry {
-    private static final Set<String> NAMES = Set.of("rwm", "rjmcmc");
+    public static final String PROPOSAL_PREFIX = "proposal:";
+    private static final Set<String> NAMES = new TreeSet<>(Set.of("rwm", "am", "independence", "laplace-rwm", "slice",
+            "slice-doubling", "gibbs", "gibbs-random", "colour-gibbs", "rjmcmc"));
 
     private KernelRegistry() {
     }
 
-    /** Settings shared by the kernels: initial proposal scale, warm-up adaptation, target acceptance (NaN = default). */
-    public record Settings(double scale, boolean adapt, double targetAcceptance) {
+    /**
+     * Settings shared by the kernels: initial proposal scale (slice: initial width), warm-up adaptation, target
+     * acceptance (NaN = default), threads for parallel kernels.
+     */
+    public record Settings(double scale, boolean adapt, double targetAcceptance, int threads) {
+        public Settings(double scale, boolean adapt, double targetAcceptance) {
+            this(scale, adapt, targetAcceptance, 1);
+        }
     }
 
+    /** The built-in simple names (composites and {@code proposal:} classes come on top). */
     public static Set<String> names() {
         return NAMES;
     }
 
+    /** A kernel that needs nothing from the target ({@code rwm}, {@code am}, slice, Gibbs, composites of them). */
     public static Kernel create(String name, Settings settings) {
+        return create(name, settings, null);
+    }
+
+    /** A kernel for a target (needed by {@code independence}, {@code laplace-rwm}; checked for Gibbs kinds). */
+    public static Kernel create(String name, Settings settings, Target target) {
+        check(settings);
+        Kernel kernel = parse(name == null ? "" : name.trim(), settings, target);
+        if (target instanceof RunningMeans means) {
+            kernel = RunningMeanKernel.of(kernel, means.runningMeanSize());
+        }
+        return kernel;
+    }
+
+    private static void check(Settings settings) {
         if (!(settings.scale() > 0) || Double.isInfinite(settings.scale())) {
             throw new InvalidInputException("kernel scale must be a positive number, is " + settings.scale());
         }
@@ -30,12 +84,141 @@ public final class KernelRegistry {
         if (!Double.isNaN(a) && !(a > 0 && a < 1)) {
             throw new InvalidInputException("target acceptance must be in (0, 1), is " + a);
         }
-        if ("rjmcmc".equals(name)) {
-            return org.sparkmc.core.rjmcmc.RjmcmcKernel.ofTargetSweep();
+        if (settings.threads() < 1) {
+            throw new InvalidInputException("threads must be at least 1, is " + settings.threads());
         }
-        if ("rwm".equals(name)) {
-            return new MetropolisHastings(new GaussianRandomWalk(), settings.scale(), settings.adapt(), a);
+    }
+
+    private static Kernel parse(String name, Settings s, Target target) {
+        if (name.startsWith("cycle(") && name.endsWith(")")) {
+            List<Kernel> parts = new ArrayList<>();
+            for (String part : splitTopLevel(name.substring(6, name.length() - 1))) {
+                parts.add(parse(part, s, target));
+            }
+            return CycleKernel.of(parts);
         }
-        throw new InvalidInputException("unknown kernel '" + name + "': expected one of " + NAMES);
+        if (name.startsWith("mixture(") && name.endsWith(")")) {
+            List<Kernel> parts = new ArrayList<>();
+            List<String> items = splitTopLevel(name.substring(8, name.length() - 1));
+            double[] weights = new double[items.size()];
+            for (int i = 0; i < items.size(); i++) {
+                String item = items.get(i);
+                int star = item.indexOf('*');
+                weights[i] = 1;
+                if (star > 0 && item.substring(0, star).trim().matches("[0-9.eE+-]+")) {
+                    try {
+                        weights[i] = Double.parseDouble(item.substring(0, star).trim());
+                    } catch (NumberFormatException e) {
+                        throw new InvalidInputException("kernel '" + name + "': bad mixture weight in '" + item + "'");
+                    }
+                    item = item.substring(star + 1).trim();
+                }
+                if (!(weights[i] > 0) || Double.isInfinite(weights[i])) {
+                    throw new InvalidInputException("kernel '" + name + "': mixture weights must be positive");
+                }
+                parts.add(parse(item, s, target));
+            }
+            return MixtureKernel.of(parts, weights);
+        }
+        if (name.startsWith(PROPOSAL_PREFIX)) {
+            return new MetropolisHastings(userProposal(name.substring(PROPOSAL_PREFIX.length()).trim()), s.scale(),
+                    s.adapt(), s.targetAcceptance());
+        }
+        switch (name) {
+            case "rjmcmc":
+                return org.sparkmc.core.rjmcmc.RjmcmcKernel.ofTargetSweep();
+            case "rwm":
+                return new MetropolisHastings(new GaussianRandomWalk(), s.scale(), s.adapt(), s.targetAcceptance());
+            case "am":
+                return AdaptiveMetropolis.of(s.scale(), s.adapt(), s.targetAcceptance());
+            case "independence": {
+                LaplaceApproximation laplace = laplace(name, target);
+                return new MetropolisHastings(new GaussianIndependence(laplace.mode(), laplace.marginalSd()),
+                        s.scale(), s.adapt(), s.targetAcceptance());
+            }
+            case "laplace-rwm": {
+                LaplaceApproximation laplace = laplace(name, target);
+                int d = laplace.dimension();
+                double[] cov = laplace.covariance().clone();
+                for (int i = 0; i < cov.length; i++) {
+                    cov[i] *= 2.38 * 2.38 / d;
+                }
+                return new MetropolisHastings(MultivariateNormalRandomWalk.of(cov, d), s.scale(), s.adapt(),
+                        s.targetAcceptance());
+            }
+            case "slice":
+                return SliceSampler.of(SliceSampler.Method.STEPPING_OUT, s.scale(), s.adapt());
+            case "slice-doubling":
+                return SliceSampler.of(SliceSampler.Method.DOUBLING, s.scale(), s.adapt());
+            case "gibbs":
+            case "gibbs-random":
+                if (target != null && !(target instanceof FullConditionals)) {
+                    throw new InvalidInputException("kernel '" + name + "' needs a model with full conditionals; "
+                            + target.getClass().getSimpleName() + " has none (use rwm, am or slice)");
+                }
+                return GibbsSampler.of(name.equals("gibbs") ? GibbsSampler.Scan.SYSTEMATIC : GibbsSampler.Scan.RANDOM);
+            case "colour-gibbs":
+                if (target != null && !(target instanceof MarkovRandomField)) {
+                    throw new InvalidInputException("kernel 'colour-gibbs' needs a Markov random field model; "
+                            + target.getClass().getSimpleName() + " is not one");
+                }
+                return ColourGibbs.of(s.threads());
+            default:
+                throw new InvalidInputException("unknown kernel '" + name + "': expected one of " + NAMES + ", '"
+                        + PROPOSAL_PREFIX + "<class>', 'cycle(k1,k2,…)' or 'mixture(w1*k1,w2*k2,…)'");
+        }
+    }
+
+    private static LaplaceApproximation laplace(String name, Target target) {
+        if (target instanceof LaplaceApproximation.Source source) {
+            return source.laplace();
+        }
+        throw new InvalidInputException("kernel '" + name + "' needs the model's Laplace approximation; "
+                + (target == null ? "no model given" : target.getClass().getSimpleName() + " provides none"));
+    }
+
+    private static Proposal userProposal(String className) {
+        try {
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            Class<?> type = Class.forName(className, true,
+                    loader != null ? loader : KernelRegistry.class.getClassLoader());
+            if (!Proposal.class.isAssignableFrom(type)) {
+                throw new InvalidInputException("proposal class '" + className + "' does not implement "
+                        + Proposal.class.getName());
+            }
+            return (Proposal) type.getConstructor().newInstance();
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new InvalidInputException("proposal class '" + className + "' is not on the classpath", e);
+        } catch (NoSuchMethodException e) {
+            throw new InvalidInputException("proposal class '" + className + "' needs a public no-argument constructor");
+        } catch (InvocationTargetException e) {
+            throw new InvalidInputException("proposal class '" + className + "' failed to construct: " + e.getCause(),
+                    e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new InvalidInputException("proposal class '" + className + "' cannot be instantiated: " + e, e);
+        }
+    }
+
+    /** Splits "a, b(c, d), e" at top-level commas. */
+    static List<String> splitTopLevel(String s) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                out.add(s.substring(start, i).trim());
+                start = i + 1;
+            }
+        }
+        out.add(s.substring(start).trim());
+        if (out.stream().anyMatch(String::isEmpty)) {
+            throw new InvalidInputException("kernel list '" + s + "' has an empty entry");
+        }
+        return out;
     }
 }

@@ -9,7 +9,8 @@ import org.sparkmc.core.InvalidInputException;
 
 /**
  * Builds a {@link Target} from a name in a job's configuration: a built-in short name ({@code bimodal},
- * {@code eight_schools_noncentered}) or {@code class:com.example.MyTarget} for a user's class on the classpath
+ * {@code eight_schools_noncentered}, {@code kidscore_momiq}, {@code logistic_regression}, {@code ising_denoising},
+ * {@code gmm}, {@code gmm_collapsed}) or {@code class:com.example.MyTarget} for a user's class on the classpath
  * (a public class implementing {@code Target} with a public constructor taking {@link ModelParameters}, or a
  * public no-argument constructor).
  */
@@ -21,7 +22,12 @@ public final class ModelRegistry {
             "eight_schools_noncentered", EightSchoolsNoncentered::new,
             "rj_normal_mixture", org.sparkmc.core.rjmcmc.NormalMixture::new,
             "rj_two_means", org.sparkmc.core.rjmcmc.TwoMeans::new,
-            "rj_clustering", org.sparkmc.core.rjmcmc.CentreClustering::new));
+            "rj_clustering", org.sparkmc.core.rjmcmc.CentreClustering::new,
+            "kidscore_momiq", KidscoreMomiq::new,
+            "logistic_regression", LogisticRegression::new,
+            "ising_denoising", IsingDenoising::new,
+            "gmm", GaussianMixtureGibbs::new,
+            "gmm_collapsed", CollapsedGaussianMixture::new));
 
     private ModelRegistry() {
     }

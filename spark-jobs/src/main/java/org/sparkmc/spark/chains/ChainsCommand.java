@@ -41,7 +41,8 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
     private String conf;
 
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "bimodal",
-            description = "Target: a built-in (bimodal, eight_schools_noncentered) or class:com.example.MyTarget. "
+            description = "Target: a built-in (bimodal, eight_schools_noncentered, kidscore_momiq, logistic_regression, "
+                + "ising_denoising, gmm, gmm_collapsed) or class:com.example.MyTarget. "
                 + "Default: ${DEFAULT-VALUE}.")
     private String model;
 
@@ -54,12 +55,22 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
     private Map<String, String> params = new LinkedHashMap<>();
 
     @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "rwm",
-            description = "Transition kernel: rwm (random-walk Metropolis, Gaussian proposal). Default: ${DEFAULT-VALUE}.")
+            description = "Transition kernel: rwm (random-walk Metropolis), am (adaptive Metropolis, full covariance), "
+                + "independence, laplace-rwm (proposals from the model's Laplace approximation), slice, "
+                + "slice-doubling, gibbs, gibbs-random (full conditionals), colour-gibbs (parallel, Markov random "
+                + "fields), proposal:<class> (your Proposal), cycle(k1,k2,...), mixture(w1*k1,w2*k2,...). "
+                + "Default: ${DEFAULT-VALUE}.")
     private String kernel;
 
     @Option(names = "--scale", paramLabel = "X", defaultValue = "1",
-            description = "Initial proposal scale (sd of each coordinate's step). Default: ${DEFAULT-VALUE}.")
+            description = "Initial proposal scale (sd of each coordinate's step; slice: initial width). "
+                + "Default: ${DEFAULT-VALUE}.")
     private double scale;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+            description = "Threads per chain for parallel kernels (colour-gibbs); does not change any draw. "
+                + "Default: ${DEFAULT-VALUE}.")
+    private int threads;
 
     @Option(names = "--adapt", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Adapt the proposal scale during warm-up (frozen after). Default: ${DEFAULT-VALUE}.")
@@ -154,7 +165,8 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
             throw new InvalidInputException("--out DIR is required (or 'out' in the config file)");
         }
         Target target = ModelRegistry.create(model, modelParameters());
-        Kernel kernelInstance = KernelRegistry.create(kernel, new KernelRegistry.Settings(scale, adapt, targetAccept));
+        Kernel kernelInstance = KernelRegistry.create(kernel,
+                new KernelRegistry.Settings(scale, adapt, targetAccept, threads), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize, maxRounds, minEss, maxRhat,
                 seed, Math.max(partitions, 1), driverDrawsLimit);

@@ -1,0 +1,77 @@
+package org.sparkmc.core.mcmc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.apache.commons.statistics.distribution.NormalDistribution;
+import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.model.BimodalMixture;
+import org.sparkmc.core.random.RandomStreams;
+
+/**
+ * Cycles and mixtures of kernels: they sample the target (50 × chi-square at 1%, fail if more than 3 fail: ≈ 0.2%
+ * false alarms), each part adapts during warm-up only, and the registry builds them from names.
+ */
+class CompositeKernelTest {
+    private final CorrelatedNormal target = new CorrelatedNormal(1, 3, 0.9);
+    private final NormalDistribution x2 = NormalDistribution.of(0, 3);
+
+    @Test
+    void aCycleAndAMixtureSampleTheTarget() {
+        Kernel cycle = KernelRegistry.create("cycle(am, slice, gibbs)", new KernelRegistry.Settings(0.5, true, Double.NaN));
+        assertInstanceOf(CycleKernel.class, cycle);
+        int failedCycle = RunChains.failedRepetitions(target, cycle, 1, x2::cumulativeProbability, 50, 1000, 2000, 3,
+                61);
+        assertTrue(failedCycle <= 3, failedCycle + " of 50 failed");
+        Kernel mixture = KernelRegistry.create("mixture(3*rwm, 1*slice-doubling)",
+                new KernelRegistry.Settings(0.5, true, Double.NaN));
+        assertInstanceOf(MixtureKernel.class, mixture);
+        int failed = RunChains.failedRepetitions(target, mixture, 1, x2::cumulativeProbability, 50, 1000, 2000, 25, 62);
+        assertTrue(failed <= 3, failed + " of 50 failed");
+    }
+
+    @Test
+    void everyPartAdaptsInWarmupOnlyAndKeepsItsOwnTuning() {
+        Kernel cycle = KernelRegistry.create("cycle(rwm, am, slice)", new KernelRegistry.Settings(0.1, true, Double.NaN));
+        RandomStreams streams = new RandomStreams(8);
+        ChainState s = ChainRound.start(1, target, cycle, streams);
+        double[] initial = s.tuning().clone();
+        s = ChainRound.run(target, cycle, s, 1, 3000, true, false, streams).state();
+        double[] adapted = s.tuning().clone();
+        // Layout [3, len_rwm, len_am, len_slice, rwm…, am…, slice…]: each part's region changed.
+        int rwmAt = 4;
+        int amAt = rwmAt + (int) adapted[1];
+        int sliceAt = amAt + (int) adapted[2];
+        assertTrue(adapted[rwmAt] != initial[rwmAt], "rwm scale adapted");
+        assertTrue(adapted[amAt + 1] == 3000, "am saw every warm-up position");
+        assertTrue(adapted[sliceAt] != initial[sliceAt], "slice width adapted");
+        s = ChainRound.run(target, cycle, s, 2, 3000, false, true, streams).state();
+        assertArrayEquals(adapted, s.tuning(), 0.0, "all parts frozen after warm-up");
+    }
+
+    @Test
+    void theRegistryKnowsEveryKernelAndExplainsMistakes() {
+        KernelRegistry.Settings s = new KernelRegistry.Settings(1, true, Double.NaN, 2);
+        for (String name : List.of("rwm", "am", "slice", "slice-doubling", "gibbs", "gibbs-random", "colour-gibbs")) {
+            assertFalse(KernelRegistry.create(name, s).getClass().getSimpleName().isEmpty());
+        }
+        assertInstanceOf(MetropolisHastings.class,
+                KernelRegistry.create("proposal:" + GaussianRandomWalk.class.getName(), s));
+        assertInstanceOf(CycleKernel.class, KernelRegistry.create("cycle(am, mixture(rwm, slice))", s));
+        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("hmc", s));
+        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("cycle(am,,slice)", s));
+        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("mixture(-1*am, slice)", s));
+        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("independence", s, new BimodalMixture(5)));
+        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("gibbs", s, new BimodalMixture(5)));
+        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("proposal:java.lang.String", s));
+        assertThrows(InvalidInputException.class,
+                () -> KernelRegistry.create("rwm", new KernelRegistry.Settings(1, true, Double.NaN, 0)));
+        assertEquals(List.of("a", "b(c, d)", "e"), KernelRegistry.splitTopLevel("a, b(c, d), e"));
+    }
+}

@@ -1,0 +1,94 @@
+package org.sparkmc.core.mcmc;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.sparkmc.core.model.LogisticRegression;
+
+/** Test helper: the shared data sets (system property {@code sparkmc.shared.data}, else /work/shared/data). */
+final class ModelData {
+    private ModelData() {
+    }
+
+    static Path shared() {
+        String p = System.getProperty("sparkmc.shared.data");
+        Path dir = p != null ? Path.of(p) : Path.of("/work/shared/data");
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalStateException("shared data not found at " + dir.toAbsolutePath());
+        }
+        return dir.toAbsolutePath().normalize();
+    }
+
+    /** The Pima model: 7 standardised predictors + intercept, N(0, 10²) priors; optionally starting at the mode. */
+    static LogisticRegression pima(boolean startAtMode) {
+        List<String> lines = read(shared().resolve("pima/pima.csv"));
+        String[] header = lines.get(0).replace("\"", "").split(",");
+        int n = lines.size() - 1;
+        int p = header.length - 1;
+        double[][] columns = new double[p][n];
+        double[] y = new double[n];
+        for (int i = 0; i < n; i++) {
+            String[] f = lines.get(i + 1).split(",");
+            for (int j = 0; j < p; j++) {
+                columns[j][i] = Double.parseDouble(f[j]);
+            }
+            y[i] = Double.parseDouble(f[p]);
+        }
+        double[] design = new double[n * (p + 1)];
+        for (int j = 0; j < p; j++) {
+            columns[j] = LogisticRegression.standardised(columns[j]);
+        }
+        for (int i = 0; i < n; i++) {
+            design[i * (p + 1)] = 1;
+            for (int j = 0; j < p; j++) {
+                design[i * (p + 1) + j + 1] = columns[j][i];
+            }
+        }
+        List<String> names = new ArrayList<>(List.of("w[intercept]"));
+        for (int j = 0; j < p; j++) {
+            names.add("w[" + header[j] + "]");
+        }
+        return new LogisticRegression(design, y, names, 10, startAtMode);
+    }
+
+    /** posteriordb's reference summary: name → {mean, sd, mcse_mean}. */
+    static Map<String, double[]> reference(String posterior) {
+        List<String> lines = read(shared().resolve("posteriordb").resolve(posterior).resolve("reference_summary.csv"));
+        Map<String, double[]> out = new LinkedHashMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",");
+            out.put(f[0].replace("\"", ""), new double[] {Double.parseDouble(f[1]), Double.parseDouble(f[2]),
+                Double.parseDouble(f[9])});
+        }
+        return out;
+    }
+
+    /** A JSON data file's numeric arrays, e.g. kidiq.json (a tiny reader: {"name": [numbers], "n": number}). */
+    static Map<String, double[]> jsonArrays(Path file) {
+        String s = String.join("", read(file)).replaceAll("\\s", "");
+        Map<String, double[]> out = new LinkedHashMap<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"([^\"]+)\":\\[([^\\]]*)\\]").matcher(s);
+        while (m.find()) {
+            String[] parts = m.group(2).split(",");
+            double[] v = new double[parts.length];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = Double.parseDouble(parts[i]);
+            }
+            out.put(m.group(1), v);
+        }
+        return out;
+    }
+
+    static List<String> read(Path p) {
+        try {
+            return Files.readAllLines(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package org.sparkmc.core.mcmc;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.DoubleUnaryOperator;
+import org.sparkmc.core.diagnostics.MonteCarloStandardError;
+import org.sparkmc.core.diagnostics.PooledStatistics;
+import org.sparkmc.core.diagnostics.Rhat;
+import org.sparkmc.core.model.Target;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.random.Rng;
+import org.sparkmc.core.testing.ChiSquare;
+
+/** Test helpers: run a few chains in rounds as the chains job does, and the repeated chi-square pattern. */
+final class RunChains {
+    private RunChains() {
+    }
+
+    /** Draws [parameter][chain][iteration] plus the chains' final states. */
+    record Result(double[][][] draws, List<ChainState> states, double acceptance) {
+        double mean(int p) {
+            return PooledStatistics.mean(draws[p]);
+        }
+
+        double mcse(int p) {
+            return MonteCarloStandardError.mean(draws[p]);
+        }
+
+        double rhat(int p) {
+            return Rhat.rhat(draws[p]);
+        }
+    }
+
+    static Result run(Target target, Kernel kernel, int chains, int warmup, int draws, long seed) {
+        RandomStreams streams = new RandomStreams(seed);
+        int width = target.parameterNames().size();
+        double[][][] out = new double[width][chains][];
+        List<ChainState> states = new ArrayList<>();
+        long accepted = 0;
+        for (int c = 0; c < chains; c++) {
+            ChainState s = ChainRound.start(c + 1, target, kernel, streams);
+            if (warmup > 0) {
+                s = ChainRound.run(target, kernel, s, 1, warmup, true, false, streams).state();
+            }
+            RoundResult r = ChainRound.run(target, kernel, s, 2, draws, false, true, streams);
+            accepted += r.accepted();
+            for (int p = 0; p < width; p++) {
+                out[p][c] = r.draws()[p];
+            }
+            states.add(r.state());
+        }
+        return new Result(out, states, (double) accepted / ((long) chains * draws));
+    }
+
+    /**
+     * Commons RNG's pattern: {@code reps} repetitions of a chi-square test at 1% on 20 equiprobable bins of
+     * {@code draws} draws of coordinate {@code coordinate}, thinned by {@code thin} after {@code warmup}
+     * (adapting) warm-up iterations; returns how many repetitions failed. With 50 repetitions and near-independent
+     * draws, more than 3 failures happen with probability ≈ 0.2% for a correct kernel.
+     */
+    static int failedRepetitions(Target target, Kernel kernel, int coordinate, DoubleUnaryOperator cdf, int reps,
+            int warmup, int draws, int thin, long seed) {
+        RandomStreams streams = new RandomStreams(seed);
+        int failed = 0;
+        for (int rep = 0; rep < reps; rep++) {
+            ChainState state = ChainRound.start(rep, target, kernel, streams);
+            Rng rng = streams.rng("test", rep);
+            for (int i = 0; i < warmup; i++) {
+                kernel.step(target, state, rng, true);
+                state.countIteration(true);
+            }
+            double[] x = new double[draws];
+            for (int i = 0; i < draws; i++) {
+                for (int t = 0; t < thin; t++) {
+                    kernel.step(target, state, rng, false);
+                }
+                x[i] = state.position()[coordinate];
+            }
+            if (ChiSquare.pValue(x, cdf, 20) < 0.01) {
+                failed++;
+            }
+        }
+        return failed;
+    }
+}
