@@ -308,7 +308,6 @@ class SimulationBasedCalibrationTest {
      * default build does not exclude the tag).
      */
     @Tag("heavy")
-    @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "sparkmc.heavy", matches = "true")
     @Test
     void heavyCalibration() {
         List<String> failures = new ArrayList<>();

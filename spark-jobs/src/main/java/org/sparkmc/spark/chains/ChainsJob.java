@@ -269,6 +269,11 @@ public final class ChainsJob {
         return all;
     }
 
+    /** The chains' states after the last round (positions, tuning and any running means they carry). */
+    public List<ChainState> states() {
+        return List.copyOf(states);
+    }
+
     /** Names of the recorded columns: the target's parameters, lp__, accept_stat__. */
     public List<String> recordedNames() {
         return recorded;

@@ -13,6 +13,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 import org.sparkmc.core.mcmc.RoundResult;
+import org.sparkmc.core.model.RunningMeans;
 import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.CmdStanCsv;
@@ -21,7 +22,8 @@ import scala.Tuple2;
 /**
  * Writes a {@code chains} run, committed atomically: {@code draws.parquet} (chain, draw, one column per parameter,
  * lp__, accept_stat__; chains and draws numbered from 1), {@code summary.json}, {@code summary.csv},
- * {@code report.html}, and on request {@code cmdstan/chain-<k>.csv} (one CmdStan-style CSV per chain).
+ * {@code report.html}, on request {@code cmdstan/chain-<k>.csv} (one CmdStan-style CSV per chain), and the files
+ * of a target with running means (the Ising model's {@code posterior_mean.png}).
  */
 public final class ChainsOutput {
 
@@ -41,6 +43,12 @@ public final class ChainsOutput {
             writeCmdStan(spark, out, rounds, job.recordedNames(), config);
         }
         job.release();
+        if (config.target() instanceof RunningMeans means
+                && config.kernel() instanceof org.sparkmc.core.mcmc.RunningMeanKernel) {
+            // e.g. the Ising model's posterior mean image, averaged inside each chain's state and pooled here
+            means.runningMeanFiles(org.sparkmc.core.mcmc.RunningMeanKernel.pooledMean(job.states(),
+                    means.runningMeanSize())).forEach(out::writeBytes);
+        }
         out.writeText("summary.json", summaryJson(config, result));
         out.writeText("summary.csv", SummaryFiles.csv(result.parameters()));
         out.writeText("report.html", ChainsReport.render(config, result, options.reportParameters()));

@@ -65,6 +65,15 @@ public final class AtomicOutput {
         return new Path(staging, name).toString();
     }
 
+    /** Writes a small binary file (e.g. an image) into the staging directory. */
+    public void writeBytes(String name, byte[] content) {
+        try (OutputStream out = fs.create(new Path(staging, name), false)) {
+            out.write(content);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + name + " under " + staging, e);
+        }
+    }
+
     /** Writes a small text file into the staging directory. */
     public void writeText(String name, String content) {
         writeText(staged(name), content, fs.getConf());

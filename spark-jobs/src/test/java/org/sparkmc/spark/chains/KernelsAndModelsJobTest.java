@@ -11,13 +11,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javax.imageio.ImageIO;
-import org.apache.spark.api.java.JavaRDD;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.mcmc.KernelRegistry;
-import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.mcmc.RunningMeanKernel;
 import org.sparkmc.core.model.IsingDenoising;
 import org.sparkmc.core.model.ModelParameters;
@@ -88,11 +86,10 @@ class KernelsAndModelsJobTest extends SparkTestBase {
         Kernel kernel = KernelRegistry.create("colour-gibbs", new KernelRegistry.Settings(1, true, Double.NaN, 2),
                 model);
         ChainsConfig config = new ChainsConfig("ising_denoising", model, "colour-gibbs", kernel, 2, 50, 100, 1,
-                1e9, 1.01, 5, 2);
+                1e9, 1.01, 5, 2, ChainsConfig.DEFAULT_DRIVER_DRAWS);
         ChainsJob job = new ChainsJob(jsc(), config);
         job.run();
-        List<JavaRDD<RoundResult>> rounds = job.samplingRounds();
-        List<ChainState> states = rounds.get(rounds.size() - 1).map(RoundResult::state).collect();
+        List<ChainState> states = job.states();
         double[] mean = RunningMeanKernel.pooledMean(states, model.runningMeanSize());
         job.release();
         byte[] png = model.posteriorMeanPng(mean);
