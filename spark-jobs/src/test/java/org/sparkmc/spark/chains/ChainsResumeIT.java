@@ -25,8 +25,8 @@ import org.sparkmc.spark.cli.LauncherIT;
  * refused with exit code 2.
  */
 class ChainsResumeIT {
-    static final String[] RUN = {"chains", "--conf", "conf/chains-eight-schools.conf", "--warmup", "3000",
-        "--round-size", "3000", "--max-rounds", "7", "--min-ess", "1e9"};
+    static final String[] RUN = {"chains", "--conf", "conf/chains-eight-schools.conf", "--warmup", "8000",
+        "--round-size", "8000", "--max-rounds", "7", "--min-ess", "1e9"};
     static SparkSession reader;
 
     @TempDir

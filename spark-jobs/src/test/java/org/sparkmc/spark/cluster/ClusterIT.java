@@ -123,9 +123,9 @@ class ClusterIT {
         assertEquals(expected, draws(cluster));
     }
 
-    /** Eight schools: rounds long enough (about a second each) that the kill lands while tasks run. */
-    static final String[] LONGER = {"chains", "--conf", "conf/chains-eight-schools.conf", "--warmup", "3000",
-        "--round-size", "3000", "--max-rounds", "8", "--min-ess", "1e9"};
+    /** Eight schools: rounds long enough (seconds each) that the kill lands while tasks run. */
+    static final String[] LONGER = {"chains", "--conf", "conf/chains-eight-schools.conf", "--warmup", "8000",
+        "--round-size", "8000", "--max-rounds", "6", "--min-ess", "1e9"};
 
     @Test
     void killingAnExecutorChangesNoDraw() throws Exception {
