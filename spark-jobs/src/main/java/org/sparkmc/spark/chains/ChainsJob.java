@@ -55,6 +55,8 @@ public final class ChainsJob {
     private int round;
     private long accepted;
     private long proposed;
+    private long[] acceptedByChain;
+    private long[] proposedByChain;
     private boolean converged;
 
     /** Checkpointing: a directory (null for none), how often the state is saved, whether to resume from it. */
@@ -154,6 +156,14 @@ public final class ChainsJob {
         if (!warmup) {
             accepted += roundAccepted;
             proposed += roundProposed;
+            if (acceptedByChain == null) {
+                acceptedByChain = new long[config.chains()];
+                proposedByChain = new long[config.chains()];
+            }
+            for (RoundResult r : collected) {
+                acceptedByChain[(int) r.chain() - 1] += r.accepted();
+                proposedByChain[(int) r.chain() - 1] += r.proposed();
+            }
             List<ParameterSummary> summaries;
             if (onDriver) {
                 draws.appendRound(collected.stream().map(RoundResult::draws).collect(Collectors.toList()));
@@ -267,6 +277,16 @@ public final class ChainsJob {
             all = all.union(round);
         }
         return all;
+    }
+
+    /** Each chain's acceptance rate over its sampling rounds (since the run or its resumption started). */
+    public double[] acceptanceByChain() {
+        double[] rates = new double[config.chains()];
+        for (int c = 0; c < rates.length; c++) {
+            rates[c] = proposedByChain == null || proposedByChain[c] == 0 ? Double.NaN
+                    : (double) acceptedByChain[c] / proposedByChain[c];
+        }
+        return rates;
     }
 
     /** The chains' states after the last round (positions, tuning and any running means they carry). */

@@ -49,7 +49,7 @@ public final class ChainsOutput {
             means.runningMeanFiles(org.sparkmc.core.mcmc.RunningMeanKernel.pooledMean(job.states(),
                     means.runningMeanSize())).forEach(out::writeBytes);
         }
-        out.writeText("summary.json", summaryJson(config, result));
+        out.writeText("summary.json", summaryJson(config, result, job.acceptanceByChain()));
         out.writeText("summary.csv", SummaryFiles.csv(result.parameters()));
         out.writeText("report.html", ChainsReport.render(config, result, options.reportParameters()));
     }
@@ -155,7 +155,7 @@ public final class ChainsOutput {
         return rows;
     }
 
-    static String summaryJson(ChainsConfig config, ChainsResult result) {
+    static String summaryJson(ChainsConfig config, ChainsResult result, double[] acceptanceByChain) {
         Map<String, Object> top = new LinkedHashMap<>();
         top.put("job", "chains");
         top.put("model", config.modelName());
@@ -169,6 +169,11 @@ public final class ChainsOutput {
         top.put("seconds", result.seconds());
         top.put("seed", config.seed());
         top.put("acceptance", SummaryFiles.finite(result.acceptance()));
+        List<Object> perChain = new ArrayList<>();
+        for (double a : acceptanceByChain) {
+            perChain.add(SummaryFiles.finite(a));
+        }
+        top.put("acceptance_per_chain", perChain);
         top.put("max_rhat", config.maxRhat());
         top.put("min_ess", config.minEss());
         top.put("parameters", SummaryFiles.json(result.parameters()));

@@ -37,6 +37,8 @@ class ChainsJobTest extends SparkTestBase {
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
         JsonNode summary = ChainsOutputs.summary(out);
         assertTrue(summary.get("converged").asBoolean(), summary::toString);
+        assertEquals(8, summary.get("acceptance_per_chain").size());
+        assertTrue(summary.get("acceptance_per_chain").get(7).asDouble() > 0.1);
         JsonNode x = ChainsOutputs.parameter(summary, "x");
         JsonNode tail = ChainsOutputs.parameter(summary, "x_gt_5");
         assertTrue(x.get("rhat").asDouble() < 1.01);
