@@ -153,10 +153,21 @@ class ClusterIT {
         assertEquals(draws(undisturbed), draws(killed));
     }
 
+    /** An executor JVM of this cluster: its working directory is inside one of our workers' work directories. */
     static long executorPid() throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("pgrep", "-f", "CoarseGrainedExecutorBackend.*127.0.0.1").start();
+        Process p = new ProcessBuilder("pgrep", "-f", "CoarseGrainedExecutorBackend").start();
         String pids = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         p.waitFor();
-        return pids.isEmpty() ? -1 : Long.parseLong(pids.split("\\s+")[0]);
+        for (String pid : pids.isEmpty() ? new String[0] : pids.split("\\s+")) {
+            try {
+                Path cwd = Files.readSymbolicLink(Path.of("/proc", pid, "cwd"));
+                if (cwd.startsWith(CLUSTER_DIR)) {
+                    return Long.parseLong(pid);
+                }
+            } catch (IOException gone) {
+                // exited meanwhile
+            }
+        }
+        return -1;
     }
 }
