@@ -17,6 +17,7 @@ import org.sparkmc.core.model.RunningMeans;
 import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.CmdStanCsv;
+import org.sparkmc.spark.io.ParquetDraws;
 import scala.Tuple2;
 
 /**
@@ -112,31 +113,10 @@ public final class ChainsOutput {
     /** Reads a round written by {@link #writeRoundDraws} back into per-chain results (states are not kept). */
     static JavaRDD<RoundResult> readRoundDraws(String path, int round, int width) {
         SparkSession spark = SparkSession.builder().getOrCreate();
-        return spark.read().parquet(path).javaRDD()
-                .mapToPair(r -> {
-                    double[] drawAndValues = new double[width + 1];
-                    drawAndValues[0] = r.getInt(1);
-                    for (int p = 0; p < width; p++) {
-                        drawAndValues[p + 1] = r.getDouble(p + 2);
-                    }
-                    return new Tuple2<>(r.getInt(0), drawAndValues);
-                })
-                .groupByKey()
-                .map(chain -> {
-                    List<double[]> rows = new ArrayList<>();
-                    chain._2().forEach(rows::add);
-                    rows.sort(java.util.Comparator.comparingDouble(r -> r[0]));
-                    double[][] draws = new double[width][rows.size()];
-                    for (int i = 0; i < rows.size(); i++) {
-                        for (int p = 0; p < width; p++) {
-                            draws[p][i] = rows.get(i)[p + 1];
-                        }
-                    }
-                    // Only the chain id of the state is used downstream (outputs and diagnostics).
-                    org.sparkmc.core.mcmc.ChainState id = new org.sparkmc.core.mcmc.ChainState(chain._1(),
-                            new double[0], Double.NaN, new double[0]);
-                    return new RoundResult(id, round, draws, 0, 0);
-                });
+        // Only the chain id of the state is used downstream (outputs and diagnostics).
+        return ParquetDraws.byChain(spark.read().parquet(path), width).map(chain -> new RoundResult(
+                new org.sparkmc.core.mcmc.ChainState(chain._1(), new double[0], Double.NaN, new double[0]), round,
+                chain._2(), 0, 0));
     }
 
     private static List<Row> toRows(RoundResult result, int drawOffset) {

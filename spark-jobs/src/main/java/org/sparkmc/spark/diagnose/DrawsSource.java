@@ -27,6 +27,7 @@ import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.io.DrawFiles;
+import org.sparkmc.spark.io.ParquetDraws;
 import scala.Tuple2;
 
 /**
@@ -220,30 +221,13 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         }
         int perChain = checkEqualLengths(counts, Map.of());
         int parameters = names.size();
-        JavaRDD<ChainSeries> series = typed.javaRDD()
-                .mapToPair(r -> {
-                    double[] drawAndValues = new double[parameters + 1];
-                    drawAndValues[0] = r.getInt(1);
-                    for (int p = 0; p < parameters; p++) {
-                        drawAndValues[p + 1] = r.isNullAt(p + 2) ? Double.NaN : r.getDouble(p + 2);
-                    }
-                    return new Tuple2<>(r.getInt(0), drawAndValues);
-                })
-                .groupByKey()
-                .flatMap(chain -> {
-                    List<double[]> rows = new ArrayList<>();
-                    chain._2().forEach(rows::add);
-                    rows.sort(Comparator.comparingDouble(r -> r[0]));
-                    List<ChainSeries> out = new ArrayList<>(parameters);
-                    for (int p = 0; p < parameters; p++) {
-                        double[] values = new double[rows.size()];
-                        for (int i = 0; i < values.length; i++) {
-                            values[i] = rows.get(i)[p + 1];
-                        }
-                        out.add(new ChainSeries(p, chain._1(), 0, values));
-                    }
-                    return out.iterator();
-                });
+        JavaRDD<ChainSeries> series = ParquetDraws.byChain(typed, parameters).flatMap(chain -> {
+            List<ChainSeries> out = new ArrayList<>(parameters);
+            for (int p = 0; p < parameters; p++) {
+                out.add(new ChainSeries(p, chain._1(), 0, chain._2()[p]));
+            }
+            return out.iterator();
+        });
         return new DrawsSource("parquet", names, series, counts.size(), perChain);
     }
 
