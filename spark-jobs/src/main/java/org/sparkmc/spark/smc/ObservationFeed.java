@@ -107,6 +107,11 @@ public final class ObservationFeed {
         return follow.enabled();
     }
 
+    /** Whether the observations are one file (one batch). */
+    public boolean singleFile() {
+        return !directory;
+    }
+
     /** The location read. */
     public String location() {
         return location.toString();

@@ -169,7 +169,7 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
             config = config.withPartitions(Math.max(1, Math.min(config.blocks(), sc.defaultParallelism())));
         }
         try {
-            SmcResult result = new SmcJob(sc, config).run(feed, 0);
+            SmcResult result = new SmcJob(sc, config).run(feed);
             SmcOutput.write(spark, output, config, result);
             output.commit();
             spec.commandLine().getOut().printf("smc: log p̂(y) = %.4f over %d steps with %d particles on %d "

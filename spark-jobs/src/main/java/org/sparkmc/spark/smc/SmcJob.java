@@ -174,14 +174,24 @@ public final class SmcJob {
                 observation == null || !missing);
     }
 
-    /** Feeds every observation of the feed through {@link #step}, with a progress line per step. */
-    public SmcResult run(ObservationFeed feed, int expectedSteps) {
+    /**
+     * Feeds every observation of the feed through {@link #step}, with a progress line per step (at a steady rhythm
+     * in logs) and a closing line.
+     */
+    public SmcResult run(ObservationFeed feed) {
         initialize();
-        Progress progress = Progress.forJob(LOG, expectedSteps > 0 ? expectedSteps : Integer.MAX_VALUE);
         List<StepRow> rows = new ArrayList<>();
         long t0 = System.nanoTime();
+        Progress progress = null;
+        int expected = 0;
+        boolean closed = false;
         try {
             for (Observations batch = feed.next(); batch != null; batch = feed.next()) {
+                if (progress == null) {
+                    // a single file's length is known; a directory's is not
+                    expected = feed.singleFile() ? batch.size() : 0;
+                    progress = Progress.forJob(LOG, expected > 0 ? expected : Integer.MAX_VALUE);
+                }
                 if (feed.online()) {
                     LOG.info("smc: batch {} ({} observations)", feed.currentSource(), batch.size());
                 }
@@ -190,13 +200,17 @@ public final class SmcJob {
                     StepSummary s = step(y);
                     StepRow row = new StepRow(s.step(), batch.time(i), y, s);
                     rows.add(row);
-                    double seconds = (System.nanoTime() - t0) / 1e9;
-                    progress.step(s.step() + 1, "filter", line(row, expectedSteps, seconds),
-                            !feed.online() && expectedSteps > 0 && s.step() + 1 == expectedSteps);
+                    boolean last = expected > 0 && s.step() + 1 == expected;
+                    closed |= last;
+                    progress.step(s.step() + 1, "filter", line(row, expected, (System.nanoTime() - t0) / 1e9), last);
                 }
             }
         } finally {
             release();
+        }
+        if (progress != null && !closed) {
+            progress.step(step, "end", String.format(Locale.ROOT, "smc: %d steps, log p̂ %.4f, %d resampling steps",
+                    step, logLikelihood, resamplings), true);
         }
         return new SmcResult(logLikelihood, rows, resamplings, (System.nanoTime() - started) / 1e9,
                 feed.columns() == null ? List.of() : feed.columns(), feed.location(), feed.online());

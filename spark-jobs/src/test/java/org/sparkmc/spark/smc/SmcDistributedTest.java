@@ -85,8 +85,11 @@ class SmcDistributedTest extends SparkTestBase {
 
     /**
      * The lineage of the particle RDD stays bounded over a long series when it is cut every 5 steps, and grows with
-     * the series when it is not (so the check can fail).
+     * the series when it is not (so the check can fail); likewise with reliable checkpoints in a directory.
      */
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path checkpoints;
+
     @Test
     void lineageIsCutPeriodically() {
         SmcModel model = SmcModel.create("local-level", "bootstrap", ModelParameters.empty());
@@ -99,6 +102,8 @@ class SmcDistributedTest extends SparkTestBase {
                 + (System.nanoTime() - t1) / 1e9 + " s");
         assertTrue(cut <= 16, "lineage depth " + cut + " with a cut every 5 steps");
         assertTrue(uncut > 40, "lineage depth " + uncut + " without cuts");
+        int reliable = depthAfter(new SmcConfig(model, 200, options, 2, 1, 5, checkpoints.toString()), 40);
+        assertTrue(reliable <= 16, "lineage depth " + reliable + " with reliable checkpoints every 5 steps");
     }
 
     private int depthAfter(SmcConfig config, int steps) {
