@@ -7,9 +7,13 @@ import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.diagnostics.ParameterSummary;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.RoundResult;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.smc.SmcClasses;
 import org.sparkmc.spark.diagnose.ChainSeries;
 import org.sparkmc.spark.diagnose.ParameterResult;
 import org.sparkmc.spark.report.ParameterPlots;
+import org.sparkmc.spark.smc.Offspring;
+import org.sparkmc.spark.smc.ParticleBlock;
 
 /**
  * Registers every class sparkmc ships between driver and executors, for Kryo with
@@ -28,6 +32,15 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(java.util.ArrayList.class);
         kryo.register(ChainSeries.class);
         kryo.register(java.util.TreeMap.class);
+        // smc: particle blocks (cached, spilled, checkpointed), offspring runs (shuffled), block summaries
+        // (collected), and every core class the job may ship (SmcClasses.shipped()).
+        kryo.register(ParticleBlock.class);
+        kryo.register(Offspring.class);
+        kryo.register(RandomStreams.class);
+        for (Class<?> c : SmcClasses.shipped()) {
+            kryo.register(c);
+        }
+        kryo.register(org.apache.spark.sql.types.BooleanType$.class); // filter.parquet's boolean columns
         // Records (Kryo 4 cannot construct them): Java serialization inside Kryo.
         JavaSerializer java = new JavaSerializer();
         kryo.register(ParameterSummary.class, java);

@@ -6,6 +6,7 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.chains.ChainsCommand;
 import org.sparkmc.spark.diagnose.DiagnoseCommand;
+import org.sparkmc.spark.smc.SmcCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sparkmc", mixinStandardHelpOptions = true, version = "sparkmc 0.1.0",
         description = "Monte Carlo sampling on Apache Spark.",
-        subcommands = {ChainsCommand.class, DiagnoseCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ChainsCommand.class, DiagnoseCommand.class, SmcCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

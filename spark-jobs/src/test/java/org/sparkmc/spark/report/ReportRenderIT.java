@@ -47,6 +47,16 @@ class ReportRenderIT {
         render(out.resolve("report.html"), "diagnose-stan-bern.png");
     }
 
+    @Test
+    void smcReportRenders() throws Exception {
+        Path out = tmp.resolve("nile");
+        LauncherIT.Run run = LauncherIT.launch("smc", "--conf", "conf/smc-nile.conf", "--out", out.toString());
+        assertEquals(0, run.code(), run.output());
+        assertTrue(run.output().contains("step 100/100 t 1970"), run.output());
+        assertTrue(Files.exists(out.resolve("filter.parquet")) && Files.exists(out.resolve("_SUCCESS")));
+        render(out.resolve("report.html"), "smc-nile.png");
+    }
+
     static void render(Path html, String screenshotName) throws Exception {
         if (!Files.isExecutable(CHROMIUM)) {
             assertFalse("true".equals(System.getenv("CI")), "CI must install chromium (see .ci/run)");

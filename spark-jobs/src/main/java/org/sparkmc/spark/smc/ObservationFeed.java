@@ -1,0 +1,238 @@
+package org.sparkmc.spark.smc;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.smc.ObservationCsv;
+import org.sparkmc.core.smc.Observations;
+
+/**
+ * Where the {@code smc} job's observations come from, one batch at a time, through Hadoop's FileSystem (file://,
+ * hdfs://, s3a://):
+ * <ul>
+ *   <li>a CSV file: one batch;</li>
+ *   <li>a directory of CSV batch files, processed in name order (names starting with '.' or '_' are ignored);</li>
+ *   <li>with {@code follow}, a directory that a producer keeps adding batch files to: the feed polls it and hands
+ *       each new file over as it appears, until a file named {@value #END_MARKER} appears (or no new file has come
+ *       for the idle timeout). A producer must make each file appear complete (write a hidden name, then rename)
+ *       and name files so they sort in time order (e.g. {@code batch-000042.csv}); a file that sorts before one
+ *       already processed is an error, not silently skipped.</li>
+ * </ul>
+ * The feed holds one batch at a time, the last file name processed and a count: constant memory however long the
+ * stream runs. Every batch must have the columns of the first.
+ */
+public final class ObservationFeed {
+    /** The file whose appearance ends a followed stream. */
+    public static final String END_MARKER = "_END";
+    private static final Logger LOG = LoggerFactory.getLogger(ObservationFeed.class);
+
+    /** Following a directory: poll interval and how long to wait without a new file (0 = until the end marker). */
+    public record Follow(boolean enabled, double pollSeconds, double idleTimeoutSeconds) {
+        public static final Follow OFF = new Follow(false, 1, 0);
+
+        public Follow {
+            if (!(pollSeconds > 0)) {
+                throw new InvalidInputException("poll-seconds must be positive, is " + pollSeconds);
+            }
+            if (!(idleTimeoutSeconds >= 0)) {
+                throw new InvalidInputException("idle-timeout must be ≥ 0 seconds, is " + idleTimeoutSeconds);
+            }
+        }
+    }
+
+    private final FileSystem fs;
+    private final Path location;
+    private final boolean directory;
+    private final ObservationCsv.Options options;
+    private final Follow follow;
+    private final int dimension;
+    private List<String> columns;
+    private String lastName;
+    private long processed;
+    private boolean ended;
+    private String current;
+
+    private ObservationFeed(FileSystem fs, Path location, boolean directory, ObservationCsv.Options options,
+            Follow follow, int dimension) {
+        this.fs = fs;
+        this.location = location;
+        this.directory = directory;
+        this.options = options;
+        this.follow = follow;
+        this.dimension = dimension;
+    }
+
+    /**
+     * Checks that the location exists (and is a directory when following).
+     *
+     * @param dimension the model's observation dimension: every batch must have this many observation columns
+     */
+    public static ObservationFeed open(String location, ObservationCsv.Options options, Follow follow, int dimension,
+            Configuration conf) {
+        if (location == null || location.isBlank()) {
+            throw new InvalidInputException("--data PATH is required (or 'data' in the config file): an observation "
+                    + "CSV file or a directory of batch files");
+        }
+        Path path = new Path(location);
+        try {
+            FileSystem fs = path.getFileSystem(conf);
+            if (!fs.exists(path)) {
+                throw new InvalidInputException("observations '" + location + "' do not exist");
+            }
+            boolean dir = fs.getFileStatus(path).isDirectory();
+            if (follow.enabled() && !dir) {
+                throw new InvalidInputException("--follow needs a directory of batch files; '" + location
+                        + "' is a file");
+            }
+            return new ObservationFeed(fs, path, dir, options, follow, dimension);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot inspect observations '" + location + "'", e);
+        }
+    }
+
+    /** Whether batches come from a directory that is being followed. */
+    public boolean online() {
+        return follow.enabled();
+    }
+
+    /** Whether the observations are one file (one batch). */
+    public boolean singleFile() {
+        return !directory;
+    }
+
+    /** The location read. */
+    public String location() {
+        return location.toString();
+    }
+
+    /** The observation column names (known after the first batch). */
+    public List<String> columns() {
+        return columns;
+    }
+
+    /** The file the last batch came from. */
+    public String currentSource() {
+        return current;
+    }
+
+    /**
+     * The next batch, or null when there are no more. While following, waits for the producer.
+     *
+     * @throws InvalidInputException for a malformed batch (file and line), a batch whose columns differ from the
+     *     first, or a batch file arriving out of name order
+     */
+    public Observations next() {
+        if (ended) {
+            return null;
+        }
+        if (!directory) {
+            ended = true;
+            return read(location);
+        }
+        long idleSince = System.nanoTime();
+        while (true) {
+            boolean endMarker = follow.enabled() && exists(new Path(location, END_MARKER));
+            Path nextFile = nextFile();
+            if (nextFile != null) {
+                lastName = nextFile.getName();
+                processed++;
+                return read(nextFile);
+            }
+            if (!follow.enabled() || endMarker) {
+                ended = true;
+                if (processed == 0) {
+                    throw new InvalidInputException("no batch files in '" + location + "' (names starting with '.' "
+                            + "or '_' are ignored)");
+                }
+                return null;
+            }
+            if (follow.idleTimeoutSeconds() > 0 && (System.nanoTime() - idleSince) / 1e9 >= follow.idleTimeoutSeconds()) {
+                LOG.warn("smc: no new batch in {} for {} s and no {} marker; ending the stream", location,
+                        follow.idleTimeoutSeconds(), END_MARKER);
+                ended = true;
+                return null;
+            }
+            try {
+                Thread.sleep((long) (follow.pollSeconds() * 1000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for observations in " + location, e);
+            }
+        }
+    }
+
+    /** The first batch file after {@code lastName} in name order, checking that none arrived out of order. */
+    private Path nextFile() {
+        FileStatus[] listing;
+        try {
+            listing = fs.listStatus(location);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + location, e);
+        }
+        Path next = null;
+        long notAfter = 0;
+        String late = null;
+        for (FileStatus s : listing) {
+            String name = s.getPath().getName();
+            if (!s.isFile() || name.startsWith(".") || name.startsWith("_")) {
+                continue;
+            }
+            if (lastName != null && name.compareTo(lastName) <= 0) {
+                notAfter++;
+                if (!name.equals(lastName) && (late == null || name.compareTo(late) > 0)) {
+                    late = name;
+                }
+            } else if (next == null || name.compareTo(next.getName()) < 0) {
+                next = s.getPath();
+            }
+        }
+        if (notAfter > processed) {
+            throw new InvalidInputException("batch file '" + late + "' in " + location + " arrived after '" + lastName
+                    + "' had been processed; batch files must arrive in name order");
+        }
+        return next;
+    }
+
+    private boolean exists(Path p) {
+        try {
+            return fs.exists(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot inspect " + p, e);
+        }
+    }
+
+    private Observations read(Path file) {
+        current = file.toString();
+        Observations o;
+        try (Reader reader = new InputStreamReader(fs.open(file), StandardCharsets.UTF_8)) {
+            o = ObservationCsv.read(reader, file.toString(), options);
+        } catch (FileNotFoundException e) {
+            throw new InvalidInputException("observation file '" + file + "' does not exist");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read observations " + file, e);
+        }
+        if (columns == null) {
+            if (o.dimension() != dimension) {
+                throw new InvalidInputException(file + ": " + o.dimension() + " observation column(s) "
+                        + o.columns() + ", the model expects " + dimension + " (choose them with --columns)");
+            }
+            columns = new ArrayList<>(o.columns());
+        } else if (!columns.equals(o.columns())) {
+            throw new InvalidInputException(file + ": observation columns " + o.columns() + " differ from the first "
+                    + "batch's " + columns);
+        }
+        return o;
+    }
+}

@@ -1,0 +1,74 @@
+package org.sparkmc.spark.smc;
+
+import java.io.Serializable;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.smc.BlockPropagation;
+import org.sparkmc.core.smc.BlockSummary;
+import org.sparkmc.core.smc.ParticleKernel;
+
+/**
+ * One block of particles as an executor holds it between time steps: the block's global index, its states (count×d
+ * row-major), its log-weights, and the {@link BlockSummary} of the step that produced it (null for blocks that
+ * were just created or rebalanced). Blocks are never changed in place: a step makes a new block, so a cached
+ * block can be read again (a retried task, the resampling pass) and gives the same result.
+ */
+public final class ParticleBlock implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private int block;
+    private double[] states;
+    private double[] logWeights;
+    private BlockSummary summary;
+
+    /** For serialization frameworks only. */
+    public ParticleBlock() {
+    }
+
+    ParticleBlock(int block, double[] states, double[] logWeights, BlockSummary summary) {
+        this.block = block;
+        this.states = states;
+        this.logWeights = logWeights;
+        this.summary = summary;
+    }
+
+    /** Block {@code block} before step 0: zero states (overwritten by the initial draw) and zero log-weights. */
+    static ParticleBlock empty(int block, int count, int dimension) {
+        return new ParticleBlock(block, new double[Math.multiplyExact(count, dimension)], new double[count], null);
+    }
+
+    /**
+     * Moves and weights this block's particles to {@code step} with the block's stream keyed by (step, block), on
+     * copies of its arrays, exactly as the single-machine {@code ParticleSystem} does for this block.
+     */
+    ParticleBlock propagate(ParticleKernel kernel, int step, double[] observation, double previousLogSum,
+            RandomStreams streams) {
+        double[] s = states.clone();
+        double[] lw = logWeights.clone();
+        BlockSummary sum = BlockPropagation.propagate(kernel, step, observation, s, lw, 0, lw.length, block,
+                previousLogSum, streams, new double[lw.length]);
+        return new ParticleBlock(block, s, lw, sum);
+    }
+
+    public int block() {
+        return block;
+    }
+
+    public int count() {
+        return logWeights.length;
+    }
+
+    double[] states() {
+        return states;
+    }
+
+    double[] logWeights() {
+        return logWeights;
+    }
+
+    BlockSummary summary() {
+        if (summary == null) {
+            throw new IllegalStateException("block " + block + " has not been weighted");
+        }
+        return summary;
+    }
+}

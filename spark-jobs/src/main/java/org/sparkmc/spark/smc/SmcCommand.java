@@ -1,0 +1,212 @@
+package org.sparkmc.spark.smc;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.model.ModelParameters;
+import org.sparkmc.core.smc.MissingObservations;
+import org.sparkmc.core.smc.ObservationCsv;
+import org.sparkmc.core.smc.ResamplingScheme;
+import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.core.smc.WeightCollapseException;
+import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.cli.ConfigFile;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.io.AtomicOutput;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code sparkmc smc}: a particle filter whose particles are partitioned across Spark executors. */
+@Command(name = "smc", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs a particle filter (SMC) over a series of observations with the particles partitioned "
+            + "across Spark executors; the answer is bit-identical to one machine's for the same seed, particles and "
+            + "block size, whatever the number of partitions.",
+            "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
+            + "line overrides it. Exit codes: 0 done, 2 bad input, 1 anything else (including a weight collapse)."})
+public final class SmcCommand implements Callable<Integer>, JobCommand {
+    private static final String MODEL_PARAMS = "model-params";
+
+    @Spec
+    private CommandSpec spec;
+    private ConfigFile configFile = ConfigFile.none();
+
+    @Option(names = "--conf", paramLabel = "FILE", description = "Config file (HOCON) supplying option defaults.")
+    private String conf;
+
+    @Option(names = "--model", paramLabel = "NAME", defaultValue = "local-level",
+            description = "State-space model: local-level (alias nile), linear-gaussian, stochastic-volatility. "
+                + "Default: ${DEFAULT-VALUE}.")
+    private String model;
+
+    @Option(names = "--param", paramLabel = "KEY=VALUE",
+            description = "A model parameter; overrides the config file's model-params block. Repeatable.")
+    private Map<String, String> params = new LinkedHashMap<>();
+
+    @Option(names = "--data", paramLabel = "PATH",
+            description = "Observations: a CSV file, or a directory of CSV batch files read in name order "
+                + "(through Hadoop's FileSystem).")
+    private String data;
+
+    @Option(names = "--time-column", paramLabel = "NAME",
+            description = "The data's time column. Default: a column named t or time, if any.")
+    private String timeColumn;
+
+    @Option(names = "--columns", paramLabel = "A,B",
+            description = "The observation columns, comma-separated. Default: every column but the time column.")
+    private String columns;
+
+    @Option(names = "--missing", paramLabel = "POLICY", defaultValue = "fail",
+            description = "A missing observation (NA, NaN, empty): fail (exit 2 naming file and line) or skip (move "
+                + "the particles without weighting). Default: ${DEFAULT-VALUE}.")
+    private String missing;
+
+    @Option(names = "--follow", description = "Online mode: keep reading new batch files from the --data directory "
+            + "as they appear, until a file named _END appears (or --idle-timeout passes).")
+    private boolean follow;
+
+    @Option(names = "--poll-seconds", paramLabel = "S", defaultValue = "1",
+            description = "With --follow: how often to look for new batch files. Default: ${DEFAULT-VALUE}.")
+    private double pollSeconds;
+
+    @Option(names = "--idle-timeout", paramLabel = "S", defaultValue = "0",
+            description = "With --follow: end the stream after this many seconds without a new file (0: wait for "
+                + "_END). Default: ${DEFAULT-VALUE}.")
+    private double idleTimeout;
+
+    @Option(names = "--filter", paramLabel = "NAME", defaultValue = "bootstrap",
+            description = "bootstrap (propose from the model) or guided (locally optimal proposal; linear-Gaussian "
+                + "models). Default: ${DEFAULT-VALUE}.")
+    private String filter;
+
+    @Option(names = "--particles", paramLabel = "N", defaultValue = "10000",
+            description = "Number of particles. Default: ${DEFAULT-VALUE}.")
+    private int particles;
+
+    @Option(names = "--block-size", paramLabel = "N", defaultValue = "4096",
+            description = "Particles per block, the unit of random streams; part of the result's contract with the "
+                + "seed. Default: ${DEFAULT-VALUE}.")
+    private int blockSize;
+
+    @Option(names = "--resampling", paramLabel = "SCHEME", defaultValue = "systematic",
+            description = "systematic, stratified, multinomial or residual. Default: ${DEFAULT-VALUE}.")
+    private String resampling;
+
+    @Option(names = "--ess-threshold", paramLabel = "TAU", defaultValue = "0.5",
+            description = "Resample after a step whose ESS < TAU·N (0: never, plain SIS). Default: ${DEFAULT-VALUE}.")
+    private double essThreshold;
+
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "0",
+            description = "Spark partitions, each owning whole blocks (does not change any number). Default: "
+                + "min(blocks, Spark's default parallelism).")
+    private int partitions;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "20261122",
+            description = "Root seed: every block's stream derives from it. Default: ${DEFAULT-VALUE}.")
+    private long seed;
+
+    @Option(names = "--checkpoint-interval", paramLabel = "STEPS", defaultValue = "25",
+            description = "Cut the particles' lineage every this many steps. Default: ${DEFAULT-VALUE}.")
+    private int checkpointInterval;
+
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = "Write reliable checkpoints here (survive a lost executor); default: local checkpoints "
+                + "in executor storage.")
+    private String checkpointDir;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
+    private String out;
+
+    @Option(names = "--overwrite", description = "Replace an existing output directory.")
+    private boolean overwrite;
+
+    @Option(names = "--master", paramLabel = "URL",
+            description = "Spark master when not set by spark-submit. Default: local[*].")
+    private String master;
+
+    @Override
+    public void useConfigFile(ConfigFile file) {
+        this.configFile = file;
+    }
+
+    @Override
+    public Integer call() {
+        configFile.checkKeys(spec, Set.of(MODEL_PARAMS));
+        if (out == null || out.isBlank()) {
+            throw new InvalidInputException("--out DIR is required (or 'out' in the config file)");
+        }
+        // Validate everything before Spark starts; the partition count is settled once Spark is up.
+        SmcModel smcModel = SmcModel.create(model, filter, modelParameters());
+        MissingObservations missingPolicy = MissingObservations.parse(missing);
+        SmcOptions options = new SmcOptions(ResamplingScheme.parse(resampling), essThreshold, blockSize,
+                missingPolicy);
+        SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,
+                checkpointInterval, checkpointDir);
+        ObservationCsv.Options csv = ObservationCsv.Options.defaults().withMissing(missingPolicy);
+        if (timeColumn != null && !timeColumn.isBlank()) {
+            csv = csv.withTimeColumn(timeColumn.trim());
+        }
+        if (columns != null && !columns.isBlank()) {
+            csv = csv.withValueColumns(Arrays.stream(columns.split(",")).map(String::trim).toList());
+        }
+        ObservationFeed feed = ObservationFeed.open(data, csv,
+                new ObservationFeed.Follow(follow, pollSeconds, idleTimeout),
+                smcModel.model().observationDimension(), new Configuration());
+
+        SparkSession spark = SparkSetup.session("sparkmc smc", master);
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
+        if (partitions <= 0) {
+            config = config.withPartitions(Math.max(1, Math.min(config.blocks(), sc.defaultParallelism())));
+        }
+        try {
+            SmcResult result = new SmcJob(sc, config).run(feed);
+            SmcOutput.write(spark, output, config, result);
+            output.commit();
+            spec.commandLine().getOut().printf("smc: log p̂(y) = %.4f over %d steps with %d particles on %d "
+                    + "partitions (%d resampling steps, %.1f s); outputs in %s%n", result.logLikelihood(),
+                    result.steps(), config.particles(), config.partitions(), result.resamplings(), result.seconds(),
+                    output.target());
+            return ExitCode.OK;
+        } catch (WeightCollapseException e) {
+            // Not bad input in the scheduler's sense: the run itself failed at a time step.
+            output.abort();
+            spec.commandLine().getErr().println("sparkmc smc failed: " + e.getMessage());
+            return ExitCode.FAILURE;
+        } catch (RuntimeException e) {
+            output.abort();
+            throw e;
+        }
+    }
+
+    private ModelParameters modelParameters() {
+        Map<String, Object> values = new LinkedHashMap<>(configFile.block(MODEL_PARAMS));
+        params.forEach((k, v) -> values.put(k, parseValue(v)));
+        return new ModelParameters("model '" + model + "'", values);
+    }
+
+    private static Object parseValue(String v) {
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            return v;
+        }
+    }
+
+    /** The option names, for tests of the help text. */
+    static List<String> optionNames() {
+        return List.of("--conf", "--model", "--param", "--data", "--time-column", "--columns", "--missing", "--follow",
+                "--poll-seconds", "--idle-timeout", "--filter", "--particles", "--block-size", "--resampling",
+                "--ess-threshold", "--partitions", "--seed", "--checkpoint-interval", "--checkpoint-dir", "--out",
+                "--overwrite", "--master");
+    }
+}

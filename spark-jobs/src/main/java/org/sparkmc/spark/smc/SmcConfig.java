@@ -1,0 +1,50 @@
+package org.sparkmc.spark.smc;
+
+import java.io.Serializable;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.smc.SmcOptions;
+
+/**
+ * A validated {@code smc} run.
+ *
+ * @param particles N, the number of particles (≥ 1)
+ * @param options resampling scheme, ESS threshold τ, block size (part of the output contract with the seed), and
+ *     what a missing observation does
+ * @param partitions Spark partitions, each owning whole blocks (does not change any number)
+ * @param checkpointInterval the particle RDD's lineage is cut every this many steps
+ * @param checkpointDir reliable checkpoints go here; null cuts lineage with local checkpoints (executor storage)
+ */
+public record SmcConfig(SmcModel model, int particles, SmcOptions options, int partitions, long seed,
+        int checkpointInterval, String checkpointDir) implements Serializable {
+
+    public SmcConfig {
+        if (particles < 1) {
+            throw new InvalidInputException("particles must be a positive whole number, is " + particles);
+        }
+        if (partitions < 1) {
+            throw new InvalidInputException("partitions must be a positive whole number, is " + partitions);
+        }
+        if (checkpointInterval < 1) {
+            throw new InvalidInputException("checkpoint-interval must be a positive whole number, is "
+                    + checkpointInterval);
+        }
+        if (partitions > blocks(particles, options.blockSize())) {
+            throw new InvalidInputException("partitions (" + partitions + ") exceed the " + blocks(particles,
+                    options.blockSize()) + " blocks of " + options.blockSize() + " particles: each partition owns "
+                    + "whole blocks, so lower --partitions or --block-size");
+        }
+    }
+
+    /** B = ⌈N / block size⌉. */
+    public int blocks() {
+        return blocks(particles, options.blockSize());
+    }
+
+    static int blocks(long particles, int blockSize) {
+        return (int) ((particles + blockSize - 1) / blockSize);
+    }
+
+    public SmcConfig withPartitions(int p) {
+        return new SmcConfig(model, particles, options, p, seed, checkpointInterval, checkpointDir);
+    }
+}

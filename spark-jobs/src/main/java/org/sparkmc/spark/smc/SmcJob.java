@@ -1,0 +1,306 @@
+package org.sparkmc.spark.smc;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.IntStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.smc.BlockPropagation;
+import org.sparkmc.core.smc.BlockSummary;
+import org.sparkmc.core.smc.GlobalWeights;
+import org.sparkmc.core.smc.MissingObservations;
+import org.sparkmc.core.smc.Observations;
+import org.sparkmc.core.smc.OffsetResampling;
+import org.sparkmc.core.smc.ParticleKernel;
+import org.sparkmc.core.smc.ResamplingDraw;
+import org.sparkmc.core.smc.ResamplingScheme;
+import org.sparkmc.core.smc.ResidualBlock;
+import org.sparkmc.core.smc.ResidualWeights;
+import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.core.smc.StepSummary;
+import org.sparkmc.spark.cli.Progress;
+
+/**
+ * The {@code smc} driver: a particle filter whose N particles live on the executors in blocks (an RDD of
+ * {@link ParticleBlock}s, each partition owning whole blocks) and never come to the driver.
+ *
+ * <p>Shape: {@link #initialize()} → {@link #step(double[])} per observation → {@link #logLikelihood()}; {@link #run}
+ * drives it from an {@link ObservationFeed}. One time step:
+ * <ol>
+ *   <li>executors move and weight each block with the stream keyed by (step, block) and keep the new blocks
+ *       (persisted); the driver collects one {@link BlockSummary} per block (a few numbers);</li>
+ *   <li>the driver folds them in block order ({@link GlobalWeights}): the log-likelihood increment, the ESS, the
+ *       filtering mean and variance;</li>
+ *   <li>if ESS &lt; τ·N, the driver draws the step's resampling randomness ({@link ResamplingScheme#draw}), ships it
+ *       with the block offsets in the next tasks' closures, and each block counts its offspring from its
+ *       cumulative-weight offset ({@link Rebalancing#offspring}); a shuffle keyed by destination block moves them so
+ *       each partition again owns whole, equal blocks ({@link Rebalancing#assemble}). The shuffle runs as the first
+ *       stage of the next step's job.</li>
+ * </ol>
+ * The block — not the partition, executor or thread — keys every random stream and offset, so the particles, the
+ * summaries and log p̂ are bit-identical to the single-machine {@code ParticleSystem} for the same seed, N and block
+ * size, on any number of partitions and after task retries. The previous generation is unpersisted once the next
+ * is materialised, and the lineage is cut every {@code checkpointInterval} steps (local checkpoints on the
+ * executors, or reliable ones under {@code checkpointDir}), so a long series neither fills memory nor overflows
+ * the stack.
+ */
+public final class SmcJob {
+    private static final Logger LOG = LoggerFactory.getLogger(SmcJob.class);
+
+    private final JavaSparkContext sc;
+    private final SmcConfig config;
+    private final RandomStreams streams;
+    private final BlockPartitioner partitioner;
+    private final int dim;
+    private JavaRDD<ParticleBlock> pending;
+    private JavaRDD<ParticleBlock> weighted;
+    private String lastCheckpoint;
+    private double previousLogSum;
+    private double logLikelihood;
+    private int step;
+    private int resamplings;
+    private long started;
+
+    public SmcJob(JavaSparkContext sc, SmcConfig config) {
+        this.sc = sc;
+        this.config = config;
+        this.streams = new RandomStreams(config.seed());
+        this.partitioner = new BlockPartitioner(config.partitions(), config.blocks());
+        this.dim = config.model().stateDimension();
+    }
+
+    /** Creates the N particles' blocks on the executors (their states are drawn by step 0). */
+    public void initialize() {
+        int n = config.particles();
+        int bs = config.options().blockSize();
+        int d = dim;
+        List<Integer> ids = IntStream.range(0, config.blocks()).boxed().toList();
+        pending = sc.parallelize(ids, config.partitions())
+                .map(b -> ParticleBlock.empty(b, Rebalancing.count(b, bs, n), d));
+        previousLogSum = BlockPropagation.logSumAfterResampling(n);
+        if (config.checkpointDir() != null) {
+            sc.setCheckpointDir(config.checkpointDir());
+        }
+        started = System.nanoTime();
+        SmcOptions o = config.options();
+        LOG.info("smc: {} filter of {} with {} particles in {} blocks of {} over {} partitions; {} resampling when "
+                + "ESS < {}·N; seed {}", config.model().filter(), config.model().name(), n, config.blocks(), bs,
+                config.partitions(), o.scheme().name().toLowerCase(Locale.ROOT), o.essThreshold(), config.seed());
+    }
+
+    /**
+     * Runs time step {@link #steps()} with its observation (NaN components mark it missing).
+     *
+     * @throws InvalidInputException if the observation is missing and missing observations fail
+     * @throws org.sparkmc.core.smc.WeightCollapseException if every weight became zero
+     */
+    public StepSummary step(double[] observation) {
+        if (pending == null) {
+            throw new IllegalStateException("initialize() first");
+        }
+        SmcOptions options = config.options();
+        boolean missing = Observations.isMissing(observation);
+        if (observation != null && missing && options.missing() == MissingObservations.FAIL) {
+            throw new InvalidInputException("observation at time step " + step
+                    + " is missing (NaN); set missing observations to 'skip' to treat it as unobserved");
+        }
+        int n = step;
+        long particles = config.particles();
+        ParticleKernel kernel = config.model().kernel();
+        double prev = previousLogSum;
+        RandomStreams rs = streams;
+        double[] y = observation == null ? null : observation.clone();
+        sc.setJobGroup("sparkmc-smc-step-" + n, "smc: step " + n + " (move, weight, summarise)", false);
+        JavaRDD<ParticleBlock> next = pending.map(b -> b.propagate(kernel, n, y, prev, rs));
+        next.persist(StorageLevel.MEMORY_AND_DISK());
+        boolean checkpoint = (n + 1) % config.checkpointInterval() == 0;
+        if (checkpoint) {
+            if (config.checkpointDir() != null) {
+                next.checkpoint();
+            } else {
+                next.rdd().localCheckpoint();
+            }
+        }
+        List<BlockSummary> summaries = new ArrayList<>(next.map(ParticleBlock::summary).collect());
+        summaries.sort(Comparator.comparingInt(BlockSummary::block));
+        if (weighted != null) {
+            weighted.unpersist(false);
+        }
+        weighted = next;
+        if (checkpoint && config.checkpointDir() != null) {
+            deleteOldCheckpoint(next);
+        }
+        GlobalWeights g = GlobalWeights.of(n, summaries);
+        double increment = g.logSum();
+        logLikelihood += increment;
+        boolean resample = options.resamples(g.ess(), particles);
+        if (resample) {
+            sc.setJobGroup("sparkmc-smc-step-" + n, "smc: step " + n + " (resample)", false);
+            ResamplingScheme scheme = options.scheme();
+            ResidualWeights residual = null;
+            ResamplingDraw draw;
+            if (scheme == ResamplingScheme.RESIDUAL) {
+                List<ResidualBlock> parts = new ArrayList<>(next.map(b -> OffsetResampling.residualBlock(
+                        b.logWeights(), 0, b.count(), b.block(), g, particles)).collect());
+                parts.sort(Comparator.comparingInt(ResidualBlock::block));
+                residual = ResidualWeights.of(particles, parts);
+                draw = scheme.draw(residual.residualPoints(), streams, n);
+            } else {
+                draw = scheme.draw(particles, streams, n);
+            }
+            ResidualWeights r = residual;
+            int d = dim;
+            int bs = options.blockSize();
+            pending = next.flatMapToPair(b -> Rebalancing.offspring(b, d, bs, g, draw, r))
+                    .partitionBy(partitioner)
+                    .mapPartitions(runs -> Rebalancing.assemble(runs, d, bs, particles), true);
+            previousLogSum = BlockPropagation.logSumAfterResampling(particles);
+            resamplings++;
+        } else {
+            pending = next;
+            previousLogSum = g.logSum();
+        }
+        step++;
+        return new StepSummary(n, g.mean(), g.variance(), g.ess(), resample, increment,
+                observation == null || !missing);
+    }
+
+    /**
+     * Feeds every observation of the feed through {@link #step}, with a progress line per step (at a steady rhythm
+     * in logs) and a closing line.
+     */
+    public SmcResult run(ObservationFeed feed) {
+        initialize();
+        List<StepRow> rows = new ArrayList<>();
+        long t0 = System.nanoTime();
+        Progress progress = null;
+        int expected = 0;
+        boolean closed = false;
+        try {
+            for (Observations batch = feed.next(); batch != null; batch = feed.next()) {
+                if (progress == null) {
+                    // a single file's length is known; a directory's is not
+                    expected = feed.singleFile() ? batch.size() : 0;
+                    progress = Progress.forJob(LOG, expected > 0 ? expected : Integer.MAX_VALUE);
+                }
+                if (feed.online()) {
+                    LOG.info("smc: batch {} ({} observations)", feed.currentSource(), batch.size());
+                }
+                for (int i = 0; i < batch.size(); i++) {
+                    double[] y = batch.value(i);
+                    StepSummary s = step(y);
+                    StepRow row = new StepRow(s.step(), batch.time(i), y, s);
+                    rows.add(row);
+                    boolean last = expected > 0 && s.step() + 1 == expected;
+                    closed |= last;
+                    progress.step(s.step() + 1, "filter", line(row, expected, (System.nanoTime() - t0) / 1e9), last);
+                }
+            }
+        } finally {
+            release();
+        }
+        if (progress != null && !closed) {
+            progress.step(step, "end", String.format(Locale.ROOT, "smc: %d steps, log p̂ %.4f, %d resampling steps",
+                    step, logLikelihood, resamplings), true);
+        }
+        return new SmcResult(logLikelihood, rows, resamplings, (System.nanoTime() - started) / 1e9,
+                feed.columns() == null ? List.of() : feed.columns(), feed.location(), feed.online());
+    }
+
+    private String line(StepRow row, int expectedSteps, double seconds) {
+        StepSummary s = row.summary();
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "step %d%s t %s ", s.step() + 1,
+                expectedSteps > 0 ? "/" + expectedSteps : "", number(row.time())));
+        List<String> names = config.model().stateNames();
+        for (int k = 0; k < Math.min(3, names.size()); k++) {
+            b.append(String.format(Locale.ROOT, " %s %s ± %s", names.get(k), number(s.mean()[k]),
+                    number(Math.sqrt(s.variance()[k]))));
+        }
+        double perStep = seconds / (s.step() + 1);
+        b.append(String.format(Locale.ROOT, "  ESS %.0f (%.0f%%)%s  log p̂ %.3f  %.1f steps/s  %s particle-steps/s",
+                s.ess(), 100 * s.ess() / config.particles(), s.resampled() ? "  resampled" : "",
+                logLikelihood, 1 / perStep, number(config.particles() / perStep)));
+        if (!s.observed()) {
+            b.append("  (missing observation skipped)");
+        }
+        return b.toString();
+    }
+
+    private static String number(double v) {
+        double a = Math.abs(v);
+        if (a != 0 && (a >= 1e6 || a < 1e-3)) {
+            return String.format(Locale.ROOT, "%.3g", v);
+        }
+        return v == Math.rint(v) && a < 1e6 ? String.format(Locale.ROOT, "%.0f", v)
+                : String.format(Locale.ROOT, "%.4g", v);
+    }
+
+    private void deleteOldCheckpoint(JavaRDD<ParticleBlock> checkpointed) {
+        String file = checkpointed.getCheckpointFile().orElse(null);
+        if (lastCheckpoint != null && !lastCheckpoint.equals(file)) {
+            try {
+                Path p = new Path(lastCheckpoint);
+                p.getFileSystem(sc.hadoopConfiguration()).delete(p, true);
+            } catch (IOException e) {
+                LOG.warn("smc: cannot delete old checkpoint {}: {}", lastCheckpoint, e.toString());
+            }
+        }
+        lastCheckpoint = file;
+    }
+
+    /** log p̂ of the observations seen so far. */
+    public double logLikelihood() {
+        return logLikelihood;
+    }
+
+    public int steps() {
+        return step;
+    }
+
+    public int resamplings() {
+        return resamplings;
+    }
+
+    /** The current particles' states, N×d row-major, gathered to the driver (for tests: N×d doubles). */
+    public double[] states() {
+        List<ParticleBlock> blocks = new ArrayList<>(pending.collect());
+        blocks.sort(Comparator.comparingInt(ParticleBlock::block));
+        double[] all = new double[Math.multiplyExact(config.particles(), dim)];
+        int at = 0;
+        for (ParticleBlock b : blocks) {
+            System.arraycopy(b.states(), 0, all, at, b.states().length);
+            at += b.states().length;
+        }
+        return all;
+    }
+
+    /** The lineage depth of the particle RDD (for tests: it must stay bounded over long series). */
+    int lineageDepth() {
+        return depth(pending.rdd());
+    }
+
+    private static int depth(org.apache.spark.rdd.RDD<?> rdd) {
+        int max = 0;
+        scala.collection.Iterator<org.apache.spark.Dependency<?>> it = rdd.dependencies().iterator();
+        while (it.hasNext()) {
+            max = Math.max(max, depth(it.next().rdd()));
+        }
+        return max + 1;
+    }
+
+    /** Unpersists the particles (they are not needed after the last step). */
+    public void release() {
+        if (weighted != null) {
+            weighted.unpersist(false);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package org.sparkmc.spark.smc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.BadInputTest;
+import org.sparkmc.spark.cli.ExitCode;
+
+/**
+ * Bad input exits with code 2, one message that says what and where, no stack trace and no output directory; a
+ * weight collapse exits with code 1 naming the time step.
+ */
+class SmcBadInputTest extends SparkTestBase {
+    @TempDir
+    Path tmp;
+
+    static Stream<Arguments> cases() {
+        String nile = SmcTestData.nileFile().toString();
+        return Stream.of(
+                Arguments.of("zero particles", List.of("--data", nile, "--particles", "0"), "particles must be"),
+                Arguments.of("negative particles", List.of("--data", nile, "--particles", "-5"), "particles must be"),
+                Arguments.of("zero block size", List.of("--data", nile, "--block-size", "0"), "block size"),
+                Arguments.of("too many partitions", List.of("--data", nile, "--particles", "100", "--block-size",
+                        "50", "--partitions", "3"), "partitions (3) exceed the 2 blocks"),
+                Arguments.of("ESS threshold above 1", List.of("--data", nile, "--ess-threshold", "1.5"),
+                        "ESS threshold"),
+                Arguments.of("unknown model", List.of("--data", nile, "--model", "garch"), "unknown model 'garch'"),
+                Arguments.of("unknown filter", List.of("--data", nile, "--filter", "auxiliary"), "unknown filter"),
+                Arguments.of("unknown scheme", List.of("--data", nile, "--resampling", "wheel"),
+                        "unknown resampling scheme 'wheel'"),
+                Arguments.of("unknown missing policy", List.of("--data", nile, "--missing", "ignore"),
+                        "unknown missing-observation policy"),
+                Arguments.of("guided SV", List.of("--data", nile, "--model", "stochastic-volatility", "--filter",
+                        "guided"), "no guided proposal"),
+                Arguments.of("no data", List.of(), "--data PATH is required"),
+                Arguments.of("missing data", List.of("--data", "/nonexistent/nile.csv"), "/nonexistent/nile.csv"),
+                Arguments.of("follow a file", List.of("--data", nile, "--follow"), "--follow needs a directory"),
+                Arguments.of("vector not a list", List.of("--conf", TestPaths.conf("smc-nile-trend.conf").toString(),
+                        "--data", nile, "--param", "m0=x"), "'m0' must be an array"),
+                Arguments.of("matrix not a list", List.of("--conf", TestPaths.conf("smc-nile-trend.conf").toString(),
+                        "--data", nile, "--param", "F=3"), "'F' must be a list of rows"),
+                Arguments.of("non-positive variance", List.of("--data", nile, "--param", "level_variance=-1"),
+                        "level variance must be positive"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void exitsTwoWithAClearMessage(String name, List<String> args, String expected) {
+        Path out = tmp.resolve("out");
+        BadInputTest.Result r = run(out, args.toArray(String[]::new));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains(expected), "expected '" + expected + "' in: " + r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace for bad input: " + r.err());
+        assertFalse(Files.exists(out), "nothing written");
+    }
+
+    @Test
+    void malformedObservationNamesFileAndLine() throws IOException {
+        Path data = Files.writeString(tmp.resolve("flow.csv"), "year,flow\n1871,1120\n1872,1160\n1873,96x3\n");
+        BadInputTest.Result r = run(tmp.resolve("o"), "--data", data.toString(), "--time-column", "year");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("flow.csv line 4") && r.err().contains("'96x3'"), r.err());
+        Path ragged = Files.writeString(tmp.resolve("ragged.csv"), "year,flow\n1871,1120\n1872\n");
+        r = run(tmp.resolve("o"), "--data", ragged.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("ragged.csv line 3") && r.err().contains("1 fields, expected 2"), r.err());
+    }
+
+    @Test
+    void observationColumnsMustMatchTheModel() throws IOException {
+        Path data = Files.writeString(tmp.resolve("two.csv"), "t,a,b\n0,1,2\n1,3,4\n");
+        BadInputTest.Result r = run(tmp.resolve("o"), "--data", data.toString(), "--time-column", "t");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("two.csv: 2 observation column(s) [a, b], the model expects 1"), r.err());
+        r = run(tmp.resolve("o"), "--data", data.toString(), "--columns", "b", "--particles", "200");
+        assertEquals(ExitCode.OK, r.code(), r.err());
+    }
+
+    @Test
+    void missingObservationFailsOrIsSkippedByOption() throws IOException {
+        Path data = Files.writeString(tmp.resolve("gap.csv"), "year,flow\n1871,1120\n1872,NA\n1873,963\n");
+        BadInputTest.Result r = run(tmp.resolve("fail"), "--data", data.toString(), "--particles", "500");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("gap.csv line 3") && r.err().contains("missing"), r.err());
+        assertFalse(Files.exists(tmp.resolve("fail")));
+
+        Path out = tmp.resolve("skip");
+        r = run(out, "--data", data.toString(), "--particles", "500", "--missing", "skip");
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        List<String> lines = Files.readAllLines(out.resolve("filter.csv"));
+        assertTrue(lines.get(2).matches("1,1872\\.0,.*,0\\.0,false,NA"), lines.get(2));
+        assertTrue(lines.get(3).endsWith(",true,963.0"), lines.get(3));
+    }
+
+    /** An observation of 1e200 has density 0 (its squared error overflows) under every particle at step 2. */
+    @Test
+    void weightCollapseExitsOneNamingTheTimeStep() throws IOException {
+        Path data = Files.writeString(tmp.resolve("outlier.csv"), "year,flow\n1871,1120\n1872,1160\n1873,1e200\n");
+        Path out = tmp.resolve("collapse");
+        BadInputTest.Result r = run(out, "--data", data.toString(), "--particles", "500");
+        assertEquals(ExitCode.FAILURE, r.code(), r.err());
+        assertTrue(r.err().contains("weight collapse at time step 2"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+        assertFalse(Files.exists(out), "nothing written");
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(1, left.count(), "no staging directory left behind");
+        }
+    }
+
+    @Test
+    void helpListsEveryOption() {
+        BadInputTest.Result r = BadInputTest.runCapturingOut("smc", "--help");
+        assertEquals(ExitCode.OK, r.code());
+        for (String option : SmcCommand.optionNames()) {
+            assertTrue(r.err().contains(option), option + " missing from help:\n" + r.err());
+        }
+    }
+
+    /** Runs smc with the arguments, --time-column year unless given, and --out. */
+    private static BadInputTest.Result run(Path out, String... args) {
+        boolean time = List.of(args).contains("--time-column") || List.of(args).contains("--columns");
+        String[] all = new String[args.length + (time ? 3 : 5)];
+        all[0] = "smc";
+        System.arraycopy(args, 0, all, 1, args.length);
+        if (!time) {
+            all[args.length + 3] = "--time-column";
+            all[args.length + 4] = "year";
+        }
+        all[args.length + 1] = "--out";
+        all[args.length + 2] = out.toString();
+        return BadInputTest.runCapturing(all);
+    }
+}

@@ -1,0 +1,134 @@
+package org.sparkmc.spark.smc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkmc.core.model.ModelParameters;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.smc.MissingObservations;
+import org.sparkmc.core.smc.ParticleSystem;
+import org.sparkmc.core.smc.ResamplingScheme;
+import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.core.smc.StepSummary;
+import org.sparkmc.spark.SparkTestBase;
+
+/**
+ * The distributed filter equals core's single-machine {@link ParticleSystem} bit for bit — every step's mean,
+ * variance, ESS, resampling decision and log-likelihood increment, the particles themselves, and the final log p̂ —
+ * for the same seed, N and block size, on 1, 3 and 8 partitions. Deterministic: no false failures.
+ */
+class SmcDistributedTest extends SparkTestBase {
+    private static final double[][] NILE = SmcTestData.nile().values();
+
+    /** Nile, bootstrap, systematic; N = 1000 in 8 blocks of 128 (the last one short), τ = 0.7. */
+    @ParameterizedTest(name = "{0} partitions")
+    @ValueSource(ints = {1, 3, 8})
+    void nileEqualsTheSingleMachineFilter(int partitions) {
+        SmcModel model = SmcModel.create("local-level", "bootstrap", ModelParameters.empty());
+        SmcOptions options = SmcOptions.defaults().withBlockSize(128).withEssThreshold(0.7);
+        int resampled = compare(new SmcConfig(model, 1000, options, partitions, 4242, 10, null), NILE, 25);
+        assertTrue(resampled > 10, "too few resampling steps to test: " + resampled);
+    }
+
+    /**
+     * Every resampling scheme (residual takes an extra pass), on the 2-d local linear trend with the guided filter,
+     * a skipped missing observation, 3 partitions and 40 steps.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ResamplingScheme.class)
+    void everySchemeEqualsTheSingleMachineFilter(ResamplingScheme scheme) {
+        SmcModel model = SmcModel.create("linear-gaussian", "guided", SmcTestData.trend());
+        double[][] y = java.util.Arrays.copyOf(NILE, 40);
+        y[12] = new double[] {Double.NaN};
+        SmcOptions options = SmcOptions.defaults().withScheme(scheme).withBlockSize(100).withEssThreshold(0.9)
+                .withMissing(MissingObservations.SKIP);
+        int resampled = compare(new SmcConfig(model, 700, options, 3, 77, 7, null), y, 13);
+        assertTrue(resampled > 3, "too few resampling steps to test: " + resampled);
+    }
+
+    /** Runs both filters side by side; compares particles every {@code statesEvery} steps and at the end. */
+    private int compare(SmcConfig config, double[][] y, int statesEvery) {
+        ParticleSystem single = new ParticleSystem(config.model().kernel(), config.particles(), config.options(),
+                new RandomStreams(config.seed()));
+        SmcJob job = new SmcJob(jsc(), config);
+        job.initialize();
+        int resampled = 0;
+        try {
+            for (int n = 0; n < y.length; n++) {
+                StepSummary expected = single.step(y[n]);
+                StepSummary actual = job.step(y[n]);
+                String where = config.partitions() + " partitions, step " + n;
+                assertEquals(expected.step(), actual.step(), where);
+                assertArrayEquals(expected.mean(), actual.mean(), 0.0, where);
+                assertArrayEquals(expected.variance(), actual.variance(), 0.0, where);
+                assertEquals(expected.ess(), actual.ess(), 0.0, where);
+                assertEquals(expected.resampled(), actual.resampled(), where);
+                assertEquals(expected.logLikelihoodIncrement(), actual.logLikelihoodIncrement(), 0.0, where);
+                assertEquals(expected.observed(), actual.observed(), where);
+                resampled += actual.resampled() ? 1 : 0;
+                if (n % statesEvery == statesEvery - 1 || n == y.length - 1) {
+                    assertArrayEquals(single.states(), job.states(), 0.0, where + ": particles");
+                }
+            }
+            assertEquals(single.logLikelihood(), job.logLikelihood(), 0.0);
+            assertEquals(resampled, job.resamplings());
+        } finally {
+            job.release();
+        }
+        return resampled;
+    }
+
+    /**
+     * The lineage of the particle RDD stays bounded over a long series when it is cut every 5 steps, and grows with
+     * the series when it is not (so the check can fail); likewise with reliable checkpoints in a directory.
+     */
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path checkpoints;
+
+    @Test
+    void lineageIsCutPeriodically() {
+        SmcModel model = SmcModel.create("local-level", "bootstrap", ModelParameters.empty());
+        SmcOptions options = SmcOptions.defaults().withBlockSize(100).withEssThreshold(0.5);
+        long t0 = System.nanoTime();
+        int cut = depthAfter(new SmcConfig(model, 200, options, 2, 1, 5, null), 40);
+        long t1 = System.nanoTime();
+        int uncut = depthAfter(new SmcConfig(model, 200, options, 2, 1, 1000, null), 40);
+        System.err.println("lineage: cut " + cut + " in " + (t1 - t0) / 1e9 + " s, uncut " + uncut + " in "
+                + (System.nanoTime() - t1) / 1e9 + " s");
+        assertTrue(cut <= 16, "lineage depth " + cut + " with a cut every 5 steps");
+        assertTrue(uncut > 40, "lineage depth " + uncut + " without cuts");
+        int reliable = depthAfter(new SmcConfig(model, 200, options, 2, 1, 5, checkpoints.toString()), 40);
+        assertTrue(reliable <= 16, "lineage depth " + reliable + " with reliable checkpoints every 5 steps");
+    }
+
+    private int depthAfter(SmcConfig config, int steps) {
+        SmcJob job = new SmcJob(jsc(), config);
+        job.initialize();
+        for (int n = 0; n < steps; n++) {
+            job.step(NILE[n % NILE.length]);
+        }
+        int depth = job.lineageDepth();
+        job.release();
+        return depth;
+    }
+
+    @Test
+    void partitionerGivesEachPartitionAContiguousRunOfWholeBlocks() {
+        for (int[] pb : new int[][] {{1, 1}, {3, 8}, {8, 8}, {3, 22}, {7, 100}}) {
+            BlockPartitioner p = new BlockPartitioner(pb[0], pb[1]);
+            int previous = 0;
+            for (int b = 0; b < pb[1]; b++) {
+                int part = p.getPartition(b);
+                assertTrue(part == previous || part == previous + 1, "blocks out of order at " + b);
+                assertTrue(b >= p.firstBlock(part) && (part + 1 == pb[0] || b < p.firstBlock(part + 1)));
+                previous = part;
+            }
+            assertEquals(pb[0] - 1, previous);
+        }
+    }
+}

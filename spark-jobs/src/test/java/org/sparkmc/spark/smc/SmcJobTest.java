@@ -1,0 +1,129 @@
+package org.sparkmc.spark.smc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.random.Rng;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.smc.models.KalmanFilter;
+import org.sparkmc.core.smc.models.LocalLevelModel;
+import org.sparkmc.core.smc.models.StochasticVolatilityModel;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.Main;
+
+/**
+ * The smc job end to end in local mode, from the shipped configs to the files it writes. Statistical checks use a
+ * fixed seed; their tolerances were calibrated on 30 independent runs of core's filter (the job is bit-identical to
+ * it, {@link SmcDistributedTest}): with N = 20,000 the sd of log p̂ on Nile is 0.082, so |log p̂ − Kalman| &lt; 0.5
+ * is 6 sd (false-failure rate below 1e-8 under the usual normal approximation of log p̂); the largest filtering-mean
+ * error in 3,000 (run, step) pairs was 0.065 Kalman sd, and the bound is 0.2. The exact statistical tests of the
+ * filter (Kalman within Monte Carlo error, unbiasedness of p̂) live in core.
+ */
+class SmcJobTest extends SparkTestBase {
+    private static final String HEADER = "step,t,mean_level,sd_level,ess,resampled,log_likelihood_increment,observed,"
+            + "y_flow";
+
+    @TempDir
+    Path tmp;
+
+    static JsonNode summary(Path out) throws IOException {
+        return new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+    }
+
+    @Test
+    void nileConfigWritesEveryOutputAndMatchesKalman() throws Exception {
+        Path out = tmp.resolve("nile");
+        int code = Main.run("smc", "--conf", TestPaths.conf("smc-nile.conf").toString(), "--data",
+                SmcTestData.nileFile().toString(), "--particles", "20000", "--out", out.toString());
+        assertEquals(ExitCode.OK, code);
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        JsonNode s = summary(out);
+        KalmanFilter.Result kalman = KalmanFilter.run(LocalLevelModel.nile().asLinearGaussian(),
+                SmcTestData.nile().values());
+        assertEquals("smc", s.get("job").asText());
+        assertEquals("local-level", s.get("model").asText());
+        assertEquals(100, s.get("steps").asInt());
+        assertEquals(20000, s.get("particles").asInt());
+        assertEquals(4096, s.get("block_size").asInt());
+        assertEquals(5, s.get("blocks").asInt());
+        assertEquals(2, s.get("partitions").asInt());
+        assertEquals(kalman.logLikelihood(), s.get("kalman_log_likelihood").asDouble(), 1e-9);
+        double ll = s.get("log_likelihood").asDouble();
+        assertTrue(Math.abs(ll - kalman.logLikelihood()) < 0.5, "log p̂ " + ll + " vs Kalman " + kalman.logLikelihood());
+
+        List<String> lines = Files.readAllLines(out.resolve("filter.csv"));
+        assertEquals(HEADER, lines.get(0));
+        assertEquals(101, lines.size());
+        int resampled = 0;
+        double sum = 0;
+        for (int n = 0; n < 100; n++) {
+            String[] f = lines.get(n + 1).split(",");
+            assertEquals(n, Integer.parseInt(f[0]));
+            assertEquals(1871 + n, Double.parseDouble(f[1]), 0.0);
+            double kalmanSd = Math.sqrt(kalman.variance(n, 0));
+            assertTrue(Math.abs(Double.parseDouble(f[2]) - kalman.means()[n][0]) < 0.2 * kalmanSd, lines.get(n + 1));
+            assertEquals(kalmanSd, Double.parseDouble(f[3]), 0.2 * kalmanSd);
+            resampled += Boolean.parseBoolean(f[5]) ? 1 : 0;
+            sum += Double.parseDouble(f[6]);
+        }
+        assertEquals(s.get("resampling_count").asInt(), resampled);
+        assertTrue(resampled > 0 && resampled < 100, "resampled " + resampled);
+        assertEquals(ll, sum, 1e-9, "the increments add up to log p̂");
+
+        List<Row> rows = spark().read().parquet(out.resolve("filter.parquet").toString()).orderBy("step")
+                .collectAsList();
+        assertEquals(100, rows.size());
+        assertEquals(List.of(HEADER.split(",")), List.of(rows.get(0).schema().fieldNames()));
+        for (int n = 0; n < 100; n++) {
+            assertEquals(Double.parseDouble(lines.get(n + 1).split(",")[2]), rows.get(n).getDouble(2), 0.0);
+        }
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("<svg") && html.contains("Kalman") && html.contains("ESS per step"));
+    }
+
+    @Test
+    void linearGaussianTrendWithGuidedFilterMatchesKalman() throws Exception {
+        Path out = tmp.resolve("trend");
+        int code = Main.run("smc", "--conf", TestPaths.conf("smc-nile-trend.conf").toString(), "--data",
+                SmcTestData.nileFile().toString(), "--particles", "5000", "--out", out.toString());
+        assertEquals(ExitCode.OK, code);
+        JsonNode s = summary(out);
+        // calibrated: sd of log p̂ 0.14 at N = 5,000 (30 runs); 1.0 is 7 sd
+        assertTrue(Math.abs(s.get("log_likelihood").asDouble() - s.get("kalman_log_likelihood").asDouble()) < 1.0,
+                s.toString());
+        assertTrue(Files.readAllLines(out.resolve("filter.csv")).get(0)
+                .startsWith("step,t,mean_x1,sd_x1,mean_x2,sd_x2,ess,"));
+    }
+
+    @Test
+    void stochasticVolatilityRunsOnSimulatedReturns() throws Exception {
+        StochasticVolatilityModel model = new StochasticVolatilityModel(0.91, 1.0, 0.5);
+        double[][] sim = model.simulate(60, new Rng(new RandomStreams(5).stream("simulate")));
+        StringBuilder csv = new StringBuilder("t,return\n");
+        for (int n = 0; n < 60; n++) {
+            csv.append(n).append(',').append(sim[1][n]).append('\n');
+        }
+        Path data = Files.writeString(tmp.resolve("returns.csv"), csv);
+        Path out = tmp.resolve("sv");
+        int code = Main.run("smc", "--model", "stochastic-volatility", "--param", "phi=0.91", "--data",
+                data.toString(), "--particles", "3000", "--block-size", "1000", "--resampling", "residual", "--out",
+                out.toString());
+        assertEquals(ExitCode.OK, code);
+        JsonNode s = summary(out);
+        assertTrue(s.get("kalman_log_likelihood").isNull());
+        assertTrue(Double.isFinite(s.get("log_likelihood").asDouble()));
+        assertTrue(Files.readAllLines(out.resolve("filter.csv")).get(0)
+                .startsWith("step,t,mean_log_volatility,sd_log_volatility,"));
+    }
+}
