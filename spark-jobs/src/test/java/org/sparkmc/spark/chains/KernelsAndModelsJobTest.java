@@ -130,7 +130,7 @@ class KernelsAndModelsJobTest extends SparkTestBase {
         JsonNode summary = run("chains-pima.conf", "--warmup", "200", "--round-size", "5000", "--max-rounds", "2");
         assertTrue(summary.get("converged").asBoolean(), summary::toString);
         assertEquals(0.25, summary.get("acceptance").asDouble(), 0.08);
-        assertEquals(8, summary.get("parameters").size());
+        assertEquals(9, summary.get("parameters").size(), "8 coefficients and lp__");
         // glucose is the strongest predictor: about 1.1 per sd (Laplace sd ≈ 0.12).
         assertEquals(1.1, ChainsOutputs.parameter(summary, "w[glu]").get("mean").asDouble(), 0.1);
     }
