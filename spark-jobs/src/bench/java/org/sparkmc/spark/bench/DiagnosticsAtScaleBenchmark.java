@@ -29,6 +29,8 @@ public final class DiagnosticsAtScaleBenchmark {
         int chains = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int parameters = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         int draws = args.length > 2 ? Integer.parseInt(args[2]) : 2000;
+        // The collect baseline needs the driver to accept 3.2 GB of task results (the default cap is 1 GiB).
+        System.setProperty("spark.driver.maxResultSize", "0");
         SparkSession spark = SparkSetup.session("diagnostics-at-scale", "local[2]");
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         List<Integer> ids = new ArrayList<>();
