@@ -3,12 +3,14 @@ package org.sparkmc.spark;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import org.apache.spark.serializer.KryoRegistrator;
+import org.sparkmc.core.bayesnet.WeightedCounts;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.diagnostics.ParameterSummary;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.SmcClasses;
+import org.sparkmc.spark.bn.GibbsRound;
 import org.sparkmc.spark.diagnose.ChainSeries;
 import org.sparkmc.spark.diagnose.ParameterResult;
 import org.sparkmc.spark.report.ParameterPlots;
@@ -47,5 +49,11 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(FullParameterSummary.class, java);
         kryo.register(ParameterResult.class, java);
         kryo.register(ParameterPlots.class, java);
+        // bn: per-partition sampling statistics (exact sums inside) and Gibbs chains between rounds.
+        kryo.register(int[][].class);
+        kryo.register(WeightedCounts.class, java);
+        kryo.register(WeightedCounts[].class);
+        kryo.register(GibbsRound.class, java);
+        kryo.register(GibbsRound[].class);
     }
 }

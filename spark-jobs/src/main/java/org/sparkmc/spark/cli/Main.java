@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.bn.BnCommand;
 import org.sparkmc.spark.chains.ChainsCommand;
 import org.sparkmc.spark.diagnose.DiagnoseCommand;
 import org.sparkmc.spark.smc.SmcCommand;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sparkmc", mixinStandardHelpOptions = true, version = "sparkmc 0.1.0",
         description = "Monte Carlo sampling on Apache Spark.",
-        subcommands = {ChainsCommand.class, DiagnoseCommand.class, SmcCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ChainsCommand.class, DiagnoseCommand.class, SmcCommand.class, BnCommand.class,
+            CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

@@ -57,6 +57,16 @@ class ReportRenderIT {
         render(out.resolve("report.html"), "smc-nile.png");
     }
 
+    @Test
+    void bnReportRenders() throws Exception {
+        Path out = tmp.resolve("bn-alarm");
+        LauncherIT.Run run = LauncherIT.launch("bn", "--conf", "conf/bn-alarm.conf", "--samples", "1000000",
+                "--out", out.toString());
+        assertEquals(0, run.code(), run.output());
+        assertTrue(run.output().contains("P(LVFAILURE | evidence)"), run.output());
+        render(out.resolve("report.html"), "bn-alarm.png");
+    }
+
     static void render(Path html, String screenshotName) throws Exception {
         if (!Files.isExecutable(CHROMIUM)) {
             assertFalse("true".equals(System.getenv("CI")), "CI must install chromium (see .ci/run)");

@@ -1,0 +1,71 @@
+package org.sparkmc.spark.bn;
+
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.bayesnet.BayesNet;
+import org.sparkmc.core.bayesnet.Evidence;
+
+/**
+ * A validated {@code bn} run: which network, evidence and query variables, which method, and how much sampling.
+ *
+ * @param networkPath the BIF file as the user named it
+ * @param query       indices of the query variables, in the user's order
+ * @param samples     samples in all (likelihood weighting, rejection)
+ * @param blockSize   samples per block: a block is the unit of work and owns its random stream
+ * @param chains      Gibbs chains (at least 2, for R-hat)
+ * @param warmup      Gibbs warm-up sweeps per chain (discarded)
+ * @param draws       Gibbs kept sweeps per chain
+ * @param roundSize   Gibbs sweeps per chain per round (one Spark job and one progress line per round)
+ * @param partitions  Spark partitions for blocks or chains (does not change any result)
+ * @param maxRhat     Gibbs: an indicator with R-hat at or above this counts as not converged
+ * @param minEss      Gibbs: …or with bulk or tail ESS below this
+ */
+public record BnConfig(String networkPath, BayesNet net, Evidence evidence, int[] query, BnMethod method,
+        ExactMode exact, long samples, long blockSize, int chains, int warmup, int draws, int roundSize, long seed,
+        int partitions, double maxRhat, double minEss) {
+
+    public BnConfig {
+        positive("samples", samples);
+        positive("block-size", blockSize);
+        positive("draws", draws);
+        positive("round-size", roundSize);
+        if (partitions < 0) {
+            throw new InvalidInputException("partitions must be ≥ 0 (0: Spark's default parallelism), is " + partitions);
+        }
+        if (warmup < 0) {
+            throw new InvalidInputException("warmup must be ≥ 0, is " + warmup);
+        }
+        if (chains < 2) {
+            throw new InvalidInputException("chains must be at least 2 for R-hat, is " + chains);
+        }
+        if (!(maxRhat > 1)) {
+            throw new InvalidInputException("max-rhat must be > 1, is " + maxRhat);
+        }
+        if (!(minEss >= 0) || Double.isInfinite(minEss)) {
+            throw new InvalidInputException("min-ess must be a number ≥ 0, is " + minEss);
+        }
+        if (method == BnMethod.EXACT && exact == ExactMode.NEVER) {
+            throw new InvalidInputException("--method exact contradicts --exact=never");
+        }
+    }
+
+    /** Warm-up rounds: the warm-up sweeps cut into rounds of {@code roundSize} (the last may be shorter). */
+    public int warmupRounds() {
+        return (warmup + roundSize - 1) / roundSize;
+    }
+
+    /** Sampling rounds: the kept sweeps cut into rounds of {@code roundSize} (the last may be shorter). */
+    public int samplingRounds() {
+        return (draws + roundSize - 1) / roundSize;
+    }
+
+    /** The evidence as "VAR=STATE,…" (empty for none). */
+    public String evidenceText() {
+        return evidence.describe(net);
+    }
+
+    private static void positive(String name, long value) {
+        if (value <= 0) {
+            throw new InvalidInputException(name + " must be a positive whole number, is " + value);
+        }
+    }
+}

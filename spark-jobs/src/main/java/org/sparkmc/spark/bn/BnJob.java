@@ -1,0 +1,119 @@
+package org.sparkmc.spark.bn;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.sparkmc.core.bayesnet.BayesNet;
+import org.sparkmc.core.bayesnet.Marginal;
+import org.sparkmc.core.bayesnet.WeightedCounts;
+import org.sparkmc.core.diagnostics.FullParameterSummary;
+import org.sparkmc.spark.diagnose.Thresholds;
+
+/**
+ * The {@code bn} driver: runs the chosen method ({@link WeightedSamplingJob} or {@link GibbsJob} on the executors,
+ * or nothing beyond the exact answer) and turns what comes back into posterior marginals with standard errors,
+ * next to the exact answer when one was computed.
+ */
+public final class BnJob {
+    private BnJob() {
+    }
+
+    /**
+     * @param exact      the exact answer, or null
+     * @param gibbsStart the Gibbs chains' initial states (Gibbs only), from {@link GibbsJob#initialStates}
+     * @throws org.sparkmc.core.InvalidInputException if every likelihood weight is zero (impossible evidence)
+     */
+    public static BnResult run(JavaSparkContext sc, BnConfig config, ExactAnswer exact, List<GibbsRound> gibbsStart,
+            int partitions) {
+        long t0 = System.nanoTime();
+        double exactPe = exact == null ? Double.NaN : exact.evidenceProbability();
+        return switch (config.method()) {
+            case LW, REJECTION -> {
+                WeightedSamplingJob.Outcome o = new WeightedSamplingJob(sc, config, partitions).run();
+                yield weighted(config, exact, o, seconds(t0), partitions);
+            }
+            case GIBBS -> {
+                GibbsJob job = new GibbsJob(sc, config, partitions);
+                GibbsJob.Outcome o = job.run(gibbsStart);
+                yield gibbs(config, exact, job.summaries(o.draws()), o.history(), seconds(t0), partitions);
+            }
+            case EXACT -> {
+                List<QueryResult> queries = new ArrayList<>();
+                for (Marginal m : exact.marginals()) {
+                    int k = m.probabilities().length;
+                    queries.add(new QueryResult(m.variable(), m.states(), m.probabilities(), new double[k],
+                            nan(k), null, m.probabilities()));
+                }
+                yield new BnResult(config.method(), queries, 0, Double.NaN, exactPe, 0, exactPe, List.of(), true,
+                        seconds(t0), 0, List.of());
+            }
+        };
+    }
+
+    private static BnResult weighted(BnConfig config, ExactAnswer exact, WeightedSamplingJob.Outcome outcome,
+            double seconds, int partitions) {
+        WeightedCounts counts = outcome.counts();
+        BayesNet net = config.net();
+        List<QueryResult> queries = new ArrayList<>();
+        for (int j = 0; j < config.query().length; j++) {
+            Marginal m = counts.posterior(net, j);
+            double[] ess = new double[m.probabilities().length];
+            Arrays.fill(ess, counts.ess());
+            queries.add(new QueryResult(m.variable(), m.states(), m.probabilities(), m.standardErrors(), ess, null,
+                    exact == null ? null : exact.marginals()[j].probabilities()));
+        }
+        // P(e) = E_q[w]: the mean weight (the acceptance rate for rejection), with its plain Monte Carlo SE.
+        double n = counts.samples();
+        double mean = counts.sumOfWeights() / n;
+        double variance = Math.max(0, counts.sumOfSquaredWeights() / n - mean * mean);
+        return new BnResult(config.method(), queries, counts.samples(), counts.ess(), mean, Math.sqrt(variance / n),
+                exact == null ? Double.NaN : exact.evidenceProbability(), List.of(), true, seconds, partitions,
+                outcome.history());
+    }
+
+    private static BnResult gibbs(BnConfig config, ExactAnswer exact, List<FullParameterSummary> summaries,
+            List<BnResult.Step> history, double seconds, int partitions) {
+        BayesNet net = config.net();
+        Thresholds thresholds = new Thresholds(config.maxRhat(), config.minEss());
+        List<QueryResult> queries = new ArrayList<>();
+        int at = 0;
+        double minEss = Double.POSITIVE_INFINITY;
+        boolean converged = true;
+        for (int j = 0; j < config.query().length; j++) {
+            int v = config.query()[j];
+            int k = net.cardinality(v);
+            double[] p = new double[k];
+            double[] se = new double[k];
+            double[] ess = new double[k];
+            double[] rhat = new double[k];
+            for (int s = 0; s < k; s++, at++) {
+                FullParameterSummary f = summaries.get(at);
+                p[s] = f.mean();
+                se[s] = f.sd() == 0 ? 0 : f.mcseMean();
+                ess[s] = f.essMean();
+                rhat[s] = f.rhat();
+                converged &= thresholds.failures(f).isEmpty();
+                if (!Double.isNaN(f.essMean())) {
+                    minEss = Math.min(minEss, f.essMean());
+                }
+            }
+            queries.add(new QueryResult(net.variable(v), net.states(v), p, se, ess, rhat,
+                    exact == null ? null : exact.marginals()[j].probabilities()));
+        }
+        double exactPe = exact == null ? Double.NaN : exact.evidenceProbability();
+        return new BnResult(config.method(), queries, (long) config.chains() * config.draws(),
+                Double.isInfinite(minEss) ? Double.NaN : minEss, Double.NaN, Double.NaN, exactPe, summaries,
+                converged, seconds, partitions, history);
+    }
+
+    private static double[] nan(int k) {
+        double[] out = new double[k];
+        Arrays.fill(out, Double.NaN);
+        return out;
+    }
+
+    private static double seconds(long t0) {
+        return (System.nanoTime() - t0) / 1e9;
+    }
+}

@@ -1,0 +1,183 @@
+package org.sparkmc.spark.bn;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparkmc.core.bayesnet.GibbsSampling;
+import org.sparkmc.core.diagnostics.FullParameterSummary;
+import org.sparkmc.core.diagnostics.ParameterSummary;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.cli.Progress;
+
+/**
+ * Gibbs sampling over Markov blankets (core {@link GibbsSampling}) with the chains spread over Spark partitions,
+ * run in rounds like the {@code chains} job.
+ *
+ * <p>Chain c starts on the driver from a likelihood-weighting draw of positive weight, drawn from the stream
+ * (bn-gibbs, c) — so impossible evidence is reported before Spark starts. Round r advances it with the stream
+ * (bn-gibbs, c, r), never the partition, so the draws do not depend on partitioning, cores or task retries; the
+ * driver carries only the states between rounds, and each sampling round brings the query variables' states
+ * back (4 bytes per query variable per sweep per chain). After each sampling round the driver computes the
+ * rank-normalised split R-hat and ESS of every indicator 1[X_q = s] over the chains (core diagnostics, R's
+ * {@code posterior} definitions); at the end the pooled posterior of each state is the indicator's mean, with its
+ * MCSE.
+ */
+public final class GibbsJob {
+    private static final Logger LOG = LoggerFactory.getLogger(GibbsJob.class);
+
+    private final JavaSparkContext sc;
+    private final BnConfig config;
+    private final int partitions;
+    private final GibbsSampling gibbs;
+    private final RandomStreams streams;
+
+    public GibbsJob(JavaSparkContext sc, BnConfig config, int partitions) {
+        this.sc = sc;
+        this.config = config;
+        this.partitions = partitions;
+        this.gibbs = GibbsSampling.of(config.net(), config.evidence(), config.query());
+        this.streams = new RandomStreams(config.seed());
+    }
+
+    /**
+     * Every chain's starting state (chains numbered from 1), drawn on the driver.
+     *
+     * @throws org.sparkmc.core.InvalidInputException if no state consistent with the evidence is found
+     */
+    public static List<GibbsRound> initialStates(BnConfig config) {
+        GibbsSampling gibbs = GibbsSampling.of(config.net(), config.evidence(), config.query());
+        RandomStreams streams = new RandomStreams(config.seed());
+        List<GibbsRound> states = new ArrayList<>();
+        for (int c = 1; c <= config.chains(); c++) {
+            states.add(new GibbsRound(c, gibbs.initialState(streams.stream(GibbsSampling.STREAM, c)), new int[0][]));
+        }
+        return states;
+    }
+
+    /** Kept draws {@code [chain][q][t]} and the progress history. */
+    public record Outcome(int[][][] draws, List<BnResult.Step> history) {
+    }
+
+    public Outcome run(List<GibbsRound> initial) {
+        int rounds = config.warmupRounds() + config.samplingRounds();
+        LOG.info("bn: Gibbs sampling on {} ({} variables), evidence [{}], {} chains over {} partitions: {} warm-up "
+                + "and {} kept sweeps per chain in rounds of {}; seed {}", config.networkPath(), config.net().size(),
+                config.evidenceText(), config.chains(), partitions, config.warmup(), config.draws(),
+                config.roundSize(), config.seed());
+        Progress progress = Progress.forJob(LOG, rounds);
+        int q = config.query().length;
+        int[][][] draws = new int[config.chains()][q][config.draws()];
+        List<GibbsRound> states = initial;
+        List<BnResult.Step> history = new ArrayList<>();
+        long started = System.nanoTime();
+        int kept = 0;
+        for (int round = 1; round <= rounds; round++) {
+            long roundStart = System.nanoTime();
+            boolean warmup = round <= config.warmupRounds();
+            int sweeps = warmup ? Math.min(config.roundSize(), config.warmup() - (round - 1) * config.roundSize())
+                    : Math.min(config.roundSize(), config.draws() - kept);
+            String phase = warmup ? "warmup" : "sampling";
+            sc.setJobGroup("sparkmc-bn-gibbs-round-" + round, "bn: Gibbs round " + round + " (" + phase + ", "
+                    + sweeps + " sweeps × " + config.chains() + " chains)", false);
+            GibbsSampling g = gibbs;
+            RandomStreams rs = streams;
+            int thisRound = round;
+            List<GibbsRound> results = new ArrayList<>(sc.parallelize(states, partitions)
+                    .map(chain -> advance(g, rs, chain, thisRound, sweeps, !warmup)).collect());
+            results.sort(Comparator.comparingInt(GibbsRound::chain));
+            states = new ArrayList<>();
+            for (int c = 0; c < results.size(); c++) {
+                GibbsRound r = results.get(c);
+                states.add(new GibbsRound(r.chain(), r.state(), new int[0][]));
+                if (!warmup) {
+                    for (int j = 0; j < q; j++) {
+                        System.arraycopy(r.draws()[j], 0, draws[c][j], kept, sweeps);
+                    }
+                }
+            }
+            double maxRhat = Double.NaN;
+            double minEss = Double.NaN;
+            if (!warmup) {
+                kept += sweeps;
+                for (ParameterSummary s : indicatorSummaries(draws, kept)) {
+                    maxRhat = worse(maxRhat, s.rhat(), true);
+                    minEss = worse(minEss, Math.min(s.essBulk(), s.essTail()), false);
+                }
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            history.add(new BnResult.Step(round, kept, maxRhat, minEss, seconds));
+            progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  max R-hat %.4f  "
+                    + "min ESS %.0f  %.0f sweeps/s", round, rounds, phase, kept, maxRhat, minEss,
+                    sweeps * (double) config.chains() / ((System.nanoTime() - roundStart) / 1e9)), round == rounds);
+        }
+        return new Outcome(draws, history);
+    }
+
+    private static GibbsRound advance(GibbsSampling gibbs, RandomStreams streams, GibbsRound chain, int round,
+            int sweeps, boolean keep) {
+        int[] state = chain.state().clone();
+        UniformRandomProvider rng = streams.stream(GibbsSampling.STREAM, chain.chain(), round);
+        if (keep) {
+            return new GibbsRound(chain.chain(), state, gibbs.draws(state, rng, sweeps));
+        }
+        for (int t = 0; t < sweeps; t++) {
+            gibbs.sweep(state, rng);
+        }
+        return new GibbsRound(chain.chain(), state, new int[0][]);
+    }
+
+    private List<ParameterSummary> indicatorSummaries(int[][][] draws, int length) {
+        List<ParameterSummary> out = new ArrayList<>();
+        for (int j = 0; j < config.query().length; j++) {
+            int v = config.query()[j];
+            for (int s = 0; s < config.net().cardinality(v); s++) {
+                out.add(ParameterSummary.of(indicatorName(j, s), indicator(draws, j, s, length)));
+            }
+        }
+        return out;
+    }
+
+    /** The full summaries of every indicator 1[X_q = s], query by query, state by state. */
+    public List<FullParameterSummary> summaries(int[][][] draws) {
+        List<FullParameterSummary> out = new ArrayList<>();
+        for (int j = 0; j < config.query().length; j++) {
+            int v = config.query()[j];
+            for (int s = 0; s < config.net().cardinality(v); s++) {
+                out.add(FullParameterSummary.of(indicatorName(j, s), indicator(draws, j, s, config.draws())));
+            }
+        }
+        return out;
+    }
+
+    String indicatorName(int j, int s) {
+        int v = config.query()[j];
+        return config.net().variable(v) + "=" + config.net().state(v, s);
+    }
+
+    /** The 0/1 traces {@code [chain][t]} of X_j = s over the first {@code length} kept draws. */
+    static double[][] indicator(int[][][] draws, int j, int s, int length) {
+        double[][] out = new double[draws.length][length];
+        for (int c = 0; c < draws.length; c++) {
+            int[] d = draws[c][j];
+            for (int t = 0; t < length; t++) {
+                out[c][t] = d[t] == s ? 1 : 0;
+            }
+        }
+        return out;
+    }
+
+    private static double worse(double current, double v, boolean max) {
+        if (Double.isNaN(v)) {
+            return current;
+        }
+        if (Double.isNaN(current)) {
+            return v;
+        }
+        return max ? Math.max(current, v) : Math.min(current, v);
+    }
+}

@@ -1,0 +1,18 @@
+package org.sparkmc.spark.bn;
+
+/**
+ * The answer for one query variable: per state the estimated posterior probability and its standard error, the
+ * effective sample size behind it, R-hat (Gibbs only, else null) and the exact probability (null when not
+ * computed).
+ */
+public record QueryResult(String variable, String[] states, double[] probabilities, double[] standardErrors,
+        double[] ess, double[] rhat, double[] exact) {
+
+    /** How many standard errors the estimate of state s is from the exact value (NaN if either is missing). */
+    public double errorInSe(int s) {
+        if (exact == null || !(standardErrors[s] > 0)) {
+            return Double.NaN;
+        }
+        return (probabilities[s] - exact[s]) / standardErrors[s];
+    }
+}

@@ -1,0 +1,118 @@
+package org.sparkmc.spark.bn;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparkmc.core.bayesnet.BlockPlan;
+import org.sparkmc.core.bayesnet.LikelihoodWeighting;
+import org.sparkmc.core.bayesnet.Marginal;
+import org.sparkmc.core.bayesnet.RejectionSampling;
+import org.sparkmc.core.bayesnet.WeightedCounts;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.cli.Progress;
+
+/**
+ * Likelihood weighting or rejection sampling with the samples spread over Spark executors.
+ *
+ * <p>The samples are cut into blocks ({@link BlockPlan}); block b is drawn from the stream keyed by (method, b) —
+ * never the partition — and summarised as a {@link WeightedCounts}, whose merge is exact (the sums are kept
+ * exactly), so the estimate is bit-identical for any number of partitions or cores, and after task retries. Each
+ * task merges the blocks of its partition; the driver merges the partitions' statistics. The blocks run in up to
+ * {@value #MAX_WAVES} waves (one Spark job each) so the driver can log progress in between; only a few hundred
+ * bytes per partition come back.
+ */
+public final class WeightedSamplingJob {
+    /** At most this many waves (Spark jobs), each with at least one block per partition. */
+    public static final int MAX_WAVES = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(WeightedSamplingJob.class);
+
+    /** Draws the statistic of one block: what a task runs. */
+    interface BlockSampler extends Serializable {
+        WeightedCounts block(RandomStreams streams, long blockId, long samples);
+    }
+
+    private final JavaSparkContext sc;
+    private final BnConfig config;
+    private final int partitions;
+
+    public WeightedSamplingJob(JavaSparkContext sc, BnConfig config, int partitions) {
+        this.sc = sc;
+        this.config = config;
+        this.partitions = partitions;
+    }
+
+    /** The merged statistic of every block, and the progress history. */
+    public record Outcome(WeightedCounts counts, List<BnResult.Step> history) {
+    }
+
+    public Outcome run() {
+        WeightedCounts empty;
+        BlockSampler sampler;
+        if (config.method() == BnMethod.LW) {
+            LikelihoodWeighting lw = LikelihoodWeighting.of(config.net(), config.evidence(), config.query());
+            empty = lw.empty();
+            sampler = lw::block;
+        } else {
+            RejectionSampling rs = RejectionSampling.of(config.net(), config.evidence(), config.query());
+            empty = rs.empty();
+            sampler = rs::block;
+        }
+        BlockPlan plan = new BlockPlan(config.samples(), config.blockSize());
+        RandomStreams streams = new RandomStreams(config.seed());
+        long blocks = plan.blocks();
+        int waves = (int) Math.max(1, Math.min(MAX_WAVES, blocks / partitions));
+        LOG.info("bn: {} on {} ({} variables), evidence [{}], {} samples in {} blocks of {} over {} partitions, "
+                + "{} waves; seed {}", config.method().description(), config.networkPath(), config.net().size(),
+                config.evidenceText(), config.samples(), blocks, config.blockSize(), partitions, waves, config.seed());
+        Progress progress = Progress.forJob(LOG, waves);
+        List<BnResult.Step> history = new ArrayList<>();
+        WeightedCounts total = empty;
+        long started = System.nanoTime();
+        long from = 0;
+        for (int wave = 1; wave <= waves; wave++) {
+            long to = blocks * wave / waves;
+            List<Long> ids = LongStream.range(from, to).boxed().collect(Collectors.toList());
+            sc.setJobGroup("sparkmc-bn-wave-" + wave, "bn: " + config.method().option() + " wave " + wave + "/"
+                    + waves + " (blocks " + from + "–" + (to - 1) + ")", false);
+            WeightedCounts identity = empty;
+            List<WeightedCounts> parts = sc.parallelize(ids, Math.min(partitions, ids.size())).mapPartitions(it -> {
+                WeightedCounts acc = identity;
+                while (it.hasNext()) {
+                    long b = it.next();
+                    acc = acc.merge(sampler.block(streams, b, plan.samplesIn(b)));
+                }
+                return List.of(acc).iterator();
+            }).collect();
+            for (WeightedCounts part : parts) {
+                total = total.merge(part);
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            history.add(new BnResult.Step(wave, total.samples(), Double.NaN, total.ess(), seconds));
+            progress.step(wave, "sampling", progressLine(wave, waves, total, seconds), wave == waves);
+            from = to;
+        }
+        return new Outcome(total, history);
+    }
+
+    private String progressLine(int wave, int waves, WeightedCounts total, double seconds) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "wave %d/%d samples %,d/%,d  ESS %.4g  ",
+                wave, waves, total.samples(), config.samples(), total.ess()));
+        if (total.sumOfWeights() > 0) {
+            Marginal m = total.posterior(config.net(), 0);
+            line.append("P(").append(m.variable()).append(") =");
+            for (int s = 0; s < m.states().length; s++) {
+                line.append(String.format(Locale.ROOT, " %s %.5f±%.5f", m.states()[s], m.probabilities()[s],
+                        m.standardErrors()[s]));
+            }
+        } else {
+            line.append("every weight so far is zero");
+        }
+        return line.append(String.format(Locale.ROOT, "  %.3g samples/s", total.samples() / seconds)).toString();
+    }
+}

@@ -1,0 +1,123 @@
+package org.sparkmc.spark.bn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.cli.BadInputTest;
+import org.sparkmc.spark.cli.ExitCode;
+
+/** Bad input to the bn job exits with code 2, one message saying what and where, and nothing written. */
+class BnBadInputTest extends SparkTestBase {
+    /** Evidence ALARM gives probability zero: P(PVSAT=NORMAL | FIO2=LOW, VENTALV=ZERO) = 0 in its table. */
+    static final String IMPOSSIBLE = "FIO2=LOW,VENTALV=ZERO,PVSAT=NORMAL";
+
+    @TempDir
+    Path tmp;
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+                Arguments.of("unknown evidence variable", new String[] {"--evidence", "HISTORI=TRUE", "--query",
+                    "LVFAILURE"}, new String[] {"--evidence: unknown variable 'HISTORI'", "HISTORY, CVP, PCWP",
+                        "37 variables"}),
+                Arguments.of("unknown evidence state", new String[] {"--evidence", "CVP=MEDIUM", "--query",
+                    "LVFAILURE"}, new String[] {"--evidence", "no state MEDIUM", "LOW, NORMAL, HIGH"}),
+                Arguments.of("malformed evidence", new String[] {"--evidence", "CVP", "--query", "LVFAILURE"},
+                        new String[] {"not of the form VARIABLE=STATE"}),
+                Arguments.of("unknown query variable", new String[] {"--query", "LVFAILURE,STROKE"},
+                        new String[] {"--query: unknown variable 'STROKE'", "STROKEVOLUME"}),
+                Arguments.of("no query", new String[] {}, new String[] {"--query VARIABLE is required"}),
+                Arguments.of("query twice", new String[] {"--query", "CO", "--query", "CO"},
+                        new String[] {"variable CO twice"}),
+                Arguments.of("zero samples", new String[] {"--query", "CO", "--samples", "0"},
+                        new String[] {"samples must be a positive whole number, is 0"}),
+                Arguments.of("negative samples", new String[] {"--query", "CO", "--samples", "-5"},
+                        new String[] {"samples must be a positive whole number, is -5"}),
+                Arguments.of("one chain", new String[] {"--query", "CO", "--method", "gibbs", "--chains", "1"},
+                        new String[] {"chains must be at least 2"}),
+                Arguments.of("unknown method", new String[] {"--query", "CO", "--method", "mcmc"},
+                        new String[] {"unknown method 'mcmc'; one of lw, rejection, gibbs, exact"}),
+                Arguments.of("bad --exact", new String[] {"--query", "CO", "--exact=maybe"},
+                        new String[] {"--exact must be auto, always or never"}),
+                Arguments.of("impossible evidence, found exactly", new String[] {"--query", "CO", "--evidence",
+                    IMPOSSIBLE}, new String[] {"has probability zero"}),
+                Arguments.of("impossible evidence, likelihood weighting", new String[] {"--query", "CO", "--evidence",
+                    IMPOSSIBLE, "--exact=never", "--samples", "20000"},
+                        new String[] {"all 20000 likelihood-weighting weights are zero"}),
+                Arguments.of("impossible evidence, rejection", new String[] {"--query", "CO", "--evidence",
+                    IMPOSSIBLE, "--exact=never", "--samples", "20000", "--method", "rejection"},
+                        new String[] {"all 20000 rejection weights are zero"}),
+                Arguments.of("impossible evidence, Gibbs", new String[] {"--query", "CO", "--evidence", IMPOSSIBLE,
+                    "--exact=never", "--method", "gibbs"}, new String[] {"no state consistent with the evidence"}));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void exitsTwoWithAClearMessage(String name, String[] args, String[] expected) {
+        Path out = tmp.resolve("out");
+        String[] all = Stream.concat(Stream.of("bn", "--network", BnRuns.alarmPath(), "--out", out.toString()),
+                Stream.of(args)).toArray(String[]::new);
+        assertBadInput(out, all, expected);
+    }
+
+    @Test
+    void bifSyntaxErrorNamesFileAndLine() throws IOException {
+        Path bif = tmp.resolve("broken.bif");
+        Files.writeString(bif, "network tiny {\n}\nvariable A {\n  type discrete [ 2 ] { T, F }\n}\n");
+        Path out = tmp.resolve("out");
+        assertBadInput(out, new String[] {"bn", "--network", bif.toString(), "--query", "A", "--out",
+            out.toString()}, new String[] {bif + ":5:", "expected"});
+    }
+
+    @Test
+    void badTableNamesTheVariable() throws IOException {
+        Path bif = tmp.resolve("rows.bif");
+        Files.writeString(bif, "network tiny {\n}\nvariable A {\n  type discrete [ 2 ] { T, F };\n}\n"
+                + "probability ( A ) {\n  table 0.5, 0.4;\n}\n");
+        Path out = tmp.resolve("out");
+        assertBadInput(out, new String[] {"bn", "--network", bif.toString(), "--query", "A", "--out",
+            out.toString()}, new String[] {bif.toString(), "A"});
+    }
+
+    @Test
+    void missingNetworkFile() {
+        Path out = tmp.resolve("out");
+        assertBadInput(out, new String[] {"bn", "--network", "/nonexistent/net.bif", "--query", "A", "--out",
+            out.toString()}, new String[] {"network file '/nonexistent/net.bif' does not exist"});
+    }
+
+    @Test
+    void unknownConfigKeyNamesFileAndLine() throws IOException {
+        Path conf = tmp.resolve("typo.conf");
+        Files.writeString(conf, "query = CO\nsampels = 10\n");
+        Path out = tmp.resolve("out");
+        assertBadInput(out, new String[] {"bn", "--conf", conf.toString(), "--network", BnRuns.alarmPath(),
+            "--out", out.toString()}, new String[] {"typo.conf:2", "unknown key 'sampels'"});
+    }
+
+    private static void assertBadInput(Path out, String[] args, String[] expected) {
+        BadInputTest.Result r = BadInputTest.runCapturing(args);
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        for (String e : expected) {
+            assertTrue(r.err().contains(e), "expected '" + e + "' in: " + r.err());
+        }
+        assertFalse(r.err().contains("\tat "), "no stack trace for bad input: " + r.err());
+        assertFalse(Files.exists(out), "nothing written");
+        try (Stream<Path> siblings = Files.list(out.getParent())) {
+            assertTrue(siblings.noneMatch(p -> p.getFileName().toString().contains("sparkmc-tmp")),
+                    "no staging directory left behind");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

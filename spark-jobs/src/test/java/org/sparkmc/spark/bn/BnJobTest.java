@@ -1,0 +1,156 @@
+package org.sparkmc.spark.bn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkmc.core.bayesnet.BayesNet;
+import org.sparkmc.core.bayesnet.Evidence;
+import org.sparkmc.core.bayesnet.Marginal;
+import org.sparkmc.core.bayesnet.VariableElimination;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.cli.BadInputTest;
+import org.sparkmc.spark.cli.ExitCode;
+
+/**
+ * The bn job end to end on ALARM in local mode: each method's posterior marginals agree with variable elimination
+ * within 4 of the job's own standard errors (pattern (b), fixed seeds), and the outputs say what they should.
+ *
+ * <p>False-failure rate: 4 SE is 6e-5 two-sided per state for a normal estimate; the checks below compare about
+ * 30 states (not all independent), so about 0.2% for a correct job (a bit more for Gibbs, whose MCSE is itself
+ * estimated from 4 × 4,000 draws).
+ */
+class BnJobTest extends SparkTestBase {
+    private static final String QUERY = "LVFAILURE,HYPOVOLEMIA,CO";
+
+    @TempDir
+    Path tmp;
+
+    private final BayesNet net = BnRuns.alarm();
+
+    @ParameterizedTest(name = "evidence [{0}]")
+    @ValueSource(strings = {"", "HISTORY=TRUE,CVP=LOW"})
+    void likelihoodWeightingAgreesWithVariableElimination(String evidence) throws Exception {
+        Path out = tmp.resolve("lw");
+        JsonNode summary = BnRuns.run(out, "--evidence", evidence, "--query", QUERY, "--samples", "300000",
+                "--block-size", "20000", "--seed", "11");
+        assertEquals("lw", summary.get("method").asText());
+        assertEquals(300_000, summary.get("samples").asLong());
+        assertEquals(evidence, summary.get("evidence").asText());
+        assertTrue(summary.get("exact_computed").asBoolean(), "ALARM is cheap for variable elimination");
+        assertAgrees(summary, Evidence.parse(net, evidence), true);
+        double ess = summary.get("ess").asDouble();
+        assertTrue(ess > 0 && ess <= 300_000, "Kish ESS " + ess);
+        if (evidence.isEmpty()) {
+            assertEquals(300_000, ess, 1e-6, "no evidence: every weight is 1");
+        }
+        // P(e): the mean weight against the exact probability of the evidence, within 4 of its SE.
+        JsonNode pe = summary.get("evidence_probability");
+        assertTrue(Math.abs(pe.get("estimate").asDouble() - pe.get("exact").asDouble())
+                <= 4 * Math.max(pe.get("se").asDouble(), 1e-12), pe.toString());
+        String csv = Files.readString(out.resolve("summary.csv"));
+        assertTrue(csv.startsWith("variable,state,probability,se,ess,rhat,exact\nLVFAILURE,TRUE,"), csv);
+        assertEquals(1 + 2 + 2 + 3, csv.split("\n").length, csv);
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("P(CO | evidence)") && html.contains("<svg"), "a bar chart per query variable");
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+    }
+
+    @Test
+    void rejectionSamplingAgreesWithVariableElimination() throws Exception {
+        String evidence = "HISTORY=TRUE,CVP=LOW";
+        JsonNode summary = BnRuns.run(tmp.resolve("rejection"), "--method", "rejection", "--evidence", evidence,
+                "--query", QUERY, "--samples", "400000", "--seed", "12");
+        assertAgrees(summary, Evidence.parse(net, evidence), true);
+        // The acceptance rate estimates P(e) ≈ 0.042 (binomial SE).
+        JsonNode pe = summary.get("evidence_probability");
+        assertEquals(pe.get("exact").asDouble(), pe.get("estimate").asDouble(), 4 * pe.get("se").asDouble());
+        assertEquals(summary.get("ess").asDouble(), pe.get("estimate").asDouble() * 400_000, 1e-6,
+                "0/1 weights: the ESS is the number accepted");
+    }
+
+    @Test
+    void gibbsAgreesWithVariableEliminationAndReportsRhat() throws Exception {
+        String evidence = "HISTORY=TRUE,CVP=LOW";
+        Path out = tmp.resolve("gibbs");
+        JsonNode summary = BnRuns.run(out, "--method", "gibbs", "--evidence", evidence, "--query", QUERY,
+                "--chains", "4", "--warmup", "500", "--draws", "4000", "--round-size", "2000", "--seed", "13");
+        assertEquals(16_000, summary.get("samples").asLong());
+        assertEquals(2, summary.get("history").size() - 1, "one warm-up round, then two sampling rounds");
+        for (JsonNode state : BnRuns.states(summary, "CO")) {
+            double rhat = state.get("rhat").asDouble();
+            assertTrue(rhat > 0.99 && rhat < 1.02, "R-hat " + rhat);
+        }
+        assertTrue(summary.get("converged").asBoolean(), summary.toString());
+        assertEquals(7, summary.get("indicators").size());
+        assertAgrees(summary, Evidence.parse(net, evidence), false);
+        assertTrue(Files.readString(out.resolve("report.html")).contains("Convergence by round"));
+    }
+
+    @Test
+    void exactMethodRunsVariableEliminationOnly() throws Exception {
+        JsonNode summary = BnRuns.run(tmp.resolve("exact"), "--method", "exact", "--evidence", "CO=LOW,BP=HIGH",
+                "--query", "LVFAILURE");
+        Marginal m = VariableElimination.posterior(net, Evidence.parse(net, "CO=LOW,BP=HIGH"),
+                net.requireVariable("LVFAILURE"));
+        JsonNode states = BnRuns.states(summary, "LVFAILURE");
+        for (int s = 0; s < 2; s++) {
+            assertEquals(m.probabilities()[s], states.get(s).get("probability").asDouble(), 0);
+            assertEquals(0, states.get(s).get("se").asDouble());
+        }
+        assertEquals(0, summary.get("samples").asLong());
+    }
+
+    @Test
+    void exactNeverLeavesTheExactAnswerOut() throws Exception {
+        JsonNode summary = BnRuns.run(tmp.resolve("no-exact"), "--query", "LVFAILURE", "--samples", "20000",
+                "--exact=never");
+        assertFalse(summary.get("exact_computed").asBoolean());
+        assertFalse(BnRuns.states(summary, "LVFAILURE").get(0).has("exact"));
+    }
+
+    @Test
+    void withoutOutTheAnswerIsPrintedAndNothingWritten() throws Exception {
+        BadInputTest.Result r = BadInputTest.runCapturingOut("bn", "--network", BnRuns.alarmPath(), "--evidence",
+                "HISTORY=TRUE,CVP=LOW", "--query", "LVFAILURE", "--method", "lw", "--samples", "50000");
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertTrue(r.err().contains("P(LVFAILURE | evidence)") && r.err().contains("TRUE")
+                && r.err().contains(" ± ") && r.err().contains("exact 0.98"), r.err());
+        assertTrue(r.err().contains("ESS") && r.err().contains("no --out: nothing written"), r.err());
+    }
+
+    /** Every state's estimate within 4 of its SE of the exact probability recorded beside it, and equal to VE's. */
+    private void assertAgrees(JsonNode summary, Evidence evidence, boolean weighted) {
+        for (String variable : QUERY.split(",")) {
+            Marginal exact = VariableElimination.posterior(net, evidence, net.requireVariable(variable));
+            JsonNode states = BnRuns.states(summary, variable);
+            assertEquals(exact.probabilities().length, states.size());
+            double sum = 0;
+            for (int s = 0; s < states.size(); s++) {
+                JsonNode st = states.get(s);
+                assertEquals(exact.states()[s], st.get("state").asText());
+                double p = exact.probabilities()[s];
+                assertEquals(p, st.get("exact").asDouble(), 0, "the exact value written is variable elimination's");
+                double estimate = st.get("probability").asDouble();
+                double se = st.get("se").asDouble();
+                if (se == 0 && p > 0 && p < 1) {
+                    // A state never seen: compare with the binomial SE at the exact p and the ESS.
+                    se = Math.sqrt(p * (1 - p) / st.get("ess").asDouble());
+                }
+                assertTrue(Math.abs(estimate - p) <= 4 * se, variable + "=" + exact.states()[s] + ": " + estimate
+                        + " ± " + se + " vs exact " + p);
+                sum += estimate;
+            }
+            if (weighted) {
+                assertEquals(1, sum, 1e-12, "self-normalised estimates sum to 1");
+            }
+        }
+    }
+}
