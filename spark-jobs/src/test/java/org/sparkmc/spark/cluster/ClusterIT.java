@@ -146,11 +146,11 @@ class ClusterIT {
         assertTrue(victim > 0, "no executor JVM found to kill: " + Files.readString(log));
         assertTrue(job.isAlive(), "the kill must land while the job runs");
         assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(victim)).start().waitFor());
-        long killed = victim;
-        for (int i = 0; i < 100 && ProcessHandle.of(killed).map(ProcessHandle::isAlive).orElse(false); i++) {
+        long victimPid = victim;
+        for (int i = 0; i < 100 && ProcessHandle.of(victimPid).map(ProcessHandle::isAlive).orElse(false); i++) {
             Thread.sleep(50);
         }
-        assertTrue(ProcessHandle.of(killed).map(h -> !h.isAlive()).orElse(true), "the executor is still alive");
+        assertTrue(ProcessHandle.of(victimPid).map(h -> !h.isAlive()).orElse(true), "the executor is still alive");
         assertTrue(job.waitFor(10, TimeUnit.MINUTES), "job did not finish");
         String output = Files.readString(log);
         assertEquals(0, job.exitValue(), output);
