@@ -164,7 +164,8 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
         if (out == null || out.isBlank()) {
             throw new InvalidInputException("--out DIR is required (or 'out' in the config file)");
         }
-        Target target = ModelRegistry.create(model, modelParameters());
+        ModelParameters parameters = modelParameters();
+        Target target = ModelRegistry.create(model, parameters);
         Kernel kernelInstance = KernelRegistry.create(kernel,
                 new KernelRegistry.Settings(scale, adapt, targetAccept, threads), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
@@ -187,7 +188,7 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
                 maxRounds, minEss, maxRhat, seed, parts, driverDrawsLimit);
         try {
             ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpointDir, checkpointEvery, resume,
-                    fingerprint()));
+                    fingerprint(parameters)));
             ChainsResult result = job.run();
             ChainsOutput.write(spark, output, job, config, result,
                     new ChainsOutput.Options(cmdstanCsv, reportParameters));
@@ -203,8 +204,8 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
     }
 
     /** The settings that determine every draw; a checkpoint is resumed only under the same ones. */
-    private String fingerprint() {
-        return "model=" + model + " params=" + new java.util.TreeMap<>(modelParameters().asMap()) + " kernel=" + kernel
+    private String fingerprint(ModelParameters parameters) {
+        return "model=" + model + " params=" + new java.util.TreeMap<>(parameters.asMap()) + " kernel=" + kernel
                 + " scale=" + scale + " adapt=" + adapt + " target-accept=" + targetAccept + " chains=" + chains
                 + " warmup=" + warmup + " round-size=" + roundSize + " seed=" + seed;
     }

@@ -113,7 +113,7 @@ public final class DiagnoseCommand implements Callable<Integer>, JobCommand {
             double seconds = (System.nanoTime() - t0) / 1e9;
             write(output, source, results, summaries, thresholds, failing, seconds);
             output.commit();
-            PrintFailing.print(spec.commandLine().getOut(), failing, summaries.size(), output.target().toString());
+            printVerdict(spec.commandLine().getOut(), failing, summaries.size(), output.target().toString());
             return !failing.isEmpty() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
         } catch (RuntimeException e) {
             output.abort();
@@ -153,17 +153,13 @@ public final class DiagnoseCommand implements Callable<Integer>, JobCommand {
     }
 
     /** The verdict line, and the failing parameters with their reasons. */
-    static final class PrintFailing {
-        private PrintFailing() {
+    private static void printVerdict(java.io.PrintWriter out, Map<String, List<String>> failing, int total,
+            String where) {
+        if (failing.isEmpty()) {
+            out.printf("diagnose: all %d parameters pass; outputs in %s%n", total, where);
+            return;
         }
-
-        static void print(java.io.PrintWriter out, Map<String, List<String>> failing, int total, String where) {
-            if (failing.isEmpty()) {
-                out.printf("diagnose: all %d parameters pass; outputs in %s%n", total, where);
-                return;
-            }
-            out.printf("diagnose: %d of %d parameters fail; outputs in %s%n", failing.size(), total, where);
-            failing.forEach((name, why) -> out.printf("  %s: %s%n", name, String.join("; ", why)));
-        }
+        out.printf("diagnose: %d of %d parameters fail; outputs in %s%n", failing.size(), total, where);
+        failing.forEach((name, why) -> out.printf("  %s: %s%n", name, String.join("; ", why)));
     }
 }
