@@ -55,5 +55,17 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(WeightedCounts[].class);
         kryo.register(GibbsRound.class, java);
         kryo.register(GibbsRound[].class);
+        // lda: cached document blocks, the broadcast counts, block reports (collected), checkpointed topics.
+        kryo.register(char[].class);
+        kryo.register(byte[][].class);
+        kryo.register(org.sparkmc.core.lda.Corpus.class);
+        kryo.register(org.sparkmc.core.lda.TopicWordCounts.class);
+        kryo.register(org.sparkmc.core.lda.TopicWordDelta.class);
+        kryo.register(org.sparkmc.spark.lda.LdaBlock.class);
+        kryo.register(org.sparkmc.spark.lda.LdaBlock.BlockReport.class, java);
+        kryo.register(org.sparkmc.core.lda.DocumentCompletion.Result.class, java);
+        kryo.register(org.apache.spark.sql.catalyst.expressions.GenericRow.class); // topic_word rows, parallelized
+        kryo.register(org.apache.spark.sql.types.BinaryType$.class); // checkpointed topics
+        kryo.register(org.apache.spark.sql.types.ArrayType.class); // phi and theta columns
     }
 }

@@ -36,11 +36,18 @@ public final class AdLda {
         for (int i = 0; i < topics.length; i++) {
             topics[i] = (char) rng.nextInt(k);
         }
+        return new BlockUpdate(topics, blockCounts(block, topics, priors));
+    }
+
+    /**
+     * The counts a block's topics contribute, as a change to empty global counts: what a run restored from saved
+     * topics merges to rebuild the global counts.
+     */
+    public static TopicWordDelta blockCounts(Corpus block, char[] topics, LdaPriors priors) {
+        int k = priors.numTopics();
         TopicWordCounts empty = TopicWordCounts.empty(k, block.vocabularySize());
         TopicWordCounts own = TopicWordCounts.of(block, topics, k);
-        // The block's own counts are its change to the empty global counts.
-        SparseLdaSampler sampler = SparseLdaSampler.of(priors, own);
-        return new BlockUpdate(topics, sampler.delta(empty, block));
+        return SparseLdaSampler.of(priors, own).delta(empty, block);
     }
 
     /**

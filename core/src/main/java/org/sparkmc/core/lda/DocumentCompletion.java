@@ -1,5 +1,6 @@
 package org.sparkmc.core.lda;
 
+import java.io.Serializable;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.sparkmc.core.random.RandomStreams;
 
@@ -14,7 +15,8 @@ import org.sparkmc.core.random.RandomStreams;
  * next {@code samples} sweeps of (n_{d,k} + α)/(L_obs + Kα). Each document's split and fold-in use the stream
  * {@code ("lda-completion", docId)}, so a document's score does not depend on which others are evaluated with it.
  */
-public final class DocumentCompletion {
+public final class DocumentCompletion implements Serializable {
+    private static final long serialVersionUID = 1L;
     /** Stream purpose of a held-out document's split and fold-in. */
     public static final String STREAM = "lda-completion";
 
@@ -50,7 +52,8 @@ public final class DocumentCompletion {
      * @param scoredTokens N_scored
      * @param documents the held-out documents evaluated
      */
-    public record Result(double perplexity, double logLikelihood, long scoredTokens, int documents) {
+    public record Result(double perplexity, double logLikelihood, long scoredTokens, int documents)
+            implements Serializable {
     }
 
     /** Scores {@code heldOut} against topics estimated from {@code training} counts. */

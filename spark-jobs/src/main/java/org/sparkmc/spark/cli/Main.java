@@ -7,6 +7,7 @@ import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.bn.BnCommand;
 import org.sparkmc.spark.chains.ChainsCommand;
 import org.sparkmc.spark.diagnose.DiagnoseCommand;
+import org.sparkmc.spark.lda.LdaCommand;
 import org.sparkmc.spark.smc.SmcCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sparkmc", mixinStandardHelpOptions = true, version = "sparkmc 0.1.0",
         description = "Monte Carlo sampling on Apache Spark.",
-        subcommands = {ChainsCommand.class, DiagnoseCommand.class, SmcCommand.class, BnCommand.class,
+        subcommands = {ChainsCommand.class, DiagnoseCommand.class, SmcCommand.class, BnCommand.class, LdaCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @CommandLine.Spec

@@ -1,0 +1,101 @@
+package org.sparkmc.spark.lda;
+
+import java.io.Serializable;
+import org.apache.spark.TaskContext;
+import org.sparkmc.core.lda.AdLda;
+import org.sparkmc.core.lda.BlockUpdate;
+import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.LdaKernel;
+import org.sparkmc.core.lda.LdaLogLikelihood;
+import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.TopicWordCounts;
+import org.sparkmc.core.lda.TopicWordDelta;
+import org.sparkmc.core.random.RandomStreams;
+
+/**
+ * One AD-LDA document block as the {@code lda} job keeps it cached on an executor: its documents, their current
+ * topics, and what its last sweep reported to the driver (the count changes, its term of log p(w, z), its sampling
+ * time). Each step returns a new block and never changes this one, so Spark may recompute a lost block from its
+ * parent and get the same topics bit for bit.
+ */
+public final class LdaBlock implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final int id;
+    private final Corpus docs;
+    private final char[] topics;
+    private final TopicWordDelta delta;
+    private final double documentTerm;
+    private final double samplingSeconds;
+
+    private LdaBlock(int id, Corpus docs, char[] topics, TopicWordDelta delta, double documentTerm,
+            double samplingSeconds) {
+        this.id = id;
+        this.docs = docs;
+        this.topics = topics;
+        this.delta = delta;
+        this.documentTerm = documentTerm;
+        this.samplingSeconds = samplingSeconds;
+    }
+
+    /** Block {@code id} with random initial topics from its stream ("lda-init", id); its delta is its whole counts. */
+    static LdaBlock initial(int id, Corpus docs, LdaPriors priors, RandomStreams streams) {
+        long t0 = System.nanoTime();
+        BlockUpdate u = AdLda.initializeBlock(docs, id, priors, streams);
+        return new LdaBlock(id, docs, u.topics(), u.delta(), LdaLogLikelihood.documentTerm(docs, u.topics(), priors),
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Block {@code id} with saved topics (a resumed run); its delta is its whole counts. */
+    static LdaBlock restored(int id, Corpus docs, char[] topics, LdaPriors priors) {
+        if (topics.length != docs.numTokens()) {
+            throw new IllegalArgumentException("block " + id + ": " + topics.length + " saved topics for "
+                    + docs.numTokens() + " tokens");
+        }
+        return new LdaBlock(id, docs, topics, AdLda.blockCounts(docs, topics, priors),
+                LdaLogLikelihood.documentTerm(docs, topics, priors), 0);
+    }
+
+    /** The block after {@code numSweeps} sweeps from sweep {@code firstSweep} against the global counts. */
+    LdaBlock sweep(TopicWordCounts global, LdaPriors priors, RandomStreams streams, int firstSweep, int numSweeps,
+            LdaKernel kernel) {
+        long t0 = System.nanoTime();
+        BlockUpdate u = AdLda.sweepBlock(docs, topics, global, priors, streams, firstSweep, numSweeps, id, kernel);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return new LdaBlock(id, docs, u.topics(), u.delta(), LdaLogLikelihood.documentTerm(docs, u.topics(), priors),
+                seconds);
+    }
+
+    /** What the driver collects after a step: a few numbers and the sparse count changes. */
+    BlockReport report() {
+        TaskContext task = TaskContext.get();
+        return new BlockReport(id, delta, documentTerm, samplingSeconds, task == null ? 0 : task.partitionId());
+    }
+
+    int id() {
+        return id;
+    }
+
+    Corpus docs() {
+        return docs;
+    }
+
+    /** The topics (shared; do not modify). */
+    char[] topics() {
+        return topics;
+    }
+
+    /**
+     * What a block tells the driver after a step.
+     *
+     * @param block the block id
+     * @param delta its count changes
+     * @param documentTerm its documents' term of log p(w, z)
+     * @param samplingSeconds the time its sweeps took
+     * @param partition the Spark partition that holds it (for timing only: blocks of one partition run in turn)
+     */
+    public record BlockReport(int block, TopicWordDelta delta, double documentTerm, double samplingSeconds,
+            int partition)
+            implements Serializable {
+    }
+}

@@ -1,0 +1,227 @@
+package org.sparkmc.spark.lda;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.lda.LdaKernel;
+import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.cli.ConfigFile;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.io.AtomicOutput;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code sparkmc lda}: a topic model by AD-LDA collapsed Gibbs sampling with the documents spread over executors. */
+@Command(name = "lda", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Fits an LDA topic model by distributed collapsed Gibbs sampling (AD-LDA, Newman et al. 2009): "
+            + "document blocks stay on the executors with their topic assignments, the topic-word counts are "
+            + "broadcast and merged between sweeps. Held-out documents are scored by document completion.",
+            "Input: a UCI bag-of-words pair (--docword, --vocab) or plain text with one document per line (--text). "
+            + "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
+            + "line overrides it. Exit codes: 0 done, 2 bad input, 1 anything else."})
+public final class LdaCommand implements Callable<Integer>, JobCommand {
+    @Spec
+    private CommandSpec spec;
+    private ConfigFile configFile = ConfigFile.none();
+
+    @Option(names = "--conf", paramLabel = "FILE", description = "Config file (HOCON) supplying option defaults.")
+    private String conf;
+
+    @Option(names = "--docword", paramLabel = "PATH", description = "UCI docword file (docword.*.txt or .txt.gz).")
+    private String docword;
+
+    @Option(names = "--vocab", paramLabel = "PATH", description = "UCI vocabulary file (vocab.*.txt), with --docword.")
+    private String vocab;
+
+    @Option(names = "--text", paramLabel = "PATH",
+            description = "Plain text, one document per line (a file or a directory); a document's id is its line "
+                + "number. Tokenised by Spark ML's RegexTokenizer, StopWordsRemover and CountVectorizer.")
+    private String text;
+
+    @Option(names = "--vocab-size", paramLabel = "N", defaultValue = "10000",
+            description = "With --text: keep the N most frequent words. Default: ${DEFAULT-VALUE}.")
+    private int vocabSize;
+
+    @Option(names = "--min-df", paramLabel = "N", defaultValue = "2",
+            description = "With --text: keep words found in at least N documents. Default: ${DEFAULT-VALUE}.")
+    private int minDf;
+
+    @Option(names = "--keep-stop-words", description = "With --text: keep English stop words.")
+    private boolean keepStopWords;
+
+    @Option(names = "--topics", paramLabel = "K", defaultValue = "100", description = "Topics. Default: ${DEFAULT-VALUE}.")
+    private int topics;
+
+    @Option(names = "--alpha", paramLabel = "A", defaultValue = "0",
+            description = "Document-topic concentration α (MLlib's docConcentration); 0 means 50/K (Griffiths & "
+                + "Steyvers). Default: ${DEFAULT-VALUE}.")
+    private double alpha;
+
+    @Option(names = "--beta", paramLabel = "B", defaultValue = "0.01",
+            description = "Topic-word concentration β (MLlib's topicConcentration). Default: ${DEFAULT-VALUE}.")
+    private double beta;
+
+    @Option(names = "--sweeps", paramLabel = "N", defaultValue = "200", description = "Gibbs sweeps. Default: ${DEFAULT-VALUE}.")
+    private int sweeps;
+
+    @Option(names = "--sync-interval", paramLabel = "N", defaultValue = "1",
+            description = "Sweeps each block makes between merges of the counts. Default: ${DEFAULT-VALUE}.")
+    private int syncInterval;
+
+    @Option(names = "--blocks", paramLabel = "B", defaultValue = "8",
+            description = "Document blocks: with the seed they fix every draw, whatever the partitions or executors. "
+                + "Default: ${DEFAULT-VALUE}.")
+    private int blocks;
+
+    @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "sparse",
+            description = "sparse (exact collapsed Gibbs, SparseLDA buckets) or cycle-mh (LightLDA-style "
+                + "Metropolis-Hastings, O(1) per token; for large K). Default: ${DEFAULT-VALUE}.")
+    private String kernel;
+
+    @Option(names = "--held-out-every", paramLabel = "N", defaultValue = "10",
+            description = "Hold out documents whose id is a multiple of N and score them by document completion (0: "
+                + "none). Default: ${DEFAULT-VALUE}.")
+    private int heldOutEvery;
+
+    @Option(names = "--eval-burn-in", paramLabel = "N", defaultValue = "50",
+            description = "Held-out fold-in sweeps discarded. Default: ${DEFAULT-VALUE}.")
+    private int evalBurnIn;
+
+    @Option(names = "--eval-samples", paramLabel = "N", defaultValue = "50",
+            description = "Held-out fold-in sweeps averaged. Default: ${DEFAULT-VALUE}.")
+    private int evalSamples;
+
+    @Option(names = "--top-words", paramLabel = "N", defaultValue = "20",
+            description = "Words per topic in topics.csv. Default: ${DEFAULT-VALUE}.")
+    private int topWords;
+
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "0",
+            description = "Spark partitions holding the blocks (does not change any number). Default: min(blocks, "
+                + "Spark's default parallelism).")
+    private int partitions;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "20261122",
+            description = "Root seed: every block's stream derives from it. Default: ${DEFAULT-VALUE}.")
+    private long seed;
+
+    @Option(names = "--checkpoint", paramLabel = "DIR",
+            description = "Save the run's complete state here (every --checkpoint-every sweeps) so --resume can finish "
+                + "it after a crash with identical outputs; also holds reliable RDD checkpoints.")
+    private String checkpointDir;
+
+    @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "10",
+            description = "Sweeps between checkpoints. Default: ${DEFAULT-VALUE}.")
+    private int checkpointEvery;
+
+    @Option(names = "--resume", description = "Continue from the newest checkpoint in --checkpoint (a fresh start "
+            + "when there is none yet), which must come from a run with the same settings and corpus.")
+    private boolean resume;
+
+    @Option(names = "--lineage-interval", paramLabel = "N", defaultValue = "10",
+            description = "Steps between cuts of the cached blocks' lineage. Default: ${DEFAULT-VALUE}.")
+    private int lineageInterval;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
+    private String out;
+
+    @Option(names = "--overwrite", description = "Replace an existing output directory.")
+    private boolean overwrite;
+
+    @Option(names = "--master", paramLabel = "URL",
+            description = "Spark master when not set by spark-submit. Default: local[*].")
+    private String master;
+
+    @Override
+    public void useConfigFile(ConfigFile file) {
+        this.configFile = file;
+    }
+
+    @Override
+    public Integer call() {
+        configFile.checkKeys(spec, Set.of());
+        if (out == null || out.isBlank()) {
+            throw new InvalidInputException("--out DIR is required (or 'out' in the config file)");
+        }
+        boolean uci = docword != null && !docword.isBlank();
+        boolean plain = text != null && !text.isBlank();
+        if (uci == plain) {
+            throw new InvalidInputException("give the corpus as --docword FILE --vocab FILE, or as --text PATH "
+                    + "(exactly one of the two)");
+        }
+        if (uci && (vocab == null || vocab.isBlank())) {
+            throw new InvalidInputException("--docword needs --vocab FILE (the UCI vocabulary)");
+        }
+        if (resume && checkpointDir == null) {
+            throw new InvalidInputException("--resume needs --checkpoint DIR");
+        }
+        if (checkpointEvery < 1) {
+            throw new InvalidInputException("checkpoint-every must be ≥ 1, is " + checkpointEvery);
+        }
+        LdaConfig config = config();
+        LdaCorpusReader.TextOptions textOptions = plain ? new LdaCorpusReader.TextOptions(vocabSize, minDf,
+                !keepStopWords, LdaCorpusReader.TextOptions.defaults().tokenPattern(),
+                LdaCorpusReader.TextOptions.defaults().minTokenLength()) : null;
+        // A UCI corpus is read and checked before Spark starts; text needs Spark ML's transformers.
+        LdaCorpus corpus = uci ? LdaCorpusReader.readUci(docword, vocab, new Configuration()) : null;
+
+        SparkSession spark = SparkSetup.session("sparkmc lda", master);
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
+        if (partitions <= 0) {
+            config = config.withPartitions(Math.max(1, Math.min(blocks, sc.defaultParallelism())));
+        }
+        LdaResult result = null;
+        try {
+            if (corpus == null) {
+                corpus = LdaCorpusReader.readText(spark, text, textOptions);
+            }
+            result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpointDir, checkpointEvery, resume))
+                    .run(corpus);
+            LdaOutput.write(spark, output, config, result);
+            output.commit();
+            spec.commandLine().getOut().printf(Locale.ROOT, "lda: %d topics, %d sweeps over %d training tokens in "
+                    + "%.1f s; log p(w,z)/token %.4f; held-out perplexity %s; outputs in %s%n",
+                    config.priors().numTopics(), config.sweeps(), result.training().numTokens(), result.seconds(),
+                    result.last().perToken(), result.heldOutResult() == null ? "(none held out)"
+                            : String.format(Locale.ROOT, "%.2f", result.heldOutResult().perplexity()),
+                    output.target());
+            return ExitCode.OK;
+        } catch (RuntimeException e) {
+            output.abort();
+            throw e;
+        } finally {
+            if (result != null) {
+                result.run().close();
+            }
+        }
+    }
+
+    private LdaConfig config() {
+        LdaKernel k = switch (kernel.trim().toLowerCase(Locale.ROOT)) {
+            case "sparse", "sparse-gibbs", "gibbs" -> LdaKernel.SPARSE_GIBBS;
+            case "cycle-mh", "mh", "lightlda" -> LdaKernel.CYCLE_MH;
+            default -> throw new InvalidInputException("unknown kernel '" + kernel + "'; expected sparse or cycle-mh");
+        };
+        LdaPriors priors;
+        try {
+            priors = new LdaPriors(topics, alpha == 0 ? 50.0 / Math.max(topics, 1) : alpha, beta);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("lda: " + e.getMessage());
+        }
+        try {
+            return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
+                    evalBurnIn, evalSamples, topWords, lineageInterval);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("sweeps, sync-interval, blocks, top-words, lineage-interval and "
+                    + "eval-samples must be ≥ 1, held-out-every and eval-burn-in ≥ 0");
+        }
+    }
+}

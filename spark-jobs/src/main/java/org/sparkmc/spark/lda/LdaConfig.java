@@ -1,0 +1,55 @@
+package org.sparkmc.spark.lda;
+
+import java.util.Locale;
+import org.sparkmc.core.lda.DocumentCompletion;
+import org.sparkmc.core.lda.LdaKernel;
+import org.sparkmc.core.lda.LdaPriors;
+
+/**
+ * The settings of an {@code lda} run.
+ *
+ * @param priors K, α, β
+ * @param kernel the per-token update
+ * @param sweeps total Gibbs sweeps
+ * @param syncInterval sweeps between merges of the blocks' counts (AD-LDA's sync; 1 = every sweep)
+ * @param blocks document blocks B (with the seed, fixes every draw)
+ * @param partitions Spark partitions holding the blocks (changes no number)
+ * @param seed the root seed
+ * @param heldOutEvery documents whose id is a multiple of this are held out for evaluation (0: none)
+ * @param completion the held-out fold-in protocol
+ * @param topWords words per topic in topics.csv
+ * @param lineageInterval steps between cuts of the cached blocks' lineage
+ */
+public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int syncInterval, int blocks, int partitions,
+        long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval) {
+    public LdaConfig {
+        if (sweeps < 1 || syncInterval < 1 || blocks < 1 || partitions < 1 || heldOutEvery < 0 || topWords < 1
+                || lineageInterval < 1 || evalBurnIn < 0 || evalSamples < 1) {
+            throw new IllegalArgumentException("lda settings out of range: " + this);
+        }
+    }
+
+    public LdaConfig withPartitions(int n) {
+        return new LdaConfig(priors, kernel, sweeps, syncInterval, blocks, n, seed, heldOutEvery, evalBurnIn,
+                evalSamples, topWords, lineageInterval);
+    }
+
+    public DocumentCompletion completion() {
+        return DocumentCompletion.of(evalBurnIn, evalSamples);
+    }
+
+    public AdLdaSpark.Options samplerOptions() {
+        return new AdLdaSpark.Options(priors, blocks, partitions, seed, kernel, lineageInterval);
+    }
+
+    /**
+     * The settings that determine every draw, with the corpus: a checkpoint resumes only under the same ones. The
+     * number of sweeps is not among them, so a finished run can be extended.
+     */
+    public String fingerprint(LdaCorpus corpus) {
+        return String.format(Locale.ROOT, "lda K=%d alpha=%s beta=%s kernel=%s sync=%d blocks=%d seed=%d "
+                + "held-out=%d corpus=%s docs=%d tokens=%d vocabulary=%d", priors.numTopics(), priors.alpha(),
+                priors.beta(), kernel, syncInterval, blocks, seed, heldOutEvery, corpus.source(),
+                corpus.corpus().numDocuments(), corpus.corpus().numTokens(), corpus.corpus().vocabularySize());
+    }
+}

@@ -1,0 +1,141 @@
+package org.sparkmc.spark.lda;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.DocumentCompletion;
+import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.TopicWordCounts;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.cli.Progress;
+
+/**
+ * The {@code lda} job: holds out every {@code heldOutEvery}-th document, runs AD-LDA ({@link AdLdaSpark}) on the
+ * rest for the configured sweeps with a progress line per step, optionally checkpointing so a crashed run resumes to
+ * the same result, and scores the held-out documents by document completion on the executors.
+ */
+public final class LdaJob {
+    private static final Logger LOG = LoggerFactory.getLogger(LdaJob.class);
+
+    private final SparkSession spark;
+    private final JavaSparkContext sc;
+    private final LdaConfig config;
+    private final Checkpointing checkpointing;
+
+    /**
+     * Driver checkpoints.
+     *
+     * @param dir where to save (null: none)
+     * @param every sweeps between saves (rounded up to whole sync intervals)
+     * @param resume continue from the newest checkpoint in {@code dir}
+     */
+    public record Checkpointing(String dir, int every, boolean resume) {
+        public static Checkpointing none() {
+            return new Checkpointing(null, 1, false);
+        }
+    }
+
+    public LdaJob(SparkSession spark, LdaConfig config, Checkpointing checkpointing) {
+        this.spark = spark;
+        this.sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        this.config = config;
+        this.checkpointing = checkpointing;
+    }
+
+    public LdaResult run(LdaCorpus input) {
+        long t0 = System.nanoTime();
+        Corpus all = input.corpus();
+        Corpus heldOut = all.selectByDocId(LdaCorpus.heldOut(config.heldOutEvery()));
+        Corpus training = all.selectByDocId(LdaCorpus.heldOut(config.heldOutEvery()).negate());
+        if (training.numTokens() == 0) {
+            throw new InvalidInputException(input.source() + ": no training document is left after holding out "
+                    + "every document whose id is a multiple of " + config.heldOutEvery());
+        }
+        LdaPriors p = config.priors();
+        LOG.info("lda: {} training documents ({} tokens), {} held out, vocabulary {}, {} empty skipped; K={} α={} "
+                + "β={} {} sweeps (sync every {}) in {} blocks on {} partitions, kernel {}, seed {}",
+                training.numDocuments(), training.numTokens(), heldOut.numDocuments(), all.vocabularySize(),
+                input.emptyDocuments(), p.numTopics(), p.alpha(), p.beta(), config.sweeps(), config.syncInterval(),
+                config.blocks(), config.partitions(), config.kernel(), config.seed());
+        LdaCheckpoint checkpoint = checkpointing.dir() == null ? null
+                : new LdaCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
+        if (checkpoint != null) {
+            sc.setCheckpointDir(checkpoint.rddDirectory());
+        }
+        String fingerprint = config.fingerprint(input);
+        LdaCheckpoint.Saved saved = checkpointing.resume() ? checkpoint.load(fingerprint) : null;
+        List<LoglikRow> history = new ArrayList<>();
+        AdLdaSpark run;
+        if (saved == null) {
+            run = AdLdaSpark.start(sc, training, config.samplerOptions());
+            history.add(LoglikRow.of(run.lastStep()));
+        } else {
+            LOG.info("lda: resuming after sweep {} from {}", saved.sweeps(), checkpointing.dir());
+            run = AdLdaSpark.restore(sc, training, config.samplerOptions(), saved.sweeps(),
+                    checkpoint.topics(spark, saved));
+            history.addAll(saved.history());
+        }
+        Progress progress = Progress.forJob(LOG, config.sweeps());
+        int sinceSave = 0;
+        while (run.sweepsDone() < config.sweeps()) {
+            int n = Math.min(config.syncInterval(), config.sweeps() - run.sweepsDone());
+            AdLdaSpark.Step step = run.step(n);
+            LoglikRow row = LoglikRow.of(step);
+            history.add(row);
+            sinceSave += n;
+            boolean last = run.sweepsDone() == config.sweeps();
+            progress.step(run.sweepsDone(), "sample", line(row, step), last);
+            if (checkpoint != null && (sinceSave >= checkpointing.every() || last)) {
+                checkpoint.save(spark, fingerprint, run, history);
+                sinceSave = 0;
+            }
+        }
+        DocumentCompletion.Result evaluation = heldOut.numDocuments() == 0 ? null : evaluate(run.counts(), heldOut);
+        if (evaluation != null) {
+            LOG.info("lda: held-out perplexity {} over {} documents ({} scored tokens)",
+                    String.format(Locale.ROOT, "%.2f", evaluation.perplexity()), evaluation.documents(),
+                    evaluation.scoredTokens());
+        }
+        return new LdaResult(run, input, training, heldOut, history, evaluation, (System.nanoTime() - t0) / 1e9,
+                saved != null);
+    }
+
+    private static String line(LoglikRow row, AdLdaSpark.Step step) {
+        return String.format(Locale.ROOT, "lda: sweep %d  log p(w,z)/token %.4f  %.0f tokens/s  sampling %.2f s  "
+                + "sync %.2f s  broadcast %.1f MB", row.sweep(), row.perToken(), row.tokensPerSecond(),
+                row.samplingSeconds(), row.syncSeconds(), step.broadcastBytes() / 1e6);
+    }
+
+    /**
+     * Document completion of the held-out documents against the final counts, on the executors: a fixed cut into
+     * blocks (each document's split and fold-in have their own stream), sums added in block order.
+     */
+    private DocumentCompletion.Result evaluate(TopicWordCounts counts, Corpus heldOut) {
+        int numBlocks = Math.min(config.blocks(), heldOut.numDocuments());
+        List<Corpus> blocks = List.of(heldOut.blocks(numBlocks));
+        Broadcast<TopicWordCounts> bc = sc.broadcast(counts);
+        LdaPriors p = config.priors();
+        DocumentCompletion completion = config.completion();
+        RandomStreams streams = new RandomStreams(config.seed());
+        sc.setJobGroup("sparkmc-lda-evaluate", "lda: held-out document completion", false);
+        List<DocumentCompletion.Result> parts = sc.parallelize(blocks, Math.min(numBlocks, config.partitions()))
+                .map(b -> completion.evaluate(bc.value(), p, b, streams)).collect();
+        bc.destroy(false);
+        double logLik = 0;
+        long scored = 0;
+        int docs = 0;
+        for (DocumentCompletion.Result r : parts) {
+            logLik += r.logLikelihood();
+            scored += r.scoredTokens();
+            docs += r.documents();
+        }
+        return new DocumentCompletion.Result(Math.exp(-logLik / scored), logLik, scored, docs);
+    }
+}

@@ -1,0 +1,173 @@
+package org.sparkmc.spark.lda;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.DocumentCompletion;
+import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.TopicWordCounts;
+import org.sparkmc.spark.diagnose.SummaryFiles;
+import org.sparkmc.spark.io.AtomicOutput;
+
+/**
+ * Writes an {@code lda} run, committed atomically: {@code topics.csv} (the top words of every topic with their
+ * probabilities), {@code topic_word.parquet} (one row per topic: its token count and its word distribution φ_k over
+ * the whole vocabulary), {@code doc_topic.parquet} (one row per training document: its id, length and θ_d, written
+ * by the executors), {@code loglik.csv}, {@code vocabulary.txt} (line i names word id i), {@code summary.json}
+ * (settings, corpus, speed, held-out perplexity) and {@code report.html}.
+ */
+public final class LdaOutput {
+    private static final StructType TOPIC_WORD = new StructType().add("topic", DataTypes.IntegerType, false)
+            .add("tokens", DataTypes.LongType, false)
+            .add("phi", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
+    private static final StructType DOC_TOPIC = new StructType().add("doc_id", DataTypes.IntegerType, false)
+            .add("tokens", DataTypes.IntegerType, false)
+            .add("theta", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
+
+    private LdaOutput() {
+    }
+
+    public static void write(SparkSession spark, AtomicOutput out, LdaConfig config, LdaResult result) {
+        TopicWordCounts counts = result.run().counts();
+        LdaPriors priors = config.priors();
+        String[] vocabulary = result.corpus().vocabulary();
+        List<TopWords.Entry> top = TopWords.of(counts, priors.beta(), config.topWords());
+        out.writeText("topics.csv", topicsCsv(top, vocabulary));
+        out.writeText("loglik.csv", loglikCsv(result.history()));
+        out.writeText("vocabulary.txt", String.join("\n", vocabulary) + "\n");
+        spark.sparkContext().setJobDescription("lda: write topic_word.parquet");
+        // About 512 KB of rows (W doubles per topic) per task, under Spark's recommended task size.
+        List<Row> topicWord = topicWordRows(counts, priors.beta());
+        int topicsPerTask = Math.max(1, 65_536 / counts.vocabularySize());
+        spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(topicWord,
+                (topicWord.size() + topicsPerTask - 1) / topicsPerTask), TOPIC_WORD).write()
+                .parquet(out.staged("topic_word.parquet"));
+        spark.sparkContext().setJobDescription("lda: write doc_topic.parquet");
+        spark.createDataFrame(result.run().blocks().flatMap(b -> docTopicRows(b.docs(), b.topics(), priors)),
+                DOC_TOPIC).write().parquet(out.staged("doc_topic.parquet"));
+        out.writeText("summary.json", summaryJson(config, result));
+        out.writeText("report.html", LdaReport.render(config, result, top));
+    }
+
+    static String topicsCsv(List<TopWords.Entry> top, String[] vocabulary) {
+        StringBuilder csv = new StringBuilder("topic,rank,word_id,word,count,probability\n");
+        for (TopWords.Entry e : top) {
+            csv.append(e.topic()).append(',').append(e.rank()).append(',').append(e.word()).append(',')
+                    .append(csvField(vocabulary[e.word()])).append(',').append(e.count()).append(',')
+                    .append(e.probability()).append('\n');
+        }
+        return csv.toString();
+    }
+
+    private static String csvField(String s) {
+        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    }
+
+    static String loglikCsv(List<LoglikRow> rows) {
+        StringBuilder csv = new StringBuilder(LoglikRow.CSV_HEADER).append('\n');
+        rows.forEach(r -> csv.append(r.csv()).append('\n'));
+        return csv.toString();
+    }
+
+    static List<Row> topicWordRows(TopicWordCounts counts, double beta) {
+        int k = counts.numTopics();
+        int w = counts.vocabularySize();
+        int[] dense = counts.toDense();
+        List<Row> rows = new ArrayList<>(k);
+        for (int t = 0; t < k; t++) {
+            double denominator = counts.topicTotal(t) + w * beta;
+            double[] phi = new double[w];
+            for (int v = 0; v < w; v++) {
+                phi[v] = (dense[v * k + t] + beta) / denominator;
+            }
+            rows.add(RowFactory.create(t, (long) counts.topicTotal(t), phi));
+        }
+        return rows;
+    }
+
+    /** θ_{d,k} = (n_{d,k} + α)/(L_d + Kα) of every document of a block, from its final topics. */
+    static Iterator<Row> docTopicRows(Corpus docs, char[] topics, LdaPriors priors) {
+        int k = priors.numTopics();
+        List<Row> rows = new ArrayList<>(docs.numDocuments());
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            double[] theta = new double[k];
+            for (int i = docs.docStart(d); i < docs.docEnd(d); i++) {
+                theta[topics[i]]++;
+            }
+            double denominator = docs.docLength(d) + k * priors.alpha();
+            for (int t = 0; t < k; t++) {
+                theta[t] = (theta[t] + priors.alpha()) / denominator;
+            }
+            rows.add(RowFactory.create(docs.docId(d), docs.docLength(d), theta));
+        }
+        return rows.iterator();
+    }
+
+    static String summaryJson(LdaConfig config, LdaResult result) {
+        Map<String, Object> top = new LinkedHashMap<>();
+        LdaPriors p = config.priors();
+        Corpus training = result.training();
+        LoglikRow last = result.last();
+        top.put("job", "lda");
+        top.put("corpus", result.corpus().source());
+        top.put("documents", result.corpus().corpus().numDocuments());
+        top.put("empty_documents_skipped", result.corpus().emptyDocuments());
+        top.put("vocabulary", result.corpus().corpus().vocabularySize());
+        top.put("training_documents", training.numDocuments());
+        top.put("training_tokens", (long) training.numTokens());
+        top.put("held_out_documents", result.heldOut().numDocuments());
+        top.put("held_out_every", config.heldOutEvery());
+        top.put("topics", p.numTopics());
+        top.put("alpha", p.alpha());
+        top.put("beta", p.beta());
+        top.put("kernel", config.kernel().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        top.put("sweeps", config.sweeps());
+        top.put("sync_interval", config.syncInterval());
+        top.put("blocks", config.blocks());
+        top.put("partitions", config.partitions());
+        top.put("seed", config.seed());
+        top.put("log_likelihood", SummaryFiles.finite(last.logLikelihood()));
+        top.put("log_likelihood_per_token", SummaryFiles.finite(last.perToken()));
+        DocumentCompletion.Result h = result.heldOutResult();
+        Map<String, Object> heldOut = new LinkedHashMap<>();
+        if (h != null) {
+            heldOut.put("method", "document completion (Wallach et al. 2009): fold in θ on a random half of each "
+                    + "held-out document with the topics fixed, score the other half");
+            heldOut.put("perplexity", SummaryFiles.finite(h.perplexity()));
+            heldOut.put("log_likelihood", SummaryFiles.finite(h.logLikelihood()));
+            heldOut.put("scored_tokens", h.scoredTokens());
+            heldOut.put("documents", h.documents());
+            heldOut.put("fold_in_burn_in", config.evalBurnIn());
+            heldOut.put("fold_in_samples", config.evalSamples());
+        }
+        top.put("held_out", h == null ? null : heldOut);
+        double sampling = 0;
+        double sync = 0;
+        double stepSeconds = 0;
+        for (LoglikRow r : result.history().subList(1, result.history().size())) {
+            sampling += r.samplingSeconds();
+            sync += r.syncSeconds();
+            stepSeconds += r.seconds();
+        }
+        top.put("seconds", result.seconds());
+        top.put("sampling_seconds", sampling);
+        top.put("sync_seconds", sync);
+        top.put("share_outside_sampling", stepSeconds > 0 ? sync / stepSeconds : null);
+        top.put("tokens_per_second", stepSeconds > 0
+                ? (double) training.numTokens() * (result.history().get(result.history().size() - 1).sweep()
+                        - result.history().get(0).sweep()) / stepSeconds : null);
+        top.put("broadcast_bytes", result.run().counts().payloadBytes());
+        top.put("resumed", result.resumed());
+        return SummaryFiles.render(top);
+    }
+}

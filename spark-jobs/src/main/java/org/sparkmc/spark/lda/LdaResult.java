@@ -1,0 +1,19 @@
+package org.sparkmc.spark.lda;
+
+import java.util.List;
+import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.DocumentCompletion;
+
+/**
+ * A finished {@code lda} run: the sampler (its blocks still cached, for the document–topic output), the corpus and its
+ * split, the log-likelihood rows, and the held-out evaluation.
+ *
+ * @param heldOutResult document completion of the held-out documents, or null when none were held out
+ * @param resumed whether the run continued from a checkpoint
+ */
+public record LdaResult(AdLdaSpark run, LdaCorpus corpus, Corpus training, Corpus heldOut, List<LoglikRow> history,
+        DocumentCompletion.Result heldOutResult, double seconds, boolean resumed) {
+    public LoglikRow last() {
+        return history.get(history.size() - 1);
+    }
+}

@@ -1,0 +1,134 @@
+package org.sparkmc.spark.lda;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.lda.AdLdaDriver;
+import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.LdaKernel;
+import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.Main;
+
+/** The lda job end to end on KOS, and its Spark sampler against the one-machine AD-LDA it distributes. */
+class LdaJobTest extends SparkTestBase {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void writesEveryOutput() throws IOException {
+        Path out = tmp.resolve("kos");
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 4)));
+        for (String f : List.of("_SUCCESS", "topics.csv", "topic_word.parquet", "doc_topic.parquet", "loglik.csv",
+                "vocabulary.txt", "summary.json", "report.html")) {
+            assertTrue(Files.exists(out.resolve(f)), f);
+        }
+        List<String> topics = LdaRuns.read(out.resolve("topics.csv")).lines().toList();
+        assertEquals("topic,rank,word_id,word,count,probability", topics.get(0));
+        assertEquals(1 + 10 * 20, topics.size());
+        assertEquals(6906, LdaRuns.read(out.resolve("vocabulary.txt")).lines().count());
+        // loglik.csv: the random start (sweep 0) and one row per sweep, the log-likelihood rising overall.
+        List<String> loglik = LdaRuns.loglikWithoutTimes(out);
+        assertEquals(1 + 5, loglik.size());
+        assertTrue(Double.parseDouble(loglik.get(5).split(",")[1]) > Double.parseDouble(loglik.get(1).split(",")[1]));
+        // Every training document's θ sums to 1; 3,087 training documents (KOS ids not multiples of 10).
+        List<Row> docs = spark().read().parquet(out.resolve("doc_topic.parquet").toString()).collectAsList();
+        assertEquals(3087, docs.size());
+        for (Row r : docs) {
+            double sum = r.<Double>getList(2).stream().mapToDouble(Double::doubleValue).sum();
+            assertEquals(1.0, sum, 1e-9);
+            assertTrue(r.getInt(0) % 10 != 0);
+        }
+        // Each topic's φ sums to 1 and its token counts add up to the training tokens.
+        List<Row> phi = spark().read().parquet(out.resolve("topic_word.parquet").toString()).collectAsList();
+        assertEquals(10, phi.size());
+        long tokens = 0;
+        for (Row r : phi) {
+            assertEquals(1.0, r.<Double>getList(2).stream().mapToDouble(Double::doubleValue).sum(), 1e-9);
+            tokens += r.getLong(1);
+        }
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        assertEquals(tokens, summary.get("training_tokens").asLong());
+        assertEquals(419_616, tokens);
+        assertEquals(343, summary.get("held_out").get("documents").asInt());
+        double perplexity = summary.get("held_out").get("perplexity").asDouble();
+        // Ten topics after 4 sweeps beat the unigram model's ~2,000 only barely; a sane range, not a target.
+        assertTrue(perplexity > 500 && perplexity < 6906, "perplexity " + perplexity);
+        assertTrue(LdaRuns.read(out.resolve("report.html")).contains("log p(w, z) per token"));
+    }
+
+    /**
+     * The Spark sampler is the one-machine AD-LDA distributed: the same seed and blocks give the same topics of every
+     * block and the same global counts, here on 3 partitions for 5 blocks.
+     */
+    @Test
+    void sparkSamplerEqualsTheOneMachineDriver() {
+        Corpus kos = LdaCorpusReader.readUci(LdaRuns.DOCWORD, LdaRuns.VOCAB, new Configuration()).corpus()
+                .selectByDocId(id -> id % 7 == 0);
+        LdaPriors priors = new LdaPriors(8, 0.2, 0.01);
+        AdLdaSpark spark = AdLdaSpark.start(jsc(), kos,
+                new AdLdaSpark.Options(priors, 5, 3, 99, LdaKernel.SPARSE_GIBBS, 2));
+        AdLdaDriver driver = AdLdaDriver.start(kos, 5, priors, new RandomStreams(99));
+        for (int s = 0; s < 3; s++) {
+            spark.step(1);
+            driver.sweep();
+        }
+        assertEquals(driver.counts(), spark.counts());
+        List<LdaBlock> blocks = spark.blocks().collect();
+        assertEquals(5, blocks.size());
+        for (LdaBlock b : blocks) {
+            assertArrayEquals(driver.topics(b.id()), b.topics(), "block " + b.id());
+        }
+        assertEquals(driver.logLikelihood(), spark.logLikelihood(), 1e-9 * Math.abs(driver.logLikelihood()));
+        spark.close();
+    }
+
+    /** A run extended from its checkpoint equals a run that went straight to the end. */
+    @Test
+    void resumedRunEqualsUninterruptedOne() {
+        Path straight = tmp.resolve("straight");
+        Path first = tmp.resolve("first");
+        Path resumed = tmp.resolve("resumed");
+        String checkpoint = tmp.resolve("ckpt").toString();
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(straight, 6)));
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(first, 4, "--checkpoint", checkpoint, "--checkpoint-every",
+                "2")));
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(resumed, 6, "--checkpoint", checkpoint, "--resume",
+                "--partitions", "3")));
+        assertEquals(LdaRuns.read(straight.resolve("topics.csv")), LdaRuns.read(resumed.resolve("topics.csv")));
+        assertEquals(LdaRuns.loglikWithoutTimes(straight), LdaRuns.loglikWithoutTimes(resumed));
+        assertEquals(LdaRuns.docTopics(spark(), straight), LdaRuns.docTopics(spark(), resumed));
+        assertEquals(LdaRuns.summaryWithoutTimes(straight).stream().filter(l -> !l.contains("\"partitions\"")).toList(),
+                LdaRuns.summaryWithoutTimes(resumed).stream().filter(l -> !l.contains("\"partitions\"")).toList());
+    }
+
+    @Test
+    void corruptOrForeignCheckpointsAreRefused() throws IOException {
+        Path checkpoint = tmp.resolve("ckpt");
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(tmp.resolve("a"), 2, "--checkpoint", checkpoint.toString())));
+        assertEquals(ExitCode.BAD_INPUT, Main.run(LdaRuns.kos(tmp.resolve("b"), 4, "--checkpoint",
+                checkpoint.toString(), "--resume", "--topics", "12")));
+        Path state;
+        try (var files = Files.list(checkpoint)) {
+            state = files.filter(p -> p.getFileName().toString().matches("state-\\d+\\.json")).findFirst().orElseThrow();
+        }
+        Files.writeString(state, Files.readString(state).replace("\"sweeps\":2", "\"sweeps\":3"));
+        Files.deleteIfExists(state.resolveSibling("." + state.getFileName() + ".crc"));
+        assertEquals(ExitCode.BAD_INPUT, Main.run(LdaRuns.kos(tmp.resolve("c"), 4, "--checkpoint",
+                checkpoint.toString(), "--resume")));
+        assertTrue(Files.notExists(tmp.resolve("b")) && Files.notExists(tmp.resolve("c")));
+    }
+}

@@ -1,0 +1,59 @@
+package org.sparkmc.spark.lda;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.sparkmc.spark.TestPaths;
+
+/** The shipped KOS corpus and a small lda run on it, with readers of its outputs. */
+final class LdaRuns {
+    static final String DOCWORD = TestPaths.projectRoot().resolve("data/kos/docword.kos.txt.gz").toString();
+    static final String VOCAB = TestPaths.projectRoot().resolve("data/kos/vocab.kos.txt").toString();
+
+    private LdaRuns() {
+    }
+
+    /** {@code lda} on KOS with K = 10, a few sweeps and a short held-out fold-in, plus the extra options. */
+    static String[] kos(Path out, int sweeps, String... extra) {
+        List<String> args = new ArrayList<>(List.of("lda", "--docword", DOCWORD, "--vocab", VOCAB, "--topics", "10",
+                "--sweeps", Integer.toString(sweeps), "--blocks", "4", "--eval-burn-in", "3", "--eval-samples", "3",
+                "--seed", "11", "--out", out.toString()));
+        args.addAll(Arrays.asList(extra));
+        return args.toArray(String[]::new);
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** loglik.csv without its timing columns (sweep, log-likelihood, per token). */
+    static List<String> loglikWithoutTimes(Path out) {
+        return read(out.resolve("loglik.csv")).lines()
+                .map(l -> Stream.of(l.split(",")).limit(3).collect(Collectors.joining(","))).toList();
+    }
+
+    /** doc_topic.parquet sorted by document id, as strings. */
+    static List<String> docTopics(SparkSession spark, Path out) {
+        return spark.read().parquet(out.resolve("doc_topic.parquet").toString()).orderBy("doc_id").collectAsList()
+                .stream().map(Row::toString).toList();
+    }
+
+    /** summary.json without its timings. */
+    static List<String> summaryWithoutTimes(Path out) {
+        return read(out.resolve("summary.json")).lines()
+                .filter(l -> !l.matches("\\s*\"(seconds|sampling_seconds|sync_seconds|share_outside_sampling|"
+                        + "tokens_per_second|resumed)\".*")).toList();
+    }
+}
