@@ -50,8 +50,8 @@ public final class GibbsSampling implements Serializable {
     }
 
     public static GibbsSampling of(BayesNet net, Evidence evidence, int... query) {
-        return new GibbsSampling(Objects.requireNonNull(net, "net"), LikelihoodWeighting.checkEvidence(net, evidence),
-            LikelihoodWeighting.checkQuery(net, query));
+        return new GibbsSampling(Objects.requireNonNull(net, "net"), WeightedSampling.checkEvidence(net, evidence),
+            WeightedSampling.checkQuery(net, query));
     }
 
     /**

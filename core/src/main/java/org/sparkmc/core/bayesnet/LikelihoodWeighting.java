@@ -1,82 +1,36 @@
 package org.sparkmc.core.bayesnet;
 
-import java.io.Serializable;
-import java.util.Objects;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.sparkmc.core.random.RandomStreams;
 
 /**
  * Likelihood weighting (Fung &amp; Chang 1989; Shachter &amp; Peot 1989): forward-sample the unobserved variables in
  * topological order with the evidence variables clamped to their observed states, and weight each sample by
  * w = Π_{e ∈ E} P(x_e | parents) — importance sampling from the network mutilated by the evidence.
  *
- * <p>Block form for distributed runs: {@link #block(RandomStreams, long, long)} draws the samples of block b from
- * the stream ({@value #STREAM}, b) — never a partition index — and returns a small {@link WeightedCounts}
+ * <p>Block form for distributed runs: block b draws its samples from the stream
+ * ({@value #STREAM}, b) — never a partition index — and returns a small {@link WeightedCounts}
  * (n, Σw, Σw², Σw·1[x=s], Σw²·1[x=s] per query state) whose {@link WeightedCounts#merge} is exactly associative,
  * so any grouping of blocks into partitions gives bit-identical estimates. Immutable and serializable.
  */
-public final class LikelihoodWeighting implements Serializable {
+public final class LikelihoodWeighting extends WeightedSampling {
     private static final long serialVersionUID = 1L;
     /** The stream purpose of likelihood-weighting blocks. */
     public static final String STREAM = "bn-lw";
     static final String METHOD = "likelihood-weighting";
 
-    private final BayesNet net;
-    private final Evidence evidence;
-    private final int[] query;
-
     private LikelihoodWeighting(BayesNet net, Evidence evidence, int[] query) {
-        this.net = net;
-        this.evidence = evidence;
-        this.query = query;
+        super(net, evidence, query, METHOD, STREAM);
     }
 
     /**
      * @param query indices of the variables whose posterior marginals are wanted (at least one)
      */
     public static LikelihoodWeighting of(BayesNet net, Evidence evidence, int... query) {
-        return new LikelihoodWeighting(Objects.requireNonNull(net, "net"), checkEvidence(net, evidence),
-            checkQuery(net, query));
-    }
-
-    static Evidence checkEvidence(BayesNet net, Evidence evidence) {
-        Objects.requireNonNull(evidence, "evidence");
-        evidence.requireNetwork(net);
-        return evidence;
-    }
-
-    static int[] checkQuery(BayesNet net, int[] query) {
-        if (query == null || query.length == 0) {
-            throw new IllegalArgumentException("at least one query variable is needed");
-        }
-        for (int q : query) {
-            if (q < 0 || q >= net.size()) {
-                throw new IllegalArgumentException("query variable index " + q + " is out of range");
-            }
-        }
-        return query.clone();
-    }
-
-    /** The merge identity. */
-    public WeightedCounts empty() {
-        return WeightedCounts.empty(METHOD, net, query);
-    }
-
-    /** The statistic of block {@code blockId}: {@code samples} draws from the stream (STREAM, blockId). */
-    public WeightedCounts block(RandomStreams streams, long blockId, long samples) {
-        return sample(streams.stream(STREAM, blockId), samples);
-    }
-
-    /** All blocks of a plan, drawn one after the other and merged: what a distributed run computes. */
-    public WeightedCounts run(RandomStreams streams, BlockPlan plan) {
-        WeightedCounts total = empty();
-        for (long b = 0; b < plan.blocks(); b++) {
-            total = total.merge(block(streams, b, plan.samplesIn(b)));
-        }
-        return total;
+        return new LikelihoodWeighting(net, evidence, query);
     }
 
     /** The statistic of {@code samples} draws from a given generator. */
+    @Override
     public WeightedCounts sample(UniformRandomProvider rng, long samples) {
         if (samples < 0) {
             throw new IllegalArgumentException("samples must be non-negative, is " + samples);
@@ -122,18 +76,5 @@ public final class LikelihoodWeighting implements Serializable {
             }
         }
         return w;
-    }
-
-    /** The query variables' indices (a copy). */
-    public int[] queryVariables() {
-        return query.clone();
-    }
-
-    public BayesNet network() {
-        return net;
-    }
-
-    public Evidence evidence() {
-        return evidence;
     }
 }

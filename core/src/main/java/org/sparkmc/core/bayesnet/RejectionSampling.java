@@ -1,9 +1,6 @@
 package org.sparkmc.core.bayesnet;
 
-import java.io.Serializable;
-import java.util.Objects;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.sparkmc.core.random.RandomStreams;
 
 /**
  * Rejection sampling for evidence (Henrion 1988, "logic sampling"): forward-sample the network and keep only the
@@ -11,45 +8,25 @@ import org.sparkmc.core.random.RandomStreams;
  * kept samples are exact draws from P(X | e); the acceptance rate estimates P(e).
  *
  * <p>Its statistic is a {@link WeightedCounts} with 0/1 weights (Σw = the number accepted), computed per block
- * from the stream ({@value #STREAM}, b) exactly as {@link LikelihoodWeighting} does.
+ * from the stream ({@value #STREAM}, b) by the same block scaffolding as
+ * {@link LikelihoodWeighting}.
  */
-public final class RejectionSampling implements Serializable {
+public final class RejectionSampling extends WeightedSampling {
     private static final long serialVersionUID = 1L;
     /** The stream purpose of rejection-sampling blocks. */
     public static final String STREAM = "bn-rejection";
     static final String METHOD = "rejection";
 
-    private final BayesNet net;
-    private final Evidence evidence;
-    private final int[] query;
-
     private RejectionSampling(BayesNet net, Evidence evidence, int[] query) {
-        this.net = net;
-        this.evidence = evidence;
-        this.query = query;
+        super(net, evidence, query, METHOD, STREAM);
     }
 
     public static RejectionSampling of(BayesNet net, Evidence evidence, int... query) {
-        return new RejectionSampling(Objects.requireNonNull(net, "net"),
-            LikelihoodWeighting.checkEvidence(net, evidence), LikelihoodWeighting.checkQuery(net, query));
+        return new RejectionSampling(net, evidence, query);
     }
 
-    public WeightedCounts empty() {
-        return WeightedCounts.empty(METHOD, net, query);
-    }
-
-    public WeightedCounts block(RandomStreams streams, long blockId, long samples) {
-        return sample(streams.stream(STREAM, blockId), samples);
-    }
-
-    public WeightedCounts run(RandomStreams streams, BlockPlan plan) {
-        WeightedCounts total = empty();
-        for (long b = 0; b < plan.blocks(); b++) {
-            total = total.merge(block(streams, b, plan.samplesIn(b)));
-        }
-        return total;
-    }
-
+    /** The statistic of {@code samples} draws from a given generator: accepted samples weigh 1, the rest 0. */
+    @Override
     public WeightedCounts sample(UniformRandomProvider rng, long samples) {
         int slots = WeightedCounts.slots(net, query);
         double[] counts = new double[slots];

@@ -33,7 +33,7 @@ public final class VariableElimination {
     /** As {@link #posterior(BayesNet, Evidence, int)}, refusing factors beyond {@code maxFactorEntries}. */
     public static Marginal posterior(BayesNet net, Evidence evidence, int query, long maxFactorEntries) {
         Objects.requireNonNull(net, "net");
-        LikelihoodWeighting.checkEvidence(net, evidence);
+        WeightedSampling.checkEvidence(net, evidence);
         if (query < 0 || query >= net.size()) {
             throw new IllegalArgumentException("query variable index " + query + " is out of range");
         }

@@ -7,7 +7,7 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.random.Rng;
 import org.sparkmc.core.smc.models.KalmanFilter;
 import org.sparkmc.core.smc.models.LinearGaussianModel;
-import org.sparkmc.core.smc.models.Matrices;
+import org.sparkmc.core.model.Matrices;
 
 /** Particle filters on a 2-d state, 2-d observation linear-Gaussian model against the general Kalman filter. */
 class LinearGaussianFilterTest {

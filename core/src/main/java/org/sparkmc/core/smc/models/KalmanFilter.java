@@ -1,5 +1,6 @@
 package org.sparkmc.core.smc.models;
 
+import org.sparkmc.core.model.Matrices;
 import org.sparkmc.core.smc.Observations;
 
 /**
@@ -51,7 +52,7 @@ public final class KalmanFilter {
                 double[][] pht = Matrices.multiply(cov, ht);
                 double[][] s = Matrices.symmetrise(Matrices.add(Matrices.multiply(h, pht), r));
                 double[][] ls = Matrices.cholesky(s);
-                double[] sv = Matrices.choleskySolve(ls, v);
+                double[] sv = Matrices.solve(ls, v);
                 double quad = 0;
                 for (int i = 0; i < p; i++) {
                     quad += v[i] * sv[i];
@@ -68,7 +69,7 @@ public final class KalmanFilter {
                 double[][] correction = new double[d][d];
                 double[][] hp = Matrices.transpose(pht);
                 for (int j = 0; j < d; j++) {
-                    double[] col = Matrices.choleskySolve(ls, column(hp, j));
+                    double[] col = Matrices.solve(ls, column(hp, j));
                     for (int i = 0; i < d; i++) {
                         double s2 = 0;
                         for (int k = 0; k < p; k++) {

@@ -1,6 +1,7 @@
 package org.sparkmc.core.smc.models;
 
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.model.Matrices;
 import org.sparkmc.core.random.Rng;
 import org.sparkmc.core.smc.GuidedProposal;
 import org.sparkmc.core.smc.StateSpaceModel;
