@@ -21,11 +21,18 @@ final class LdaRuns {
     private LdaRuns() {
     }
 
-    /** {@code lda} on KOS with K = 10, a few sweeps and a short held-out fold-in, plus the extra options. */
+    /** {@code lda} on KOS with K = 10, 4 blocks, a few sweeps and a short held-out fold-in; the extra options
+     * override these defaults. */
     static String[] kos(Path out, int sweeps, String... extra) {
-        List<String> args = new ArrayList<>(List.of("lda", "--docword", DOCWORD, "--vocab", VOCAB, "--topics", "10",
-                "--sweeps", Integer.toString(sweeps), "--blocks", "4", "--eval-burn-in", "3", "--eval-samples", "3",
-                "--seed", "11", "--out", out.toString()));
+        List<String> defaults = List.of("--topics", "10", "--blocks", "4", "--eval-burn-in", "3", "--eval-samples",
+                "3", "--seed", "11");
+        List<String> args = new ArrayList<>(List.of("lda", "--docword", DOCWORD, "--vocab", VOCAB, "--sweeps",
+                Integer.toString(sweeps), "--out", out.toString()));
+        for (int i = 0; i < defaults.size(); i += 2) {
+            if (!Arrays.asList(extra).contains(defaults.get(i))) {
+                args.addAll(defaults.subList(i, i + 2));
+            }
+        }
         args.addAll(Arrays.asList(extra));
         return args.toArray(String[]::new);
     }

@@ -1,0 +1,109 @@
+package org.sparkmc.spark.lda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.cli.BadInputTest;
+import org.sparkmc.spark.cli.ExitCode;
+
+/** Bad input to the lda job exits with code 2, one message saying what and where, and nothing written. */
+class LdaBadInputTest extends SparkTestBase {
+    private static final String VOCAB3 = "alpha\nbeta\ngamma\n";
+
+    @TempDir
+    Path tmp;
+
+    static Stream<Arguments> docwords() {
+        return Stream.of(
+                Arguments.of("a line with two fields", "2\n3\n3\n1 1 2\n1 2\n2 3 1\n", new String[] {"line 5"}),
+                Arguments.of("a word id beyond the vocabulary", "2\n3\n2\n1 1 2\n2 4 1\n",
+                        new String[] {"line 5", "wordID 4"}),
+                Arguments.of("a negative count", "2\n3\n2\n1 1 -2\n2 3 1\n", new String[] {"line 4", "count -2"}),
+                Arguments.of("a non-numeric field", "2\n3\n2\n1 x 2\n2 3 1\n", new String[] {"line 4"}),
+                Arguments.of("fewer lines than the header's NNZ", "2\n3\n5\n1 1 2\n2 3 1\n",
+                        new String[] {"NNZ=5"}),
+                Arguments.of("more lines than the header's NNZ", "2\n3\n1\n1 1 2\n2 3 1\n",
+                        new String[] {"line 5", "NNZ=1"}),
+                Arguments.of("a document id beyond D", "2\n3\n2\n1 1 2\n3 3 1\n", new String[] {"line 5", "docID 3"}));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("docwords")
+    void badDocwordNamesFileAndLine(String name, String docword, String[] expected) throws IOException {
+        Path file = tmp.resolve("docword.bad.txt");
+        Files.writeString(file, docword);
+        Path vocab = tmp.resolve("vocab.txt");
+        Files.writeString(vocab, VOCAB3);
+        String[] all = {"lda", "--docword", file.toString(), "--vocab", vocab.toString(), "--topics", "2",
+            "--sweeps", "2", "--out", tmp.resolve("out").toString()};
+        String err = assertBadInput(tmp.resolve("out"), all, expected);
+        assertTrue(err.contains(file.toString()), err);
+    }
+
+    static Stream<Arguments> options() {
+        return Stream.of(
+                Arguments.of("no corpus", new String[] {}, new String[] {"--docword FILE --vocab FILE, or as --text"}),
+                Arguments.of("both corpora", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
+                    "--text", LdaRuns.VOCAB}, new String[] {"exactly one of the two"}),
+                Arguments.of("docword without vocab", new String[] {"--docword", LdaRuns.DOCWORD},
+                        new String[] {"--docword needs --vocab"}),
+                Arguments.of("missing file", new String[] {"--docword", "/nonexistent/docword.txt", "--vocab",
+                    LdaRuns.VOCAB}, new String[] {"no such file: /nonexistent/docword.txt"}),
+                Arguments.of("zero topics", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
+                    "--topics", "0"}, new String[] {"number of topics must be in [1, 65535], is 0"}),
+                Arguments.of("negative beta", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
+                    "--beta", "-1"}, new String[] {"beta must be positive"}),
+                Arguments.of("unknown kernel", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
+                    "--kernel", "vb"}, new String[] {"unknown kernel 'vb'; expected sparse or cycle-mh"}),
+                Arguments.of("resume without checkpoint", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
+                    LdaRuns.VOCAB, "--resume"}, new String[] {"--resume needs --checkpoint DIR"}));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("options")
+    void badOptionsExitTwo(String name, String[] args, String[] expected) {
+        String[] all = Stream.concat(Stream.of("lda", "--out", tmp.resolve("out").toString()), Stream.of(args))
+                .toArray(String[]::new);
+        assertBadInput(tmp.resolve("out"), all, expected);
+    }
+
+    @Test
+    void vocabularyShorterThanTheHeaderSays() throws IOException {
+        Path docword = tmp.resolve("docword.txt");
+        Files.writeString(docword, "1\n4\n1\n1 1 2\n");
+        Path vocab = tmp.resolve("vocab.txt");
+        Files.writeString(vocab, VOCAB3);
+        assertBadInput(tmp.resolve("out"), new String[] {"lda", "--docword", docword.toString(), "--vocab",
+            vocab.toString(), "--out", tmp.resolve("out").toString()}, new String[] {vocab.toString()});
+    }
+
+    @Test
+    void textWithoutWordsIsAnEmptyCorpus() throws IOException {
+        Path text = tmp.resolve("empty.txt");
+        Files.writeString(text, "\n  \nthe and of\n");
+        assertBadInput(tmp.resolve("out"), new String[] {"lda", "--text", text.toString(), "--min-df", "1",
+            "--out", tmp.resolve("out").toString()}, new String[] {text.toString(), "no word"});
+    }
+
+    private static String assertBadInput(Path out, String[] args, String[] expected) {
+        BadInputTest.Result r = BadInputTest.runCapturing(args);
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        for (String e : expected) {
+            assertTrue(r.err().contains(e), "expected '" + e + "' in: " + r.err());
+        }
+        assertFalse(r.err().contains("\tat "), "no stack trace for bad input: " + r.err());
+        assertFalse(Files.exists(out), "nothing written");
+        return r.err();
+    }
+}
