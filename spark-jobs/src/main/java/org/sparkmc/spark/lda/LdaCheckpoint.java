@@ -170,7 +170,7 @@ final class LdaCheckpoint {
                     .mapToPair(r -> new Tuple2<>(r.getInt(0), chars((byte[]) r.get(1))));
             sums = spark.read().parquet(location).javaRDD()
                     .map(r -> new Tuple2<>(r.getInt(0), sha256((byte[]) r.get(1)))).collect();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // SparkException is checked in Scala's sense only: it arrives undeclared
             throw new InvalidInputException("checkpoint " + location + " cannot be read (" + e.getMessage()
                     + "); remove the checkpoint directory to start over", e);
         }

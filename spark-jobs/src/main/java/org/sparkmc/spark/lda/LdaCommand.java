@@ -188,9 +188,10 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
             LdaOutput.write(spark, output, config, result);
             output.commit();
             spec.commandLine().getOut().printf(Locale.ROOT, "lda: %d topics, %d sweeps over %d training tokens in "
-                    + "%.1f s; log p(w,z)/token %.4f; held-out perplexity %s; outputs in %s%n",
+                    + "%.1f s%s; log p(w,z)/token %.4f; held-out perplexity %s; outputs in %s%n",
                     config.priors().numTopics(), config.sweeps(), result.training().numTokens(), result.seconds(),
-                    result.last().perToken(), result.heldOutResult() == null ? "(none held out)"
+                    result.resumed() ? " (resumed from " + checkpointDir + ")" : "", result.last().perToken(),
+                    result.heldOutResult() == null ? "(none held out)"
                             : String.format(Locale.ROOT, "%.2f", result.heldOutResult().perplexity()),
                     output.target());
             return ExitCode.OK;

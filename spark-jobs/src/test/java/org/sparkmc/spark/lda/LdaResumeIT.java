@@ -1,0 +1,115 @@
+package org.sparkmc.spark.lda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.LauncherIT;
+
+/**
+ * Checkpoint and resume of the lda job through the launcher: the driver JVM is killed with kill -9 after a
+ * checkpoint, and --resume finishes the run with outputs identical to an uninterrupted run. A checkpoint whose topics
+ * file was damaged is refused with exit code 2.
+ */
+class LdaResumeIT {
+    static final String[] RUN = {"lda", "--conf", "conf/lda-kos.conf", "--topics", "20", "--sweeps", "40",
+        "--eval-burn-in", "5", "--eval-samples", "5", "--checkpoint-every", "5"};
+    static SparkSession reader;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void reader() {
+        reader = SparkSession.builder().master("local[1]").appName("lda-resume-it-reader")
+                .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+    }
+
+    @AfterAll
+    static void stop() {
+        reader.stop();
+    }
+
+    static String[] with(String[] a, String... b) {
+        return Stream.concat(Stream.of(a), Stream.of(b)).toArray(String[]::new);
+    }
+
+    @Test
+    void killedDriverResumesToIdenticalOutputs() throws Exception {
+        Path uninterrupted = tmp.resolve("uninterrupted");
+        LauncherIT.Run u = LauncherIT.launch(with(RUN, "--out", uninterrupted.toString()));
+        assertEquals(0, u.code(), u.output());
+
+        Path checkpoint = tmp.resolve("checkpoint");
+        Path out = tmp.resolve("resumed");
+        List<String> command = new ArrayList<>(List.of(TestPaths.projectRoot().resolve("submit/sparkmc").toString()));
+        command.addAll(List.of(with(RUN, "--out", out.toString(), "--checkpoint", checkpoint.toString())));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("killed.log").toFile());
+        pb.environment().remove("SPARK_HOME");
+        Process driver = pb.start();
+        Path tenth = checkpoint.resolve("state-00010.json");
+        for (int i = 0; i < 6000 && !Files.exists(tenth) && driver.isAlive(); i++) {
+            Thread.sleep(50);
+        }
+        assertTrue(driver.isAlive() && Files.exists(tenth), "no checkpoint after sweep 10 while the job ran: "
+                + Files.readString(tmp.resolve("killed.log")));
+        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(driver.pid())).start().waitFor());
+        assertTrue(driver.waitFor(1, TimeUnit.MINUTES));
+        assertTrue(!Files.exists(out), "a killed run leaves nothing at its output path");
+
+        LauncherIT.Run resumed = LauncherIT.launch(with(RUN, "--out", out.toString(), "--checkpoint",
+                checkpoint.toString(), "--resume"));
+        assertEquals(0, resumed.code(), resumed.output());
+        assertTrue(resumed.output().contains("resumed from"), resumed.output());
+        assertEquals(LdaRuns.read(uninterrupted.resolve("topics.csv")), LdaRuns.read(out.resolve("topics.csv")));
+        assertEquals(LdaRuns.loglikWithoutTimes(uninterrupted), LdaRuns.loglikWithoutTimes(out));
+        assertEquals(LdaRuns.docTopics(reader, uninterrupted), LdaRuns.docTopics(reader, out));
+        assertEquals(LdaRuns.summaryWithoutTimes(uninterrupted), LdaRuns.summaryWithoutTimes(out));
+    }
+
+    @Test
+    void damagedTopicsAreRefused() throws Exception {
+        Path checkpoint = tmp.resolve("checkpoint");
+        String[] shortRun = with(withoutSweeps(RUN), "--sweeps", "2", "--checkpoint", checkpoint.toString());
+        LauncherIT.Run first = LauncherIT.launch(with(shortRun, "--out", tmp.resolve("a").toString()));
+        assertEquals(0, first.code(), first.output());
+        Path part;
+        try (Stream<Path> files = Files.walk(checkpoint.resolve("topics-00002.parquet"))) {
+            part = files.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().startsWith("part-"))
+                    .findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(part);
+        for (int i = bytes.length / 3; i < bytes.length / 3 + 64; i++) {
+            bytes[i] ^= 0x5a;
+        }
+        Files.write(part, bytes);
+        // Without the local file system's own .crc file, as on HDFS or S3: the state's SHA-256 sums must catch it.
+        Files.deleteIfExists(part.resolveSibling("." + part.getFileName() + ".crc"));
+        LauncherIT.Run damaged = LauncherIT.launch(with(shortRun, "--out", tmp.resolve("b").toString(), "--resume"));
+        assertEquals(2, damaged.code(), damaged.output());
+        assertTrue(damaged.output().contains("checkpoint"), damaged.output());
+        assertTrue(Files.notExists(tmp.resolve("b")));
+    }
+
+    /** The arguments without their --sweeps option. */
+    private static String[] withoutSweeps(String[] args) {
+        List<String> list = new ArrayList<>(List.of(args));
+        int i = list.indexOf("--sweeps");
+        list.remove(i);
+        list.remove(i);
+        return list.toArray(String[]::new);
+    }
+}
