@@ -65,15 +65,15 @@ final class ChainsReport {
         if (rj.predictive() != null) {
             html.append(rj.predictive().svg(rj.data(), "y", "posterior predictive density"));
         }
-        html.append("</div><div class=\"plots\"><table><tr><th>").append(Svg.escape(m))
+        html.append("</div><div class=\"plots\" style=\"align-items:flex-start\"><table><tr><th>").append(Svg.escape(m))
                 .append("</th><th>p(").append(Svg.escape(m)).append(" | y)</th><th>MCSE</th><th>ESS</th>"
                         + "<th>min over chains</th><th>max over chains</th></tr>");
         for (RjmcmcSummary.ModelRow r : rj.models()) {
             double lo = java.util.Arrays.stream(r.perChain()).min().orElse(Double.NaN);
             double hi = java.util.Arrays.stream(r.perChain()).max().orElse(Double.NaN);
-            html.append(String.format(java.util.Locale.ROOT, "<tr><td>%d</td><td>%.4f</td><td>%s</td><td>%s</td>"
-                    + "<td>%.4f</td><td>%.4f</td></tr>", r.model(), r.probability(), fixed(r.mcse(), "%.4f"),
-                    fixed(r.ess(), "%.0f"), lo, hi));
+            html.append(String.format(java.util.Locale.ROOT, "<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td>"
+                    + "<td>%s</td><td>%s</td></tr>", r.model(), probability(r.probability()), probability(r.mcse()),
+                    fixed(r.ess(), "%.0f"), probability(lo), probability(hi)));
         }
         html.append("</table><table><tr><th>move</th><th>proposed</th><th>accepted</th><th>rate</th>"
                 + "<th>rate in warm-up</th></tr>");
@@ -90,6 +90,12 @@ final class ChainsReport {
                 + "ESS). The predictive density is the posterior mean of the mixture density on the model's grid, the "
                 + "band its pointwise 5–95% quantiles. Files: model_probs.csv, predictive.csv.</p>");
         return html.toString();
+    }
+
+    /** Four decimals, or three significant digits below 0.001 (the tail of p(k | y)). */
+    private static String probability(double v) {
+        return !Double.isFinite(v) ? "NA" : v == 0 || v >= 0.001 ? String.format(java.util.Locale.ROOT, "%.4f", v)
+                : String.format(java.util.Locale.ROOT, "%.2e", v);
     }
 
     private static String fixed(double v, String format) {
