@@ -18,10 +18,6 @@ final class ChainsReport {
     private ChainsReport() {
     }
 
-    static String render(ChainsConfig config, ChainsResult result, int topParameters) {
-        return render(config, result, topParameters, null);
-    }
-
     /** The report; {@code rj} (null unless a reversible-jump run) adds the model-choice section. */
     static String render(ChainsConfig config, ChainsResult result, int topParameters, RjmcmcSummary rj) {
         Map<String, Object> facts = new LinkedHashMap<>();
