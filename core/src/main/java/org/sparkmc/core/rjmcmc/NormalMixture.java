@@ -113,6 +113,11 @@ public final class NormalMixture implements TransDimensionalTarget {
         return grid.clone();
     }
 
+    /** The data y (a copy), e.g. for a histogram under the predictive density. */
+    public double[] data() {
+        return y.clone();
+    }
+
     int n() {
         return y.length;
     }

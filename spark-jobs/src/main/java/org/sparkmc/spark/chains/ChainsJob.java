@@ -267,6 +267,32 @@ public final class ChainsJob {
                 summary);
     }
 
+    /**
+     * Applies {@code summary} to one summarised parameter's sampling draws [chain][iteration] (chains in id order):
+     * on the driver's copy while it is kept, else in one task on the executors, so only the result reaches the
+     * driver (that task holds 8·C·S bytes). Both give the same result. Call before {@link #release()}.
+     *
+     * @param p the parameter's index among the target's parameters
+     */
+    public <R extends java.io.Serializable> R onParameter(int p,
+            org.apache.spark.api.java.function.Function<double[][], R> summary) {
+        if (p < 0 || p >= summarised.size()) {
+            throw new IllegalArgumentException("no summarised parameter " + p + " (there are " + summarised.size()
+                    + ")");
+        }
+        if (draws != null) {
+            try {
+                return summary.call(draws.parameter(p));
+            } catch (Exception e) {
+                throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            }
+        }
+        JavaRDD<ChainSeries> series = samplingDraws()
+                .map(r -> new ChainSeries(p, (int) r.chain(), r.round(), r.draws()[p]));
+        sc.setJobDescription("chains: summary of " + summarised.get(p));
+        return ByParameter.map(series, 1, (q, d) -> summary.call(d)).get(0);
+    }
+
     /** Every persisted sampling round as one dataset (for the outputs); release them with {@link #release()}. */
     public JavaRDD<RoundResult> samplingDraws() {
         if (samplingRounds.isEmpty()) {

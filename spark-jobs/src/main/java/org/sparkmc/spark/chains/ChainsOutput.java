@@ -23,8 +23,9 @@ import scala.Tuple2;
 /**
  * Writes a {@code chains} run, committed atomically: {@code draws.parquet} (chain, draw, one column per parameter,
  * lp__, accept_stat__; chains and draws numbered from 1), {@code summary.json}, {@code summary.csv},
- * {@code report.html}, on request {@code cmdstan/chain-<k>.csv} (one CmdStan-style CSV per chain), and the files
- * of a target with running means (the Ising model's {@code posterior_mean.png}).
+ * {@code report.html}, on request {@code cmdstan/chain-<k>.csv} (one CmdStan-style CSV per chain), the files
+ * of a target with running means (the Ising model's {@code posterior_mean.png}), and for a reversible-jump run
+ * {@code model_probs.csv} and (normal mixtures) {@code predictive.csv} ({@link RjmcmcSummary}).
  */
 public final class ChainsOutput {
 
@@ -43,16 +44,23 @@ public final class ChainsOutput {
         if (options.cmdstanCsv()) {
             writeCmdStan(spark, out, rounds, job.recordedNames(), config);
         }
+        RjmcmcSummary rj = RjmcmcSummary.of(job, config, result);
         job.release();
+        if (rj != null) {
+            out.writeText("model_probs.csv", rj.modelProbsCsv());
+            if (rj.predictive() != null) {
+                out.writeText("predictive.csv", rj.predictiveCsv());
+            }
+        }
         if (config.target() instanceof RunningMeans means
                 && config.kernel() instanceof org.sparkmc.core.mcmc.RunningMeanKernel) {
             // e.g. the Ising model's posterior mean image, averaged inside each chain's state and pooled here
             means.runningMeanFiles(org.sparkmc.core.mcmc.RunningMeanKernel.pooledMean(job.states(),
                     means.runningMeanSize())).forEach(out::writeBytes);
         }
-        out.writeText("summary.json", summaryJson(config, result, job.acceptanceByChain()));
+        out.writeText("summary.json", summaryJson(config, result, job.acceptanceByChain(), rj));
         out.writeText("summary.csv", SummaryFiles.csv(result.parameters()));
-        out.writeText("report.html", ChainsReport.render(config, result, options.reportParameters()));
+        out.writeText("report.html", ChainsReport.render(config, result, options.reportParameters(), rj));
     }
 
     static StructType drawsSchema(List<String> names) {
@@ -135,7 +143,9 @@ public final class ChainsOutput {
         return rows;
     }
 
-    static String summaryJson(ChainsConfig config, ChainsResult result, double[] acceptanceByChain) {
+    /** summary.json; {@code rj} (null unless a reversible-jump run) adds the {@code rjmcmc} block. */
+    static String summaryJson(ChainsConfig config, ChainsResult result, double[] acceptanceByChain,
+            RjmcmcSummary rj) {
         Map<String, Object> top = new LinkedHashMap<>();
         top.put("job", "chains");
         top.put("model", config.modelName());
@@ -171,6 +181,9 @@ public final class ChainsOutput {
             rounds.add(m);
         }
         top.put("history", rounds);
+        if (rj != null) {
+            top.put("rjmcmc", rj.json());
+        }
         return SummaryFiles.render(top);
     }
 }

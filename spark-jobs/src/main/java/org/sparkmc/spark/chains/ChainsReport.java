@@ -10,12 +10,16 @@ import org.sparkmc.spark.diagnose.Thresholds;
 import org.sparkmc.spark.report.HtmlReport;
 import org.sparkmc.spark.report.Svg;
 
-/** The {@code chains} job's report.html: run facts, summary table, R-hat and ESS per round, parameter plots. */
+/**
+ * The {@code chains} job's report.html: run facts, summary table, R-hat and ESS per round, for a reversible-jump run
+ * p(m | y) and the predictive density, then parameter plots.
+ */
 final class ChainsReport {
     private ChainsReport() {
     }
 
-    static String render(ChainsConfig config, ChainsResult result, int topParameters) {
+    /** The report; {@code rj} (null unless a reversible-jump run) adds the model-choice section. */
+    static String render(ChainsConfig config, ChainsResult result, int topParameters, RjmcmcSummary rj) {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("model", config.modelName());
         facts.put("kernel", config.kernelName());
@@ -31,6 +35,9 @@ final class ChainsReport {
         HtmlReport report = new HtmlReport("sparkmc chains: " + config.modelName()).facts(facts)
                 .summary(result.parameters(), thresholds);
         report.section("Convergence by round", roundCharts(result.history(), config));
+        if (rj != null) {
+            report.section("Reversible jump: model choice", modelChoice(rj));
+        }
         List<ParameterResult> shown = new ArrayList<>(result.results());
         if (shown.size() > topParameters) {
             shown.sort(Comparator.comparingDouble((ParameterResult r) -> Double.isNaN(r.summary().rhat())
@@ -38,6 +45,57 @@ final class ChainsReport {
             shown = shown.subList(0, topParameters);
         }
         return report.parameters(shown, result.results().size()).render();
+    }
+
+    /**
+     * p(m | y) as bars with ±2 MCSE error bars, the predictive density with its band over the data's histogram, and
+     * tables of the model probabilities and the acceptance rate of each move type.
+     */
+    private static String modelChoice(RjmcmcSummary rj) {
+        String m = rj.modelIndex();
+        int[] x = rj.models().stream().mapToInt(RjmcmcSummary.ModelRow::model).toArray();
+        double[] p = rj.models().stream().mapToDouble(RjmcmcSummary.ModelRow::probability).toArray();
+        double[] err = rj.models().stream().mapToDouble(r -> 2 * r.mcse()).toArray();
+        StringBuilder html = new StringBuilder("<div class=\"plots\">");
+        html.append(Svg.bars("p(" + m + " | y), error bars ±2 MCSE", 600, 360, x, p, err, m));
+        if (rj.predictive() != null) {
+            html.append(rj.predictive().svg(rj.data(), "y", "posterior predictive density"));
+        }
+        html.append("</div><div class=\"plots\" style=\"align-items:flex-start\"><table><tr><th>").append(Svg.escape(m))
+                .append("</th><th>p(").append(Svg.escape(m)).append(" | y)</th><th>MCSE</th><th>ESS</th>"
+                        + "<th>min over chains</th><th>max over chains</th></tr>");
+        for (RjmcmcSummary.ModelRow r : rj.models()) {
+            double lo = java.util.Arrays.stream(r.perChain()).min().orElse(Double.NaN);
+            double hi = java.util.Arrays.stream(r.perChain()).max().orElse(Double.NaN);
+            html.append(String.format(java.util.Locale.ROOT, "<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td>"
+                    + "<td>%s</td><td>%s</td></tr>", r.model(), probability(r.probability()), probability(r.mcse()),
+                    fixed(r.ess(), "%.0f"), probability(lo), probability(hi)));
+        }
+        html.append("</table><table><tr><th>move</th><th>proposed</th><th>accepted</th><th>rate</th>"
+                + "<th>rate in warm-up</th></tr>");
+        java.util.Map<String, org.sparkmc.core.rjmcmc.MoveRate> warm = new java.util.HashMap<>();
+        rj.warmupMoveRates().forEach(r -> warm.put(r.move(), r));
+        for (org.sparkmc.core.rjmcmc.MoveRate r : rj.moveRates()) {
+            org.sparkmc.core.rjmcmc.MoveRate w = warm.get(r.move());
+            html.append(String.format(java.util.Locale.ROOT, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td>"
+                    + "<td>%s</td></tr>", Svg.escape(r.move()), r.proposed(), r.accepted(), fixed(r.rate(), "%.4f"),
+                    w == null ? "NA" : fixed(w.rate(), "%.4f")));
+        }
+        html.append("</table></div><p class=\"note\">p(").append(Svg.escape(m)).append(" | y) pools every sampling "
+                + "draw of every chain; its MCSE is the mcse_mean of the indicator (autocorrelation counted through its "
+                + "ESS). The predictive density is the posterior mean of the mixture density on the model's grid, the "
+                + "band its pointwise 5–95% quantiles. Files: model_probs.csv, predictive.csv.</p>");
+        return html.toString();
+    }
+
+    /** Four decimals, or three significant digits below 0.001 (the tail of p(k | y)). */
+    private static String probability(double v) {
+        return !Double.isFinite(v) ? "NA" : v == 0 || v >= 0.001 ? String.format(java.util.Locale.ROOT, "%.4f", v)
+                : String.format(java.util.Locale.ROOT, "%.2e", v);
+    }
+
+    private static String fixed(double v, String format) {
+        return Double.isFinite(v) ? String.format(java.util.Locale.ROOT, format, v) : "NA";
     }
 
     private static String roundCharts(List<RoundSummary> history, ChainsConfig config) {

@@ -38,6 +38,22 @@ class ReportRenderIT {
         render(out.resolve("report.html"), "chains-eight-schools.png");
     }
 
+    /**
+     * The reversible-jump report (galaxy mixture, shortened run): its model-choice section — p(k | y) bars with MCSE
+     * error bars and the predictive density with its band over the data histogram — renders without console errors.
+     */
+    @Test
+    void rjmcmcReportRenders() throws Exception {
+        Path out = tmp.resolve("galaxy");
+        LauncherIT.Run run = LauncherIT.launch("chains", "--conf", "conf/rjmcmc-galaxy.conf", "--chains", "4",
+                "--warmup", "1000", "--round-size", "2000", "--max-rounds", "1", "--out", out.toString());
+        assertEquals(0, run.code(), run.output());
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("Reversible jump: model choice") && html.contains("p(k | y), error bars"), html);
+        assertTrue(Files.exists(out.resolve("model_probs.csv")) && Files.exists(out.resolve("predictive.csv")));
+        render(out.resolve("report.html"), "chains-rjmcmc-galaxy.png");
+    }
+
     @Test
     void diagnoseReportRenders() throws Exception {
         Path out = tmp.resolve("bern");
