@@ -25,7 +25,10 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.lda.LdaKernel;
+import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.lda.AdLdaSpark;
 
 /**
  * GibbsLDA inside a Spark ML text pipeline: it recovers planted topics, takes MLlib LDA's place with the same
@@ -152,11 +155,26 @@ class GibbsLDATest extends SparkTestBase {
     void logLikelihoodAndPerplexity() {
         PipelineModel model = fitted();
         GibbsLDAModel lda = ldaStage(model);
-        Dataset<Row> features = model.transform(docs()).select("features");
+        Dataset<Row> features = features().select("features");
         double ll = lda.logLikelihood(features);
         double lp = lda.logPerplexity(features);
         long tokens = PlantedTopics.DOCUMENTS * (long) PlantedTopics.WORDS_PER_DOCUMENT;
         assertEquals(-ll / tokens, lp, 1e-12);
+        // The same sum from transform's θ and topicsMatrix's φ: Σ_d Σ_w count · log Σ_k θ_{d,k} φ_{k,w}.
+        Matrix phi = lda.topicsMatrix();
+        double expected = 0;
+        for (Row r : lda.transform(features).select("features", "topicDistribution").collectAsList()) {
+            org.apache.spark.ml.linalg.SparseVector counts = ((Vector) r.get(0)).toSparse();
+            double[] theta = ((Vector) r.get(1)).toArray();
+            for (int j = 0; j < counts.indices().length; j++) {
+                double p = 0;
+                for (int k = 0; k < theta.length; k++) {
+                    p += theta[k] * phi.apply(counts.indices()[j], k);
+                }
+                expected += counts.values()[j] * Math.log(p);
+            }
+        }
+        assertEquals(expected, ll, 1e-9 * Math.abs(ll));
         assertTrue(lp > 2.0 && lp < 2.9, "log perplexity " + lp);
         assertTrue(lda.trainingLogLikelihood() < 0);
     }
@@ -251,6 +269,14 @@ class GibbsLDATest extends SparkTestBase {
         assertArrayEquals(one.topicsMatrix().toArray(), three.topicsMatrix().toArray());
         assertThetasEqual(thetas(one.transform(features.repartition(1)), "topicDistribution"),
                 thetas(one.transform(features.repartition(4)), "topicDistribution"));
+        // GibbsLDA is AdLdaSpark on the corpus read from the vectors, with the estimator's options.
+        AdLdaSpark direct = AdLdaSpark.start(jsc(), VectorCorpus.collect(features, "features").corpus(),
+                new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 4, 2, 5, LdaKernel.SPARSE_GIBBS, 10));
+        for (int sweep = 0; sweep < 8; sweep++) {
+            direct.step(1);
+        }
+        assertEquals(direct.counts(), one.topicWordCounts());
+        direct.close();
         GibbsLDAModel otherSeed = gibbs().setMaxIter(8).setSeed(6).fit(features);
         assertNotEquals(one.topicWordCounts(), otherSeed.topicWordCounts());
         features.unpersist();
@@ -274,8 +300,8 @@ class GibbsLDATest extends SparkTestBase {
         assertThrows(IllegalArgumentException.class, () -> g.set(g.k(), 0));
         assertThrows(IllegalArgumentException.class, () -> g.set(g.topicConcentration(), -1.0));
         // Defaults (α = 50/k, β = 0.01), and k equal values for α, are accepted.
-        assertEquals(new org.sparkmc.core.lda.LdaPriors(10, 5.0, 0.01), new GibbsLDA().effectivePriors());
-        assertEquals(new org.sparkmc.core.lda.LdaPriors(3, 0.5, 0.01),
+        assertEquals(new LdaPriors(10, 5.0, 0.01), new GibbsLDA().effectivePriors());
+        assertEquals(new LdaPriors(3, 0.5, 0.01),
                 gibbs().setDocConcentration(new double[] {0.5, 0.5, 0.5}).effectivePriors());
         // An array of the wrong length, and features that are not counts, fail at fit.
         Dataset<Row> features = features();
