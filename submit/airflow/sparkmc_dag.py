@@ -1,11 +1,12 @@
 """Airflow DAG: scheduled sparkmc stages with SparkSubmitOperator.
 
-One run per day: a convergence-checked `chains` stage, then its `diagnose` stage. Each stage
+One run per day: a topic model of the day's corpus (`lda`), and independently a convergence-checked `chains` stage
+followed by its `diagnose` stage. Each stage
 - writes to an output path templated by the run's logical date, so a rerun of a day replaces exactly that day's
   output (--overwrite) and never another's;
-- checkpoints every round under a per-day checkpoint path and is started with --resume, so an Airflow retry after a
-  lost driver continues from the last checkpoint instead of starting over (a fresh run ignores --resume when no
-  checkpoint exists yet);
+- checkpoints (every round for chains, every 10 sweeps for lda) under a per-day checkpoint path and is started with
+  --resume, so an Airflow retry after a lost driver continues from the last checkpoint instead of starting over (a
+  fresh run ignores --resume when no checkpoint exists yet; the resumed outputs equal an uninterrupted run's);
 - maps sparkmc's exit codes: 0 success; 2 bad input or configuration (fix the config, retrying will not help);
   3 finished but not converged under --require-convergence (outputs were written; the stage fails so a human looks);
   1 anything else (retried).
@@ -37,7 +38,7 @@ default_args = {
 
 with DAG(
     dag_id="sparkmc_daily",
-    description="sparkmc chains with convergence check, then diagnostics of its draws",
+    description="sparkmc: a daily topic model (lda); chains with a convergence check, then diagnostics of its draws",
     start_date=datetime(2026, 11, 1),
     schedule="@daily",
     catchup=False,
@@ -72,6 +73,24 @@ with DAG(
             "diagnose", f"{OUTPUT_ROOT}/chains/{day}/draws.parquet",
             "--out", f"{OUTPUT_ROOT}/diagnostics/{day}",
             "--overwrite",
+        ],
+    )
+
+    lda = SparkSubmitOperator(
+        task_id="lda_topics",
+        application=SPARKMC_JAR,
+        java_class=MAIN_CLASS,
+        conf=SPARK_CONF,
+        application_args=[
+            "lda",
+            "--conf", f"{SPARKMC_CONF}/lda-kos.conf",
+            "--docword", f"{OUTPUT_ROOT}/inputs/{day}/docword.txt.gz",
+            "--vocab", f"{OUTPUT_ROOT}/inputs/{day}/vocab.txt",
+            "--out", f"{OUTPUT_ROOT}/lda/{day}",
+            "--overwrite",
+            "--checkpoint", f"{OUTPUT_ROOT}/checkpoints/lda/{day}",
+            "--checkpoint-every", "10",
+            "--resume",
         ],
     )
 

@@ -83,6 +83,17 @@ class ReportRenderIT {
         render(out.resolve("report.html"), "bn-alarm.png");
     }
 
+    @Test
+    void ldaReportRenders() throws Exception {
+        Path out = tmp.resolve("lda-kos");
+        LauncherIT.Run run = LauncherIT.launch("lda", "--conf", "conf/lda-kos.conf", "--topics", "20", "--sweeps",
+                "30", "--eval-burn-in", "10", "--eval-samples", "10", "--out", out.toString());
+        assertEquals(0, run.code(), run.output());
+        assertTrue(run.output().contains("lda: sweep 30"), run.output());
+        assertTrue(Files.exists(out.resolve("topics.csv")) && Files.exists(out.resolve("_SUCCESS")));
+        render(out.resolve("report.html"), "lda-kos.png");
+    }
+
     static void render(Path html, String screenshotName) throws Exception {
         if (!Files.isExecutable(CHROMIUM)) {
             assertFalse("true".equals(System.getenv("CI")), "CI must install chromium (see .ci/run)");
