@@ -64,66 +64,9 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
         return uid;
     }
 
-    // Params (public accessors: Spark finds a class's params by reflection over them).
-
     @Override
-    public IntParam k() {
-        return p.k;
-    }
-
-    @Override
-    public IntParam maxIter() {
-        return p.maxIter;
-    }
-
-    @Override
-    public DoubleArrayParam docConcentration() {
-        return p.docConcentration;
-    }
-
-    @Override
-    public DoubleParam topicConcentration() {
-        return p.topicConcentration;
-    }
-
-    @Override
-    public Param<String> featuresCol() {
-        return p.featuresCol;
-    }
-
-    @Override
-    public Param<String> topicDistributionCol() {
-        return p.topicDistributionCol;
-    }
-
-    @Override
-    public LongParam seed() {
-        return p.seed;
-    }
-
-    @Override
-    public IntParam checkpointInterval() {
-        return p.checkpointInterval;
-    }
-
-    @Override
-    public IntParam numBlocks() {
-        return p.numBlocks;
-    }
-
-    @Override
-    public Param<String> kernel() {
-        return p.kernel;
-    }
-
-    @Override
-    public IntParam foldInBurnIn() {
-        return p.foldInBurnIn;
-    }
-
-    @Override
-    public IntParam foldInSamples() {
-        return p.foldInSamples;
+    public GibbsLDAParamSet paramSet() {
+        return p;
     }
 
     // Setters, as MLlib's LDA has them.

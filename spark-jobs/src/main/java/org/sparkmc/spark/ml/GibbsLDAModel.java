@@ -83,63 +83,8 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
     }
 
     @Override
-    public IntParam k() {
-        return p.k;
-    }
-
-    @Override
-    public IntParam maxIter() {
-        return p.maxIter;
-    }
-
-    @Override
-    public DoubleArrayParam docConcentration() {
-        return p.docConcentration;
-    }
-
-    @Override
-    public DoubleParam topicConcentration() {
-        return p.topicConcentration;
-    }
-
-    @Override
-    public Param<String> featuresCol() {
-        return p.featuresCol;
-    }
-
-    @Override
-    public Param<String> topicDistributionCol() {
-        return p.topicDistributionCol;
-    }
-
-    @Override
-    public LongParam seed() {
-        return p.seed;
-    }
-
-    @Override
-    public IntParam checkpointInterval() {
-        return p.checkpointInterval;
-    }
-
-    @Override
-    public IntParam numBlocks() {
-        return p.numBlocks;
-    }
-
-    @Override
-    public Param<String> kernel() {
-        return p.kernel;
-    }
-
-    @Override
-    public IntParam foldInBurnIn() {
-        return p.foldInBurnIn;
-    }
-
-    @Override
-    public IntParam foldInSamples() {
-        return p.foldInSamples;
+    public GibbsLDAParamSet paramSet() {
+        return p;
     }
 
     public GibbsLDAModel setFeaturesCol(String value) {

@@ -18,7 +18,7 @@ import scala.Function1;
  * param traits, so both own one of these and expose its members), their defaults, and the argument checks the
  * setters run before a value is set (clearer messages than Spark's generic "given invalid value").
  */
-final class GibbsLDAParamSet implements Serializable {
+public final class GibbsLDAParamSet implements Serializable {
     private static final long serialVersionUID = 1L;
     /** As MLlib's {@code HasSeed}: the hash of the estimator's class name. */
     static final long DEFAULT_SEED = "org.sparkmc.spark.ml.GibbsLDA".hashCode();

@@ -22,41 +22,71 @@ import org.sparkmc.core.lda.LdaPriors;
  * {@code foldInSamples}), with MLlib-style getters.
  */
 public interface GibbsLDAParams extends Params {
+    /**
+     * The param objects of this estimator or model. The accessors below are public methods returning them, which is
+     * how Spark finds a class's params (by reflection over its public methods, default ones included).
+     */
+    GibbsLDAParamSet paramSet();
+
     /** The number of topics K (default 10; MLlib requires K &gt; 1, here K = 1 — a unigram model — is allowed). */
-    IntParam k();
+    default IntParam k() {
+        return paramSet().k;
+    }
 
     /** Collapsed Gibbs sweeps over the corpus (default 20). MLlib: EM or online iterations. */
-    IntParam maxIter();
+    default IntParam maxIter() {
+        return paramSet().maxIter;
+    }
 
     /** α: one value, or K equal values (a symmetric prior). Unset by default; then α = 50/K. */
-    DoubleArrayParam docConcentration();
+    default DoubleArrayParam docConcentration() {
+        return paramSet().docConcentration;
+    }
 
     /** β. Unset by default; then β = 0.01. */
-    DoubleParam topicConcentration();
+    default DoubleParam topicConcentration() {
+        return paramSet().topicConcentration;
+    }
 
     /** Input term-count vectors (default "features"). */
-    Param<String> featuresCol();
+    default Param<String> featuresCol() {
+        return paramSet().featuresCol;
+    }
 
     /** Output θ_d column of {@code transform} (default "topicDistribution"). */
-    Param<String> topicDistributionCol();
+    default Param<String> topicDistributionCol() {
+        return paramSet().topicDistributionCol;
+    }
 
     /** The root seed (default: the hash of the estimator's class name, as MLlib's). */
-    LongParam seed();
+    default LongParam seed() {
+        return paramSet().seed;
+    }
 
     /** Sweeps between cuts of the sampler's RDD lineage (default 10; -1: never). */
-    IntParam checkpointInterval();
+    default IntParam checkpointInterval() {
+        return paramSet().checkpointInterval;
+    }
 
     /** AD-LDA document blocks B (default 8): the seed and B fix the chain whatever the partitioning. */
-    IntParam numBlocks();
+    default IntParam numBlocks() {
+        return paramSet().numBlocks;
+    }
 
     /** Per-token update: {@code sparse_gibbs} (default) or {@code cycle_mh}. */
-    Param<String> kernel();
+    default Param<String> kernel() {
+        return paramSet().kernel;
+    }
 
     /** Fold-in sweeps discarded per document in {@code transform} and {@code logLikelihood} (default 50). */
-    IntParam foldInBurnIn();
+    default IntParam foldInBurnIn() {
+        return paramSet().foldInBurnIn;
+    }
 
     /** Fold-in sweeps averaged into θ_d (default 50). */
-    IntParam foldInSamples();
+    default IntParam foldInSamples() {
+        return paramSet().foldInSamples;
+    }
 
     default int getK() {
         return (Integer) getOrDefault(k());
