@@ -193,7 +193,7 @@ class ClusterIT {
      */
     @Test
     void killingAnExecutorChangesNoSmcNumber() throws Exception {
-        String[] longer = with(SMC, "--particles", "200000");
+        String[] longer = {"smc", "--conf", "conf/smc-nile.conf", "--particles", "200000"};
         Path undisturbed = tmp.resolve("smc-undisturbed");
         LauncherIT.Run r = LauncherIT.launch(with(longer, "--out", undisturbed.toString()));
         assertEquals(0, r.code(), r.output());

@@ -25,9 +25,11 @@ import org.sparkmc.spark.cli.LauncherIT;
  * filter.csv and summary.json but the timing). Corrupt or foreign checkpoints are refused with exit code 2.
  */
 class SmcResumeIT {
-    /** Nile with 200,000 particles: 100 steps of a few tenths of a second each, so the kill lands mid-run. */
-    static final String[] RUN = {"smc", "--conf", "conf/smc-nile.conf", "--particles", "200000",
-        "--checkpoint-every", "10"};
+    /**
+     * Nile with the config's 100,000 particles: 100 steps of about a tenth of a second each (seconds under load), so
+     * the kill after the third checkpoint lands with some 70 steps to go.
+     */
+    static final String[] RUN = {"smc", "--conf", "conf/smc-nile.conf", "--checkpoint-every", "10"};
     static SparkSession reader;
 
     @TempDir
