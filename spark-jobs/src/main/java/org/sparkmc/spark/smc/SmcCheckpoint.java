@@ -39,7 +39,7 @@ import org.sparkmc.spark.io.CheckpointStates;
  * each block read back must hash to the SHA-256 the state recorded: anything else is reported, never used.
  */
 final class SmcCheckpoint {
-    private static final StructType SCHEMA = DataTypes.createStructType(List.of(
+    static final StructType SCHEMA = DataTypes.createStructType(List.of(
             DataTypes.createStructField("block", DataTypes.IntegerType, false),
             DataTypes.createStructField("states", DataTypes.createArrayType(DataTypes.DoubleType, false), false),
             DataTypes.createStructField("log_weights", DataTypes.createArrayType(DataTypes.DoubleType, false),
