@@ -1,25 +1,18 @@
 package org.sparkmc.spark.chains;
 
+import static org.sparkmc.spark.io.CheckpointStates.doubles;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.mcmc.ChainState;
+import org.sparkmc.spark.io.CheckpointStates;
 
 /**
  * A {@code chains} run's checkpoint directory: {@code state-<round>.json} (the driver's whole state after a round:
@@ -28,16 +21,11 @@ import org.sparkmc.core.mcmc.ChainState;
  *
  * <p>Random generators need no saving: round r of chain c always draws from the stream keyed by (seed, c, r), so
  * the state after a round plus the seed determine everything that follows, and a resumed run is identical to an
- * uninterrupted one. State files are written under a temporary name and renamed, the round's draws before the state
- * that refers to them; the newest state is verified on load and a corrupt one is reported, never used.
+ * uninterrupted one. State files are written atomically ({@link CheckpointStates}), the round's draws before the
+ * state that refers to them; the newest state is verified on load and a corrupt one is reported, never used.
  */
 final class ChainsCheckpoint {
-    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
-            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
-    private static final String CHECKSUM = "\n#sha256:";
-
-    private final FileSystem fs;
-    private final Path dir;
+    private final CheckpointStates files;
 
     /** The driver's state after a round. */
     record Saved(String fingerprint, int round, int drawsPerChain, long accepted, long proposed, boolean converged,
@@ -45,18 +33,12 @@ final class ChainsCheckpoint {
     }
 
     ChainsCheckpoint(String location, Configuration conf) {
-        try {
-            Path path = new Path(location);
-            this.fs = path.getFileSystem(conf);
-            this.dir = fs.makeQualified(path);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot open checkpoint directory " + location, e);
-        }
+        this.files = new CheckpointStates(location, conf);
     }
 
     /** Where a sampling round's draws go. */
     String roundDraws(int round) {
-        return new Path(dir, String.format("rounds/round-%05d.parquet", round)).toString();
+        return new Path(files.dir(), String.format("rounds/round-%05d.parquet", round)).toString();
     }
 
     void save(Saved saved) {
@@ -80,60 +62,16 @@ final class ChainsCheckpoint {
         }
         doc.put("states", states);
         doc.put("history", saved.history());
-        try {
-            String body = JSON.writeValueAsString(doc);
-            String content = body + CHECKSUM + sha256(body) + "\n";
-            Path tmp = new Path(dir, ".state-" + saved.round() + ".json.tmp");
-            try (OutputStream out = fs.create(tmp, true)) {
-                out.write(content.getBytes(StandardCharsets.UTF_8));
-            }
-            Path target = new Path(dir, String.format("state-%05d.json", saved.round()));
-            fs.delete(target, false);
-            if (!fs.rename(tmp, target)) {
-                throw new IOException("rename " + tmp + " -> " + target + " failed");
-            }
-            for (FileStatus old : fs.listStatus(dir, p -> p.getName().startsWith("state-"))) {
-                if (!old.getPath().getName().equals(target.getName())) {
-                    fs.delete(old.getPath(), false);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write checkpoint in " + dir, e);
-        }
+        files.save(saved.round(), doc);
     }
 
     /** The newest saved state, verified; null when the directory holds none. */
     Saved load(String expectedFingerprint) {
+        JsonNode doc = files.loadNewest(expectedFingerprint);
+        if (doc == null) {
+            return null;
+        }
         try {
-            if (!fs.exists(dir)) {
-                return null;
-            }
-            FileStatus newest = null;
-            for (FileStatus f : fs.listStatus(dir, p -> p.getName().matches("state-\\d+\\.json"))) {
-                if (newest == null || f.getPath().getName().compareTo(newest.getPath().getName()) > 0) {
-                    newest = f;
-                }
-            }
-            if (newest == null) {
-                return null;
-            }
-            String content;
-            try (InputStream in = fs.open(newest.getPath())) {
-                content = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            int mark = content.lastIndexOf(CHECKSUM);
-            String body = mark < 0 ? content : content.substring(0, mark);
-            String sum = mark < 0 ? "" : content.substring(mark + CHECKSUM.length()).trim();
-            if (!sum.equals(sha256(body))) {
-                throw new InvalidInputException("checkpoint " + newest.getPath() + " is corrupt (its SHA-256 does not "
-                        + "match its content); remove the checkpoint directory to start over");
-            }
-            JsonNode doc = JSON.readTree(body);
-            String fingerprint = doc.get("fingerprint").asText();
-            if (!fingerprint.equals(expectedFingerprint)) {
-                throw new InvalidInputException("checkpoint " + dir + " was made by a run with other settings ("
-                        + fingerprint + "); --resume needs the same settings (" + expectedFingerprint + ")");
-            }
             List<ChainState> states = new ArrayList<>();
             for (JsonNode s : doc.get("states")) {
                 states.add(ChainState.restore(s.get("chain").asLong(), doubles(s.get("position")),
@@ -142,33 +80,13 @@ final class ChainsCheckpoint {
             }
             List<RoundSummary> history = new ArrayList<>();
             for (JsonNode h : doc.get("history")) {
-                history.add(JSON.treeToValue(h, RoundSummary.class));
+                history.add(CheckpointStates.JSON.treeToValue(h, RoundSummary.class));
             }
-            return new Saved(fingerprint, doc.get("round").asInt(), doc.get("draws_per_chain").asInt(),
-                    doc.get("accepted").asLong(), doc.get("proposed").asLong(), doc.get("converged").asBoolean(),
-                    states, history);
-        } catch (org.apache.hadoop.fs.ChecksumException e) {
-            throw new InvalidInputException("checkpoint in " + dir + " is corrupt (the file system's checksum does not "
-                    + "match); remove the checkpoint directory to start over", e);
+            return new Saved(doc.get("fingerprint").asText(), doc.get("round").asInt(),
+                    doc.get("draws_per_chain").asInt(), doc.get("accepted").asLong(), doc.get("proposed").asLong(),
+                    doc.get("converged").asBoolean(), states, history);
         } catch (IOException e) {
-            throw new InvalidInputException("cannot read checkpoint in " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static double[] doubles(JsonNode array) {
-        double[] out = new double[array.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = array.get(i).asDouble();
-        }
-        return out;
-    }
-
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+            throw new InvalidInputException("cannot read checkpoint in " + files.dir() + ": " + e.getMessage(), e);
         }
     }
 }

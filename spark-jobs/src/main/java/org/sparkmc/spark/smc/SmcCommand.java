@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
             + "across Spark executors; the answer is bit-identical to one machine's for the same seed, particles and "
             + "block size, whatever the number of partitions.",
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
-            + "line overrides it. Exit codes: 0 done, 2 bad input, 1 anything else (including a weight collapse)."})
+            + "line overrides it. Exit codes: 0 done, 2 bad input (also a corrupt checkpoint, or one from other "
+            + "settings or data), 1 anything else (including a weight collapse)."})
 public final class SmcCommand implements Callable<Integer>, JobCommand {
     private static final String MODEL_PARAMS = "model-params";
 
@@ -114,14 +115,30 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
             description = "Root seed: every block's stream derives from it. Default: ${DEFAULT-VALUE}.")
     private long seed;
 
-    @Option(names = "--checkpoint-interval", paramLabel = "STEPS", defaultValue = "25",
-            description = "Cut the particles' lineage every this many steps. Default: ${DEFAULT-VALUE}.")
-    private int checkpointInterval;
-
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
-            description = "Write reliable checkpoints here (survive a lost executor); default: local checkpoints "
-                + "in executor storage.")
+    @Option(names = "--checkpoint", paramLabel = "DIR",
+            description = "Save the run's complete state here (every --checkpoint-every steps: particles, "
+                + "log-weights, log p̂ so far, every step's row) so --resume can finish it after a crash with "
+                + "identical outputs.")
     private String checkpointDir;
+
+    @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "10",
+            description = "Steps between checkpoints. Default: ${DEFAULT-VALUE}.")
+    private int checkpointEvery;
+
+    @Option(names = "--resume", description = "Continue from the newest checkpoint in --checkpoint (a fresh start "
+            + "when there is none yet), which must come from a run with the same settings and data.")
+    private boolean resume;
+
+    @Option(names = "--lineage-every", paramLabel = "STEPS", defaultValue = "25",
+            description = "Cut the particle RDD's lineage (a Spark RDD checkpoint, not a resumable one; formerly "
+                + "--checkpoint-interval) every this many steps. Default: ${DEFAULT-VALUE}.")
+    private int lineageEvery;
+
+    @Option(names = "--lineage-dir", paramLabel = "DIR",
+            description = "Write those lineage cuts as reliable RDD checkpoints here (formerly --checkpoint-dir), so "
+                + "a lost executor is recomputed; default: local checkpoints in executor storage, which a lost "
+                + "executor takes with it (the job then fails).")
+    private String lineageDir;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
     private String out;
@@ -150,7 +167,9 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
         SmcOptions options = new SmcOptions(ResamplingScheme.parse(resampling), essThreshold, blockSize,
                 missingPolicy);
         SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,
-                checkpointInterval, checkpointDir);
+                lineageEvery, lineageDir);
+        SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpointDir, checkpointEvery, resume,
+                fingerprint());
         ObservationCsv.Options csv = ObservationCsv.Options.defaults().withMissing(missingPolicy);
         if (timeColumn != null && !timeColumn.isBlank()) {
             csv = csv.withTimeColumn(timeColumn.trim());
@@ -169,7 +188,7 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
             config = config.withPartitions(Math.max(1, Math.min(config.blocks(), sc.defaultParallelism())));
         }
         try {
-            SmcResult result = new SmcJob(sc, config).run(feed);
+            SmcResult result = new SmcJob(sc, config, checkpointing).run(feed);
             SmcOutput.write(spark, output, config, result);
             output.commit();
             spec.commandLine().getOut().printf("smc: log p̂(y) = %.4f over %d steps with %d particles on %d "
@@ -186,6 +205,17 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
             output.abort();
             throw e;
         }
+    }
+
+    /**
+     * The settings that determine every number; a checkpoint is resumed only under the same ones (the data are
+     * checked step by step as they are replayed).
+     */
+    private String fingerprint() {
+        return "model=" + model + " params=" + new java.util.TreeMap<>(modelParameters().asMap()) + " filter="
+                + filter + " particles=" + particles + " block-size=" + blockSize + " resampling=" + resampling
+                + " ess-threshold=" + essThreshold + " missing=" + missing + " time-column=" + timeColumn
+                + " columns=" + columns + " seed=" + seed;
     }
 
     private ModelParameters modelParameters() {
@@ -206,7 +236,8 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
     static List<String> optionNames() {
         return List.of("--conf", "--model", "--param", "--data", "--time-column", "--columns", "--missing", "--follow",
                 "--poll-seconds", "--idle-timeout", "--filter", "--particles", "--block-size", "--resampling",
-                "--ess-threshold", "--partitions", "--seed", "--checkpoint-interval", "--checkpoint-dir", "--out",
+                "--ess-threshold", "--partitions", "--seed", "--checkpoint", "--checkpoint-every", "--resume",
+                "--lineage-every", "--lineage-dir", "--out",
                 "--overwrite", "--master");
     }
 }

@@ -11,11 +11,12 @@ import org.sparkmc.core.smc.SmcOptions;
  * @param options resampling scheme, ESS threshold τ, block size (part of the output contract with the seed), and
  *     what a missing observation does
  * @param partitions Spark partitions, each owning whole blocks (does not change any number)
- * @param checkpointInterval the particle RDD's lineage is cut every this many steps
- * @param checkpointDir reliable checkpoints go here; null cuts lineage with local checkpoints (executor storage)
+ * @param lineageEvery the particle RDD's lineage is cut (Spark RDD checkpoint) every this many steps
+ * @param lineageDir reliable RDD checkpoints that cut the lineage go here; null cuts it with local checkpoints
+ *     (executor storage, lost with the executor). Not the run's resumable checkpoint ({@link SmcJob.Checkpointing})
  */
 public record SmcConfig(SmcModel model, int particles, SmcOptions options, int partitions, long seed,
-        int checkpointInterval, String checkpointDir) implements Serializable {
+        int lineageEvery, String lineageDir) implements Serializable {
 
     public SmcConfig {
         if (particles < 1) {
@@ -24,9 +25,8 @@ public record SmcConfig(SmcModel model, int particles, SmcOptions options, int p
         if (partitions < 1) {
             throw new InvalidInputException("partitions must be a positive whole number, is " + partitions);
         }
-        if (checkpointInterval < 1) {
-            throw new InvalidInputException("checkpoint-interval must be a positive whole number, is "
-                    + checkpointInterval);
+        if (lineageEvery < 1) {
+            throw new InvalidInputException("lineage-every must be a positive whole number, is " + lineageEvery);
         }
         if (partitions > blocks(particles, options.blockSize())) {
             throw new InvalidInputException("partitions (" + partitions + ") exceed the " + blocks(particles,
@@ -45,6 +45,6 @@ public record SmcConfig(SmcModel model, int particles, SmcOptions options, int p
     }
 
     public SmcConfig withPartitions(int p) {
-        return new SmcConfig(model, particles, options, p, seed, checkpointInterval, checkpointDir);
+        return new SmcConfig(model, particles, options, p, seed, lineageEvery, lineageDir);
     }
 }

@@ -2,6 +2,7 @@ package org.sparkmc.spark.smc;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -49,8 +50,8 @@ import org.sparkmc.spark.cli.Progress;
  * The block — not the partition, executor or thread — keys every random stream and offset, so the particles, the
  * summaries and log p̂ are bit-identical to the single-machine {@code ParticleSystem} for the same seed, N and block
  * size, on any number of partitions and after task retries. The previous generation is unpersisted once the next
- * is materialised, and the lineage is cut every {@code checkpointInterval} steps (local checkpoints on the
- * executors, or reliable ones under {@code checkpointDir}), so a long series neither fills memory nor overflows
+ * is materialised, and the lineage is cut every {@code lineageEvery} steps (local checkpoints on the
+ * executors, or reliable ones under {@code lineageDir}), so a long series neither fills memory nor overflows
  * the stack.
  */
 public final class SmcJob {
@@ -63,38 +64,75 @@ public final class SmcJob {
     private final int dim;
     private JavaRDD<ParticleBlock> pending;
     private JavaRDD<ParticleBlock> weighted;
+    /** Particles persisted for a checkpoint (or read from one): released once the next step has moved them. */
+    private JavaRDD<ParticleBlock> saved;
     private String lastCheckpoint;
     private double previousLogSum;
     private double logLikelihood;
     private int step;
     private int resamplings;
     private long started;
+    private final Checkpointing checkpointing;
+    private final SmcCheckpoint checkpoint;
+    /** After a resume: the steps the checkpoint already holds, and the particle file the lineage reads. */
+    private List<StepRow> restoredRows = List.of();
+    private String resumedFrom;
+
+    /**
+     * Checkpointing of the whole run (not the particles' lineage): a directory (null for none), every how many steps
+     * the state is saved, whether to resume from it, and the fingerprint of the settings that determine every number.
+     */
+    public record Checkpointing(String dir, int every, boolean resume, String fingerprint) {
+        public static final Checkpointing NONE = new Checkpointing(null, 1, false, "");
+
+        public Checkpointing {
+            if (every < 1) {
+                throw new InvalidInputException("checkpoint-every must be ≥ 1, is " + every);
+            }
+            if (resume && dir == null) {
+                throw new InvalidInputException("--resume needs --checkpoint DIR");
+            }
+        }
+    }
 
     public SmcJob(JavaSparkContext sc, SmcConfig config) {
+        this(sc, config, Checkpointing.NONE);
+    }
+
+    public SmcJob(JavaSparkContext sc, SmcConfig config, Checkpointing checkpointing) {
         this.sc = sc;
         this.config = config;
+        this.checkpointing = checkpointing;
+        this.checkpoint = checkpointing.dir() == null ? null
+                : new SmcCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
         this.streams = new RandomStreams(config.seed());
         this.partitioner = new BlockPartitioner(config.partitions(), config.blocks());
         this.dim = config.model().stateDimension();
     }
 
-    /** Creates the N particles' blocks on the executors (their states are drawn by step 0). */
+    /**
+     * Creates the N particles' blocks on the executors (their states are drawn by step 0), or with {@code resume}
+     * restores the newest checkpoint (none yet: a fresh start).
+     */
     public void initialize() {
         int n = config.particles();
+        if (config.lineageDir() != null) {
+            sc.setCheckpointDir(config.lineageDir());
+        }
+        started = System.nanoTime();
         int bs = config.options().blockSize();
+        SmcOptions o = config.options();
+        LOG.info("smc: {} filter of {} with {} particles in {} blocks of {} over {} partitions; {} resampling when "
+                + "ESS < {}·N; seed {}", config.model().filter(), config.model().name(), n, config.blocks(), bs,
+                config.partitions(), o.scheme().name().toLowerCase(Locale.ROOT), o.essThreshold(), config.seed());
+        if (checkpointing.resume() && resume()) {
+            return;
+        }
         int d = dim;
         List<Integer> ids = IntStream.range(0, config.blocks()).boxed().toList();
         pending = sc.parallelize(ids, config.partitions())
                 .map(b -> ParticleBlock.empty(b, Rebalancing.count(b, bs, n), d));
         previousLogSum = BlockPropagation.logSumAfterResampling(n);
-        if (config.checkpointDir() != null) {
-            sc.setCheckpointDir(config.checkpointDir());
-        }
-        started = System.nanoTime();
-        SmcOptions o = config.options();
-        LOG.info("smc: {} filter of {} with {} particles in {} blocks of {} over {} partitions; {} resampling when "
-                + "ESS < {}·N; seed {}", config.model().filter(), config.model().name(), n, config.blocks(), bs,
-                config.partitions(), o.scheme().name().toLowerCase(Locale.ROOT), o.essThreshold(), config.seed());
     }
 
     /**
@@ -122,9 +160,9 @@ public final class SmcJob {
         sc.setJobGroup("sparkmc-smc-step-" + n, "smc: step " + n + " (move, weight, summarise)", false);
         JavaRDD<ParticleBlock> next = pending.map(b -> b.propagate(kernel, n, y, prev, rs));
         next.persist(StorageLevel.MEMORY_AND_DISK());
-        boolean checkpoint = (n + 1) % config.checkpointInterval() == 0;
-        if (checkpoint) {
-            if (config.checkpointDir() != null) {
+        boolean cut = (n + 1) % config.lineageEvery() == 0;
+        if (cut) {
+            if (config.lineageDir() != null) {
                 next.checkpoint();
             } else {
                 next.rdd().localCheckpoint();
@@ -136,7 +174,11 @@ public final class SmcJob {
             weighted.unpersist(false);
         }
         weighted = next;
-        if (checkpoint && config.checkpointDir() != null) {
+        if (saved != null && saved != next) {
+            saved.unpersist(false);
+        }
+        saved = null;
+        if (cut && config.lineageDir() != null) {
             deleteOldCheckpoint(next);
         }
         GlobalWeights g = GlobalWeights.of(n, summaries);
@@ -176,11 +218,13 @@ public final class SmcJob {
 
     /**
      * Feeds every observation of the feed through {@link #step}, with a progress line per step (at a steady rhythm
-     * in logs) and a closing line.
+     * in logs) and a closing line; with checkpointing, saves the run's state every {@code every} steps. A resumed
+     * run reads the feed from its start and checks that the observations its checkpoint consumed are the same.
      */
     public SmcResult run(ObservationFeed feed) {
         initialize();
-        List<StepRow> rows = new ArrayList<>();
+        List<StepRow> rows = new ArrayList<>(restoredRows);
+        int consumed = 0;
         long t0 = System.nanoTime();
         Progress progress = null;
         int expected = 0;
@@ -197,13 +241,25 @@ public final class SmcJob {
                 }
                 for (int i = 0; i < batch.size(); i++) {
                     double[] y = batch.value(i);
+                    if (consumed < restoredRows.size()) {
+                        checkReplayed(restoredRows.get(consumed++), batch.time(i), y, feed);
+                        continue;
+                    }
                     StepSummary s = step(y);
                     StepRow row = new StepRow(s.step(), batch.time(i), y, s);
                     rows.add(row);
+                    if (checkpoint != null && step % checkpointing.every() == 0) {
+                        save(rows);
+                    }
                     boolean last = expected > 0 && s.step() + 1 == expected;
                     closed |= last;
                     progress.step(s.step() + 1, "filter", line(row, expected, (System.nanoTime() - t0) / 1e9), last);
                 }
+            }
+            if (consumed < restoredRows.size()) {
+                throw new InvalidInputException("the data " + feed.location() + " hold " + consumed
+                        + " observations, but the checkpoint in " + checkpointing.dir() + " already consumed "
+                        + restoredRows.size() + "; --resume needs the same data");
             }
         } finally {
             release();
@@ -214,6 +270,47 @@ public final class SmcJob {
         }
         return new SmcResult(logLikelihood, rows, resamplings, (System.nanoTime() - started) / 1e9,
                 feed.columns() == null ? List.of() : feed.columns(), feed.location(), feed.online());
+    }
+
+    /** A replayed observation must be the one the checkpointed run consumed at that step (bit for bit). */
+    private void checkReplayed(StepRow saved, double time, double[] y, ObservationFeed feed) {
+        if (Double.compare(saved.time(), time) != 0 || !Arrays.equals(saved.observation(), y)) {
+            throw new InvalidInputException("the data " + feed.location() + " differ from the checkpointed run's at "
+                    + "time step " + saved.step() + " (t " + time + " " + Arrays.toString(y) + ", checkpoint: t "
+                    + saved.time() + " " + Arrays.toString(saved.observation()) + "); --resume needs the same data");
+        }
+    }
+
+    /** Saves the particles the next step starts from and the driver's numbers after {@link #steps()} steps. */
+    private void save(List<StepRow> rows) {
+        sc.setJobGroup("sparkmc-smc-checkpoint-" + step, "smc: checkpoint after step " + step, false);
+        if (pending.getStorageLevel().equals(StorageLevel.NONE())) {
+            // resampled particles: computed once here, then moved by the next step from the cache
+            pending.persist(StorageLevel.MEMORY_AND_DISK());
+            saved = pending;
+        }
+        checkpoint.save(new SmcCheckpoint.Saved(checkpointing.fingerprint(), step, logLikelihood, previousLogSum,
+                resamplings, rows), pending, resumedFrom);
+        LOG.info("smc: checkpoint after step {} in {}", step, checkpoint.location());
+    }
+
+    private boolean resume() {
+        SmcCheckpoint.Loaded loaded = checkpoint.load(checkpointing.fingerprint(), partitioner);
+        if (loaded == null) {
+            LOG.info("smc: no checkpoint in {} yet; starting afresh", checkpointing.dir());
+            return false;
+        }
+        SmcCheckpoint.Saved s = loaded.saved();
+        pending = loaded.particles();
+        saved = pending;
+        resumedFrom = loaded.particlesPath();
+        step = s.steps();
+        logLikelihood = s.logLikelihood();
+        previousLogSum = s.previousLogSum();
+        resamplings = s.resamplings();
+        restoredRows = List.copyOf(s.rows());
+        LOG.info("smc: resumed from {} after step {} (log p̂ so far {})", checkpointing.dir(), step, logLikelihood);
+        return true;
     }
 
     private String line(StepRow row, int expectedSteps, double seconds) {
@@ -301,6 +398,9 @@ public final class SmcJob {
     public void release() {
         if (weighted != null) {
             weighted.unpersist(false);
+        }
+        if (saved != null) {
+            saved.unpersist(false);
         }
     }
 }

@@ -29,7 +29,8 @@ import org.sparkmc.spark.cli.LauncherIT;
  */
 class ClusterIT {
     static final Path CLUSTER_DIR = TestPaths.projectRoot().resolve("spark-jobs/target/cluster");
-    static final String PORT = "17177";
+    /** The master's port: SPARKMC_CLUSTER_PORT when set (so two checkouts can run this test at once), else 17177. */
+    static final String PORT = System.getenv().getOrDefault("SPARKMC_CLUSTER_PORT", "17177");
     static Map<String, String> submitEnv;
     static SparkSession reader;
 
@@ -155,6 +156,100 @@ class ClusterIT {
         String output = Files.readString(log);
         assertEquals(0, job.exitValue(), output);
         assertEquals(draws(undisturbed), draws(killed));
+    }
+
+    /** smc outputs but timings and the partition count (which changes no number): filter.csv and summary.json. */
+    static String smcOutputs(Path out) throws IOException {
+        return Files.readString(out.resolve("filter.csv")) + Files.readString(out.resolve("summary.json"))
+                .replaceAll("\"(seconds|partitions)\" *: *[0-9.eE+-]+", "");
+    }
+
+    static List<Row> smcFilter(Path out) {
+        return reader.read().parquet(out.resolve("filter.parquet").toString()).orderBy("step").collectAsList();
+    }
+
+    static final String[] SMC = {"smc", "--conf", "conf/smc-nile.conf", "--particles", "20000"};
+
+    @Test
+    void smcOnTheClusterEqualsLocalMode() throws Exception {
+        long appsBefore = applicationsRun();
+        Path cluster = tmp.resolve("smc-cluster");
+        Process p = onCluster(with(SMC, "--out", cluster.toString())).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), log);
+        assertEquals(appsBefore + 2, applicationsRun(), "both workers ran executors for the job");
+        Path local = tmp.resolve("smc-local");
+        LauncherIT.Run r = LauncherIT.launch(with(SMC, "--out", local.toString()));
+        assertEquals(0, r.code(), r.output());
+        assertEquals(100, smcFilter(local).size());
+        assertEquals(smcFilter(local), smcFilter(cluster));
+        assertEquals(smcOutputs(local), smcOutputs(cluster));
+    }
+
+    /**
+     * smc with 200,000 particles (100 steps of a few tenths of a second): an executor is killed after step 30, past
+     * the first lineage cut, which --lineage-dir makes a reliable RDD checkpoint (a local one would be lost with
+     * the executor). The lost blocks are recomputed from the same (step, block) streams: no number changes.
+     */
+    @Test
+    void killingAnExecutorChangesNoSmcNumber() throws Exception {
+        String[] longer = {"smc", "--conf", "conf/smc-nile.conf", "--particles", "200000"};
+        Path undisturbed = tmp.resolve("smc-undisturbed");
+        LauncherIT.Run r = LauncherIT.launch(with(longer, "--out", undisturbed.toString()));
+        assertEquals(0, r.code(), r.output());
+
+        Path killed = tmp.resolve("smc-killed");
+        Path log = tmp.resolve("smc-killed.log");
+        Process job = onCluster(with(longer, "--out", killed.toString(), "--lineage-dir",
+                tmp.resolve("lineage").toString())).redirectOutput(log.toFile()).start();
+        java.util.regex.Pattern progress = java.util.regex.Pattern.compile("step (\\d+)/100 ");
+        long victim = -1;
+        for (int i = 0; i < 3000 && victim < 0 && job.isAlive(); i++) {
+            Thread.sleep(100);
+            java.util.regex.Matcher m = progress.matcher(Files.readString(log));
+            int step = 0;
+            while (m.find()) {
+                step = Integer.parseInt(m.group(1));
+            }
+            if (step >= 30) {
+                victim = executorPid();
+            }
+        }
+        assertTrue(victim > 0, "no executor JVM found to kill: " + Files.readString(log));
+        assertTrue(job.isAlive(), "the kill must land while the job runs");
+        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(victim)).start().waitFor());
+        long victimPid = victim;
+        for (int i = 0; i < 100 && ProcessHandle.of(victimPid).map(ProcessHandle::isAlive).orElse(false); i++) {
+            Thread.sleep(50);
+        }
+        assertTrue(ProcessHandle.of(victimPid).map(h -> !h.isAlive()).orElse(true), "the executor is still alive");
+        assertTrue(job.waitFor(10, TimeUnit.MINUTES), "job did not finish");
+        String output = Files.readString(log);
+        assertEquals(0, job.exitValue(), output);
+        assertEquals(smcFilter(undisturbed), smcFilter(killed));
+        assertEquals(smcOutputs(undisturbed), smcOutputs(killed));
+    }
+
+    /** ALARM by likelihood weighting, 2 million samples in 20 blocks: the cluster's answer is local mode's. */
+    static final String[] BN = {"bn", "--conf", "conf/bn-alarm.conf", "--samples", "2000000"};
+
+    @Test
+    void bnOnTheClusterEqualsLocalMode() throws Exception {
+        Path cluster = tmp.resolve("bn-cluster");
+        Process p = onCluster(with(BN, "--out", cluster.toString())).start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), log);
+        Path local = tmp.resolve("bn-local");
+        LauncherIT.Run r = LauncherIT.launch(with(BN, "--out", local.toString()));
+        assertEquals(0, r.code(), r.output());
+        assertEquals(Files.readString(local.resolve("summary.csv")), Files.readString(cluster.resolve("summary.csv")));
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode a = json.readTree(local.resolve("summary.json").toFile());
+        com.fasterxml.jackson.databind.JsonNode b = json.readTree(cluster.resolve("summary.json").toFile());
+        assertEquals(2000000, a.get("samples").asLong());
+        for (String field : List.of("samples", "ess", "evidence_probability", "queries")) {
+            assertEquals(a.get(field), b.get(field), field);
+        }
     }
 
     /** An executor JVM of this cluster: its working directory is inside one of our workers' work directories. */

@@ -1,0 +1,155 @@
+package org.sparkmc.spark.io;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sparkmc.core.InvalidInputException;
+
+/**
+ * The driver-state files of a job's checkpoint directory (any Hadoop file system): {@code state-<n>.json}, a JSON
+ * object with a {@code fingerprint} of the settings that made it, followed by a last line holding the SHA-256 of
+ * the JSON. A state is written under a temporary name and renamed into place, then older states are deleted, so
+ * the directory always holds one complete state; {@link #loadNewest} verifies the checksum and the fingerprint and
+ * reports a corrupt or foreign state as bad input (exit 2), never using it.
+ *
+ * <p>Jobs keep their bulk data (draws, particles) in files beside the state, written before the state that
+ * refers to them.
+ */
+public final class CheckpointStates {
+    /** JSON for state files: non-finite doubles are written as strings and read back. */
+    public static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    private static final String CHECKSUM = "\n#sha256:";
+
+    private final FileSystem fs;
+    private final Path dir;
+
+    public CheckpointStates(String location, Configuration conf) {
+        try {
+            Path path = new Path(location);
+            this.fs = path.getFileSystem(conf);
+            this.dir = fs.makeQualified(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open checkpoint directory " + location, e);
+        }
+    }
+
+    public FileSystem fileSystem() {
+        return fs;
+    }
+
+    /** The checkpoint directory, qualified. */
+    public Path dir() {
+        return dir;
+    }
+
+    /**
+     * Writes {@code doc} (which must hold the {@code fingerprint}) as {@code state-<index>.json} atomically and
+     * deletes every older state.
+     */
+    public void save(long index, Map<String, Object> doc) {
+        if (!doc.containsKey("fingerprint")) {
+            throw new IllegalArgumentException("a checkpoint state needs its fingerprint");
+        }
+        try {
+            String body = JSON.writeValueAsString(doc);
+            String content = body + CHECKSUM + sha256(body.getBytes(StandardCharsets.UTF_8)) + "\n";
+            Path tmp = new Path(dir, ".state-" + index + ".json.tmp");
+            try (OutputStream out = fs.create(tmp, true)) {
+                out.write(content.getBytes(StandardCharsets.UTF_8));
+            }
+            Path target = new Path(dir, String.format("state-%05d.json", index));
+            replace(tmp, target);
+            for (FileStatus old : fs.listStatus(dir, p -> p.getName().startsWith("state-"))) {
+                if (!old.getPath().getName().equals(target.getName())) {
+                    fs.delete(old.getPath(), false);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write checkpoint in " + dir, e);
+        }
+    }
+
+    /** Moves {@code from} (a file or directory) to {@code to}, replacing whatever is there. */
+    public void replace(Path from, Path to) throws IOException {
+        fs.delete(to, true);
+        if (!fs.rename(from, to)) {
+            throw new IOException("rename " + from + " -> " + to + " failed");
+        }
+    }
+
+    /**
+     * The newest state's JSON, verified: null when the directory holds none.
+     *
+     * @throws InvalidInputException if the state is corrupt, unreadable or was made with another fingerprint
+     */
+    public JsonNode loadNewest(String expectedFingerprint) {
+        try {
+            if (!fs.exists(dir)) {
+                return null;
+            }
+            FileStatus newest = null;
+            for (FileStatus f : fs.listStatus(dir, p -> p.getName().matches("state-\\d+\\.json"))) {
+                if (newest == null || f.getPath().getName().compareTo(newest.getPath().getName()) > 0) {
+                    newest = f;
+                }
+            }
+            if (newest == null) {
+                return null;
+            }
+            String content;
+            try (InputStream in = fs.open(newest.getPath())) {
+                content = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            int mark = content.lastIndexOf(CHECKSUM);
+            String body = mark < 0 ? content : content.substring(0, mark);
+            String sum = mark < 0 ? "" : content.substring(mark + CHECKSUM.length()).trim();
+            if (!sum.equals(sha256(body.getBytes(StandardCharsets.UTF_8)))) {
+                throw new InvalidInputException("checkpoint " + newest.getPath() + " is corrupt (its SHA-256 does not "
+                        + "match its content); remove the checkpoint directory to start over");
+            }
+            JsonNode doc = JSON.readTree(body);
+            String fingerprint = doc.path("fingerprint").asText();
+            if (!fingerprint.equals(expectedFingerprint)) {
+                throw new InvalidInputException("checkpoint " + dir + " was made by a run with other settings ("
+                        + fingerprint + "); --resume needs the same settings (" + expectedFingerprint + ")");
+            }
+            return doc;
+        } catch (org.apache.hadoop.fs.ChecksumException e) {
+            throw new InvalidInputException("checkpoint in " + dir + " is corrupt (the file system's checksum does not "
+                    + "match); remove the checkpoint directory to start over", e);
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot read checkpoint in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A JSON array of numbers as doubles (non-finite values come back from their string form). */
+    public static double[] doubles(JsonNode array) {
+        double[] out = new double[array.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = array.get(i).asDouble();
+        }
+        return out;
+    }
+
+    /** The lower-case hex SHA-256 of the bytes. */
+    public static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package org.sparkmc.spark.smc;
+
+import static org.sparkmc.spark.io.CheckpointStates.doubles;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.smc.StepSummary;
+import org.sparkmc.spark.io.CheckpointStates;
+
+/**
+ * An {@code smc} run's checkpoint directory: {@code state-<step>.json} (the driver's whole state after a step: log
+ * p̂ so far, the log-sum the next step's weights start from, the resampling count, every step's row — which also
+ * records the observations consumed — and the SHA-256 of each particle block) with its own SHA-256 in the last line,
+ * and {@code particles/step-<n>.parquet} (every block's states and log-weights: columns block, states, log_weights).
+ *
+ * <p>Random generators need no saving: step n of block b always draws from the stream keyed by (seed, n, b), and
+ * the resampling draw of step n from the stream keyed by (seed, n), so the particles after a step, the driver's
+ * numbers and the seed determine everything that follows, and a resumed run is bit-identical to an uninterrupted
+ * one. The particles are written under a temporary name and renamed before the state that refers to them is
+ * written (atomically, {@link CheckpointStates}); on load the state's checksum and fingerprint are checked, and
+ * each block read back must hash to the SHA-256 the state recorded: anything else is reported, never used.
+ */
+final class SmcCheckpoint {
+    static final StructType SCHEMA = DataTypes.createStructType(List.of(
+            DataTypes.createStructField("block", DataTypes.IntegerType, false),
+            DataTypes.createStructField("states", DataTypes.createArrayType(DataTypes.DoubleType, false), false),
+            DataTypes.createStructField("log_weights", DataTypes.createArrayType(DataTypes.DoubleType, false),
+                    false)));
+
+    private final CheckpointStates files;
+
+    /**
+     * The driver's state after {@code steps} time steps.
+     *
+     * @param previousLogSum log Σ exp(lw) of the particles the next step starts from
+     */
+    record Saved(String fingerprint, int steps, double logLikelihood, double previousLogSum, int resamplings,
+            List<StepRow> rows) {
+    }
+
+    /** A verified checkpoint: the driver's state and the particle blocks (on the executors, persisted). */
+    record Loaded(Saved saved, JavaRDD<ParticleBlock> particles, String particlesPath) {
+    }
+
+    SmcCheckpoint(String location, Configuration conf) {
+        this.files = new CheckpointStates(location, conf);
+    }
+
+    String location() {
+        return files.dir().toString();
+    }
+
+    private Path particlesPath(int steps) {
+        return new Path(files.dir(), String.format("particles/step-%07d.parquet", steps));
+    }
+
+    /**
+     * Writes the particles, then the state referring to them; then deletes older particle files except
+     * {@code keep} (a file the particles' lineage may still read; null for none).
+     */
+    void save(Saved saved, JavaRDD<ParticleBlock> particles, String keep) {
+        Path target = particlesPath(saved.steps());
+        Path tmp = new Path(target.getParent(), "." + target.getName() + ".tmp");
+        List<String> sums = new ArrayList<>(particles.map(SmcCheckpoint::blockDigest).collect());
+        sums.sort(Comparator.comparingInt(SmcCheckpoint::digestBlock));
+        try {
+            files.fileSystem().mkdirs(target.getParent());
+            SparkSession spark = SparkSession.builder().getOrCreate();
+            spark.createDataFrame(particles.map(b -> RowFactory.create(b.block(), b.states(), b.logWeights())),
+                    SCHEMA).write().mode(SaveMode.Overwrite).parquet(tmp.toString());
+            files.replace(tmp, target);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write checkpoint particles in " + files.dir(), e);
+        }
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("fingerprint", saved.fingerprint());
+        doc.put("steps", saved.steps());
+        doc.put("log_likelihood", saved.logLikelihood());
+        doc.put("previous_log_sum", saved.previousLogSum());
+        doc.put("resamplings", saved.resamplings());
+        doc.put("particles", "particles/" + target.getName());
+        doc.put("block_sha256", sums);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (StepRow r : saved.rows()) {
+            StepSummary s = r.summary();
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("step", r.step());
+            m.put("time", r.time());
+            m.put("observation", r.observation());
+            m.put("mean", s.mean());
+            m.put("variance", s.variance());
+            m.put("ess", s.ess());
+            m.put("resampled", s.resampled());
+            m.put("increment", s.logLikelihoodIncrement());
+            m.put("observed", s.observed());
+            rows.add(m);
+        }
+        doc.put("rows", rows);
+        files.save(saved.steps(), doc);
+        try {
+            for (FileStatus old : files.fileSystem().listStatus(target.getParent())) {
+                String p = old.getPath().toString();
+                if (!old.getPath().getName().equals(target.getName()) && !p.equals(keep)) {
+                    files.fileSystem().delete(old.getPath(), true);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete old checkpoint particles in " + files.dir(), e);
+        }
+    }
+
+    /**
+     * The newest checkpoint, verified; null when the directory holds none.
+     *
+     * @throws InvalidInputException if it is corrupt, incomplete or from a run with other settings
+     */
+    Loaded load(String expectedFingerprint, BlockPartitioner partitioner) {
+        JsonNode doc = files.loadNewest(expectedFingerprint);
+        if (doc == null) {
+            return null;
+        }
+        List<StepRow> rows = new ArrayList<>();
+        for (JsonNode r : doc.get("rows")) {
+            int step = r.get("step").asInt();
+            rows.add(new StepRow(step, r.get("time").asDouble(), doubles(r.get("observation")),
+                    new StepSummary(step, doubles(r.get("mean")), doubles(r.get("variance")), r.get("ess").asDouble(),
+                            r.get("resampled").asBoolean(), r.get("increment").asDouble(),
+                            r.get("observed").asBoolean())));
+        }
+        Saved saved = new Saved(doc.get("fingerprint").asText(), doc.get("steps").asInt(),
+                doc.get("log_likelihood").asDouble(), doc.get("previous_log_sum").asDouble(),
+                doc.get("resamplings").asInt(), rows);
+        List<String> expected = new ArrayList<>();
+        doc.get("block_sha256").forEach(s -> expected.add(s.asText()));
+        Path path = new Path(files.dir(), doc.get("particles").asText());
+        try {
+            if (!files.fileSystem().exists(path)) {
+                throw new InvalidInputException("checkpoint " + files.dir() + " is incomplete: its particles " + path
+                        + " are missing; remove the checkpoint directory to start over");
+            }
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot read checkpoint in " + files.dir() + ": " + e.getMessage(), e);
+        }
+        JavaRDD<ParticleBlock> particles;
+        List<String> found;
+        try {
+            SparkSession spark = SparkSession.builder().getOrCreate();
+            particles = spark.read().schema(SCHEMA).parquet(path.toString()).javaRDD()
+                    .mapToPair(row -> new scala.Tuple2<>(row.getInt(0), toBlock(row)))
+                    .partitionBy(partitioner).values()
+                    .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
+            found = new ArrayList<>(particles.map(SmcCheckpoint::blockDigest).collect());
+        } catch (RuntimeException e) {
+            throw new InvalidInputException("checkpoint particles " + path + " are corrupt or unreadable ("
+                    + rootMessage(e) + "); remove the checkpoint directory to start over", e);
+        }
+        found.sort(Comparator.comparingInt(SmcCheckpoint::digestBlock));
+        if (!found.equals(expected)) {
+            particles.unpersist(false);
+            throw new InvalidInputException("checkpoint particles " + path + " are corrupt (their SHA-256 does not "
+                    + "match the state's); remove the checkpoint directory to start over");
+        }
+        return new Loaded(saved, particles, path.toString());
+    }
+
+    private static ParticleBlock toBlock(Row row) {
+        return new ParticleBlock(row.getInt(0), unbox(row.getList(1)), unbox(row.getList(2)), null);
+    }
+
+    private static double[] unbox(List<Double> list) {
+        double[] out = new double[list.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = list.get(i);
+        }
+        return out;
+    }
+
+    /** "block:sha256" of a block's index, count, states and log-weights (their exact bits). */
+    static String blockDigest(ParticleBlock b) {
+        double[] s = b.states();
+        double[] lw = b.logWeights();
+        ByteBuffer buf = ByteBuffer.allocate(8 + 8 * (s.length + lw.length));
+        buf.putInt(b.block()).putInt(lw.length);
+        for (double v : s) {
+            buf.putLong(Double.doubleToRawLongBits(v));
+        }
+        for (double v : lw) {
+            buf.putLong(Double.doubleToRawLongBits(v));
+        }
+        return b.block() + ":" + CheckpointStates.sha256(buf.array());
+    }
+
+    private static int digestBlock(String digest) {
+        return Integer.parseInt(digest.substring(0, digest.indexOf(':')));
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+    }
+}

@@ -1,0 +1,73 @@
+package org.sparkmc.spark.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.InvalidInputException;
+
+/** The verified state files of job checkpoints: exact doubles, one state kept, corrupt and foreign states refused. */
+class CheckpointStatesTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void doublesComeBackBitForBitAndOnlyTheNewestStateIsKept() throws Exception {
+        CheckpointStates states = new CheckpointStates(tmp.resolve("ck").toString(), new Configuration());
+        assertNull(states.loadNewest("f"));
+        double[] values = {Double.NaN, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, -0.0, Double.MIN_VALUE,
+            Math.PI, -1.0 / 3, 1e300};
+        for (int n = 1; n <= 3; n++) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("fingerprint", "f");
+            doc.put("n", n);
+            doc.put("values", values);
+            states.save(n, doc);
+        }
+        try (Stream<Path> files = Files.list(tmp.resolve("ck"))) {
+            assertEquals(List.of("state-00003.json"), files.map(p -> p.getFileName().toString())
+                    .filter(f -> !f.startsWith(".")).toList());
+        }
+        JsonNode doc = states.loadNewest("f");
+        assertEquals(3, doc.get("n").asInt());
+        double[] back = CheckpointStates.doubles(doc.get("values"));
+        for (int i = 0; i < values.length; i++) {
+            assertEquals(Double.doubleToRawLongBits(values[i]), Double.doubleToRawLongBits(back[i]), "value " + i);
+        }
+        assertArrayEquals(values, back);
+    }
+
+    @Test
+    void corruptAndForeignStatesAreRefused() throws Exception {
+        Path dir = tmp.resolve("ck");
+        CheckpointStates states = new CheckpointStates(dir.toString(), new Configuration());
+        states.save(7, new LinkedHashMap<>(Map.of("fingerprint", "seed=1", "n", 7)));
+        InvalidInputException foreign = assertThrows(InvalidInputException.class, () -> states.loadNewest("seed=2"));
+        assertTrue(foreign.getMessage().contains("other settings (seed=1)"), foreign.getMessage());
+
+        Path state = dir.resolve("state-00007.json");
+        Files.writeString(state, Files.readString(state).replace("\"n\":7", "\"n\":8"));
+        Files.deleteIfExists(dir.resolve(".state-00007.json.crc"));
+        InvalidInputException corrupt = assertThrows(InvalidInputException.class, () -> states.loadNewest("seed=1"));
+        assertTrue(corrupt.getMessage().contains("is corrupt (its SHA-256 does not match"), corrupt.getMessage());
+
+        // The local file system's own checksum, when present, is reported as corruption too.
+        states.save(8, new LinkedHashMap<>(Map.of("fingerprint", "seed=1", "n", 8)));
+        Path newest = dir.resolve("state-00008.json");
+        Files.writeString(newest, Files.readString(newest).replace("\"n\":8", "\"n\":9"));
+        InvalidInputException crc = assertThrows(InvalidInputException.class, () -> states.loadNewest("seed=1"));
+        assertTrue(crc.getMessage().contains("corrupt"), crc.getMessage());
+    }
+}

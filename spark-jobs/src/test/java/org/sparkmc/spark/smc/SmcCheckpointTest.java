@@ -1,0 +1,168 @@
+package org.sparkmc.spark.smc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.cli.BadInputTest;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.Main;
+
+/**
+ * The smc checkpoint in-process: a run stopped after k steps (its data cut after k observations) and resumed on
+ * the whole series (here the first 40 Nile observations) writes outputs bit-identical to an uninterrupted run,
+ * whether the checkpointed step resampled or not; tampered particles, a missing particle file, other data or other
+ * settings are refused with exit 2. No statistics: every check is exact.
+ */
+class SmcCheckpointTest extends SparkTestBase {
+    private static final String[] RUN = {"smc", "--model", "local-level", "--time-column", "year", "--particles",
+        "3000", "--block-size", "512", "--seed", "7"};
+
+    @TempDir
+    Path tmp;
+
+    private static String[] with(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /** The first {@code k} observations of the Nile series. */
+    private Path firstSteps(int k) throws IOException {
+        List<String> lines = Files.readAllLines(SmcTestData.nileFile());
+        Path p = tmp.resolve("nile-" + k + ".csv");
+        Files.write(p, lines.subList(0, k + 1));
+        return p;
+    }
+
+    private static List<Boolean> resampled(Path out) throws IOException {
+        List<Boolean> r = new ArrayList<>();
+        List<String> lines = Files.readAllLines(out.resolve("filter.csv"));
+        for (String line : lines.subList(1, lines.size())) {
+            r.add(Boolean.parseBoolean(line.split(",")[5]));
+        }
+        return r;
+    }
+
+    private static String withoutSeconds(Path summary) throws IOException {
+        return Files.readString(summary).replaceAll("\"seconds\" *: *[0-9.eE+-]+", "");
+    }
+
+    @Test
+    void resumedRunsEqualAnUninterruptedOneAfterAStepThatResampledAndOneThatDidNot() throws Exception {
+        Path nile = firstSteps(40);
+        Path whole = tmp.resolve("whole");
+        assertEquals(ExitCode.OK, Main.run(with(RUN, "--data", nile.toString(), "--out", whole.toString())));
+        List<Boolean> resampled = resampled(whole);
+        assertEquals(40, resampled.size());
+        int afterResampling = 1 + resampled.subList(10, 40).indexOf(true) + 10;
+        int afterPlainStep = 1 + resampled.subList(10, 40).indexOf(false) + 10;
+        assertTrue(resampled.get(afterResampling - 1) && !resampled.get(afterPlainStep - 1), resampled.toString());
+
+        for (int k : new int[] {afterResampling, afterPlainStep}) {
+            Path checkpoint = tmp.resolve("checkpoint-" + k);
+            assertEquals(ExitCode.OK, Main.run(with(RUN, "--data", firstSteps(k).toString(), "--checkpoint",
+                    checkpoint.toString(), "--checkpoint-every", Integer.toString(k), "--out",
+                    tmp.resolve("part-" + k).toString())));
+            assertTrue(Files.exists(checkpoint.resolve(String.format("state-%05d.json", k))));
+            Path resumed = tmp.resolve("resumed-" + k);
+            BadInputTest.Result r = BadInputTest.runCapturingOut(with(RUN, "--data", nile.toString(), "--checkpoint",
+                    checkpoint.toString(), "--checkpoint-every", "25", "--resume", "--out", resumed.toString()));
+            assertEquals(ExitCode.OK, r.code(), r.err());
+            assertEquals(Files.readString(whole.resolve("filter.csv")), Files.readString(resumed.resolve("filter.csv")),
+                    "resumed after step " + k);
+            assertEquals(withoutSeconds(whole.resolve("summary.json")), withoutSeconds(resumed.resolve("summary.json")));
+            assertEquals(spark().read().parquet(whole.resolve("filter.parquet").toString()).orderBy("step")
+                    .collectAsList(), spark().read().parquet(resumed.resolve("filter.parquet").toString())
+                    .orderBy("step").collectAsList());
+        }
+    }
+
+    /** A checkpoint after 20 steps (of a cut series), for the refusal tests. */
+    private Path checkpointAfter20() throws IOException {
+        Path checkpoint = tmp.resolve("checkpoint");
+        assertEquals(ExitCode.OK, Main.run(with(RUN, "--data", firstSteps(20).toString(), "--checkpoint",
+                checkpoint.toString(), "--checkpoint-every", "20", "--out", tmp.resolve("part").toString())));
+        return checkpoint;
+    }
+
+    private BadInputTest.Result resume(Path checkpoint, String out, String... more) {
+        return BadInputTest.runCapturing(with(with(RUN, "--data", SmcTestData.nileFile().toString(), "--checkpoint",
+                checkpoint.toString(), "--resume", "--out", tmp.resolve(out).toString()), more));
+    }
+
+    @Test
+    void tamperedParticlesAreRefused() throws Exception {
+        Path checkpoint = checkpointAfter20();
+        Path particles = checkpoint.resolve("particles/step-0000020.parquet");
+        assertTrue(Files.isDirectory(particles));
+        // Rewrite the particles with one log-weight of block 2 changed: a valid file, other numbers.
+        Dataset<Row> original = spark().read().schema(SmcCheckpoint.SCHEMA).parquet(particles.toString());
+        Path edited = tmp.resolve("edited.parquet");
+        original.withColumn("log_weights", functions.when(functions.col("block").equalTo(2),
+                functions.expr("transform(log_weights, (w, i) -> if(i = 0, w + 1, w))"))
+                .otherwise(functions.col("log_weights"))).write().parquet(edited.toString());
+        assertNotEquals(original.orderBy("block").collectAsList(),
+                spark().read().schema(SmcCheckpoint.SCHEMA).parquet(edited.toString()).orderBy("block").collectAsList());
+        deleteTree(particles);
+        Files.move(edited, particles);
+        BadInputTest.Result r = resume(checkpoint, "tampered");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("are corrupt (their SHA-256 does not match"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+        assertFalse(Files.exists(tmp.resolve("tampered")));
+
+        deleteTree(particles);
+        r = resume(checkpoint, "missing");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("is incomplete"), r.err());
+    }
+
+    @Test
+    void otherDataOrSettingsAreRefused() throws Exception {
+        Path checkpoint = checkpointAfter20();
+        Path changed = tmp.resolve("changed.csv");
+        List<String> lines = new ArrayList<>(Files.readAllLines(SmcTestData.nileFile()));
+        lines.set(5, lines.get(5).replaceFirst(",.*", ",999"));
+        Files.write(changed, lines);
+        BadInputTest.Result r = BadInputTest.runCapturing(with(RUN, "--data", changed.toString(), "--checkpoint",
+                checkpoint.toString(), "--resume", "--out", tmp.resolve("other-data").toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("differ from the checkpointed run's at time step 4"), r.err());
+
+        r = BadInputTest.runCapturing(with(RUN, "--data", firstSteps(12).toString(), "--checkpoint",
+                checkpoint.toString(), "--resume", "--out", tmp.resolve("shorter").toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("hold 12 observations, but the checkpoint"), r.err());
+
+        r = resume(checkpoint, "other-seed", "--seed", "8");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("other settings"), r.err());
+
+        r = BadInputTest.runCapturing(with(RUN, "--data", SmcTestData.nileFile().toString(), "--resume", "--out",
+                tmp.resolve("no-dir").toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--resume needs --checkpoint DIR"), r.err());
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path f : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+    }
+}
