@@ -125,9 +125,16 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
             + "when there is none yet), which must come from a run with the same settings and corpus.")
     private boolean resume;
 
-    @Option(names = "--lineage-interval", paramLabel = "N", defaultValue = "10",
-            description = "Steps between cuts of the cached blocks' lineage. Default: ${DEFAULT-VALUE}.")
-    private int lineageInterval;
+    @Option(names = "--lineage-every", paramLabel = "N", defaultValue = "10",
+            description = "Steps between cuts of the cached blocks' Spark lineage (not resumable: see --checkpoint). "
+                + "Default: ${DEFAULT-VALUE}.")
+    private int lineageEvery;
+
+    @Option(names = "--lineage-dir", paramLabel = "DIR",
+            description = "Reliable RDD checkpoints for the lineage cuts (survive a lost executor; give a shared file "
+                + "system on a cluster). Default: DIR/rdd under --checkpoint, else local checkpoints in executor "
+                + "storage, which a lost executor takes with it.")
+    private String lineageDir;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
     private String out;
@@ -183,7 +190,7 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
             if (corpus == null) {
                 corpus = LdaCorpusReader.readText(spark, text, textOptions);
             }
-            result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpointDir, checkpointEvery, resume))
+            result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpointDir, checkpointEvery, resume, lineageDir))
                     .run(corpus);
             LdaOutput.write(spark, output, config, result);
             output.commit();
@@ -219,9 +226,9 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
         }
         try {
             return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
-                    evalBurnIn, evalSamples, topWords, lineageInterval);
+                    evalBurnIn, evalSamples, topWords, lineageEvery);
         } catch (IllegalArgumentException e) {
-            throw new InvalidInputException("sweeps, sync-interval, blocks, top-words, lineage-interval and "
+            throw new InvalidInputException("sweeps, sync-interval, blocks, top-words, lineage-every and "
                     + "eval-samples must be ≥ 1, held-out-every and eval-burn-in ≥ 0");
         }
     }

@@ -35,10 +35,11 @@ public final class LdaJob {
      * @param dir where to save (null: none)
      * @param every sweeps between saves (rounded up to whole sync intervals)
      * @param resume continue from the newest checkpoint in {@code dir}
+     * @param lineageDir reliable RDD checkpoints for the lineage cuts (null: {@code dir}/rdd, or local ones)
      */
-    public record Checkpointing(String dir, int every, boolean resume) {
+    public record Checkpointing(String dir, int every, boolean resume, String lineageDir) {
         public static Checkpointing none() {
-            return new Checkpointing(null, 1, false);
+            return new Checkpointing(null, 1, false, null);
         }
     }
 
@@ -66,7 +67,9 @@ public final class LdaJob {
                 config.blocks(), config.partitions(), config.kernel(), config.seed());
         LdaCheckpoint checkpoint = checkpointing.dir() == null ? null
                 : new LdaCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
-        if (checkpoint != null) {
+        if (checkpointing.lineageDir() != null) {
+            sc.setCheckpointDir(checkpointing.lineageDir());
+        } else if (checkpoint != null) {
             sc.setCheckpointDir(checkpoint.rddDirectory());
         }
         String fingerprint = config.fingerprint(input);
