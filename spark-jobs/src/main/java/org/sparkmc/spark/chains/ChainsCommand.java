@@ -12,14 +12,16 @@ import org.sparkmc.core.mcmc.KernelRegistry;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.model.ModelRegistry;
 import org.sparkmc.core.model.Target;
-import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ConfigFile;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.ModelDataReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -126,32 +128,19 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
                 + "Default: ${DEFAULT-VALUE}.")
     private int reportParameters;
 
-    @Option(names = "--checkpoint", paramLabel = "DIR",
-            description = "Save the run's complete state here (every --checkpoint-every rounds) so --resume can "
-                + "finish it after a crash with identical outputs.")
-    private String checkpointDir;
+    @Mixin
+    private ResumeOptions checkpoint;
 
     @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "1",
             description = "Rounds between checkpoints. Default: ${DEFAULT-VALUE}.")
     private int checkpointEvery;
 
-    @Option(names = "--resume", description = "Continue from the newest checkpoint in --checkpoint (a fresh start "
-            + "when there is none yet), which must come from a run with the same settings.")
-    private boolean resume;
-
-    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
-    private String out;
-
-    @Option(names = "--overwrite", description = "Replace an existing output directory.")
-    private boolean overwrite;
+    @Mixin
+    private OutputOptions outputOptions;
 
     @Option(names = "--require-convergence",
             description = "Exit with code 3 when the run stops without converging (outputs are still written).")
     private boolean requireConvergence;
-
-    @Option(names = "--master", paramLabel = "URL",
-            description = "Spark master when not set by spark-submit. Default: local[*].")
-    private String master;
 
     @Override
     public void useConfigFile(ConfigFile file) {
@@ -161,9 +150,7 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
     @Override
     public Integer call() {
         configFile.checkKeys(spec, Set.of(MODEL_PARAMS));
-        if (out == null || out.isBlank()) {
-            throw new InvalidInputException("--out DIR is required (or 'out' in the config file)");
-        }
+        outputOptions.requireOut();
         ModelParameters parameters = modelParameters();
         Target target = ModelRegistry.create(model, parameters);
         Kernel kernelInstance = KernelRegistry.create(kernel,
@@ -171,24 +158,19 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize, maxRounds, minEss, maxRhat,
                 seed, Math.max(partitions, 1), driverDrawsLimit);
-        if (resume && checkpointDir == null) {
-            throw new InvalidInputException("--resume needs --checkpoint DIR");
-        }
-        if (checkpointEvery < 1) {
-            throw new InvalidInputException("checkpoint-every must be ≥ 1, is " + checkpointEvery);
-        }
+        checkpoint.check(checkpointEvery);
         if (reportParameters < 1) {
             throw new InvalidInputException("report-parameters must be ≥ 1, is " + reportParameters);
         }
-        SparkSession spark = SparkSetup.session("sparkmc chains", master);
+        SparkSession spark = outputOptions.session("sparkmc chains");
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
+        AtomicOutput output = outputOptions.open(spark);
         int parts = partitions > 0 ? partitions : Math.min(chains, sc.defaultParallelism());
         ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
                 maxRounds, minEss, maxRhat, seed, parts, driverDrawsLimit);
         try {
-            ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpointDir, checkpointEvery, resume,
-                    fingerprint(parameters)));
+            ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpoint.dir(), checkpointEvery,
+                    checkpoint.resume(), fingerprint(parameters)));
             ChainsResult result = job.run();
             ChainsOutput.write(spark, output, job, config, result,
                     new ChainsOutput.Options(cmdstanCsv, reportParameters));

@@ -9,13 +9,15 @@ import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
-import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ConfigFile;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -57,7 +59,8 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
     @Option(names = "--keep-stop-words", description = "With --text: keep English stop words.")
     private boolean keepStopWords;
 
-    @Option(names = "--topics", paramLabel = "K", defaultValue = "100", description = "Topics. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--topics", paramLabel = "K", defaultValue = "100",
+            description = "Topics. Default: ${DEFAULT-VALUE}.")
     private int topics;
 
     @Option(names = "--alpha", paramLabel = "A", defaultValue = "0",
@@ -69,7 +72,8 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
             description = "Topic-word concentration β (MLlib's topicConcentration). Default: ${DEFAULT-VALUE}.")
     private double beta;
 
-    @Option(names = "--sweeps", paramLabel = "N", defaultValue = "200", description = "Gibbs sweeps. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--sweeps", paramLabel = "N", defaultValue = "200",
+            description = "Gibbs sweeps. Default: ${DEFAULT-VALUE}.")
     private int sweeps;
 
     @Option(names = "--sync-interval", paramLabel = "N", defaultValue = "1",
@@ -112,18 +116,12 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
             description = "Root seed: every block's stream derives from it. Default: ${DEFAULT-VALUE}.")
     private long seed;
 
-    @Option(names = "--checkpoint", paramLabel = "DIR",
-            description = "Save the run's complete state here (every --checkpoint-every sweeps) so --resume can finish "
-                + "it after a crash with identical outputs; also holds reliable RDD checkpoints.")
-    private String checkpointDir;
+    @Mixin
+    private ResumeOptions checkpoint;
 
     @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "10",
             description = "Sweeps between checkpoints. Default: ${DEFAULT-VALUE}.")
     private int checkpointEvery;
-
-    @Option(names = "--resume", description = "Continue from the newest checkpoint in --checkpoint (a fresh start "
-            + "when there is none yet), which must come from a run with the same settings and corpus.")
-    private boolean resume;
 
     @Option(names = "--lineage-every", paramLabel = "N", defaultValue = "10",
             description = "Steps between cuts of the cached blocks' Spark lineage (not resumable: see --checkpoint). "
@@ -136,15 +134,8 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
                 + "storage, which a lost executor takes with it.")
     private String lineageDir;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
-    private String out;
-
-    @Option(names = "--overwrite", description = "Replace an existing output directory.")
-    private boolean overwrite;
-
-    @Option(names = "--master", paramLabel = "URL",
-            description = "Spark master when not set by spark-submit. Default: local[*].")
-    private String master;
+    @Mixin
+    private OutputOptions outputOptions;
 
     @Override
     public void useConfigFile(ConfigFile file) {
@@ -154,9 +145,7 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
     @Override
     public Integer call() {
         configFile.checkKeys(spec, Set.of());
-        if (out == null || out.isBlank()) {
-            throw new InvalidInputException("--out DIR is required (or 'out' in the config file)");
-        }
+        outputOptions.requireOut();
         boolean uci = docword != null && !docword.isBlank();
         boolean plain = text != null && !text.isBlank();
         if (uci == plain) {
@@ -166,12 +155,7 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
         if (uci && (vocab == null || vocab.isBlank())) {
             throw new InvalidInputException("--docword needs --vocab FILE (the UCI vocabulary)");
         }
-        if (resume && checkpointDir == null) {
-            throw new InvalidInputException("--resume needs --checkpoint DIR");
-        }
-        if (checkpointEvery < 1) {
-            throw new InvalidInputException("checkpoint-every must be ≥ 1, is " + checkpointEvery);
-        }
+        checkpoint.check(checkpointEvery);
         LdaConfig config = config();
         LdaCorpusReader.TextOptions textOptions = plain ? new LdaCorpusReader.TextOptions(vocabSize, minDf,
                 !keepStopWords, LdaCorpusReader.TextOptions.defaults().tokenPattern(),
@@ -179,9 +163,9 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
         // A UCI corpus is read and checked before Spark starts; text needs Spark ML's transformers.
         LdaCorpus corpus = uci ? LdaCorpusReader.readUci(docword, vocab, new Configuration()) : null;
 
-        SparkSession spark = SparkSetup.session("sparkmc lda", master);
+        SparkSession spark = outputOptions.session("sparkmc lda");
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
+        AtomicOutput output = outputOptions.open(spark);
         if (partitions <= 0) {
             config = config.withPartitions(Math.max(1, Math.min(blocks, sc.defaultParallelism())));
         }
@@ -190,14 +174,15 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
             if (corpus == null) {
                 corpus = LdaCorpusReader.readText(spark, text, textOptions);
             }
-            result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpointDir, checkpointEvery, resume, lineageDir))
+            result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpoint.dir(), checkpointEvery,
+                    checkpoint.resume(), lineageDir))
                     .run(corpus);
             LdaOutput.write(spark, output, config, result);
             output.commit();
             spec.commandLine().getOut().printf(Locale.ROOT, "lda: %d topics, %d sweeps over %d training tokens in "
                     + "%.1f s%s; log p(w,z)/token %.4f; held-out perplexity %s; outputs in %s%n",
                     config.priors().numTopics(), config.sweeps(), result.training().numTokens(), result.seconds(),
-                    result.resumed() ? " (resumed from " + checkpointDir + ")" : "", result.last().perToken(),
+                    result.resumed() ? " (resumed from " + checkpoint.dir() + ")" : "", result.last().perToken(),
                     result.heldOutResult() == null ? "(none held out)"
                             : String.format(Locale.ROOT, "%.2f", result.heldOutResult().perplexity()),
                     output.target());

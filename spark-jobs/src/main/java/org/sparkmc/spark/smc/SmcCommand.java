@@ -16,13 +16,15 @@ import org.sparkmc.core.smc.ObservationCsv;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.core.smc.WeightCollapseException;
-import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ConfigFile;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -115,19 +117,12 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
             description = "Root seed: every block's stream derives from it. Default: ${DEFAULT-VALUE}.")
     private long seed;
 
-    @Option(names = "--checkpoint", paramLabel = "DIR",
-            description = "Save the run's complete state here (every --checkpoint-every steps: particles, "
-                + "log-weights, log p̂ so far, every step's row) so --resume can finish it after a crash with "
-                + "identical outputs.")
-    private String checkpointDir;
+    @Mixin
+    private ResumeOptions checkpoint;
 
     @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "10",
             description = "Steps between checkpoints. Default: ${DEFAULT-VALUE}.")
     private int checkpointEvery;
-
-    @Option(names = "--resume", description = "Continue from the newest checkpoint in --checkpoint (a fresh start "
-            + "when there is none yet), which must come from a run with the same settings and data.")
-    private boolean resume;
 
     @Option(names = "--lineage-every", paramLabel = "STEPS", defaultValue = "25",
             description = "Cut the particle RDD's lineage (a Spark RDD checkpoint, not a resumable one; formerly "
@@ -140,15 +135,8 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
                 + "executor takes with it (the job then fails).")
     private String lineageDir;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
-    private String out;
-
-    @Option(names = "--overwrite", description = "Replace an existing output directory.")
-    private boolean overwrite;
-
-    @Option(names = "--master", paramLabel = "URL",
-            description = "Spark master when not set by spark-submit. Default: local[*].")
-    private String master;
+    @Mixin
+    private OutputOptions outputOptions;
 
     @Override
     public void useConfigFile(ConfigFile file) {
@@ -158,9 +146,7 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
     @Override
     public Integer call() {
         configFile.checkKeys(spec, Set.of(MODEL_PARAMS));
-        if (out == null || out.isBlank()) {
-            throw new InvalidInputException("--out DIR is required (or 'out' in the config file)");
-        }
+        outputOptions.requireOut();
         // Validate everything before Spark starts; the partition count is settled once Spark is up.
         SmcModel smcModel = SmcModel.create(model, filter, modelParameters());
         MissingObservations missingPolicy = MissingObservations.parse(missing);
@@ -168,7 +154,8 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
                 missingPolicy);
         SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,
                 lineageEvery, lineageDir);
-        SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpointDir, checkpointEvery, resume,
+        SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpoint.dir(), checkpointEvery,
+                checkpoint.resume(),
                 fingerprint());
         ObservationCsv.Options csv = ObservationCsv.Options.defaults().withMissing(missingPolicy);
         if (timeColumn != null && !timeColumn.isBlank()) {
@@ -181,9 +168,9 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
                 new ObservationFeed.Follow(follow, pollSeconds, idleTimeout),
                 smcModel.model().observationDimension(), new Configuration());
 
-        SparkSession spark = SparkSetup.session("sparkmc smc", master);
+        SparkSession spark = outputOptions.session("sparkmc smc");
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
+        AtomicOutput output = outputOptions.open(spark);
         if (partitions <= 0) {
             config = config.withPartitions(Math.max(1, Math.min(config.blocks(), sc.defaultParallelism())));
         }

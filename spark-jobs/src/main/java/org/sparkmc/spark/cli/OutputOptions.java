@@ -1,0 +1,39 @@
+package org.sparkmc.spark.cli;
+
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.io.AtomicOutput;
+import picocli.CommandLine.Option;
+
+/** The options of a job that writes an output directory with Spark: where, whether to replace it, which master. */
+public final class OutputOptions {
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
+    private String out;
+
+    @Option(names = "--overwrite", description = "Replace an existing output directory.")
+    private boolean overwrite;
+
+    @Option(names = "--master", paramLabel = "URL",
+            description = "Spark master when not set by spark-submit. Default: local[*].")
+    private String master;
+
+    /** Fails as bad input when no output directory was given; call before Spark starts. */
+    public void requireOut() {
+        if (out == null || out.isBlank()) {
+            throw new InvalidInputException("--out DIR is required (or 'out' in the config file)");
+        }
+    }
+
+    /** The job's Spark session on the master given, or spark-submit's. */
+    public SparkSession session(String appName) {
+        return SparkSetup.session(appName, master);
+    }
+
+    /** The staged output directory, refused when it exists without --overwrite. */
+    public AtomicOutput open(SparkSession spark) {
+        return AtomicOutput.open(out, overwrite,
+                JavaSparkContext.fromSparkContext(spark.sparkContext()).hadoopConfiguration());
+    }
+}

@@ -1,0 +1,38 @@
+package org.sparkmc.spark.cli;
+
+import org.sparkmc.core.InvalidInputException;
+import picocli.CommandLine.Option;
+
+/**
+ * The checkpoint options of an iterative job: where it saves its complete state and whether to resume from it. (How
+ * often it saves, {@code --checkpoint-every}, is the job's own: rounds, sweeps or steps.)
+ */
+public final class ResumeOptions {
+    @Option(names = "--checkpoint", paramLabel = "DIR",
+            description = "Save the run's complete state here (every --checkpoint-every rounds, sweeps or steps) so "
+                + "--resume can finish it after a crash with identical outputs.")
+    private String dir;
+
+    @Option(names = "--resume", description = "Continue from the newest checkpoint in --checkpoint (a fresh start "
+            + "when there is none yet), which must come from a run with the same settings and data.")
+    private boolean resume;
+
+    /** Fails as bad input on --resume without --checkpoint or a save interval below 1. */
+    public void check(int every) {
+        if (resume && dir == null) {
+            throw new InvalidInputException("--resume needs --checkpoint DIR");
+        }
+        if (every < 1) {
+            throw new InvalidInputException("checkpoint-every must be ≥ 1, is " + every);
+        }
+    }
+
+    /** The checkpoint directory, or null for none. */
+    public String dir() {
+        return dir;
+    }
+
+    public boolean resume() {
+        return resume;
+    }
+}
