@@ -21,6 +21,9 @@ import org.sparkmc.spark.lda.LdaCorpusReader;
  * after the given sweeps, the dense W·K table for comparison, and the per-task sampler copy, which reserves
  * min(K, f_w) cells of 4 bytes for every word w (f_w its training frequency) plus 8 bytes per word.
  *
+ * The cached blocks are measured after the random start (when each block's last count change is all its counts) and
+ * after the last sweep.
+ *
  * <p>Usage: {@code submit/bench spark-jobs org.sparkmc.spark.bench.LdaMemoryBenchmark [K,K,...] [sweeps]}
  */
 public final class LdaMemoryBenchmark {
@@ -38,7 +41,7 @@ public final class LdaMemoryBenchmark {
         int[] f = training.wordFrequencies();
         System.out.printf(Locale.ROOT, "%nKOS training split: %d documents, %d tokens, W = %d; 8 blocks on local[2]; "
                 + "%s%n%n", training.numDocuments(), n, w, java.time.LocalDate.now());
-        System.out.println("| K | cached blocks (bytes/token) | broadcast at start: payload / estimated | broadcast "
+        System.out.println("| K | cached blocks at start / after (bytes/token) | broadcast at start: payload / estimated | broadcast "
                 + "after " + sweeps + " sweeps: payload / estimated | non-zero cells after | dense W·K ints | "
                 + "sampler copy per task |");
         System.out.println("|---|---|---|---|---|---|---|");
@@ -48,24 +51,31 @@ public final class LdaMemoryBenchmark {
             TopicWordCounts start = run.counts();
             long startPayload = start.payloadBytes();
             long startEstimate = org.apache.spark.util.SizeEstimator.estimate(start);
-            long cached = 0;
+            long cachedStart = cached(sc);
             for (int s = 0; s < sweeps; s++) {
                 run.step(1);
-                for (RDDInfo info : sc.sc().getRDDStorageInfo()) {
-                    cached = Math.max(cached, info.memSize() + info.diskSize());
-                }
             }
+            long cached = cached(sc);
             TopicWordCounts end = run.counts();
             long samplerCells = 0;
             for (int v = 0; v < w; v++) {
                 samplerCells += Math.min(k, f[v]);
             }
-            System.out.printf(Locale.ROOT, "| %d | %.2f (%,d B) | %,d / %,d B | %,d / %,d B | %,d | %,d B | %,d B |%n",
-                    k, cached / (double) n, cached, startPayload, startEstimate, end.payloadBytes(),
+            System.out.printf(Locale.ROOT, "| %d | %.2f / %.2f (%,d B after) | %,d / %,d B | %,d / %,d B | %,d | %,d B | %,d B |%n",
+                    k, cachedStart / (double) n, cached / (double) n, cached, startPayload, startEstimate, end.payloadBytes(),
                     org.apache.spark.util.SizeEstimator.estimate(end), (end.payloadBytes() - 4L * (w + 1) - 4L * k) / 4,
                     4L * w * k, 4 * samplerCells + 8L * (w + 1));
             run.close();
         }
         spark.stop();
+    }
+
+    /** The largest cached RDD's size (memory + disk), by Spark's estimate: the current blocks. */
+    private static long cached(JavaSparkContext sc) {
+        long max = 0;
+        for (RDDInfo info : sc.sc().getRDDStorageInfo()) {
+            max = Math.max(max, info.memSize() + info.diskSize());
+        }
+        return max;
     }
 }
