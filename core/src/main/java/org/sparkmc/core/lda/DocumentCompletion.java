@@ -61,8 +61,26 @@ public final class DocumentCompletion implements Serializable {
         if (training.numTopics() != priors.numTopics() || training.vocabularySize() != heldOut.vocabularySize()) {
             throw new IllegalArgumentException("counts, priors and held-out corpus disagree on K or W");
         }
-        int k = priors.numTopics();
-        TopicInference inference = TopicInference.of(training, priors, burnIn, samples);
+        return evaluate(TopicInference.of(training, priors, burnIn, samples), heldOut, streams);
+    }
+
+    /**
+     * Scores {@code heldOut} against explicit topics (e.g. another library's fitted model): {@code phi[w * K + k]} =
+     * φ_{k,w}, each topic a distribution over the W words; the fold-in uses the symmetric prior α. Same split,
+     * streams and fold-in as {@link #evaluate(TopicWordCounts, LdaPriors, Corpus, RandomStreams)}, so the two agree
+     * exactly when φ is the counts' (n_{k,w} + β)/(n_k + Wβ).
+     */
+    public Result evaluate(double[] phi, int numTopics, double alpha, Corpus heldOut, RandomStreams streams) {
+        TopicInference inference = TopicInference.ofPhi(phi, numTopics, alpha, burnIn, samples);
+        if (inference.vocabularySize() != heldOut.vocabularySize()) {
+            throw new IllegalArgumentException("topics over " + inference.vocabularySize() + " words, held-out corpus"
+                    + " over " + heldOut.vocabularySize());
+        }
+        return evaluate(inference, heldOut, streams);
+    }
+
+    private static Result evaluate(TopicInference inference, Corpus heldOut, RandomStreams streams) {
+        int k = inference.numTopics();
         double[] phi = new double[k];
         double logLik = 0;
         long scored = 0;

@@ -10,9 +10,14 @@ import org.apache.commons.rng.UniformRandomProvider;
  * over {@code samples} sweeps of (n_{d,k} + α)/(n_d + Kα). O(K) per token and sweep. What a Spark ML model's
  * {@code transform} and the held-out evaluation call per document; the caller supplies the stream (keyed by the
  * document, so the result does not depend on partitioning). Not thread-safe (scratch arrays); cheap to create.
+ *
+ * <p>{@link #ofPhi} takes the topics as an explicit W×K matrix instead (e.g. another library's fitted topics, such
+ * as Spark MLlib's {@code topicsMatrix} normalised per topic), so every model is scored by the same fold-in.
  */
 public final class TopicInference {
     private final TopicWordCounts counts;
+    /** Explicit topics, word-major ({@code phi[w * K + k]}), or null when they come from {@link #counts}. */
+    private final double[] densePhi;
     private final int numTopics;
     private final double alpha;
     private final double beta;
@@ -27,6 +32,7 @@ public final class TopicInference {
 
     private TopicInference(TopicWordCounts counts, LdaPriors priors, int burnIn, int samples) {
         this.counts = counts;
+        this.densePhi = null;
         this.numTopics = priors.numTopics();
         this.alpha = priors.alpha();
         this.beta = priors.beta();
@@ -38,6 +44,22 @@ public final class TopicInference {
             invDenominator[k] = 1.0 / (counts.topicTotal(k) + counts.vocabularySize() * beta);
         }
         this.rowOf = new int[counts.vocabularySize()];
+        Arrays.fill(rowOf, -1);
+        this.documentCounts = new int[numTopics];
+        this.cumulative = new double[numTopics];
+    }
+
+    private TopicInference(double[] phi, int numTopics, int vocabularySize, double alpha, int burnIn, int samples) {
+        this.counts = null;
+        this.densePhi = phi;
+        this.numTopics = numTopics;
+        this.alpha = alpha;
+        this.beta = 0;
+        this.burnIn = burnIn;
+        this.samples = samples;
+        this.mask = 0;
+        this.invDenominator = null;
+        this.rowOf = new int[vocabularySize];
         Arrays.fill(rowOf, -1);
         this.documentCounts = new int[numTopics];
         this.cumulative = new double[numTopics];
@@ -58,13 +80,69 @@ public final class TopicInference {
         return new TopicInference(counts, priors, burnIn, samples);
     }
 
+    /**
+     * Fold-in against explicit topics.
+     *
+     * @param phi word-major topics, {@code phi[w * K + k]} = φ_{k,w}: finite, non-negative, each topic summing to 1
+     *     over the W words (within 10^-6); not copied, not modified
+     * @param numTopics K (W = phi.length / K)
+     * @param alpha the document–topic concentration used in the fold-in (&gt; 0)
+     * @param burnIn fold-in sweeps discarded (≥ 0)
+     * @param samples sweeps whose θ estimates are averaged (≥ 1)
+     */
+    public static TopicInference ofPhi(double[] phi, int numTopics, double alpha, int burnIn, int samples) {
+        if (numTopics < 1 || phi.length == 0 || phi.length % numTopics != 0) {
+            throw new IllegalArgumentException("phi of length " + phi.length + " is not W·K for K=" + numTopics);
+        }
+        if (!(alpha > 0) || Double.isInfinite(alpha)) {
+            throw new IllegalArgumentException("alpha must be positive and finite, is " + alpha);
+        }
+        if (burnIn < 0 || samples < 1) {
+            throw new IllegalArgumentException("need burnIn >= 0 and samples >= 1, got " + burnIn + ", " + samples);
+        }
+        int w = phi.length / numTopics;
+        double[] sums = new double[numTopics];
+        for (int i = 0; i < phi.length; i++) {
+            double v = phi[i];
+            if (!(v >= 0) || Double.isInfinite(v)) {
+                throw new IllegalArgumentException("phi[" + i + "] (word " + i / numTopics + ", topic "
+                        + i % numTopics + ") is " + v + "; expected a finite probability");
+            }
+            sums[i % numTopics] += v;
+        }
+        for (int k = 0; k < numTopics; k++) {
+            if (Math.abs(sums[k] - 1) > 1e-6) {
+                throw new IllegalArgumentException("topic " + k + " sums to " + sums[k] + " over the " + w
+                        + " words; expected 1");
+            }
+        }
+        return new TopicInference(phi, numTopics, w, alpha, burnIn, samples);
+    }
+
+    /** W, the vocabulary size of the topics. */
+    public int vocabularySize() {
+        return rowOf.length;
+    }
+
+    /** K. */
+    public int numTopics() {
+        return numTopics;
+    }
+
     /** φ_{k,w}. */
     public double phi(int word, int topic) {
+        if (densePhi != null) {
+            return densePhi[word * numTopics + topic];
+        }
         return (counts.count(word, topic) + beta) * invDenominator[topic];
     }
 
     /** Fills {@code out[0..K)} with φ_{·,w}. */
     public void phiRow(int word, double[] out, int offset) {
+        if (densePhi != null) {
+            System.arraycopy(densePhi, word * numTopics, out, offset, numTopics);
+            return;
+        }
         for (int k = 0; k < numTopics; k++) {
             out[offset + k] = beta * invDenominator[k];
         }

@@ -1,6 +1,8 @@
 package org.sparkmc.core.lda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -69,5 +71,67 @@ class DocumentCompletionTest {
                 new RandomStreams(5)).perplexity();
         // Documents mix ~1-2 topics of 10 words each: ≈ 10-20 with topics vs ≈ 50 without.
         assertTrue(topics < 20 && one > 40, topics + " vs " + one);
+    }
+
+    /** φ as the counts' (n_{k,w} + β)/(n_k + Wβ), word-major. */
+    private static double[] phiOf(TopicWordCounts counts, double beta) {
+        int k = counts.numTopics();
+        int w = counts.vocabularySize();
+        double[] phi = new double[w * k];
+        for (int t = 0; t < k; t++) {
+            double inv = 1.0 / (counts.topicTotal(t) + w * beta);
+            for (int v = 0; v < w; v++) {
+                phi[v * k + t] = (counts.count(v, t) + beta) * inv;
+            }
+        }
+        return phi;
+    }
+
+    /**
+     * The explicit-φ entry point runs the same split, streams and fold-in: given the counts' own φ it reproduces the
+     * counts-based result bit for bit (deterministic, cannot fail by chance). A φ from a different β must differ,
+     * so the comparison does see φ.
+     */
+    @Test
+    void explicitPhiMatchesTheCountsPathExactly() {
+        Corpus all = LdaFixtures.plantedCorpus(5, 10, 300, 40, 4);
+        Corpus train = all.selectByDocId(id -> id % 10 != 0);
+        Corpus heldOut = all.selectByDocId(id -> id % 10 == 0);
+        LdaPriors priors = new LdaPriors(5, 0.1, 0.01);
+        char[] z = new char[train.numTokens()];
+        for (int i = 0; i < z.length; i++) {
+            z[i] = (char) (train.word(i) / 10);
+        }
+        TopicWordCounts counts = TopicWordCounts.of(train, z, 5);
+        DocumentCompletion completion = DocumentCompletion.of(5, 10);
+        DocumentCompletion.Result fromCounts = completion.evaluate(counts, priors, heldOut, new RandomStreams(9));
+        DocumentCompletion.Result fromPhi = completion.evaluate(phiOf(counts, 0.01), 5, 0.1, heldOut,
+                new RandomStreams(9));
+        assertEquals(fromCounts, fromPhi);
+        DocumentCompletion.Result otherBeta = completion.evaluate(phiOf(counts, 0.5), 5, 0.1, heldOut,
+                new RandomStreams(9));
+        assertNotEquals(fromCounts.logLikelihood(), otherBeta.logLikelihood());
+    }
+
+    /** Topics that are not distributions over the words, or over another vocabulary, are refused. */
+    @Test
+    void explicitPhiIsChecked() {
+        Corpus heldOut = LdaFixtures.randomCorpus(5, 10, 4, 1);
+        DocumentCompletion completion = DocumentCompletion.of(1, 1);
+        RandomStreams streams = new RandomStreams(1);
+        double[] uniform = new double[4 * 2];
+        java.util.Arrays.fill(uniform, 0.25);
+        assertTrue(completion.evaluate(uniform, 2, 0.5, heldOut, streams).perplexity() > 3.999);
+        double[] unnormalised = uniform.clone();
+        unnormalised[0] = 0.3;
+        assertThrows(IllegalArgumentException.class, () -> completion.evaluate(unnormalised, 2, 0.5, heldOut, streams));
+        double[] negative = uniform.clone();
+        negative[0] = -0.25;
+        negative[2] = 0.75;
+        assertThrows(IllegalArgumentException.class, () -> completion.evaluate(negative, 2, 0.5, heldOut, streams));
+        double[] fiveWords = new double[5 * 2];
+        java.util.Arrays.fill(fiveWords, 0.2);
+        assertThrows(IllegalArgumentException.class, () -> completion.evaluate(fiveWords, 2, 0.5, heldOut, streams));
+        assertThrows(IllegalArgumentException.class, () -> completion.evaluate(uniform, 3, 0.5, heldOut, streams));
     }
 }
