@@ -173,7 +173,8 @@ public final class AdLdaSpark {
      * the busiest partition (its blocks run in turn), the step's critical path. */
     private double collectStep(JavaRDD<LdaBlock> next, TopicWordCounts base, long t0) {
         next.persist(StorageLevel.MEMORY_AND_DISK());
-        boolean cut = ++steps % lineageInterval == 0;
+        // The random start is cut at once: until then every task would re-send its documents from the driver.
+        boolean cut = ++steps == 1 || steps % lineageInterval == 0;
         boolean reliable = sc.getCheckpointDir().isPresent();
         if (cut) {
             if (reliable) {
