@@ -137,21 +137,7 @@ class ClusterIT {
         Path killed = tmp.resolve("killed");
         Path log = tmp.resolve("killed.log");
         Process job = onCluster(with(LONGER, "--out", killed.toString())).redirectOutput(log.toFile()).start();
-        long victim = -1;
-        for (int i = 0; i < 3000 && victim < 0; i++) {
-            Thread.sleep(100);
-            if (Files.readString(log).contains(" sampling ")) {
-                victim = executorPid();
-            }
-        }
-        assertTrue(victim > 0, "no executor JVM found to kill: " + Files.readString(log));
-        assertTrue(job.isAlive(), "the kill must land while the job runs");
-        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(victim)).start().waitFor());
-        long victimPid = victim;
-        for (int i = 0; i < 100 && ProcessHandle.of(victimPid).map(ProcessHandle::isAlive).orElse(false); i++) {
-            Thread.sleep(50);
-        }
-        assertTrue(ProcessHandle.of(victimPid).map(h -> !h.isAlive()).orElse(true), "the executor is still alive");
+        killAnExecutorWhen(job, log, text -> text.contains(" sampling "));
         assertTrue(job.waitFor(10, TimeUnit.MINUTES), "job did not finish");
         String output = Files.readString(log);
         assertEquals(0, job.exitValue(), output);
@@ -186,27 +172,7 @@ class ClusterIT {
         Path log = tmp.resolve("smc-killed.log");
         Process job = onCluster(with(longer, "--out", killed.toString(), "--lineage-dir",
                 tmp.resolve("lineage").toString())).redirectOutput(log.toFile()).start();
-        java.util.regex.Pattern progress = java.util.regex.Pattern.compile("step (\\d+)/100 ");
-        long victim = -1;
-        for (int i = 0; i < 3000 && victim < 0 && job.isAlive(); i++) {
-            Thread.sleep(100);
-            java.util.regex.Matcher m = progress.matcher(Files.readString(log));
-            int step = 0;
-            while (m.find()) {
-                step = Integer.parseInt(m.group(1));
-            }
-            if (step >= 30) {
-                victim = executorPid();
-            }
-        }
-        assertTrue(victim > 0, "no executor JVM found to kill: " + Files.readString(log));
-        assertTrue(job.isAlive(), "the kill must land while the job runs");
-        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(victim)).start().waitFor());
-        long victimPid = victim;
-        for (int i = 0; i < 100 && ProcessHandle.of(victimPid).map(ProcessHandle::isAlive).orElse(false); i++) {
-            Thread.sleep(50);
-        }
-        assertTrue(ProcessHandle.of(victimPid).map(h -> !h.isAlive()).orElse(true), "the executor is still alive");
+        killAnExecutorWhen(job, log, text -> lastNumber(text, "step (\\d+)/100 ") >= 30);
         assertTrue(job.waitFor(10, TimeUnit.MINUTES), "job did not finish");
         String output = Files.readString(log);
         assertEquals(0, job.exitValue(), output);
@@ -257,27 +223,13 @@ class ClusterIT {
         Path log = tmp.resolve("lda-killed.log");
         Process job = onCluster(with(lda, "--out", killed.toString(), "--checkpoint",
                 tmp.resolve("lda-checkpoint").toString())).redirectOutput(log.toFile()).start();
-        java.util.regex.Pattern progress = java.util.regex.Pattern.compile("lda: sweep (\\d+) ");
-        long victim = -1;
-        for (int i = 0; i < 3000 && victim < 0 && job.isAlive(); i++) {
-            Thread.sleep(100);
-            java.util.regex.Matcher m = progress.matcher(Files.readString(log));
-            int sweep = 0;
-            while (m.find()) {
-                sweep = Integer.parseInt(m.group(1));
-            }
-            if (sweep >= 15) {
-                victim = executorPid();
-            }
-        }
-        assertTrue(victim > 0, "no executor JVM found to kill: " + Files.readString(log));
-        assertTrue(job.isAlive(), "the kill must land while the job runs");
-        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(victim)).start().waitFor());
+        killAnExecutorWhen(job, log, text -> lastNumber(text, "lda: sweep (\\d+) ") >= 15);
         assertTrue(job.waitFor(10, TimeUnit.MINUTES), "job did not finish");
         String output = Files.readString(log);
         assertEquals(0, job.exitValue(), output);
         assertEquals(appsBefore + 2, applicationsRun(), "both workers ran executors for the job");
-        assertEquals(Files.readString(undisturbed.resolve("topics.csv")), Files.readString(killed.resolve("topics.csv")));
+        assertEquals(Files.readString(undisturbed.resolve("topics.csv")),
+                Files.readString(killed.resolve("topics.csv")));
         assertEquals(ldaLoglik(undisturbed), ldaLoglik(killed));
         assertEquals(reader.read().parquet(undisturbed.resolve("doc_topic.parquet").toString()).orderBy("doc_id")
                 .collectAsList(), reader.read().parquet(killed.resolve("doc_topic.parquet").toString())
@@ -288,6 +240,39 @@ class ClusterIT {
     static List<String> ldaLoglik(Path out) throws IOException {
         return Files.readAllLines(out.resolve("loglik.csv")).stream()
                 .map(l -> String.join(",", java.util.Arrays.copyOf(l.split(","), 3))).toList();
+    }
+
+    /**
+     * Waits until the job's log satisfies {@code ready}, then kills one of the cluster's executor JVMs with kill -9
+     * while the job still runs, and waits for it to die.
+     */
+    static void killAnExecutorWhen(Process job, Path log, java.util.function.Predicate<String> ready)
+            throws Exception {
+        long victim = -1;
+        for (int i = 0; i < 3000 && victim < 0 && job.isAlive(); i++) {
+            Thread.sleep(100);
+            if (ready.test(Files.readString(log))) {
+                victim = executorPid();
+            }
+        }
+        assertTrue(victim > 0, "no executor JVM found to kill: " + Files.readString(log));
+        assertTrue(job.isAlive(), "the kill must land while the job runs");
+        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(victim)).start().waitFor());
+        long victimPid = victim;
+        for (int i = 0; i < 100 && ProcessHandle.of(victimPid).map(ProcessHandle::isAlive).orElse(false); i++) {
+            Thread.sleep(50);
+        }
+        assertTrue(ProcessHandle.of(victimPid).map(h -> !h.isAlive()).orElse(true), "the executor is still alive");
+    }
+
+    /** The number in the last match of {@code regex}'s first group in {@code text}, or 0. */
+    static int lastNumber(String text, String regex) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(regex).matcher(text);
+        int last = 0;
+        while (m.find()) {
+            last = Integer.parseInt(m.group(1));
+        }
+        return last;
     }
 
     /** An executor JVM of this cluster: its working directory is inside one of our workers' work directories. */

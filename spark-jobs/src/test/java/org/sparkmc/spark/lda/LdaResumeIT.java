@@ -2,19 +2,19 @@ package org.sparkmc.spark.lda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.sparkmc.spark.cli.KilledDriver.with;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.KilledDriver;
 import org.sparkmc.spark.cli.LauncherIT;
 
 /**
@@ -32,18 +32,12 @@ class LdaResumeIT {
 
     @BeforeAll
     static void reader() {
-        reader = SparkSession.builder().master("local[1]").appName("lda-resume-it-reader")
-                .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+        reader = KilledDriver.reader("lda-resume-it-reader");
     }
 
     @AfterAll
     static void stop() {
         reader.stop();
-    }
-
-    static String[] with(String[] a, String... b) {
-        return Stream.concat(Stream.of(a), Stream.of(b)).toArray(String[]::new);
     }
 
     @Test
@@ -54,20 +48,9 @@ class LdaResumeIT {
 
         Path checkpoint = tmp.resolve("checkpoint");
         Path out = tmp.resolve("resumed");
-        List<String> command = new ArrayList<>(List.of(TestPaths.projectRoot().resolve("submit/sparkmc").toString()));
-        command.addAll(List.of(with(RUN, "--out", out.toString(), "--checkpoint", checkpoint.toString())));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
-                .redirectErrorStream(true).redirectOutput(tmp.resolve("killed.log").toFile());
-        pb.environment().remove("SPARK_HOME");
-        Process driver = pb.start();
         Path tenth = checkpoint.resolve("state-00010.json");
-        for (int i = 0; i < 6000 && !Files.exists(tenth) && driver.isAlive(); i++) {
-            Thread.sleep(50);
-        }
-        assertTrue(driver.isAlive() && Files.exists(tenth), "no checkpoint after sweep 10 while the job ran: "
-                + Files.readString(tmp.resolve("killed.log")));
-        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(driver.pid())).start().waitFor());
-        assertTrue(driver.waitFor(1, TimeUnit.MINUTES));
+        KilledDriver.killAfter(tenth, tmp.resolve("killed.log"),
+                with(RUN, "--out", out.toString(), "--checkpoint", checkpoint.toString()));
         assertTrue(!Files.exists(out), "a killed run leaves nothing at its output path");
 
         LauncherIT.Run resumed = LauncherIT.launch(with(RUN, "--out", out.toString(), "--checkpoint",

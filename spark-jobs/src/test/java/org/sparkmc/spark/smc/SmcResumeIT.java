@@ -3,20 +3,19 @@ package org.sparkmc.spark.smc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.sparkmc.spark.cli.KilledDriver.with;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.KilledDriver;
 import org.sparkmc.spark.cli.LauncherIT;
 
 /**
@@ -37,20 +36,12 @@ class SmcResumeIT {
 
     @BeforeAll
     static void reader() {
-        reader = SparkSession.builder().master("local[1]").appName("smc-resume-it-reader")
-                .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+        reader = KilledDriver.reader("smc-resume-it-reader");
     }
 
     @AfterAll
     static void stop() {
         reader.stop();
-    }
-
-    static String[] with(String[] a, String... b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 
     static List<Row> filter(Path out) {
@@ -70,21 +61,9 @@ class SmcResumeIT {
 
         Path checkpoint = tmp.resolve("checkpoint");
         Path out = tmp.resolve("resumed");
-        List<String> command = new ArrayList<>(List.of(TestPaths.projectRoot().resolve("submit/sparkmc").toString()));
-        command.addAll(List.of(with(RUN, "--out", out.toString(), "--checkpoint", checkpoint.toString())));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
-                .redirectErrorStream(true).redirectOutput(tmp.resolve("killed.log").toFile());
-        pb.environment().remove("SPARK_HOME");
-        pb.environment().put("SPARKMC_JAVA_OPTS", "-Xmx1g");
-        Process driver = pb.start();
         Path third = checkpoint.resolve("state-00030.json");
-        for (int i = 0; i < 6000 && !Files.exists(third) && driver.isAlive(); i++) {
-            Thread.sleep(50);
-        }
-        assertTrue(driver.isAlive() && Files.exists(third), "no checkpoint after step 30 while the job ran: "
-                + Files.readString(tmp.resolve("killed.log")));
-        assertEquals(0, new ProcessBuilder("kill", "-9", Long.toString(driver.pid())).start().waitFor());
-        assertTrue(driver.waitFor(1, TimeUnit.MINUTES));
+        KilledDriver.killAfter(third, tmp.resolve("killed.log"),
+                with(RUN, "--out", out.toString(), "--checkpoint", checkpoint.toString()));
         assertTrue(!Files.exists(out), "a killed run leaves nothing at its output path");
         assertTrue(!Files.readString(tmp.resolve("killed.log")).contains("step 100/100"), "killed after the end");
 
@@ -95,7 +74,8 @@ class SmcResumeIT {
         assertTrue(!resumed.output().contains("step 10/100"), "the resumed run redid early steps: "
                 + resumed.output());
         assertEquals(filter(uninterrupted), filter(out));
-        assertEquals(Files.readString(uninterrupted.resolve("filter.csv")), Files.readString(out.resolve("filter.csv")));
+        assertEquals(Files.readString(uninterrupted.resolve("filter.csv")),
+                Files.readString(out.resolve("filter.csv")));
         assertEquals(summary(uninterrupted), summary(out));
     }
 
