@@ -5,21 +5,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.bayesnet.BayesNet;
 import org.sparkmc.core.bayesnet.Evidence;
 import org.sparkmc.spark.SparkSetup;
-import org.sparkmc.spark.cli.ConfigFile;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.io.AtomicOutput;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code sparkmc bn}: posterior marginals on a Bayesian network by sampling spread over Spark executors. */
 @Command(name = "bn", mixinStandardHelpOptions = true, sortOptions = false,
@@ -29,14 +25,7 @@ import picocli.CommandLine.Spec;
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input, 3 Gibbs not converged with "
             + "--require-convergence, 1 anything else."})
-public final class BnCommand implements Callable<Integer>, JobCommand {
-    @Spec
-    private CommandSpec spec;
-    private ConfigFile configFile = ConfigFile.none();
-
-    @Option(names = "--conf", paramLabel = "FILE", description = "Config file (HOCON) supplying option defaults.")
-    private String conf;
-
+public final class BnCommand extends JobCommand {
     @Option(names = "--network", paramLabel = "PATH",
             description = "The network in BIF (e.g. data/alarm/alarm.bif), read through Hadoop's FileSystem.")
     private String network;
@@ -116,11 +105,6 @@ public final class BnCommand implements Callable<Integer>, JobCommand {
     @Option(names = "--master", paramLabel = "URL",
             description = "Spark master when not set by spark-submit. Default: local[*].")
     private String master;
-
-    @Override
-    public void useConfigFile(ConfigFile file) {
-        this.configFile = file;
-    }
 
     @Override
     public Integer call() {

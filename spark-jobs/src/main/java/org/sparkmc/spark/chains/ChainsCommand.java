@@ -3,7 +3,6 @@ package org.sparkmc.spark.chains;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
@@ -12,7 +11,6 @@ import org.sparkmc.core.mcmc.KernelRegistry;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.model.ModelRegistry;
 import org.sparkmc.core.model.Target;
-import org.sparkmc.spark.cli.ConfigFile;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
@@ -20,10 +18,8 @@ import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.ModelDataReader;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code sparkmc chains}: many MCMC chains of one target on Spark, run in rounds until R-hat and ESS pass. */
 @Command(name = "chains", mixinStandardHelpOptions = true, sortOptions = false,
@@ -32,15 +28,8 @@ import picocli.CommandLine.Spec;
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input, 3 not converged with --require-convergence, "
             + "1 anything else."})
-public final class ChainsCommand implements Callable<Integer>, JobCommand {
+public final class ChainsCommand extends JobCommand {
     private static final String MODEL_PARAMS = "model-params";
-
-    @Spec
-    private CommandSpec spec;
-    private ConfigFile configFile = ConfigFile.none();
-
-    @Option(names = "--conf", paramLabel = "FILE", description = "Config file (HOCON) supplying option defaults.")
-    private String conf;
 
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "bimodal",
             description = "Target: a built-in (bimodal, eight_schools_noncentered, kidscore_momiq, logistic_regression, "
@@ -141,11 +130,6 @@ public final class ChainsCommand implements Callable<Integer>, JobCommand {
     @Option(names = "--require-convergence",
             description = "Exit with code 3 when the run stops without converging (outputs are still written).")
     private boolean requireConvergence;
-
-    @Override
-    public void useConfigFile(ConfigFile file) {
-        this.configFile = file;
-    }
 
     @Override
     public Integer call() {

@@ -1,6 +1,23 @@
 package org.sparkmc.spark.cli;
 
-/** A job's command: it receives the configuration file named by {@code --conf} before it runs. */
-public interface JobCommand {
-    void useConfigFile(ConfigFile configFile);
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * A job's command: its {@code --conf} option, its picocli spec, and the configuration file {@link Main} loads from
+ * {@code --conf} and hands over before the job runs (it also supplies the options' defaults).
+ */
+public abstract class JobCommand implements Callable<Integer> {
+    @Spec
+    protected CommandSpec spec;
+    protected ConfigFile configFile = ConfigFile.none();
+
+    @Option(names = "--conf", paramLabel = "FILE", description = "Config file (HOCON) supplying option defaults.")
+    private String conf;
+
+    public final void useConfigFile(ConfigFile file) {
+        this.configFile = file;
+    }
 }

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
@@ -13,16 +12,13 @@ import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.spark.SparkSetup;
-import org.sparkmc.spark.cli.ConfigFile;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.report.HtmlReport;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code sparkmc diagnose}: convergence diagnostics of existing draws (Parquet, CmdStan CSV, plain CSV) computed
@@ -34,18 +30,11 @@ import picocli.CommandLine.Spec;
             "Inputs: Parquet draws (columns chain, draw, parameters…), CmdStan CSV files (one chain per file, in "
             + "file-name order) or CSV files with columns chain,draw,<parameters…>; globs allowed.",
             "Exit codes: 0 done, 2 bad input, 3 some parameter fails the thresholds with --require-convergence."})
-public final class DiagnoseCommand implements Callable<Integer>, JobCommand {
+public final class DiagnoseCommand extends JobCommand {
     private static final Logger LOG = LoggerFactory.getLogger(DiagnoseCommand.class);
-
-    @Spec
-    private CommandSpec spec;
-    private ConfigFile configFile = ConfigFile.none();
 
     @Parameters(paramLabel = "INPUT", arity = "0..*", description = "Draw files, directories or globs.")
     private List<String> inputs = new ArrayList<>();
-
-    @Option(names = "--conf", paramLabel = "FILE", description = "Config file (HOCON) supplying option defaults.")
-    private String conf;
 
     @Option(names = "--format", paramLabel = "F", defaultValue = "auto",
             description = "auto, parquet, cmdstan or csv. Default: ${DEFAULT-VALUE}.")
@@ -74,11 +63,6 @@ public final class DiagnoseCommand implements Callable<Integer>, JobCommand {
 
     @Option(names = "--master", paramLabel = "URL", description = "Spark master when not set by spark-submit.")
     private String master;
-
-    @Override
-    public void useConfigFile(ConfigFile file) {
-        this.configFile = file;
-    }
 
     @Override
     public Integer call() {

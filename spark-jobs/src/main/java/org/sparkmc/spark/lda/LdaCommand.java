@@ -2,24 +2,20 @@ package org.sparkmc.spark.lda;
 
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
-import org.sparkmc.spark.cli.ConfigFile;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code sparkmc lda}: a topic model by AD-LDA collapsed Gibbs sampling with the documents spread over executors. */
 @Command(name = "lda", mixinStandardHelpOptions = true, sortOptions = false,
@@ -29,14 +25,7 @@ import picocli.CommandLine.Spec;
             "Input: a UCI bag-of-words pair (--docword, --vocab) or plain text with one document per line (--text). "
             + "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input, 1 anything else."})
-public final class LdaCommand implements Callable<Integer>, JobCommand {
-    @Spec
-    private CommandSpec spec;
-    private ConfigFile configFile = ConfigFile.none();
-
-    @Option(names = "--conf", paramLabel = "FILE", description = "Config file (HOCON) supplying option defaults.")
-    private String conf;
-
+public final class LdaCommand extends JobCommand {
     @Option(names = "--docword", paramLabel = "PATH", description = "UCI docword file (docword.*.txt or .txt.gz).")
     private String docword;
 
@@ -138,11 +127,6 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
     private OutputOptions outputOptions;
 
     @Override
-    public void useConfigFile(ConfigFile file) {
-        this.configFile = file;
-    }
-
-    @Override
     public Integer call() {
         configFile.checkKeys(spec, Set.of());
         outputOptions.requireOut();
@@ -157,9 +141,8 @@ public final class LdaCommand implements Callable<Integer>, JobCommand {
         }
         checkpoint.check(checkpointEvery);
         LdaConfig config = config();
-        LdaCorpusReader.TextOptions textOptions = plain ? new LdaCorpusReader.TextOptions(vocabSize, minDf,
-                !keepStopWords, LdaCorpusReader.TextOptions.defaults().tokenPattern(),
-                LdaCorpusReader.TextOptions.defaults().minTokenLength()) : null;
+        LdaCorpusReader.TextOptions textOptions = plain
+                ? LdaCorpusReader.TextOptions.of(vocabSize, minDf, !keepStopWords) : null;
         // A UCI corpus is read and checked before Spark starts; text needs Spark ML's transformers.
         LdaCorpus corpus = uci ? LdaCorpusReader.readUci(docword, vocab, new Configuration()) : null;
 

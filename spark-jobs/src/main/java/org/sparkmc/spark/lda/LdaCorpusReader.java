@@ -50,7 +50,12 @@ public final class LdaCorpusReader {
 
         /** 10,000 words seen in at least 2 documents, English stop words removed, tokens of letters/digits ≥ 2 long. */
         public static TextOptions defaults() {
-            return new TextOptions(10_000, 2, true, "[^\\p{L}\\p{N}']+", 2);
+            return of(10_000, 2, true);
+        }
+
+        /** The given vocabulary cut and stop-word choice, tokens of letters/digits at least 2 long. */
+        public static TextOptions of(int vocabularySize, int minDocumentFrequency, boolean removeStopWords) {
+            return new TextOptions(vocabularySize, minDocumentFrequency, removeStopWords, "[^\\p{L}\\p{N}']+", 2);
         }
     }
 

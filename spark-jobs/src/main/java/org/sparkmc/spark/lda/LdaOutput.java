@@ -41,13 +41,14 @@ public final class LdaOutput {
         TopicWordCounts counts = result.run().counts();
         LdaPriors priors = config.priors();
         String[] vocabulary = result.corpus().vocabulary();
-        List<TopWords.Entry> top = TopWords.of(counts, priors.beta(), config.topWords());
+        int[] dense = counts.toDense();
+        List<TopWords.Entry> top = TopWords.of(counts, dense, priors.beta(), config.topWords());
         out.writeText("topics.csv", topicsCsv(top, vocabulary));
         out.writeText("loglik.csv", loglikCsv(result.history()));
         out.writeText("vocabulary.txt", String.join("\n", vocabulary) + "\n");
         spark.sparkContext().setJobDescription("lda: write topic_word.parquet");
         // About 512 KB of rows (W doubles per topic) per task, under Spark's recommended task size.
-        List<Row> topicWord = topicWordRows(counts, priors.beta());
+        List<Row> topicWord = topicWordRows(counts, dense, priors.beta());
         int topicsPerTask = Math.max(1, 65_536 / counts.vocabularySize());
         spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(topicWord,
                 (topicWord.size() + topicsPerTask - 1) / topicsPerTask), TOPIC_WORD).write()
@@ -79,10 +80,9 @@ public final class LdaOutput {
         return csv.toString();
     }
 
-    static List<Row> topicWordRows(TopicWordCounts counts, double beta) {
+    static List<Row> topicWordRows(TopicWordCounts counts, int[] dense, double beta) {
         int k = counts.numTopics();
         int w = counts.vocabularySize();
-        int[] dense = counts.toDense();
         List<Row> rows = new ArrayList<>(k);
         for (int t = 0; t < k; t++) {
             double denominator = counts.topicTotal(t) + w * beta;

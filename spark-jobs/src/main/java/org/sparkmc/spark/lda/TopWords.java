@@ -24,11 +24,14 @@ public final class TopWords {
     private TopWords() {
     }
 
-    /** The {@code n} most probable words of every topic, topic by topic, by rank. */
-    public static List<Entry> of(TopicWordCounts counts, double beta, int n) {
+    /**
+     * The {@code n} most probable words of every topic, topic by topic, by rank.
+     *
+     * @param dense {@code counts.toDense()}, which the caller usually needs too
+     */
+    public static List<Entry> of(TopicWordCounts counts, int[] dense, double beta, int n) {
         int k = counts.numTopics();
         int w = counts.vocabularySize();
-        int[] dense = counts.toDense();
         List<Entry> out = new ArrayList<>(k * Math.min(n, w));
         for (int t = 0; t < k; t++) {
             double denominator = counts.topicTotal(t) + w * beta;

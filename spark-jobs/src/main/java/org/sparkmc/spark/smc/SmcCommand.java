@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -16,17 +15,14 @@ import org.sparkmc.core.smc.ObservationCsv;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.core.smc.WeightCollapseException;
-import org.sparkmc.spark.cli.ConfigFile;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code sparkmc smc}: a particle filter whose particles are partitioned across Spark executors. */
 @Command(name = "smc", mixinStandardHelpOptions = true, sortOptions = false,
@@ -36,15 +32,8 @@ import picocli.CommandLine.Spec;
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input (also a corrupt checkpoint, or one from other "
             + "settings or data), 1 anything else (including a weight collapse)."})
-public final class SmcCommand implements Callable<Integer>, JobCommand {
+public final class SmcCommand extends JobCommand {
     private static final String MODEL_PARAMS = "model-params";
-
-    @Spec
-    private CommandSpec spec;
-    private ConfigFile configFile = ConfigFile.none();
-
-    @Option(names = "--conf", paramLabel = "FILE", description = "Config file (HOCON) supplying option defaults.")
-    private String conf;
 
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "local-level",
             description = "State-space model: local-level (alias nile), linear-gaussian, stochastic-volatility. "
@@ -137,11 +126,6 @@ public final class SmcCommand implements Callable<Integer>, JobCommand {
 
     @Mixin
     private OutputOptions outputOptions;
-
-    @Override
-    public void useConfigFile(ConfigFile file) {
-        this.configFile = file;
-    }
 
     @Override
     public Integer call() {

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.spark.TestPaths;
 import org.sparkmc.spark.cli.LauncherIT;
+import org.sparkmc.spark.lda.LdaRuns;
 
 /**
  * The jobs on a real Spark standalone cluster of separate JVMs on 127.0.0.1 (submit/cluster/start: a master and two
@@ -230,16 +231,8 @@ class ClusterIT {
         assertEquals(appsBefore + 2, applicationsRun(), "both workers ran executors for the job");
         assertEquals(Files.readString(undisturbed.resolve("topics.csv")),
                 Files.readString(killed.resolve("topics.csv")));
-        assertEquals(ldaLoglik(undisturbed), ldaLoglik(killed));
-        assertEquals(reader.read().parquet(undisturbed.resolve("doc_topic.parquet").toString()).orderBy("doc_id")
-                .collectAsList(), reader.read().parquet(killed.resolve("doc_topic.parquet").toString())
-                .orderBy("doc_id").collectAsList());
-    }
-
-    /** loglik.csv without its timing columns. */
-    static List<String> ldaLoglik(Path out) throws IOException {
-        return Files.readAllLines(out.resolve("loglik.csv")).stream()
-                .map(l -> String.join(",", java.util.Arrays.copyOf(l.split(","), 3))).toList();
+        assertEquals(LdaRuns.loglikWithoutTimes(undisturbed), LdaRuns.loglikWithoutTimes(killed));
+        assertEquals(LdaRuns.docTopics(reader, undisturbed), LdaRuns.docTopics(reader, killed));
     }
 
     /**

@@ -14,7 +14,7 @@ import org.apache.spark.sql.SparkSession;
 import org.sparkmc.spark.TestPaths;
 
 /** The shipped KOS corpus and a small lda run on it, with readers of its outputs. */
-final class LdaRuns {
+public final class LdaRuns {
     static final String DOCWORD = TestPaths.projectRoot().resolve("data/kos/docword.kos.txt.gz").toString();
     static final String VOCAB = TestPaths.projectRoot().resolve("data/kos/vocab.kos.txt").toString();
 
@@ -37,7 +37,7 @@ final class LdaRuns {
         return args.toArray(String[]::new);
     }
 
-    static String read(Path file) {
+    public static String read(Path file) {
         try {
             return Files.readString(file);
         } catch (IOException e) {
@@ -46,13 +46,13 @@ final class LdaRuns {
     }
 
     /** loglik.csv without its timing columns (sweep, log-likelihood, per token). */
-    static List<String> loglikWithoutTimes(Path out) {
+    public static List<String> loglikWithoutTimes(Path out) {
         return read(out.resolve("loglik.csv")).lines()
                 .map(l -> Stream.of(l.split(",")).limit(3).collect(Collectors.joining(","))).toList();
     }
 
     /** doc_topic.parquet sorted by document id, as strings. */
-    static List<String> docTopics(SparkSession spark, Path out) {
+    public static List<String> docTopics(SparkSession spark, Path out) {
         return spark.read().parquet(out.resolve("doc_topic.parquet").toString()).orderBy("doc_id").collectAsList()
                 .stream().map(Row::toString).toList();
     }
