@@ -85,6 +85,7 @@ public final class KosLdaBenchmark {
             TopicWordCounts counts = ours.sampler.counts();
             report(ours.name, train, heldOut, priors, sweeps, ours.wall, ours.cpu, counts,
                     LdaLogLikelihood.joint(train, ours.z, counts, priors), seed);
+            printSparsity(train, ours.z, counts);
             System.out.printf(Locale.ROOT, "  state: 6 bytes/token (int word id + char topic); topic-word counts: %d"
                     + " non-zero cells, %d bytes (sparse packed, as broadcast) vs %d bytes as dense W*K ints%n",
                     counts.nonZeros(), counts.payloadBytes(), 4L * train.vocabularySize() * priors.numTopics());
@@ -202,8 +203,37 @@ public final class KosLdaBenchmark {
             }
             report("Mallet 2.0.8", train, heldOut, priors, sweeps, wall, cpu, counts,
                     LdaLogLikelihood.joint(train, z, counts, priors), seed);
+            printSparsity(train, z, counts);
             System.out.printf(Locale.ROOT, "  Mallet's own modelLogLikelihood(): %.1f%n", model.modelLogLikelihood());
         }
+    }
+
+    /**
+     * The work a SparseLDA draw does in the final state, averaged over tokens: the non-zero topics of the token's word
+     * (the q walk) and of its document (the r walk, and the work of a document-side decomposition).
+     */
+    private static void printSparsity(Corpus train, char[] z, TopicWordCounts counts) {
+        int[] starts = counts.rowStarts();
+        double rowLength = 0;
+        for (int w : train.words()) {
+            rowLength += starts[w + 1] - starts[w];
+        }
+        double docTopics = 0;
+        int[] seen = new int[counts.numTopics()];
+        for (int d = 0; d < train.numDocuments(); d++) {
+            int distinct = 0;
+            for (int i = train.docStart(d); i < train.docEnd(d); i++) {
+                if (seen[z[i]]++ == 0) {
+                    distinct++;
+                }
+            }
+            docTopics += (double) distinct * train.docLength(d);
+            for (int i = train.docStart(d); i < train.docEnd(d); i++) {
+                seen[z[i]] = 0;
+            }
+        }
+        System.out.printf(Locale.ROOT, "  per token, final state: %.1f non-zero topics of its word, %.1f of its"
+                + " document%n", rowLength / train.numTokens(), docTopics / train.numTokens());
     }
 
     private static void report(String name, Corpus train, Corpus heldOut, LdaPriors priors, int sweeps, double secs,
