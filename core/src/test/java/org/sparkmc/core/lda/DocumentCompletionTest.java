@@ -55,12 +55,7 @@ class DocumentCompletionTest {
         Corpus train = all.selectByDocId(id -> id % 10 != 0);
         Corpus heldOut = all.selectByDocId(id -> id % 10 == 0);
         LdaPriors priors = new LdaPriors(5, 0.1, 0.01);
-        // The planted assignment: topic = word / 10.
-        char[] z = new char[train.numTokens()];
-        for (int i = 0; i < z.length; i++) {
-            z[i] = (char) (train.word(i) / 10);
-        }
-        TopicWordCounts counts = TopicWordCounts.of(train, z, 5);
+        TopicWordCounts counts = LdaFixtures.plantedCounts(train, 5, 10);
         double topics = DocumentCompletion.standard().evaluate(counts, priors, heldOut, new RandomStreams(5))
                 .perplexity();
         double again = DocumentCompletion.standard().evaluate(counts, priors, heldOut, new RandomStreams(5))
@@ -98,11 +93,7 @@ class DocumentCompletionTest {
         Corpus train = all.selectByDocId(id -> id % 10 != 0);
         Corpus heldOut = all.selectByDocId(id -> id % 10 == 0);
         LdaPriors priors = new LdaPriors(5, 0.1, 0.01);
-        char[] z = new char[train.numTokens()];
-        for (int i = 0; i < z.length; i++) {
-            z[i] = (char) (train.word(i) / 10);
-        }
-        TopicWordCounts counts = TopicWordCounts.of(train, z, 5);
+        TopicWordCounts counts = LdaFixtures.plantedCounts(train, 5, 10);
         DocumentCompletion completion = DocumentCompletion.of(5, 10);
         DocumentCompletion.Result fromCounts = completion.evaluate(counts, priors, heldOut, new RandomStreams(9));
         DocumentCompletion.Result fromPhi = completion.evaluate(phiOf(counts, 0.01), 5, 0.1, heldOut,

@@ -35,6 +35,15 @@ final class LdaFixtures {
         return z;
     }
 
+    /** The counts of a {@link #plantedCorpus}'s true assignment, topic = word / wordsPerTopic. */
+    static TopicWordCounts plantedCounts(Corpus corpus, int k, int wordsPerTopic) {
+        char[] z = new char[corpus.numTokens()];
+        for (int i = 0; i < z.length; i++) {
+            z[i] = (char) (corpus.word(i) / wordsPerTopic);
+        }
+        return TopicWordCounts.of(corpus, z, k);
+    }
+
     /**
      * Planted LDA: K topics, topic k uniform on its own {@code wordsPerTopic} words (disjoint), each document's θ
      * drawn from a symmetric Dirichlet(0.1) via normalised Gamma draws, {@code length} tokens per document.

@@ -62,11 +62,7 @@ class PosteriorMeanTopicsTest {
         Corpus train = all.selectByDocId(id -> id % 10 != 0);
         Corpus heldOut = all.selectByDocId(id -> id % 10 == 0);
         LdaPriors priors = new LdaPriors(4, 0.2, 0.01);
-        char[] z = new char[train.numTokens()];
-        for (int i = 0; i < z.length; i++) {
-            z[i] = (char) (train.word(i) / 8);
-        }
-        TopicWordCounts counts = TopicWordCounts.of(train, z, 4);
+        TopicWordCounts counts = LdaFixtures.plantedCounts(train, 4, 8);
         PosteriorMeanTopics mean = PosteriorMeanTopics.of(4, train.vocabularySize(), priors.beta());
         mean.add(counts);
         DocumentCompletion eval = DocumentCompletion.of(5, 5);
