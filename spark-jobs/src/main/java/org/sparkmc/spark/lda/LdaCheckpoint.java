@@ -1,7 +1,12 @@
 package org.sparkmc.spark.lda;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -19,13 +26,15 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.spark.io.CheckpointStates;
 import scala.Tuple2;
 
 /**
  * An {@code lda} run's checkpoint directory: {@code topics-<sweep>.parquet} (every block's topic assignment, written
- * by the executors) and {@code state-<sweep>.json} (the sweeps done, the log-likelihood history, and each block's
- * SHA-256 of its topics), whose own SHA-256 ends the file. Random streams need no saving: sweep s of block b always
+ * by the executors), {@code samples/counts-<sweep>.bin} (the global counts of each state averaged into the reported
+ * topics so far, with {@code --topic-samples}) and {@code state-<sweep>.json} (the sweeps done, the log-likelihood
+ * history, each block's SHA-256 of its topics and each sample's), whose own SHA-256 ends the file. Random streams need no saving: sweep s of block b always
  * draws from the stream keyed by (seed, s, b), and the global counts are rebuilt from the topics.
  *
  * <p>The topics are written under a temporary name and renamed before the state that refers to them; the newest
@@ -37,8 +46,12 @@ final class LdaCheckpoint {
 
     private final CheckpointStates states;
 
-    /** A saved state: the sweeps done, the log-likelihood rows so far, and each block's checksum. */
-    record Saved(int sweeps, List<LoglikRow> history, Map<Integer, String> blockChecksums) {
+    /**
+     * A saved state: the sweeps done, the log-likelihood rows so far, each block's checksum, and the checksums of the
+     * topic samples saved so far (sweep → SHA-256 of {@code samples/counts-<sweep>.bin}).
+     */
+    record Saved(int sweeps, List<LoglikRow> history, Map<Integer, String> blockChecksums,
+            Map<Integer, String> sampleChecksums) {
     }
 
     LdaCheckpoint(String location, Configuration conf) {
@@ -50,7 +63,8 @@ final class LdaCheckpoint {
         return new Path(states.dir(), "rdd").toString();
     }
 
-    void save(SparkSession spark, String fingerprint, AdLdaSpark run, List<LoglikRow> history) {
+    void save(SparkSession spark, String fingerprint, AdLdaSpark run, List<LoglikRow> history,
+            Map<Integer, String> sampleChecksums) {
         int sweep = run.sweepsDone();
         FileSystem fs = states.fileSystem();
         Path topics = topicsPath(sweep);
@@ -76,6 +90,7 @@ final class LdaCheckpoint {
         doc.put("topics", topics.getName());
         doc.put("block_sha256", sums);
         doc.put("history", history);
+        doc.put("topic_samples", new TreeMap<>(sampleChecksums));
         states.save(sweep, doc);
         try {
             for (FileStatus old : fs.listStatus(states.dir(), f -> f.getName().matches("topics-\\d+\\.parquet"))) {
@@ -102,7 +117,12 @@ final class LdaCheckpoint {
             for (JsonNode h : doc.get("history")) {
                 history.add(CheckpointStates.JSON.treeToValue(h, LoglikRow.class));
             }
-            return new Saved(doc.get("sweeps").asInt(), history, sums);
+            Map<Integer, String> samples = new TreeMap<>();
+            if (doc.has("topic_samples")) {
+                doc.get("topic_samples").fields().forEachRemaining(e -> samples.put(Integer.parseInt(e.getKey()),
+                        e.getValue().asText()));
+            }
+            return new Saved(doc.get("sweeps").asInt(), history, sums, samples);
         } catch (IOException | RuntimeException e) {
             throw new InvalidInputException("checkpoint in " + states.dir() + " has an unreadable state ("
                     + e.getMessage() + "); remove the checkpoint directory to start over", e);
@@ -130,6 +150,65 @@ final class LdaCheckpoint {
                     + "the SHA-256 sums in its state file; remove the checkpoint directory to start over");
         }
         return topics;
+    }
+
+    /**
+     * Saves the global counts after {@code sweep} sweeps, one of the states averaged into the reported topics, as
+     * {@code samples/counts-<sweep>.bin} (written under a temporary name, then renamed); returns its SHA-256 for the
+     * next state file.
+     */
+    String saveSample(int sweep, TopicWordCounts counts) {
+        byte[] bytes;
+        try (ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+                ObjectOutputStream out = new ObjectOutputStream(buffer)) {
+            out.writeObject(counts);
+            out.flush();
+            bytes = buffer.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Path target = samplePath(sweep);
+        Path tmp = new Path(target.getParent(), String.format(".counts-%05d.bin.tmp", sweep));
+        try (FSDataOutputStream out = states.fileSystem().create(tmp, true)) {
+            out.write(bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write topic sample " + tmp, e);
+        }
+        try {
+            states.replace(tmp, target);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write topic sample " + target, e);
+        }
+        return CheckpointStates.sha256(bytes);
+    }
+
+    /** The topic sample saved after {@code sweep} sweeps, verified against {@code sha256}. */
+    TopicWordCounts loadSample(int sweep, String sha256) {
+        Path path = samplePath(sweep);
+        byte[] bytes;
+        try (FSDataInputStream in = states.fileSystem().open(path)) {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new InvalidInputException("checkpoint topic sample " + path + " cannot be read (" + e.getMessage()
+                    + "); remove the checkpoint directory to start over", e);
+        }
+        if (!CheckpointStates.sha256(bytes).equals(sha256)) {
+            throw new InvalidInputException("checkpoint topic sample " + path + " is corrupt: it does not match the "
+                    + "SHA-256 in its state file; remove the checkpoint directory to start over");
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+            in.setObjectInputFilter(info -> info.serialClass() == null || info.serialClass() == TopicWordCounts.class
+                    || info.serialClass().isArray() && info.serialClass().getComponentType().isPrimitive()
+                    ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED);
+            return (TopicWordCounts) in.readObject();
+        } catch (IOException | ClassNotFoundException | ClassCastException e) {
+            throw new InvalidInputException("checkpoint topic sample " + path + " cannot be decoded (" + e
+                    + "); remove the checkpoint directory to start over", e);
+        }
+    }
+
+    private Path samplePath(int sweep) {
+        return new Path(states.dir(), String.format("samples/counts-%05d.bin", sweep));
     }
 
     private Path topicsPath(int sweep) {

@@ -79,6 +79,16 @@ public final class LdaCommand extends JobCommand {
                 + "Metropolis-Hastings, O(1) per token; for large K). Default: ${DEFAULT-VALUE}.")
     private String kernel;
 
+    @Option(names = "--topic-samples", paramLabel = "S", defaultValue = "1",
+            description = "Report the posterior mean of the topics over the last S states (every "
+                    + "--topic-sample-every sweeps, ending at the last sweep) instead of the final state's. "
+                    + "Default: ${DEFAULT-VALUE} (the final state).")
+    private int topicSamples;
+
+    @Option(names = "--topic-sample-every", paramLabel = "N", defaultValue = "10",
+            description = "Sweeps between the averaged states. Default: ${DEFAULT-VALUE}.")
+    private int topicSampleEvery;
+
     @Option(names = "--held-out-every", paramLabel = "N", defaultValue = "10",
             description = "Hold out documents whose id is a multiple of N and score them by document completion (0: "
                 + "none). Default: ${DEFAULT-VALUE}.")
@@ -194,10 +204,12 @@ public final class LdaCommand extends JobCommand {
         }
         try {
             return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
-                    evalBurnIn, evalSamples, topWords, lineageEvery);
+                    evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery);
+        } catch (InvalidInputException e) {
+            throw e;
         } catch (IllegalArgumentException e) {
-            throw new InvalidInputException("sweeps, sync-interval, blocks, top-words, lineage-every and "
-                    + "eval-samples must be ≥ 1, held-out-every and eval-burn-in ≥ 0");
+            throw new InvalidInputException("sweeps, sync-interval, blocks, top-words, lineage-every, eval-samples, "
+                    + "topic-samples and topic-sample-every must be ≥ 1, held-out-every and eval-burn-in ≥ 0");
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.sparkmc.spark.lda;
 
 import java.util.Locale;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
@@ -19,19 +20,41 @@ import org.sparkmc.core.lda.LdaPriors;
  * @param completion the held-out fold-in protocol
  * @param topWords words per topic in topics.csv
  * @param lineageInterval steps between cuts of the cached blocks' lineage
+ * @param topicSamples states whose topics are averaged into the reported topics (1: the final state's)
+ * @param topicSampleEvery sweeps between those states (the last is the final sweep)
  */
 public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int syncInterval, int blocks, int partitions,
-        long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval) {
+        long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval,
+        int topicSamples, int topicSampleEvery) {
     public LdaConfig {
         if (sweeps < 1 || syncInterval < 1 || blocks < 1 || partitions < 1 || heldOutEvery < 0 || topWords < 1
-                || lineageInterval < 1 || evalBurnIn < 0 || evalSamples < 1) {
+                || lineageInterval < 1 || evalBurnIn < 0 || evalSamples < 1 || topicSamples < 1
+                || topicSampleEvery < 1) {
             throw new IllegalArgumentException("lda settings out of range: " + this);
+        }
+        if (topicSamples > 1) {
+            if ((long) (topicSamples - 1) * topicSampleEvery >= sweeps) {
+                throw new InvalidInputException("--topic-samples " + topicSamples + " every " + topicSampleEvery
+                        + " sweeps reaches back before sweep 1 of " + sweeps + "; use fewer samples, a shorter "
+                        + "--topic-sample-every or more --sweeps");
+            }
+            if (topicSampleEvery % syncInterval != 0 || sweeps % syncInterval != 0) {
+                throw new InvalidInputException("with --sync-interval " + syncInterval + " the global counts exist "
+                        + "only every " + syncInterval + " sweeps: --topic-sample-every (" + topicSampleEvery
+                        + ") and --sweeps (" + sweeps + ") must be multiples of it");
+            }
         }
     }
 
     public LdaConfig withPartitions(int n) {
         return new LdaConfig(priors, kernel, sweeps, syncInterval, blocks, n, seed, heldOutEvery, evalBurnIn,
-                evalSamples, topWords, lineageInterval);
+                evalSamples, topWords, lineageInterval, topicSamples, topicSampleEvery);
+    }
+
+    /** Whether the state after {@code sweep} sweeps is one of the averaged topic samples. */
+    public boolean isTopicSample(int sweep) {
+        int back = sweeps - sweep;
+        return topicSamples > 1 && back >= 0 && back % topicSampleEvery == 0 && back / topicSampleEvery < topicSamples;
     }
 
     public DocumentCompletion completion() {

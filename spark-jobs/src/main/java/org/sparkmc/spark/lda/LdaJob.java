@@ -3,7 +3,10 @@ package org.sparkmc.spark.lda;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
@@ -12,6 +15,7 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.PosteriorMeanTopics;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.cli.Progress;
@@ -85,6 +89,13 @@ public final class LdaJob {
                     checkpoint.topics(spark, saved));
             history.addAll(saved.history());
         }
+        PosteriorMeanTopics mean = config.topicSamples() > 1
+                ? PosteriorMeanTopics.of(p.numTopics(), training.vocabularySize(), p.beta()) : null;
+        Map<Integer, String> samples = new TreeMap<>();
+        if (saved != null) {
+            samples.putAll(saved.sampleChecksums());
+            restoreSamples(mean, checkpoint, saved);
+        }
         Progress progress = Progress.forJob(LOG, config.sweeps());
         int sinceSave = 0;
         while (run.sweepsDone() < config.sweeps()) {
@@ -95,19 +106,53 @@ public final class LdaJob {
             sinceSave += n;
             boolean last = run.sweepsDone() == config.sweeps();
             progress.step(run.sweepsDone(), "sample", line(row, step), last);
+            if (config.isTopicSample(run.sweepsDone())) {
+                mean.add(run.counts());
+                if (checkpoint != null) {
+                    samples.put(run.sweepsDone(), checkpoint.saveSample(run.sweepsDone(), run.counts()));
+                }
+            }
             if (checkpoint != null && (sinceSave >= checkpointing.every() || last)) {
-                checkpoint.save(spark, fingerprint, run, history);
+                checkpoint.save(spark, fingerprint, run, history, samples);
                 sinceSave = 0;
             }
         }
-        DocumentCompletion.Result evaluation = heldOut.numDocuments() == 0 ? null : evaluate(run.counts(), heldOut);
+        double[] meanPhi = mean == null ? null : mean.phi();
+        DocumentCompletion.Result finalState = heldOut.numDocuments() == 0 ? null : evaluate(run.counts(), heldOut);
+        DocumentCompletion.Result averaged = meanPhi == null || heldOut.numDocuments() == 0 ? null
+                : evaluate(meanPhi, heldOut);
+        DocumentCompletion.Result evaluation = averaged != null ? averaged : finalState;
         if (evaluation != null) {
-            LOG.info("lda: held-out perplexity {} over {} documents ({} scored tokens)",
+            LOG.info("lda: held-out perplexity {} over {} documents ({} scored tokens){}",
                     String.format(Locale.ROOT, "%.2f", evaluation.perplexity()), evaluation.documents(),
-                    evaluation.scoredTokens());
+                    evaluation.scoredTokens(), averaged == null ? "" : String.format(Locale.ROOT,
+                            " with the posterior-mean topics of %d states; %.2f with the final state's",
+                            config.topicSamples(), finalState.perplexity()));
         }
-        return new LdaResult(run, input, training, heldOut, history, evaluation, (System.nanoTime() - t0) / 1e9,
-                saved != null);
+        return new LdaResult(run, input, training, heldOut, history, evaluation, meanPhi,
+                averaged == null ? null : finalState, (System.nanoTime() - t0) / 1e9, saved != null);
+    }
+
+    /**
+     * Adds the topic samples a resumed run saved before its checkpoint to {@code mean}; every sample sweep up to
+     * the checkpoint must have one (a run checkpointed under other --topic-samples settings may lack some).
+     */
+    private void restoreSamples(PosteriorMeanTopics mean, LdaCheckpoint checkpoint, LdaCheckpoint.Saved saved) {
+        if (mean == null) {
+            return;
+        }
+        for (int sweep = 1; sweep <= Math.min(saved.sweeps(), config.sweeps()); sweep++) {
+            if (!config.isTopicSample(sweep)) {
+                continue;
+            }
+            String sha = saved.sampleChecksums().get(sweep);
+            if (sha == null) {
+                throw new InvalidInputException("checkpoint in " + checkpointing.dir() + " has no topic sample for "
+                        + "sweep " + sweep + " (it was written with other --topic-samples/--topic-sample-every "
+                        + "settings); resume with those, or remove the checkpoint directory to start over");
+            }
+            mean.add(checkpoint.loadSample(sweep, sha));
+        }
     }
 
     private static String line(LoglikRow row, AdLdaSpark.Step step) {
@@ -121,16 +166,34 @@ public final class LdaJob {
      * blocks (each document's split and fold-in have their own stream), sums added in block order.
      */
     private DocumentCompletion.Result evaluate(TopicWordCounts counts, Corpus heldOut) {
-        int numBlocks = Math.min(config.blocks(), heldOut.numDocuments());
-        List<Corpus> blocks = List.of(heldOut.blocks(numBlocks));
         Broadcast<TopicWordCounts> bc = sc.broadcast(counts);
         LdaPriors p = config.priors();
         DocumentCompletion completion = config.completion();
         RandomStreams streams = new RandomStreams(config.seed());
+        DocumentCompletion.Result result = evaluate(heldOut, b -> completion.evaluate(bc.value(), p, b, streams));
+        bc.destroy(false);
+        return result;
+    }
+
+    /** The same against explicit topics φ (word-major), e.g. the posterior mean; same split and streams. */
+    private DocumentCompletion.Result evaluate(double[] phi, Corpus heldOut) {
+        Broadcast<double[]> bc = sc.broadcast(phi);
+        int k = config.priors().numTopics();
+        double alpha = config.priors().alpha();
+        DocumentCompletion completion = config.completion();
+        RandomStreams streams = new RandomStreams(config.seed());
+        DocumentCompletion.Result result = evaluate(heldOut, b -> completion.evaluate(bc.value(), k, alpha, b,
+                streams));
+        bc.destroy(false);
+        return result;
+    }
+
+    private DocumentCompletion.Result evaluate(Corpus heldOut, Function<Corpus, DocumentCompletion.Result> score) {
+        int numBlocks = Math.min(config.blocks(), heldOut.numDocuments());
+        List<Corpus> blocks = List.of(heldOut.blocks(numBlocks));
         sc.setJobGroup("sparkmc-lda-evaluate", "lda: held-out document completion", false);
         List<DocumentCompletion.Result> parts = sc.parallelize(blocks, Math.min(numBlocks, config.partitions()))
-                .map(b -> completion.evaluate(bc.value(), p, b, streams)).collect();
-        bc.destroy(false);
+                .map(score).collect();
         double logLik = 0;
         long scored = 0;
         int docs = 0;

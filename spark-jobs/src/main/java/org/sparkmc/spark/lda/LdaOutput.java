@@ -22,7 +22,7 @@ import org.sparkmc.spark.io.AtomicOutput;
 /**
  * Writes an {@code lda} run, committed atomically: {@code topics.csv} (the top words of every topic with their
  * probabilities), {@code topic_word.parquet} (one row per topic: its token count and its word distribution φ_k over
- * the whole vocabulary), {@code doc_topic.parquet} (one row per training document: its id, length and θ_d, written
+ * the whole vocabulary; both from the reported topics, the final state's or a posterior mean), {@code doc_topic.parquet} (one row per training document: its id, length and θ_d, written
  * by the executors), {@code loglik.csv}, {@code vocabulary.txt} (line i names word id i), {@code summary.json}
  * (settings, corpus, speed, held-out perplexity) and {@code report.html}.
  */
@@ -42,13 +42,14 @@ public final class LdaOutput {
         LdaPriors priors = config.priors();
         String[] vocabulary = result.corpus().vocabulary();
         int[] dense = counts.toDense();
-        List<TopWords.Entry> top = TopWords.of(counts, dense, priors.beta(), config.topWords());
+        double[] phi = result.meanPhi() != null ? result.meanPhi() : TopWords.phi(counts, dense, priors.beta());
+        List<TopWords.Entry> top = TopWords.of(phi, dense, priors.numTopics(), config.topWords());
         out.writeText("topics.csv", topicsCsv(top, vocabulary));
         out.writeText("loglik.csv", loglikCsv(result.history()));
         out.writeText("vocabulary.txt", String.join("\n", vocabulary) + "\n");
         spark.sparkContext().setJobDescription("lda: write topic_word.parquet");
         // About 512 KB of rows (W doubles per topic) per task, under Spark's recommended task size.
-        List<Row> topicWord = topicWordRows(counts, dense, priors.beta());
+        List<Row> topicWord = topicWordRows(counts, phi);
         int topicsPerTask = Math.max(1, 65_536 / counts.vocabularySize());
         spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(topicWord,
                 (topicWord.size() + topicsPerTask - 1) / topicsPerTask), TOPIC_WORD).write()
@@ -80,17 +81,17 @@ public final class LdaOutput {
         return csv.toString();
     }
 
-    static List<Row> topicWordRows(TopicWordCounts counts, int[] dense, double beta) {
+    /** One row per topic: its final token count and its row of the reported φ (word-major {@code phi}). */
+    static List<Row> topicWordRows(TopicWordCounts counts, double[] phi) {
         int k = counts.numTopics();
         int w = counts.vocabularySize();
         List<Row> rows = new ArrayList<>(k);
         for (int t = 0; t < k; t++) {
-            double denominator = counts.topicTotal(t) + w * beta;
-            double[] phi = new double[w];
+            double[] row = new double[w];
             for (int v = 0; v < w; v++) {
-                phi[v] = (dense[v * k + t] + beta) / denominator;
+                row[v] = phi[v * k + t];
             }
-            rows.add(RowFactory.create(t, (long) counts.topicTotal(t), phi));
+            rows.add(RowFactory.create(t, (long) counts.topicTotal(t), row));
         }
         return rows;
     }
@@ -136,6 +137,16 @@ public final class LdaOutput {
         top.put("blocks", config.blocks());
         top.put("partitions", config.partitions());
         top.put("seed", config.seed());
+        Map<String, Object> estimate = new LinkedHashMap<>();
+        if (result.meanPhi() == null) {
+            estimate.put("kind", "final state: (n_kw + beta) / (n_k + W beta)");
+        } else {
+            estimate.put("kind", "posterior mean over saved states of (n_kw + beta) / (n_k + W beta)");
+            estimate.put("states", config.topicSamples());
+            estimate.put("every", config.topicSampleEvery());
+            estimate.put("first_sweep", config.sweeps() - (config.topicSamples() - 1) * config.topicSampleEvery());
+        }
+        top.put("topic_estimate", estimate);
         top.put("log_likelihood", SummaryFiles.finite(last.logLikelihood()));
         top.put("log_likelihood_per_token", SummaryFiles.finite(last.perToken()));
         DocumentCompletion.Result h = result.heldOutResult();
@@ -144,6 +155,9 @@ public final class LdaOutput {
             heldOut.put("method", "document completion (Wallach et al. 2009): fold in θ on a random half of each "
                     + "held-out document with the topics fixed, score the other half");
             heldOut.put("perplexity", SummaryFiles.finite(h.perplexity()));
+            if (result.finalStateResult() != null) {
+                heldOut.put("final_state_perplexity", SummaryFiles.finite(result.finalStateResult().perplexity()));
+            }
             heldOut.put("log_likelihood", SummaryFiles.finite(h.logLikelihood()));
             heldOut.put("scored_tokens", h.scoredTokens());
             heldOut.put("documents", h.documents());

@@ -8,11 +8,16 @@ import org.sparkmc.core.lda.DocumentCompletion;
  * A finished {@code lda} run: the sampler (its blocks still cached, for the document–topic output), the corpus and its
  * split, the log-likelihood rows, and the held-out evaluation.
  *
- * @param heldOutResult document completion of the held-out documents, or null when none were held out
+ * @param heldOutResult document completion of the held-out documents with the reported topics, or null when none
+ *     were held out
+ * @param meanPhi the reported topics when they are a posterior mean over several states ({@code --topic-samples}),
+ *     word-major {@code [w * K + k]}; null when they are the final state's
+ * @param finalStateResult with {@code meanPhi}: document completion with the final state's topics; else null
  * @param resumed whether the run continued from a checkpoint
  */
 public record LdaResult(AdLdaSpark run, LdaCorpus corpus, Corpus training, Corpus heldOut, List<LoglikRow> history,
-        DocumentCompletion.Result heldOutResult, double seconds, boolean resumed) {
+        DocumentCompletion.Result heldOutResult, double[] meanPhi, DocumentCompletion.Result finalStateResult,
+        double seconds, boolean resumed) {
     public LoglikRow last() {
         return history.get(history.size() - 1);
     }

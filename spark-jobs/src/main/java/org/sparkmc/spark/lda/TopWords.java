@@ -5,8 +5,9 @@ import java.util.List;
 import org.sparkmc.core.lda.TopicWordCounts;
 
 /**
- * The most probable words of each topic under φ_{k,w} = (n_{k,w} + β)/(n_k + Wβ), the posterior mean of the topics
- * given the final assignment (Griffiths &amp; Steyvers 2004); ties go to the lower word id.
+ * The most probable words of each topic under the reported topics φ: the final state's
+ * φ_{k,w} = (n_{k,w} + β)/(n_k + Wβ) (Griffiths &amp; Steyvers 2004), or a posterior mean over several states; ties
+ * go to the lower word id.
  */
 public final class TopWords {
     /**
@@ -15,7 +16,7 @@ public final class TopWords {
      * @param topic k
      * @param rank 1 for the most probable
      * @param word the word's id
-     * @param count n_{k,w}
+     * @param count n_{k,w} in the final state
      * @param probability φ_{k,w}
      */
     public record Entry(int topic, int rank, int word, int count, double probability) {
@@ -24,45 +25,57 @@ public final class TopWords {
     private TopWords() {
     }
 
+    /** The final state's φ, word-major {@code [w * K + k]}, from its dense counts ({@code counts.toDense()}). */
+    public static double[] phi(TopicWordCounts counts, int[] dense, double beta) {
+        int k = counts.numTopics();
+        int w = counts.vocabularySize();
+        double[] denominator = new double[k];
+        for (int t = 0; t < k; t++) {
+            denominator[t] = counts.topicTotal(t) + w * beta;
+        }
+        double[] phi = new double[dense.length];
+        for (int i = 0; i < dense.length; i++) {
+            phi[i] = (dense[i] + beta) / denominator[i % k];
+        }
+        return phi;
+    }
+
     /**
      * The {@code n} most probable words of every topic, topic by topic, by rank.
      *
-     * @param dense {@code counts.toDense()}, which the caller usually needs too
+     * @param phi the reported topics, word-major {@code [w * K + k]}
+     * @param dense the final state's counts, {@code counts.toDense()}
      */
-    public static List<Entry> of(TopicWordCounts counts, int[] dense, double beta, int n) {
-        int k = counts.numTopics();
-        int w = counts.vocabularySize();
+    public static List<Entry> of(double[] phi, int[] dense, int k, int n) {
+        int w = phi.length / k;
         List<Entry> out = new ArrayList<>(k * Math.min(n, w));
         for (int t = 0; t < k; t++) {
-            double denominator = counts.topicTotal(t) + w * beta;
             int[] best = new int[Math.min(n, w)];
             int size = 0;
             for (int v = 0; v < w; v++) {
-                int c = dense[v * k + t];
                 if (size < best.length) {
                     best[size++] = v;
-                    siftUp(best, size - 1, dense, k, t);
-                } else if (c > dense[best[size - 1] * k + t]) {
+                    siftUp(best, size - 1, phi, k, t);
+                } else if (phi[v * k + t] > phi[best[size - 1] * k + t]) {
                     best[size - 1] = v;
-                    siftUp(best, size - 1, dense, k, t);
+                    siftUp(best, size - 1, phi, k, t);
                 }
             }
             for (int r = 0; r < size; r++) {
-                int c = dense[best[r] * k + t];
-                out.add(new Entry(t, r + 1, best[r], c, (c + beta) / denominator));
+                out.add(new Entry(t, r + 1, best[r], dense[best[r] * k + t], phi[best[r] * k + t]));
             }
         }
         return out;
     }
 
-    /** Insertion step keeping best[0..i] sorted by count descending, then word id ascending. */
-    private static void siftUp(int[] best, int i, int[] dense, int k, int t) {
+    /** Insertion step keeping best[0..i] sorted by φ descending, then word id ascending. */
+    private static void siftUp(int[] best, int i, double[] phi, int k, int t) {
         int v = best[i];
-        int c = dense[v * k + t];
+        double p = phi[v * k + t];
         while (i > 0) {
             int u = best[i - 1];
-            int cu = dense[u * k + t];
-            if (cu > c || (cu == c && u < v)) {
+            double pu = phi[u * k + t];
+            if (pu > p || (pu == p && u < v)) {
                 break;
             }
             best[i] = u;

@@ -67,7 +67,15 @@ class LdaBadInputTest extends SparkTestBase {
                 Arguments.of("unknown kernel", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
                     "--kernel", "vb"}, new String[] {"unknown kernel 'vb'; expected sparse or cycle-mh"}),
                 Arguments.of("resume without checkpoint", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
-                    LdaRuns.VOCAB, "--resume"}, new String[] {"--resume needs --checkpoint DIR"}));
+                    LdaRuns.VOCAB, "--resume"}, new String[] {"--resume needs --checkpoint DIR"}),
+                Arguments.of("zero topic samples", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
+                    LdaRuns.VOCAB, "--topic-samples", "0"}, new String[] {"topic-samples"}),
+                Arguments.of("topic samples before sweep 1", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
+                    LdaRuns.VOCAB, "--sweeps", "6", "--topic-samples", "4", "--topic-sample-every", "2"},
+                        new String[] {"--topic-samples 4 every 2 sweeps reaches back before sweep 1 of 6"}),
+                Arguments.of("topic samples between syncs", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
+                    LdaRuns.VOCAB, "--sync-interval", "2", "--topic-samples", "3", "--topic-sample-every", "3"},
+                        new String[] {"--topic-sample-every (3) and --sweeps (200) must be multiples of it"}));
     }
 
     @ParameterizedTest(name = "{0}")
