@@ -27,9 +27,11 @@ import org.sparkmc.spark.io.CheckpointStates;
 
 /**
  * An {@code smc} run's checkpoint directory: {@code state-<step>.json} (the driver's whole state after a step: log
- * p̂ so far, the log-sum the next step's weights start from, the resampling count, every step's row — which also
- * records the observations consumed — and the SHA-256 of each particle block) with its own SHA-256 in the last line,
- * and {@code particles/step-<n>.parquet} (every block's states and log-weights: columns block, states, log_weights).
+ * p̂ so far, the log-sum the next step's weights start from, the resampling count, the newest row segment's name and
+ * SHA-256, and the SHA-256 of each particle block) with its own SHA-256 in the last line; {@code rows/rows-<step>.json}
+ * (the rows of the steps since the previous checkpoint — which also record the observations consumed — and the
+ * previous segment's name and SHA-256, a chain back to the first); and {@code particles/step-<n>.parquet} (every
+ * block's states and log-weights: columns block, states, log_weights). Each save writes only its own steps' rows.
  *
  * <p>Random generators need no saving: step n of block b always draws from the stream keyed by (seed, n, b), and
  * the resampling draw of step n from the stream keyed by (seed, n), so the particles after a step, the driver's
@@ -46,6 +48,11 @@ final class SmcCheckpoint {
                     false)));
 
     private final CheckpointStates files;
+    // The newest row segment written or read: its name under the directory, its SHA-256, and the last step it holds
+    // (rows of later steps go into the next segment).
+    private String rowSegment;
+    private String rowSegmentSha256;
+    private int rowSegmentStep = Integer.MIN_VALUE;
 
     /**
      * The driver's state after {@code steps} time steps.
@@ -98,22 +105,9 @@ final class SmcCheckpoint {
         doc.put("resamplings", saved.resamplings());
         doc.put("particles", "particles/" + target.getName());
         doc.put("block_sha256", sums);
-        List<Map<String, Object>> rows = new ArrayList<>();
-        for (StepRow r : saved.rows()) {
-            StepSummary s = r.summary();
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("step", r.step());
-            m.put("time", r.time());
-            m.put("observation", r.observation());
-            m.put("mean", s.mean());
-            m.put("variance", s.variance());
-            m.put("ess", s.ess());
-            m.put("resampled", s.resampled());
-            m.put("increment", s.logLikelihoodIncrement());
-            m.put("observed", s.observed());
-            rows.add(m);
-        }
-        doc.put("rows", rows);
+        writeRowSegment(saved);
+        doc.put("rows_segment", rowSegment);
+        doc.put("rows_segment_sha256", rowSegmentSha256);
         files.save(saved.steps(), doc);
         try {
             for (FileStatus old : files.fileSystem().listStatus(target.getParent())) {
@@ -137,14 +131,7 @@ final class SmcCheckpoint {
         if (doc == null) {
             return null;
         }
-        List<StepRow> rows = new ArrayList<>();
-        for (JsonNode r : doc.get("rows")) {
-            int step = r.get("step").asInt();
-            rows.add(new StepRow(step, r.get("time").asDouble(), doubles(r.get("observation")),
-                    new StepSummary(step, doubles(r.get("mean")), doubles(r.get("variance")), r.get("ess").asDouble(),
-                            r.get("resampled").asBoolean(), r.get("increment").asDouble(),
-                            r.get("observed").asBoolean())));
-        }
+        List<StepRow> rows = doc.has("rows") ? rows(doc.get("rows")) : readRowSegments(doc);
         Saved saved = new Saved(doc.get("fingerprint").asText(), doc.get("steps").asInt(),
                 doc.get("log_likelihood").asDouble(), doc.get("previous_log_sum").asDouble(),
                 doc.get("resamplings").asInt(), rows);
@@ -191,6 +178,110 @@ final class SmcCheckpoint {
             out[i] = list.get(i);
         }
         return out;
+    }
+
+    /**
+     * Writes the rows of the steps since the previous segment to {@code rows/rows-<step>.json}, with the name and
+     * SHA-256 of the previous segment, so every save writes only its own steps' rows (a long series does not
+     * rewrite its whole history at each checkpoint) and the chain is verified link by link on load.
+     */
+    private void writeRowSegment(Saved saved) {
+        List<Map<String, Object>> fresh = new ArrayList<>();
+        int last = rowSegmentStep;
+        for (StepRow r : saved.rows()) {
+            if (r.step() > rowSegmentStep) {
+                fresh.add(rowJson(r));
+                last = Math.max(last, r.step());
+            }
+        }
+        Map<String, Object> segment = new LinkedHashMap<>();
+        segment.put("previous", rowSegment);
+        segment.put("previous_sha256", rowSegmentSha256);
+        segment.put("rows", fresh);
+        String name = String.format("rows/rows-%07d.json", saved.steps());
+        Path target = new Path(files.dir(), name);
+        Path tmp = new Path(target.getParent(), "." + target.getName() + ".tmp");
+        try {
+            byte[] bytes = CheckpointStates.JSON.writeValueAsBytes(segment);
+            try (var out = files.fileSystem().create(tmp, true)) {
+                out.write(bytes);
+            }
+            files.replace(tmp, target);
+            rowSegment = name;
+            rowSegmentSha256 = CheckpointStates.sha256(bytes);
+            rowSegmentStep = last;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write checkpoint rows " + target, e);
+        }
+    }
+
+    /** Every step's row, from the state's newest row segment back along the chain, each segment verified. */
+    private List<StepRow> readRowSegments(JsonNode state) {
+        List<List<StepRow>> segments = new ArrayList<>();
+        String name = state.get("rows_segment").asText();
+        String sha256 = state.get("rows_segment_sha256").asText();
+        rowSegment = name;
+        rowSegmentSha256 = sha256;
+        int maxLinks = state.get("steps").asInt() + 1;
+        for (int links = 0; name != null; links++) {
+            Path path = new Path(files.dir(), name);
+            byte[] bytes;
+            try (var in = files.fileSystem().open(path)) {
+                bytes = in.readAllBytes();
+            } catch (IOException e) {
+                throw new InvalidInputException("checkpoint " + files.dir() + " is incomplete: its rows " + path
+                        + " cannot be read (" + e.getMessage() + "); remove the checkpoint directory to start over", e);
+            }
+            if (!CheckpointStates.sha256(bytes).equals(sha256) || links > maxLinks) {
+                throw new InvalidInputException("checkpoint rows " + path + " are corrupt (their SHA-256 does not "
+                        + "match the one recorded for them); remove the checkpoint directory to start over");
+            }
+            try {
+                JsonNode segment = CheckpointStates.JSON.readTree(bytes);
+                segments.add(rows(segment.get("rows")));
+                JsonNode previous = segment.get("previous");
+                name = previous == null || previous.isNull() ? null : previous.asText();
+                sha256 = name == null ? null : segment.get("previous_sha256").asText();
+            } catch (IOException | RuntimeException e) {
+                throw new InvalidInputException("checkpoint rows " + path + " are unreadable (" + e.getMessage()
+                        + "); remove the checkpoint directory to start over", e);
+            }
+        }
+        List<StepRow> rows = new ArrayList<>();
+        for (int i = segments.size() - 1; i >= 0; i--) {
+            rows.addAll(segments.get(i));
+        }
+        for (StepRow r : rows) {
+            rowSegmentStep = Math.max(rowSegmentStep, r.step());
+        }
+        return rows;
+    }
+
+    private static Map<String, Object> rowJson(StepRow r) {
+        StepSummary s = r.summary();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("step", r.step());
+        m.put("time", r.time());
+        m.put("observation", r.observation());
+        m.put("mean", s.mean());
+        m.put("variance", s.variance());
+        m.put("ess", s.ess());
+        m.put("resampled", s.resampled());
+        m.put("increment", s.logLikelihoodIncrement());
+        m.put("observed", s.observed());
+        return m;
+    }
+
+    private static List<StepRow> rows(JsonNode array) {
+        List<StepRow> rows = new ArrayList<>();
+        for (JsonNode r : array) {
+            int step = r.get("step").asInt();
+            rows.add(new StepRow(step, r.get("time").asDouble(), doubles(r.get("observation")),
+                    new StepSummary(step, doubles(r.get("mean")), doubles(r.get("variance")), r.get("ess").asDouble(),
+                            r.get("resampled").asBoolean(), r.get("increment").asDouble(),
+                            r.get("observed").asBoolean())));
+        }
+        return rows;
     }
 
     /** "block:sha256" of a block's index, count, states and log-weights (their exact bits). */

@@ -131,6 +131,42 @@ class SmcCheckpointTest extends SparkTestBase {
         assertTrue(r.err().contains("is incomplete"), r.err());
     }
 
+    /**
+     * Each checkpoint writes only its own steps' rows (the state does not grow with the series), a resume reads the
+     * chain of segments back to the first and finishes identically, and a damaged segment is refused.
+     */
+    @Test
+    void rowsAreWrittenOncePerCheckpointAndVerifiedOnResume() throws Exception {
+        Path whole = tmp.resolve("whole");
+        assertEquals(ExitCode.OK, Main.run(with(RUN, "--data", firstSteps(30).toString(), "--out", whole.toString())));
+        Path ten = tmp.resolve("ckpt-10");
+        Path twenty = tmp.resolve("ckpt-20");
+        assertEquals(ExitCode.OK, Main.run(with(RUN, "--data", firstSteps(10).toString(), "--checkpoint",
+                ten.toString(), "--checkpoint-every", "5", "--out", tmp.resolve("part-10").toString())));
+        assertEquals(ExitCode.OK, Main.run(with(RUN, "--data", firstSteps(20).toString(), "--checkpoint",
+                twenty.toString(), "--checkpoint-every", "5", "--out", tmp.resolve("part-20").toString())));
+        long after10 = Files.size(ten.resolve("state-00010.json"));
+        long after20 = Files.size(twenty.resolve("state-00020.json"));
+        assertTrue(Math.abs(after20 - after10) < 64, after10 + " vs " + after20 + " bytes");
+        try (var segments = Files.list(twenty.resolve("rows"))) {
+            assertEquals(4, segments.filter(f -> f.getFileName().toString().matches("rows-\\d+\\.json")).count());
+        }
+        Path resumed = tmp.resolve("resumed");
+        BadInputTest.Result r = BadInputTest.runCapturing(with(RUN, "--data", firstSteps(30).toString(),
+                "--checkpoint", twenty.toString(), "--resume", "--out", resumed.toString()));
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertEquals(Files.readString(whole.resolve("filter.csv")), Files.readString(resumed.resolve("filter.csv")));
+
+        Path segment = twenty.resolve("rows/rows-0000010.json");
+        Files.writeString(segment, Files.readString(segment).replaceFirst("\"ess\":", "\"ess\": "));
+        Files.deleteIfExists(segment.resolveSibling(".rows-0000010.json.crc"));
+        r = BadInputTest.runCapturing(with(RUN, "--data", firstSteps(30).toString(), "--checkpoint",
+                twenty.toString(), "--resume", "--out", tmp.resolve("damaged").toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("rows-0000010.json are corrupt"), r.err());
+        assertFalse(Files.exists(tmp.resolve("damaged")));
+    }
+
     @Test
     void otherDataOrSettingsAreRefused() throws Exception {
         Path checkpoint = checkpointAfter20();
