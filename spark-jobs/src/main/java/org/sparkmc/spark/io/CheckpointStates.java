@@ -82,6 +82,27 @@ public final class CheckpointStates {
         }
     }
 
+    /**
+     * Writes {@code bytes} as {@code name} (a path under the directory) through a temporary file and a rename, so
+     * the file is whole or absent; returns their SHA-256, for the state that will refer to it.
+     */
+    public String writeFile(String name, byte[] bytes) throws IOException {
+        Path target = new Path(dir, name);
+        Path tmp = new Path(target.getParent(), "." + target.getName() + ".tmp");
+        try (OutputStream out = fs.create(tmp, true)) {
+            out.write(bytes);
+        }
+        replace(tmp, target);
+        return sha256(bytes);
+    }
+
+    /** The bytes of {@code name} (a path under the directory). */
+    public byte[] readFile(String name) throws IOException {
+        try (var in = fs.open(new Path(dir, name))) {
+            return in.readAllBytes();
+        }
+    }
+
     /** Moves {@code from} (a file or directory) to {@code to}, replacing whatever is there. */
     public void replace(Path from, Path to) throws IOException {
         fs.delete(to, true);

@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -167,27 +165,19 @@ final class LdaCheckpoint {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Path target = samplePath(sweep);
-        Path tmp = new Path(target.getParent(), String.format(".counts-%05d.bin.tmp", sweep));
-        try (FSDataOutputStream out = states.fileSystem().create(tmp, true)) {
-            out.write(bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write topic sample " + tmp, e);
-        }
         try {
-            states.replace(tmp, target);
+            return states.writeFile(sampleName(sweep), bytes);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write topic sample " + target, e);
+            throw new UncheckedIOException("cannot write topic sample " + sampleName(sweep) + " in " + states.dir(), e);
         }
-        return CheckpointStates.sha256(bytes);
     }
 
     /** The topic sample saved after {@code sweep} sweeps, verified against {@code sha256}. */
     TopicWordCounts loadSample(int sweep, String sha256) {
-        Path path = samplePath(sweep);
+        Path path = new Path(states.dir(), sampleName(sweep));
         byte[] bytes;
-        try (FSDataInputStream in = states.fileSystem().open(path)) {
-            bytes = in.readAllBytes();
+        try {
+            bytes = states.readFile(sampleName(sweep));
         } catch (IOException e) {
             throw new InvalidInputException("checkpoint topic sample " + path + " cannot be read (" + e.getMessage()
                     + "); remove the checkpoint directory to start over", e);
@@ -207,8 +197,8 @@ final class LdaCheckpoint {
         }
     }
 
-    private Path samplePath(int sweep) {
-        return new Path(states.dir(), String.format("samples/counts-%05d.bin", sweep));
+    private static String sampleName(int sweep) {
+        return String.format("samples/counts-%05d.bin", sweep);
     }
 
     private Path topicsPath(int sweep) {

@@ -199,19 +199,12 @@ final class SmcCheckpoint {
         segment.put("previous_sha256", rowSegmentSha256);
         segment.put("rows", fresh);
         String name = String.format("rows/rows-%07d.json", saved.steps());
-        Path target = new Path(files.dir(), name);
-        Path tmp = new Path(target.getParent(), "." + target.getName() + ".tmp");
         try {
-            byte[] bytes = CheckpointStates.JSON.writeValueAsBytes(segment);
-            try (var out = files.fileSystem().create(tmp, true)) {
-                out.write(bytes);
-            }
-            files.replace(tmp, target);
+            rowSegmentSha256 = files.writeFile(name, CheckpointStates.JSON.writeValueAsBytes(segment));
             rowSegment = name;
-            rowSegmentSha256 = CheckpointStates.sha256(bytes);
             rowSegmentStep = last;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write checkpoint rows " + target, e);
+            throw new UncheckedIOException("cannot write checkpoint rows " + name + " in " + files.dir(), e);
         }
     }
 
@@ -226,8 +219,8 @@ final class SmcCheckpoint {
         for (int links = 0; name != null; links++) {
             Path path = new Path(files.dir(), name);
             byte[] bytes;
-            try (var in = files.fileSystem().open(path)) {
-                bytes = in.readAllBytes();
+            try {
+                bytes = files.readFile(name);
             } catch (IOException e) {
                 throw new InvalidInputException("checkpoint " + files.dir() + " is incomplete: its rows " + path
                         + " cannot be read (" + e.getMessage() + "); remove the checkpoint directory to start over", e);
