@@ -38,31 +38,66 @@ public final class UciBagOfWords {
     public record Docword(Corpus corpus, int declaredDocuments, int emptyDocuments) {
     }
 
+    /**
+     * A docword file's three header lines; the body is lines 4 … of the file.
+     *
+     * @param documents D
+     * @param vocabularySize W
+     * @param lines NNZ, the number of body lines
+     */
+    public record Header(int documents, int vocabularySize, int lines) implements java.io.Serializable {
+    }
+
     /** Reads a docword stream, un-gzipping it first if it starts with the gzip magic bytes. */
     public static Docword readDocword(InputStream in, String source) throws IOException {
+        return readDocword(new InputStreamReader(ungzipped(in), StandardCharsets.US_ASCII), source);
+    }
+
+    /** Reads only the header of a docword stream (plain or gzipped). */
+    public static Header readHeader(InputStream in, String source) throws IOException {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(ungzipped(in), StandardCharsets.US_ASCII));
+        return header(reader, source, new int[] {0});
+    }
+
+    private static InputStream ungzipped(InputStream in) throws IOException {
         BufferedInputStream buffered = new BufferedInputStream(in, 1 << 16);
         buffered.mark(2);
         int b0 = buffered.read();
         int b1 = buffered.read();
         buffered.reset();
-        InputStream body = (b0 == 0x1f && b1 == 0x8b) ? new GZIPInputStream(buffered, 1 << 16) : buffered;
-        return readDocword(new InputStreamReader(body, StandardCharsets.US_ASCII), source);
+        return (b0 == 0x1f && b1 == 0x8b) ? new GZIPInputStream(buffered, 1 << 16) : buffered;
+    }
+
+    /**
+     * One body line (not blank) checked against the header: {docID, wordID, count}, 1-based ids within D and W and a
+     * positive count, or an {@link InvalidInputException} naming the source and line.
+     */
+    public static long[] bodyLine(String line, String source, long lineNo, Header header) {
+        long[] f = fields(line, source, lineNo);
+        if (f[0] < 1 || f[0] > header.documents()) {
+            throw new InvalidInputException(source + " line " + lineNo + ": docID " + f[0]
+                    + " outside 1.." + header.documents() + " (header D)");
+        }
+        if (f[1] < 1 || f[1] > header.vocabularySize()) {
+            throw new InvalidInputException(source + " line " + lineNo + ": wordID " + f[1]
+                    + " outside 1.." + header.vocabularySize() + " (header W)");
+        }
+        if (f[2] < 1) {
+            throw new InvalidInputException(source + " line " + lineNo + ": count " + f[2]
+                    + " must be a positive integer");
+        }
+        return f;
     }
 
     /** Reads a docword text. */
     public static Docword readDocword(Reader reader, String source) throws IOException {
         BufferedReader in = reader instanceof BufferedReader br ? br : new BufferedReader(reader, 1 << 16);
         int[] lineNo = {0};
-        long d = header(in, source, lineNo, "D (number of documents)");
-        long w = header(in, source, lineNo, "W (vocabulary size)");
-        long nnz = header(in, source, lineNo, "NNZ (number of docID wordID count lines)");
-        if (d > Integer.MAX_VALUE - 1 || w > Integer.MAX_VALUE - 1 || nnz > Integer.MAX_VALUE - 8) {
-            throw new InvalidInputException(source + ": header D=" + d + " W=" + w + " NNZ=" + nnz
-                    + " is larger than this reader supports (2^31 - 8)");
-        }
-        int numDocs = (int) d;
-        int vocab = (int) w;
-        int lines = (int) nnz;
+        Header header = header(in, source, lineNo);
+        int numDocs = header.documents();
+        int vocab = header.vocabularySize();
+        int lines = header.lines();
+        long nnz = lines;
         int[] docs = new int[lines];
         int[] wordIds = new int[lines];
         int[] counts = new int[lines];
@@ -79,19 +114,7 @@ public final class UciBagOfWords {
                 throw new InvalidInputException(source + " line " + lineNo[0] + ": more body lines than the header's NNZ="
                         + nnz);
             }
-            long[] f = fields(line, source, lineNo[0]);
-            if (f[0] < 1 || f[0] > numDocs) {
-                throw new InvalidInputException(source + " line " + lineNo[0] + ": docID " + f[0]
-                        + " outside 1.." + numDocs + " (header D)");
-            }
-            if (f[1] < 1 || f[1] > vocab) {
-                throw new InvalidInputException(source + " line " + lineNo[0] + ": wordID " + f[1]
-                        + " outside 1.." + vocab + " (header W)");
-            }
-            if (f[2] < 1) {
-                throw new InvalidInputException(source + " line " + lineNo[0] + ": count " + f[2]
-                        + " must be a positive integer");
-            }
+            long[] f = bodyLine(line, source, lineNo[0], header);
             tokens += f[2];
             if (tokens > Integer.MAX_VALUE - 8) {
                 throw new InvalidInputException(source + " line " + lineNo[0]
@@ -174,16 +197,21 @@ public final class UciBagOfWords {
 
     /** Reads a vocabulary stream (plain or gzipped) as UTF-8. */
     public static String[] readVocabulary(InputStream in, String source, int expectedSize) throws IOException {
-        BufferedInputStream buffered = new BufferedInputStream(in, 1 << 16);
-        buffered.mark(2);
-        int b0 = buffered.read();
-        int b1 = buffered.read();
-        buffered.reset();
-        InputStream body = (b0 == 0x1f && b1 == 0x8b) ? new GZIPInputStream(buffered, 1 << 16) : buffered;
-        return readVocabulary(new InputStreamReader(body, StandardCharsets.UTF_8), source, expectedSize);
+        return readVocabulary(new InputStreamReader(ungzipped(in), StandardCharsets.UTF_8), source, expectedSize);
     }
 
-    private static long header(BufferedReader in, String source, int[] lineNo, String what) throws IOException {
+    private static Header header(BufferedReader in, String source, int[] lineNo) throws IOException {
+        long d = headerLine(in, source, lineNo, "D (number of documents)");
+        long w = headerLine(in, source, lineNo, "W (vocabulary size)");
+        long nnz = headerLine(in, source, lineNo, "NNZ (number of docID wordID count lines)");
+        if (d > Integer.MAX_VALUE - 1 || w > Integer.MAX_VALUE - 1 || nnz > Integer.MAX_VALUE - 8) {
+            throw new InvalidInputException(source + ": header D=" + d + " W=" + w + " NNZ=" + nnz
+                    + " is larger than this reader supports (2^31 - 8)");
+        }
+        return new Header((int) d, (int) w, (int) nnz);
+    }
+
+    private static long headerLine(BufferedReader in, String source, int[] lineNo, String what) throws IOException {
         String line = in.readLine();
         lineNo[0]++;
         if (line == null) {
@@ -205,7 +233,7 @@ public final class UciBagOfWords {
     }
 
     /** Parses "docID wordID count" (whitespace-separated integers) without allocating per field. */
-    private static long[] fields(String line, String source, int lineNo) {
+    private static long[] fields(String line, String source, long lineNo) {
         long[] f = new long[3];
         int i = 0;
         int len = line.length();
@@ -244,7 +272,7 @@ public final class UciBagOfWords {
         return f;
     }
 
-    private static InvalidInputException malformed(String line, String source, int lineNo, String why) {
+    private static InvalidInputException malformed(String line, String source, long lineNo, String why) {
         return new InvalidInputException(source + " line " + lineNo + ": expected 'docID wordID count' (three integers), "
                 + why + ": '" + abbreviate(line) + "'");
     }

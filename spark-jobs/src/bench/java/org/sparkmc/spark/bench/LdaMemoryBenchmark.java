@@ -33,9 +33,8 @@ public final class LdaMemoryBenchmark {
         int sweeps = args.length > 1 ? Integer.parseInt(args[1]) : 50;
         SparkSession spark = SparkSetup.session("lda-memory-benchmark", "local[2]");
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        LdaCorpus input = LdaCorpusReader.readUci("data/kos/docword.kos.txt.gz", "data/kos/vocab.kos.txt",
-                new Configuration());
-        Corpus training = input.corpus().selectByDocId(LdaCorpus.heldOut(10).negate());
+        LdaCorpus input = LdaCorpusReader.readUci(sc, "data/kos/docword.kos.txt.gz", "data/kos/vocab.kos.txt");
+        Corpus training = input.documents().collect().selectByDocId(LdaCorpus.heldOut(10).negate());
         long n = training.numTokens();
         int w = training.vocabularySize();
         int[] f = training.wordFrequencies();

@@ -60,9 +60,8 @@ public final class MllibLdaBenchmark {
                 .config("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName())
                 .config("spark.ui.showConsoleProgress", "false").getOrCreate();
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        LdaCorpus input = LdaCorpusReader.readUci("data/kos/docword.kos.txt.gz", "data/kos/vocab.kos.txt",
-                new Configuration());
-        Corpus all = input.corpus();
+        LdaCorpus input = LdaCorpusReader.readUci(sc, "data/kos/docword.kos.txt.gz", "data/kos/vocab.kos.txt");
+        Corpus all = input.documents().collect();
         Corpus training = all.selectByDocId(LdaCorpus.heldOut(10).negate());
         Corpus heldOut = all.selectByDocId(LdaCorpus.heldOut(10));
         int w = all.vocabularySize();

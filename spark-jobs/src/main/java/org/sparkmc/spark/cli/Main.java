@@ -49,8 +49,10 @@ public final class Main implements Callable<Integer> {
             return ExitCode.BAD_INPUT;
         }
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
-            if (isBadInput(e)) {
-                cmd.getErr().println("sparkmc " + cmd.getCommandName() + ": " + e.getMessage());
+            InvalidInputException bad = badInput(e);
+            if (bad != null) {
+                // Found on an executor, it arrives wrapped in Spark's job failure: print only its own message.
+                cmd.getErr().println("sparkmc " + cmd.getCommandName() + ": " + bad.getMessage());
                 return ExitCode.BAD_INPUT;
             }
             cmd.getErr().println("sparkmc " + cmd.getCommandName() + " failed: " + e);
@@ -60,13 +62,13 @@ public final class Main implements Callable<Integer> {
         return commandLine.execute(args);
     }
 
-    private static boolean isBadInput(Throwable e) {
+    private static InvalidInputException badInput(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof InvalidInputException) {
-                return true;
+            if (t instanceof InvalidInputException bad) {
+                return bad;
             }
         }
-        return false;
+        return null;
     }
 
     /** No job named: print the usage and fail as bad input. */

@@ -97,13 +97,21 @@ public final class AdLdaSpark {
 
     /** Cuts {@code training} into blocks, ships them to the executors and draws the initial topics there. */
     public static AdLdaSpark start(JavaSparkContext sc, Corpus training, Options options) {
-        AdLdaSpark run = new AdLdaSpark(sc, options, training.numTokens());
+        return start(sc, keyed(sc, training, options), training.numTokens(), training.vocabularySize(), options);
+    }
+
+    /**
+     * Starts from blocks already on the executors ({@code options.numBlocks()} of them, keyed 0..B−1): draws the
+     * initial topics there.
+     */
+    public static AdLdaSpark start(JavaSparkContext sc, JavaPairRDD<Integer, Corpus> blocks, long tokens,
+            int vocabularySize, Options options) {
+        AdLdaSpark run = new AdLdaSpark(sc, options, tokens);
         LdaPriors p = run.priors;
         RandomStreams rs = run.streams;
         long t0 = System.nanoTime();
-        double sampling = run.collectStep(keyed(sc, training, options)
-                .map(t -> LdaBlock.initial(t._1(), t._2(), p, rs)),
-                TopicWordCounts.empty(p.numTopics(), training.vocabularySize()), t0);
+        double sampling = run.collectStep(blocks.map(t -> LdaBlock.initial(t._1(), t._2(), p, rs)),
+                TopicWordCounts.empty(p.numTopics(), vocabularySize), t0);
         run.last = run.stepSummary(t0, sampling, 1, 0);
         return run;
     }
@@ -112,18 +120,16 @@ public final class AdLdaSpark {
      * Continues a run from saved topics after {@code sweepsDone} sweeps: {@code savedTopics} holds every block's
      * topics by block id; the global counts are rebuilt from them.
      */
-    public static AdLdaSpark restore(JavaSparkContext sc, Corpus training, Options options, int sweepsDone,
-            JavaPairRDD<Integer, char[]> savedTopics) {
-        AdLdaSpark run = new AdLdaSpark(sc, options, training.numTokens());
+    public static AdLdaSpark restore(JavaSparkContext sc, JavaPairRDD<Integer, Corpus> blocks, long tokens,
+            int vocabularySize, Options options, int sweepsDone, JavaPairRDD<Integer, char[]> savedTopics) {
+        AdLdaSpark run = new AdLdaSpark(sc, options, tokens);
         LdaPriors p = run.priors;
-        JavaRDD<LdaBlock> restored = keyed(sc, training, options)
-                .join(savedTopics, new HashPartitioner(options.partitions()))
+        JavaRDD<LdaBlock> restored = blocks.join(savedTopics, new HashPartitioner(options.partitions()))
                 .map(t -> LdaBlock.restored(t._1(), t._2()._1(), t._2()._2(), p));
-        run.collectStep(restored, TopicWordCounts.empty(p.numTopics(), training.vocabularySize()),
-                System.nanoTime());
-        if (run.global.totalTokens() != training.numTokens()) {
-            throw new IllegalStateException("saved topics cover " + run.global.totalTokens() + " of "
-                    + training.numTokens() + " tokens");
+        run.collectStep(restored, TopicWordCounts.empty(p.numTopics(), vocabularySize), System.nanoTime());
+        if (run.global.totalTokens() != tokens) {
+            throw new IllegalStateException("saved topics cover " + run.global.totalTokens() + " of " + tokens
+                    + " tokens");
         }
         run.sweeps = sweepsDone;
         run.last = run.stepSummary(System.nanoTime(), 0, 0, 0);

@@ -2,7 +2,6 @@ package org.sparkmc.spark.lda;
 
 import java.util.Locale;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
@@ -153,8 +152,6 @@ public final class LdaCommand extends JobCommand {
         LdaConfig config = config();
         LdaCorpusReader.TextOptions textOptions = plain
                 ? LdaCorpusReader.TextOptions.of(vocabSize, minDf, !keepStopWords) : null;
-        // A UCI corpus is read and checked before Spark starts; text needs Spark ML's transformers.
-        LdaCorpus corpus = uci ? LdaCorpusReader.readUci(docword, vocab, new Configuration()) : null;
 
         SparkSession spark = outputOptions.session("sparkmc lda");
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -164,9 +161,9 @@ public final class LdaCommand extends JobCommand {
         }
         LdaResult result = null;
         try {
-            if (corpus == null) {
-                corpus = LdaCorpusReader.readText(spark, text, textOptions);
-            }
+            // Read on the executors: the driver holds only the header, the vocabulary and the documents' index.
+            LdaCorpus corpus = uci ? LdaCorpusReader.readUci(sc, docword, vocab)
+                    : LdaCorpusReader.readText(spark, text, textOptions);
             result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpoint.dir(), checkpointEvery,
                     checkpoint.resume(), lineageDir))
                     .run(corpus);

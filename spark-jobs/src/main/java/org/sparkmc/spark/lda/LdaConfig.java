@@ -73,6 +73,7 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
         return String.format(Locale.ROOT, "lda K=%d alpha=%s beta=%s kernel=%s sync=%d blocks=%d seed=%d "
                 + "held-out=%d corpus=%s docs=%d tokens=%d vocabulary=%d", priors.numTopics(), priors.alpha(),
                 priors.beta(), kernel, syncInterval, blocks, seed, heldOutEvery, corpus.source(),
-                corpus.corpus().numDocuments(), corpus.corpus().numTokens(), corpus.corpus().vocabularySize());
+                corpus.documents().numDocuments(), corpus.documents().numTokens(),
+                corpus.documents().vocabularySize());
     }
 }

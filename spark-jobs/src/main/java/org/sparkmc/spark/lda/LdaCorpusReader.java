@@ -8,6 +8,9 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.feature.CountVectorizer;
 import org.apache.spark.ml.feature.CountVectorizerModel;
 import org.apache.spark.ml.feature.RegexTokenizer;
@@ -21,13 +24,14 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sparkmc.core.InvalidInputException;
-import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.UciBagOfWords;
+import scala.Tuple2;
 
 /**
- * Reads the {@code lda} job's corpus through Hadoop's FileSystem: a UCI bag-of-words pair ({@code docword.*.txt[.gz]}
- * and {@code vocab.*.txt}), or plain text with one document per line, tokenised and counted by Spark ML's own
- * {@link RegexTokenizer}, {@link StopWordsRemover} and {@link CountVectorizer}.
+ * Reads the {@code lda} job's corpus through Hadoop's FileSystem into documents held on the executors
+ * ({@link LdaDocuments}): a UCI bag-of-words pair ({@code docword.*.txt[.gz]} and {@code vocab.*.txt}), or plain text
+ * with one document per line, tokenised and counted by Spark ML's own {@link RegexTokenizer},
+ * {@link StopWordsRemover} and {@link CountVectorizer}. The driver reads only headers and the vocabulary.
  */
 public final class LdaCorpusReader {
     /**
@@ -62,21 +66,68 @@ public final class LdaCorpusReader {
     private LdaCorpusReader() {
     }
 
-    /** A UCI docword file (gzipped or not) and its vocabulary. */
-    public static LdaCorpus readUci(String docword, String vocab, Configuration conf) {
-        UciBagOfWords.Docword parsed;
+    /**
+     * A UCI docword file (gzipped or not) and its vocabulary. The driver reads the header and the vocabulary; the
+     * body is read, checked line by line (file and line number in every error) and grouped into documents on the
+     * executors.
+     */
+    public static LdaCorpus readUci(JavaSparkContext sc, String docword, String vocab) {
+        Configuration conf = sc.hadoopConfiguration();
+        UciBagOfWords.Header header;
         try (InputStream in = open(docword, conf)) {
-            parsed = UciBagOfWords.readDocword(in, docword);
+            header = UciBagOfWords.readHeader(in, docword);
         } catch (IOException e) {
             throw new InvalidInputException("cannot read " + docword + ": " + e.getMessage(), e);
         }
         String[] words;
         try (InputStream in = open(vocab, conf)) {
-            words = UciBagOfWords.readVocabulary(in, vocab, parsed.corpus().vocabularySize());
+            words = UciBagOfWords.readVocabulary(in, vocab, header.vocabularySize());
         } catch (IOException e) {
             throw new InvalidInputException("cannot read " + vocab + ": " + e.getMessage(), e);
         }
-        return new LdaCorpus(parsed.corpus(), words, docword, parsed.emptyDocuments());
+        // (line number, line) of the body's non-blank lines: file lines 4, 5, ...
+        JavaRDD<Tuple2<Long, String>> body = sc.textFile(docword).zipWithIndex()
+                .filter(t -> t._2() >= 3 && !t._1().isBlank()).map(t -> new Tuple2<>(t._2() + 1, t._1()));
+        JavaPairRDD<Integer, int[]> documents = body.mapToPair(t -> {
+            long[] f = UciBagOfWords.bodyLine(t._2(), docword, t._1(), header);
+            return new Tuple2<>((int) f[0], new long[] {t._1(), f[1] - 1, f[2]});
+        }).groupByKey().mapValues(LdaCorpusReader::expand);
+        LdaDocuments docs = LdaDocuments.of(documents, header.vocabularySize());
+        long lines = body.count();
+        if (lines > header.lines()) {
+            long at = body.zipWithIndex().filter(t -> t._2() == header.lines()).first()._1()._1();
+            throw new InvalidInputException(docword + " line " + at + ": more body lines than the header's NNZ="
+                    + header.lines());
+        }
+        if (lines < header.lines()) {
+            throw new InvalidInputException(docword + ": the header says NNZ=" + header.lines() + " lines but the body "
+                    + "has " + lines + " (after line " + sc.textFile(docword).count() + ")");
+        }
+        if (docs.numTokens() == 0) {
+            throw new InvalidInputException(docword + ": the corpus has no tokens");
+        }
+        return new LdaCorpus(docs, words, docword, header.documents() - docs.numDocuments());
+    }
+
+    /** A document's (line, word, count) entries as its word ids, each repeated count times, in file order. */
+    private static int[] expand(Iterable<long[]> entries) {
+        List<long[]> sorted = new ArrayList<>();
+        entries.forEach(sorted::add);
+        sorted.sort((a, b) -> Long.compare(a[0], b[0]));
+        long n = 0;
+        for (long[] e : sorted) {
+            n += e[2];
+        }
+        if (n > Integer.MAX_VALUE - 8) {
+            throw new InvalidInputException("a document has more than 2^31 - 8 tokens");
+        }
+        int[] words = new int[(int) n];
+        int at = 0;
+        for (long[] e : sorted) {
+            Arrays.fill(words, at, at + (int) e[2], (int) e[1]);
+            at += (int) e[2];
+        }
+        return words;
     }
 
     /**
@@ -96,8 +147,7 @@ public final class LdaCorpusReader {
                 .map(t -> RowFactory.create(t._2() + 1, t._1())), schema);
         Dataset<Row> counted = tokenize(docs, options);
         CountVectorizerModel model = vectorizer(options).fit(counted);
-        return fromVectors(model.transform(counted).select("id", "counts").collectAsList(),
-                model.vocabulary(), path);
+        return fromVectors(model.transform(counted).select("id", "counts").javaRDD(), model.vocabulary(), path);
     }
 
     /** Tokenised (and stop-word filtered) words of the {@code text} column, in a column {@code words}. */
@@ -118,48 +168,38 @@ public final class LdaCorpusReader {
     }
 
     /**
-     * A corpus from (id, term-count vector) rows: each document's tokens are its words in id order, each repeated
-     * its count times; documents without a token are skipped and counted.
+     * A corpus from (id, term-count vector) rows, built on the executors: each document's tokens are its words in id
+     * order, each repeated its count times; documents without a token are skipped and counted.
      */
-    static LdaCorpus fromVectors(List<Row> rows, String[] vocabulary, String source) {
+    static LdaCorpus fromVectors(JavaRDD<Row> rows, String[] vocabulary, String source) {
         if (vocabulary.length == 0) {
             throw new InvalidInputException(source + ": no word is left after tokenising (is the corpus empty, or "
                     + "min document frequency too high?)");
         }
-        List<Row> sorted = new ArrayList<>(rows);
-        sorted.sort((a, b) -> Long.compare(a.getLong(0), b.getLong(0)));
-        int[] starts = new int[sorted.size() + 1];
-        int[] ids = new int[sorted.size()];
-        int[] words = new int[16];
-        int n = 0;
-        int docs = 0;
-        int empty = 0;
-        for (Row r : sorted) {
-            Vector v = (Vector) r.get(1);
-            SparseVector counts = v.toSparse();
-            int length = 0;
-            for (int j = 0; j < counts.indices().length; j++) {
-                int c = (int) counts.values()[j];
-                if (n + c > words.length) {
-                    words = Arrays.copyOf(words, Math.max(words.length * 2, n + c));
-                }
-                Arrays.fill(words, n, n + c, counts.indices()[j]);
-                n += c;
-                length += c;
-            }
-            if (length == 0) {
-                empty++;
-                continue;
-            }
-            ids[docs] = Math.toIntExact(r.getLong(0));
-            starts[++docs] = n;
-        }
-        if (docs == 0) {
+        JavaPairRDD<Integer, int[]> all = rows.mapToPair(r -> new Tuple2<>(Math.toIntExact(r.getLong(0)),
+                words(((Vector) r.get(1)).toSparse())));
+        long total = all.count();
+        LdaDocuments docs = LdaDocuments.of(all.filter(t -> t._2().length > 0), vocabulary.length);
+        if (docs.numDocuments() == 0) {
             throw new InvalidInputException(source + ": the corpus is empty (no document has a word of the vocabulary)");
         }
-        Corpus corpus = Corpus.of(Arrays.copyOf(starts, docs + 1), Arrays.copyOf(words, n), Arrays.copyOf(ids, docs),
-                vocabulary.length);
-        return new LdaCorpus(corpus, vocabulary, source, empty);
+        return new LdaCorpus(docs, vocabulary, source, Math.toIntExact(total - docs.numDocuments()));
+    }
+
+    /** A term-count vector as word ids, each repeated its count times, in id order. */
+    private static int[] words(SparseVector counts) {
+        int n = 0;
+        for (double c : counts.values()) {
+            n += (int) c;
+        }
+        int[] words = new int[n];
+        int at = 0;
+        for (int j = 0; j < counts.indices().length; j++) {
+            int c = (int) counts.values()[j];
+            Arrays.fill(words, at, at + c, counts.indices()[j]);
+            at += c;
+        }
+        return words;
     }
 
     private static InputStream open(String location, Configuration conf) throws IOException {

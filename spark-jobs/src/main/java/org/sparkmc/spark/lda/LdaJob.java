@@ -19,6 +19,7 @@ import org.sparkmc.core.lda.PosteriorMeanTopics;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.cli.Progress;
+import scala.Tuple2;
 
 /**
  * The {@code lda} job: holds out every {@code heldOutEvery}-th document, runs AD-LDA ({@link AdLdaSpark}) on the
@@ -56,9 +57,9 @@ public final class LdaJob {
 
     public LdaResult run(LdaCorpus input) {
         long t0 = System.nanoTime();
-        Corpus all = input.corpus();
-        Corpus heldOut = all.selectByDocId(LdaCorpus.heldOut(config.heldOutEvery()));
-        Corpus training = all.selectByDocId(LdaCorpus.heldOut(config.heldOutEvery()).negate());
+        LdaDocuments all = input.documents();
+        LdaDocuments heldOut = all.heldOut(config.heldOutEvery());
+        LdaDocuments training = all.training(config.heldOutEvery());
         if (training.numTokens() == 0) {
             throw new InvalidInputException(input.source() + ": no training document is left after holding out "
                     + "every document whose id is a multiple of " + config.heldOutEvery());
@@ -81,11 +82,13 @@ public final class LdaJob {
         List<LoglikRow> history = new ArrayList<>();
         AdLdaSpark run;
         if (saved == null) {
-            run = AdLdaSpark.start(sc, training, config.samplerOptions());
+            run = AdLdaSpark.start(sc, training.blocks(config.blocks(), config.partitions()), training.numTokens(),
+                    training.vocabularySize(), config.samplerOptions());
             history.add(LoglikRow.of(run.lastStep()));
         } else {
             LOG.info("lda: resuming after sweep {} from {}", saved.sweeps(), checkpointing.dir());
-            run = AdLdaSpark.restore(sc, training, config.samplerOptions(), saved.sweeps(),
+            run = AdLdaSpark.restore(sc, training.blocks(config.blocks(), config.partitions()),
+                    training.numTokens(), training.vocabularySize(), config.samplerOptions(), saved.sweeps(),
                     checkpoint.topics(spark, saved));
             history.addAll(saved.history());
         }
@@ -165,7 +168,7 @@ public final class LdaJob {
      * Document completion of the held-out documents against the final counts, on the executors: a fixed cut into
      * blocks (each document's split and fold-in have their own stream), sums added in block order.
      */
-    private DocumentCompletion.Result evaluate(TopicWordCounts counts, Corpus heldOut) {
+    private DocumentCompletion.Result evaluate(TopicWordCounts counts, LdaDocuments heldOut) {
         Broadcast<TopicWordCounts> bc = sc.broadcast(counts);
         LdaPriors p = config.priors();
         DocumentCompletion completion = config.completion();
@@ -176,7 +179,7 @@ public final class LdaJob {
     }
 
     /** The same against explicit topics φ (word-major), e.g. the posterior mean; same split and streams. */
-    private DocumentCompletion.Result evaluate(double[] phi, Corpus heldOut) {
+    private DocumentCompletion.Result evaluate(double[] phi, LdaDocuments heldOut) {
         Broadcast<double[]> bc = sc.broadcast(phi);
         int k = config.priors().numTopics();
         double alpha = config.priors().alpha();
@@ -188,16 +191,18 @@ public final class LdaJob {
         return result;
     }
 
-    private DocumentCompletion.Result evaluate(Corpus heldOut, Function<Corpus, DocumentCompletion.Result> score) {
+    private DocumentCompletion.Result evaluate(LdaDocuments heldOut,
+            Function<Corpus, DocumentCompletion.Result> score) {
         int numBlocks = Math.min(config.blocks(), heldOut.numDocuments());
-        List<Corpus> blocks = List.of(heldOut.blocks(numBlocks));
         sc.setJobGroup("sparkmc-lda-evaluate", "lda: held-out document completion", false);
-        List<DocumentCompletion.Result> parts = sc.parallelize(blocks, Math.min(numBlocks, config.partitions()))
-                .map(score).collect();
+        List<Tuple2<Integer, DocumentCompletion.Result>> parts = new ArrayList<>(heldOut.blocks(numBlocks,
+                Math.min(numBlocks, config.partitions())).mapValues(score).collect());
+        parts.sort((a, b) -> Integer.compare(a._1(), b._1()));
         double logLik = 0;
         long scored = 0;
         int docs = 0;
-        for (DocumentCompletion.Result r : parts) {
+        for (Tuple2<Integer, DocumentCompletion.Result> part : parts) {
+            DocumentCompletion.Result r = part._2();
             logLik += r.logLikelihood();
             scored += r.scoredTokens();
             docs += r.documents();

@@ -117,15 +117,15 @@ public final class LdaOutput {
     static String summaryJson(LdaConfig config, LdaResult result) {
         Map<String, Object> top = new LinkedHashMap<>();
         LdaPriors p = config.priors();
-        Corpus training = result.training();
+        LdaDocuments training = result.training();
         LoglikRow last = result.last();
         top.put("job", "lda");
         top.put("corpus", result.corpus().source());
-        top.put("documents", result.corpus().corpus().numDocuments());
+        top.put("documents", result.corpus().documents().numDocuments());
         top.put("empty_documents_skipped", result.corpus().emptyDocuments());
-        top.put("vocabulary", result.corpus().corpus().vocabularySize());
+        top.put("vocabulary", result.corpus().documents().vocabularySize());
         top.put("training_documents", training.numDocuments());
-        top.put("training_tokens", (long) training.numTokens());
+        top.put("training_tokens", training.numTokens());
         top.put("held_out_documents", result.heldOut().numDocuments());
         top.put("held_out_every", config.heldOutEvery());
         top.put("topics", p.numTopics());

@@ -25,7 +25,7 @@ final class LdaReport {
                 + result.training().numTokens());
         facts.put("held-out documents", result.heldOut().numDocuments() + (config.heldOutEvery() > 0
                 ? " (id a multiple of " + config.heldOutEvery() + ")" : ""));
-        facts.put("vocabulary", result.corpus().corpus().vocabularySize());
+        facts.put("vocabulary", result.corpus().documents().vocabularySize());
         facts.put("topics K, α, β", config.priors().numTopics() + ", " + config.priors().alpha() + ", "
                 + config.priors().beta());
         facts.put("sweeps (sync interval)", config.sweeps() + " (" + config.syncInterval() + ")");

@@ -1,7 +1,6 @@
 package org.sparkmc.spark.lda;
 
 import java.util.List;
-import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.DocumentCompletion;
 
 /**
@@ -15,7 +14,8 @@ import org.sparkmc.core.lda.DocumentCompletion;
  * @param finalStateResult with {@code meanPhi}: document completion with the final state's topics; else null
  * @param resumed whether the run continued from a checkpoint
  */
-public record LdaResult(AdLdaSpark run, LdaCorpus corpus, Corpus training, Corpus heldOut, List<LoglikRow> history,
+public record LdaResult(AdLdaSpark run, LdaCorpus corpus, LdaDocuments training, LdaDocuments heldOut,
+        List<LoglikRow> history,
         DocumentCompletion.Result heldOutResult, double[] meanPhi, DocumentCompletion.Result finalStateResult,
         double seconds, boolean resumed) {
     public LoglikRow last() {

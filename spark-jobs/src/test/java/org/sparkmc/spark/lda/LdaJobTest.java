@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,7 +75,7 @@ class LdaJobTest extends SparkTestBase {
      */
     @Test
     void sparkSamplerEqualsTheOneMachineDriver() {
-        Corpus kos = LdaCorpusReader.readUci(LdaRuns.DOCWORD, LdaRuns.VOCAB, new Configuration()).corpus()
+        Corpus kos = LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect()
                 .selectByDocId(id -> id % 7 == 0);
         LdaPriors priors = new LdaPriors(8, 0.2, 0.01);
         AdLdaSpark spark = AdLdaSpark.start(jsc(), kos,

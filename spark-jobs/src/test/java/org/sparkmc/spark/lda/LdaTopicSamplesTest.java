@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +39,7 @@ class LdaTopicSamplesTest extends SparkTestBase {
     void reportedTopicsAreThePosteriorMeanOfTheLastStates() throws IOException {
         Path out = tmp.resolve("mean");
         assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 6, SAMPLES)));
-        Corpus kos = LdaCorpusReader.readUci(LdaRuns.DOCWORD, LdaRuns.VOCAB, new Configuration()).corpus();
+        Corpus kos = LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect();
         Corpus training = kos.selectByDocId(id -> id % 10 != 0);
         Corpus heldOut = kos.selectByDocId(id -> id % 10 == 0);
         LdaPriors priors = new LdaPriors(10, 5.0, 0.01);

@@ -1,0 +1,170 @@
+package org.sparkmc.spark.lda;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.sparkmc.core.lda.Corpus;
+import scala.Tuple2;
+
+/**
+ * A corpus held on the executors: every non-empty document's word ids keyed by its id, and on the driver only the
+ * index of ids and lengths (8 bytes per document), which cuts it into AD-LDA blocks exactly as {@link Corpus#blocks}
+ * cuts the same documents in id order. The tokens never pass through the driver.
+ */
+public final class LdaDocuments {
+    private final JavaPairRDD<Integer, int[]> documents;
+    private final int[] ids;
+    private final int[] lengths;
+    private final int vocabularySize;
+
+    private LdaDocuments(JavaPairRDD<Integer, int[]> documents, int[] ids, int[] lengths, int vocabularySize) {
+        this.documents = documents;
+        this.ids = ids;
+        this.lengths = lengths;
+        this.vocabularySize = vocabularySize;
+    }
+
+    /**
+     * Documents (id → word ids in [0, W), non-empty, ids distinct); collects their index to the driver.
+     *
+     * @throws IllegalArgumentException if an id repeats
+     */
+    public static LdaDocuments of(JavaPairRDD<Integer, int[]> documents, int vocabularySize) {
+        List<Tuple2<Integer, Integer>> index = new ArrayList<>(documents.mapValues(w -> w.length).collect());
+        index.sort((a, b) -> Integer.compare(a._1(), b._1()));
+        int[] ids = new int[index.size()];
+        int[] lengths = new int[index.size()];
+        for (int d = 0; d < ids.length; d++) {
+            ids[d] = index.get(d)._1();
+            lengths[d] = index.get(d)._2();
+            if (d > 0 && ids[d] == ids[d - 1]) {
+                throw new IllegalArgumentException("document id " + ids[d] + " occurs twice");
+            }
+        }
+        return new LdaDocuments(documents, ids, lengths, vocabularySize);
+    }
+
+    /** A driver-side corpus as documents on the executors (for small corpora and tests). */
+    public static LdaDocuments parallelize(JavaSparkContext sc, Corpus corpus, int partitions) {
+        List<Tuple2<Integer, int[]>> docs = new ArrayList<>(corpus.numDocuments());
+        for (int d = 0; d < corpus.numDocuments(); d++) {
+            docs.add(new Tuple2<>(corpus.docId(d), Arrays.copyOfRange(corpus.words(), corpus.docStart(d),
+                    corpus.docEnd(d))));
+        }
+        return of(sc.parallelizePairs(docs, Math.max(1, partitions)), corpus.vocabularySize());
+    }
+
+    public int numDocuments() {
+        return ids.length;
+    }
+
+    public long numTokens() {
+        long n = 0;
+        for (int l : lengths) {
+            n += l;
+        }
+        return n;
+    }
+
+    public int vocabularySize() {
+        return vocabularySize;
+    }
+
+    /** The held-out documents: those whose id is a multiple of {@code every} (none when every ≤ 0). */
+    public LdaDocuments heldOut(int every) {
+        return every <= 0 ? multiplesOf(1, false) : multiplesOf(every, true);
+    }
+
+    /** The training documents: all but {@link #heldOut(int)}'s. */
+    public LdaDocuments training(int every) {
+        return every <= 0 ? this : multiplesOf(every, false);
+    }
+
+    /** The documents whose id is (or, with {@code keep} false, is not) a multiple of {@code every} (≥ 1). */
+    private LdaDocuments multiplesOf(int every, boolean keep) {
+        List<Integer> kept = new ArrayList<>();
+        for (int d = 0; d < ids.length; d++) {
+            if ((ids[d] % every == 0) == keep) {
+                kept.add(d);
+            }
+        }
+        int[] keptIds = new int[kept.size()];
+        int[] keptLengths = new int[kept.size()];
+        for (int i = 0; i < keptIds.length; i++) {
+            keptIds[i] = ids[kept.get(i)];
+            keptLengths[i] = lengths[kept.get(i)];
+        }
+        return new LdaDocuments(documents.filter(t -> (t._1() % every == 0) == keep), keptIds, keptLengths,
+                vocabularySize);
+    }
+
+    /**
+     * The documents cut into {@code numBlocks} blocks of consecutive ids with near-equal document counts (the first
+     * D mod B blocks get one more; a block may be empty), each built on the executors as a {@link Corpus} in id
+     * order and keyed by its block id, hash-partitioned over {@code partitions}.
+     */
+    public JavaPairRDD<Integer, Corpus> blocks(int numBlocks, int partitions) {
+        if (numBlocks < 1) {
+            throw new IllegalArgumentException("number of blocks must be positive, is " + numBlocks);
+        }
+        int[] firstId = new int[numBlocks];
+        int from = 0;
+        for (int b = 0; b < numBlocks; b++) {
+            int size = ids.length / numBlocks + (b < ids.length % numBlocks ? 1 : 0);
+            firstId[b] = size == 0 ? Integer.MAX_VALUE : ids[from];
+            from += size;
+        }
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(documents.context());
+        Broadcast<int[]> starts = sc.broadcast(firstId);
+        int w = vocabularySize;
+        HashPartitioner partitioner = new HashPartitioner(Math.max(1, partitions));
+        List<Tuple2<Integer, Boolean>> all = new ArrayList<>(numBlocks);
+        for (int b = 0; b < numBlocks; b++) {
+            all.add(new Tuple2<>(b, true));
+        }
+        JavaPairRDD<Integer, Tuple2<Integer, int[]>> byBlock = documents.mapToPair(t ->
+                new Tuple2<>(blockOf(starts.value(), t._1()), t));
+        return sc.parallelizePairs(all, Math.max(1, partitions)).cogroup(byBlock, partitioner)
+                .mapValues(t -> corpus(t._2(), w));
+    }
+
+    /** The block whose first id is the largest one ≤ id (blocks without documents start at +∞). */
+    private static int blockOf(int[] firstId, int id) {
+        int b = 0;
+        for (int i = 1; i < firstId.length && firstId[i] <= id; i++) {
+            b = i;
+        }
+        return b;
+    }
+
+    private static Corpus corpus(Iterable<Tuple2<Integer, int[]>> docs, int vocabularySize) {
+        List<Tuple2<Integer, int[]>> sorted = new ArrayList<>();
+        docs.forEach(sorted::add);
+        sorted.sort((a, b) -> Integer.compare(a._1(), b._1()));
+        int[] starts = new int[sorted.size() + 1];
+        int[] docIds = new int[sorted.size()];
+        long tokens = 0;
+        for (int d = 0; d < docIds.length; d++) {
+            docIds[d] = sorted.get(d)._1();
+            tokens += sorted.get(d)._2().length;
+            if (tokens > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("a block holds more than 2^31 - 8 tokens; use more --blocks");
+            }
+            starts[d + 1] = (int) tokens;
+        }
+        int[] words = new int[(int) tokens];
+        for (int d = 0; d < docIds.length; d++) {
+            System.arraycopy(sorted.get(d)._2(), 0, words, starts[d], sorted.get(d)._2().length);
+        }
+        return Corpus.of(starts, words, docIds, vocabularySize);
+    }
+
+    /** Every document gathered on the driver as one corpus in id order (small corpora and tests only). */
+    public Corpus collect() {
+        return corpus(documents.collect(), vocabularySize);
+    }
+}
