@@ -13,7 +13,9 @@ public final class PosteriorMeanTopics {
     private final int numTopics;
     private final int vocabularySize;
     private final double beta;
+    // Σ_s n^s_{k,w}/(n^s_k + Wβ) per cell, and Σ_s β/(n^s_k + Wβ) per topic (the same for every word).
     private final double[] sum;
+    private final double[] smoothing;
     private int samples;
 
     private PosteriorMeanTopics(int numTopics, int vocabularySize, double beta) {
@@ -21,6 +23,7 @@ public final class PosteriorMeanTopics {
         this.vocabularySize = vocabularySize;
         this.beta = beta;
         this.sum = new double[Math.multiplyExact(numTopics, vocabularySize)];
+        this.smoothing = new double[numTopics];
     }
 
     /** An empty average for K topics over W words with topic–word prior β. */
@@ -41,12 +44,7 @@ public final class PosteriorMeanTopics {
         double[] inv = new double[numTopics];
         for (int k = 0; k < numTopics; k++) {
             inv[k] = 1.0 / (counts.topicTotal(k) + vocabularySize * beta);
-        }
-        for (int w = 0; w < vocabularySize; w++) {
-            int base = w * numTopics;
-            for (int k = 0; k < numTopics; k++) {
-                sum[base + k] += beta * inv[k];
-            }
+            smoothing[k] += beta * inv[k];
         }
         int[] starts = counts.rowStarts();
         int[] cells = counts.entries();
@@ -73,7 +71,7 @@ public final class PosteriorMeanTopics {
         }
         double[] phi = new double[sum.length];
         for (int i = 0; i < phi.length; i++) {
-            phi[i] = sum[i] / samples;
+            phi[i] = (sum[i] + smoothing[i % numTopics]) / samples;
         }
         return phi;
     }

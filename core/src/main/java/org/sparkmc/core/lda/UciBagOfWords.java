@@ -97,7 +97,6 @@ public final class UciBagOfWords {
         int numDocs = header.documents();
         int vocab = header.vocabularySize();
         int lines = header.lines();
-        long nnz = lines;
         int[] docs = new int[lines];
         int[] wordIds = new int[lines];
         int[] counts = new int[lines];
@@ -112,7 +111,7 @@ public final class UciBagOfWords {
             }
             if (n == lines) {
                 throw new InvalidInputException(source + " line " + lineNo[0] + ": more body lines than the header's NNZ="
-                        + nnz);
+                        + lines);
             }
             long[] f = bodyLine(line, source, lineNo[0], header);
             tokens += f[2];
@@ -127,7 +126,7 @@ public final class UciBagOfWords {
             n++;
         }
         if (n != lines) {
-            throw new InvalidInputException(source + ": the header says NNZ=" + nnz + " lines but the body has " + n
+            throw new InvalidInputException(source + ": the header says NNZ=" + lines + " lines but the body has " + n
                     + " (after line " + lineNo[0] + ")");
         }
         if (tokens == 0) {

@@ -7,6 +7,7 @@ import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.storage.StorageLevel;
 import org.sparkmc.core.lda.Corpus;
 import scala.Tuple2;
 
@@ -29,11 +30,14 @@ public final class LdaDocuments {
     }
 
     /**
-     * Documents (id → word ids in [0, W), non-empty, ids distinct); collects their index to the driver.
+     * Documents (id → word ids in [0, W), non-empty, ids distinct); persists them (memory, then disk), so the input
+     * is parsed once for the index and the blocks, and collects their index to the driver. {@link #release()} frees
+     * them once the blocks are built.
      *
      * @throws IllegalArgumentException if an id repeats
      */
     public static LdaDocuments of(JavaPairRDD<Integer, int[]> documents, int vocabularySize) {
+        documents.persist(StorageLevel.MEMORY_AND_DISK());
         List<Tuple2<Integer, Integer>> index = new ArrayList<>(documents.mapValues(w -> w.length).collect());
         index.sort((a, b) -> Integer.compare(a._1(), b._1()));
         int[] ids = new int[index.size()];
@@ -56,6 +60,14 @@ public final class LdaDocuments {
                     corpus.docEnd(d))));
         }
         return of(sc.parallelizePairs(docs, Math.max(1, partitions)), corpus.vocabularySize());
+    }
+
+    /**
+     * Drops the persisted documents; call it on the set that was read (its subsets share that storage). They are
+     * re-read from the input if needed again.
+     */
+    public void release() {
+        documents.unpersist(false);
     }
 
     public int numDocuments() {
@@ -132,13 +144,22 @@ public final class LdaDocuments {
                 .mapValues(t -> corpus(t._2(), w));
     }
 
-    /** The block whose first id is the largest one ≤ id (blocks without documents start at +∞). */
+    /**
+     * The block whose first id is the largest one ≤ id: {@code firstId} is sorted, blocks without documents (at the
+     * end) start at +∞.
+     */
     private static int blockOf(int[] firstId, int id) {
-        int b = 0;
-        for (int i = 1; i < firstId.length && firstId[i] <= id; i++) {
-            b = i;
+        int lo = 0;
+        int hi = firstId.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (firstId[mid] <= id) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
         }
-        return b;
+        return lo;
     }
 
     private static Corpus corpus(Iterable<Tuple2<Integer, int[]>> docs, int vocabularySize) {

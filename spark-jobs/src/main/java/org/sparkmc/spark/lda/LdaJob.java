@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
@@ -92,6 +94,10 @@ public final class LdaJob {
                     checkpoint.topics(spark, saved));
             history.addAll(saved.history());
         }
+        // Both block sets are built from the input read once; the training blocks are cached (lineage cut after the
+        // first step), the held-out ones are cached here for the evaluation, and then the input is released.
+        JavaPairRDD<Integer, Corpus> heldOutBlocks = heldOutBlocks(heldOut);
+        all.release();
         PosteriorMeanTopics mean = config.topicSamples() > 1
                 ? PosteriorMeanTopics.of(p.numTopics(), training.vocabularySize(), p.beta()) : null;
         Map<Integer, String> samples = new TreeMap<>();
@@ -121,9 +127,12 @@ public final class LdaJob {
             }
         }
         double[] meanPhi = mean == null ? null : mean.phi();
-        DocumentCompletion.Result finalState = heldOut.numDocuments() == 0 ? null : evaluate(run.counts(), heldOut);
-        DocumentCompletion.Result averaged = meanPhi == null || heldOut.numDocuments() == 0 ? null
-                : evaluate(meanPhi, heldOut);
+        DocumentCompletion.Result finalState = heldOutBlocks == null ? null : evaluate(run.counts(), heldOutBlocks);
+        DocumentCompletion.Result averaged = meanPhi == null || heldOutBlocks == null ? null
+                : evaluate(meanPhi, heldOutBlocks);
+        if (heldOutBlocks != null) {
+            heldOutBlocks.unpersist(false);
+        }
         DocumentCompletion.Result evaluation = averaged != null ? averaged : finalState;
         if (evaluation != null) {
             LOG.info("lda: held-out perplexity {} over {} documents ({} scored tokens){}",
@@ -165,10 +174,25 @@ public final class LdaJob {
     }
 
     /**
-     * Document completion of the held-out documents against the final counts, on the executors: a fixed cut into
-     * blocks (each document's split and fold-in have their own stream), sums added in block order.
+     * The held-out documents in a fixed cut into blocks (min(B, documents) of them), cached and built now; null when
+     * none are held out.
      */
-    private DocumentCompletion.Result evaluate(TopicWordCounts counts, LdaDocuments heldOut) {
+    private JavaPairRDD<Integer, Corpus> heldOutBlocks(LdaDocuments heldOut) {
+        if (heldOut.numDocuments() == 0) {
+            return null;
+        }
+        int numBlocks = Math.min(config.blocks(), heldOut.numDocuments());
+        JavaPairRDD<Integer, Corpus> blocks = heldOut.blocks(numBlocks, Math.min(numBlocks, config.partitions()))
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        blocks.count();
+        return blocks;
+    }
+
+    /**
+     * Document completion of the held-out blocks against the final counts, on the executors (each document's split
+     * and fold-in have their own stream), sums added in block order.
+     */
+    private DocumentCompletion.Result evaluate(TopicWordCounts counts, JavaPairRDD<Integer, Corpus> heldOut) {
         Broadcast<TopicWordCounts> bc = sc.broadcast(counts);
         LdaPriors p = config.priors();
         DocumentCompletion completion = config.completion();
@@ -179,7 +203,7 @@ public final class LdaJob {
     }
 
     /** The same against explicit topics φ (word-major), e.g. the posterior mean; same split and streams. */
-    private DocumentCompletion.Result evaluate(double[] phi, LdaDocuments heldOut) {
+    private DocumentCompletion.Result evaluate(double[] phi, JavaPairRDD<Integer, Corpus> heldOut) {
         Broadcast<double[]> bc = sc.broadcast(phi);
         int k = config.priors().numTopics();
         double alpha = config.priors().alpha();
@@ -191,12 +215,10 @@ public final class LdaJob {
         return result;
     }
 
-    private DocumentCompletion.Result evaluate(LdaDocuments heldOut,
+    private DocumentCompletion.Result evaluate(JavaPairRDD<Integer, Corpus> heldOut,
             Function<Corpus, DocumentCompletion.Result> score) {
-        int numBlocks = Math.min(config.blocks(), heldOut.numDocuments());
         sc.setJobGroup("sparkmc-lda-evaluate", "lda: held-out document completion", false);
-        List<Tuple2<Integer, DocumentCompletion.Result>> parts = new ArrayList<>(heldOut.blocks(numBlocks,
-                Math.min(numBlocks, config.partitions())).mapValues(score).collect());
+        List<Tuple2<Integer, DocumentCompletion.Result>> parts = new ArrayList<>(heldOut.mapValues(score).collect());
         parts.sort((a, b) -> Integer.compare(a._1(), b._1()));
         double logLik = 0;
         long scored = 0;
