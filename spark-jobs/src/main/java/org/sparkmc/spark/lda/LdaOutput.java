@@ -22,8 +22,9 @@ import org.sparkmc.spark.io.AtomicOutput;
 /**
  * Writes an {@code lda} run, committed atomically: {@code topics.csv} (the top words of every topic with their
  * probabilities), {@code topic_word.parquet} (one row per topic: its token count and its word distribution φ_k over
- * the whole vocabulary; both from the reported topics, the final state's or a posterior mean), {@code doc_topic.parquet} (one row per training document: its id, length and θ_d, written
- * by the executors), {@code loglik.csv}, {@code vocabulary.txt} (line i names word id i), {@code summary.json}
+ * the whole vocabulary; both from the reported topics, the final state's or a posterior mean),
+ * {@code doc_topic.parquet} (one row per training document: its id, length and θ_d, written by the executors),
+ * {@code loglik.csv}, {@code vocabulary.txt} (line i names word id i), {@code summary.json}
  * (settings, corpus, speed, held-out perplexity) and {@code report.html}.
  */
 public final class LdaOutput {
