@@ -22,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.spark.lda.AdLdaSpark;
+import org.sparkmc.spark.lda.LdaDocuments;
 
 /**
  * Latent Dirichlet allocation fitted by collapsed Gibbs sampling (Griffiths &amp; Steyvers 2004), distributed as
@@ -29,9 +30,9 @@ import org.sparkmc.spark.lda.AdLdaSpark;
  * the params of MLlib's {@code org.apache.spark.ml.clustering.LDA}, so {@code new LDA()} in a pipeline can become
  * {@code new GibbsLDA()}.
  *
- * <p>{@link #fit} reads the term-count vectors of {@code featuresCol} (as {@code CountVectorizer} makes them) into a
- * corpus on the driver (document id = row index; empty rows skipped; documents in a canonical content-hash order, see
- * {@link VectorCorpus}), cuts it into {@code numBlocks} blocks cached on the executors, and runs {@code maxIter}
+ * <p>{@link #fit} reads the term-count vectors of {@code featuresCol} (as {@code CountVectorizer} makes them) on the
+ * executors (empty rows skipped; documents in a canonical content-hash order, see {@link VectorCorpus}; the tokens
+ * never pass through the driver), cuts them into {@code numBlocks} blocks cached there, and runs {@code maxIter}
  * sweeps, each followed by AD-LDA's merge of the count changes. The fitted topics depend only on the documents, the
  * params and the seed — not on the number of partitions, executors or cores, nor on the row order.
  *
@@ -145,15 +146,20 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
         int numBlocks = getNumBlocks();
         int sweeps = getMaxIter();
         int interval = getCheckpointInterval() == -1 ? Integer.MAX_VALUE : getCheckpointInterval();
-        VectorCorpus.Collected collected = VectorCorpus.collect(dataset, getFeaturesCol());
-        if (collected.emptyRows() > 0) {
-            LOG.info("GibbsLDA {}: skipped {} of {} rows without a term", uid, collected.emptyRows(),
-                    collected.rows());
+        VectorCorpus.Read read = VectorCorpus.read(dataset, getFeaturesCol());
+        if (read.emptyRows() > 0) {
+            LOG.info("GibbsLDA {}: skipped {} of {} rows without a term", uid, read.emptyRows(), read.rows());
         }
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(dataset.sparkSession().sparkContext());
         int partitions = Math.max(1, Math.min(numBlocks, sc.defaultParallelism()));
-        AdLdaSpark run = AdLdaSpark.start(sc, collected.corpus(),
-                new AdLdaSpark.Options(priors, numBlocks, partitions, getSeed(), ldaKernel(), interval));
+        LdaDocuments docs = read.documents();
+        AdLdaSpark run;
+        try {
+            run = AdLdaSpark.start(sc, docs.blocks(numBlocks, partitions), docs.numTokens(), docs.vocabularySize(),
+                    new AdLdaSpark.Options(priors, numBlocks, partitions, getSeed(), ldaKernel(), interval));
+        } finally {
+            docs.release(); // the blocks are cached by now
+        }
         try {
             for (int i = 0; i < sweeps; i++) {
                 AdLdaSpark.Step step = run.step(1);

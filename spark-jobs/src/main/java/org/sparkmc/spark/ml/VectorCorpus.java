@@ -1,92 +1,135 @@
 package org.sparkmc.spark.ml;
 
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.sparkmc.core.lda.Corpus;
+import org.apache.spark.storage.StorageLevel;
+import org.sparkmc.spark.lda.LdaDocuments;
+import scala.Tuple2;
 
 /**
- * A {@link Corpus} from a DataFrame's term-count vector column, for {@link GibbsLDA#fit}: each row's vector is read
- * on the executors ({@link TermCounts}: whole non-negative counts), its document id is its row index
- * ({@code zipWithIndex}), and empty (or null) rows are skipped and counted.
+ * The documents of a DataFrame's term-count vector column, for {@link GibbsLDA#fit}, read and kept on the executors
+ * as {@link LdaDocuments}: each row's vector is checked there ({@link TermCounts}: whole non-negative counts), empty
+ * (or null) rows are skipped and counted, and only small summaries reach the driver (per vector size: rows, empty
+ * rows, first row; then each document's length).
  *
- * <p>The documents are then put in a canonical order — by a 64-bit hash of their (term, count) pairs, ties by the
- * pairs themselves — so the AD-LDA blocks, and hence the chain for a seed, depend only on the multiset of documents:
- * not on the row order, which a shuffle upstream (a join, a {@code repartition}) does not keep. Hash order also
- * spreads similar documents over the blocks like a random shuffle would.
+ * <p>The documents are put in a canonical order — by a 64-bit hash of their (term, count) pairs, ties by the pairs
+ * themselves — and numbered 0, 1, … in that order (a distributed sort), so the AD-LDA blocks, and hence the chain for
+ * a seed, depend only on the multiset of documents: not on the row order, which a shuffle upstream (a join, a
+ * {@code repartition}) does not keep, nor on the partitioning. Hash order also spreads similar documents over the
+ * blocks like a random shuffle would.
  */
 final class VectorCorpus {
     private VectorCorpus() {
     }
 
     /**
-     * A corpus and what was skipped.
+     * The documents read and what was skipped.
      *
-     * @param corpus the non-empty documents, in canonical order, doc ids = row indices
+     * @param documents the non-empty documents, ids 0..D−1 in canonical order
      * @param rows the rows read
      * @param emptyRows rows without a token (or with a null vector), skipped
      */
-    record Collected(Corpus corpus, long rows, long emptyRows) {
+    record Read(LdaDocuments documents, long rows, long emptyRows) {
     }
 
-    static Collected collect(Dataset<?> dataset, String featuresCol) {
-        List<int[]> encoded = unwrapped(() -> dataset.select(featuresCol).javaRDD().zipWithIndex()
-                .map(t -> encode(t._1(), t._2())).collect());
-        int vocabularySize = -1;
-        List<int[]> docs = new ArrayList<>(encoded.size());
-        long empty = 0;
-        for (int[] e : encoded) {
-            if (e.length == 1) {
-                empty++;
-                continue;
+    /**
+     * Reads {@code featuresCol} of {@code dataset}; {@link LdaDocuments#release()} frees the documents once their
+     * blocks are built.
+     *
+     * @throws IllegalArgumentException if a row is not counts, the vectors' sizes differ, or no row has a term
+     */
+    static Read read(Dataset<?> dataset, String featuresCol) {
+        // {row, vectorSize, term, count, term, count, ...}, or {row} for a null vector
+        JavaRDD<int[]> encoded = dataset.select(featuresCol).javaRDD().zipWithIndex().map(t -> encode(t._1(), t._2()))
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        try {
+            // Per vector size (-1: null): {first row, rows, empty rows}.
+            List<Tuple2<Integer, long[]>> sizes = new ArrayList<>(unwrapped(() -> encoded
+                    .mapToPair(e -> new Tuple2<>(e.length == 1 ? -1 : e[1], new long[] {e[0], 1, e.length <= 2 ? 1 : 0}))
+                    .reduceByKey((a, b) -> new long[] {Math.min(a[0], b[0]), a[1] + b[1], a[2] + b[2]}).collect()));
+            long rows = 0;
+            long empty = 0;
+            for (Tuple2<Integer, long[]> s : sizes) {
+                rows += s._2()[1];
+                empty += s._2()[2];
             }
-            if (vocabularySize < 0) {
-                vocabularySize = e[1];
-            } else if (e[1] != vocabularySize) {
-                throw new IllegalArgumentException("featuresCol '" + featuresCol + "' holds vectors of sizes "
-                        + vocabularySize + " and " + e[1] + " (row " + e[0] + "); all must have the vocabulary's size");
+            int vocabularySize = vocabularySize(sizes, featuresCol);
+            if (rows == empty) {
+                throw new IllegalArgumentException("GibbsLDA needs at least one document with a term; the " + rows
+                        + " rows of featuresCol '" + featuresCol + "' have none");
             }
-            if (e.length == 2) {
-                empty++;
-            } else {
-                docs.add(e);
-            }
+            JavaPairRDD<Integer, int[]> documents = encoded.filter(e -> e.length > 2)
+                    .mapToPair(e -> new Tuple2<>(canonicalKey(e), Boolean.TRUE))
+                    .sortByKey(new CanonicalOrder()).keys().zipWithIndex()
+                    .mapToPair(t -> new Tuple2<>(Math.toIntExact(t._2()), tokens(t._1())));
+            return new Read(LdaDocuments.of(documents, vocabularySize), rows, empty);
+        } finally {
+            encoded.unpersist(false);
         }
-        if (docs.isEmpty()) {
-            throw new IllegalArgumentException("GibbsLDA needs at least one document with a term; the " + encoded.size()
-                    + " rows of featuresCol '" + featuresCol + "' have none");
+    }
+
+    /**
+     * The one vector size of the non-null rows (0 if every row is null).
+     *
+     * @throws IllegalArgumentException naming the first row whose size differs from the first row's
+     */
+    private static int vocabularySize(List<Tuple2<Integer, long[]>> sizes, String featuresCol) {
+        sizes.removeIf(s -> s._1() < 0);
+        sizes.sort(Comparator.comparingLong(s -> s._2()[0]));
+        if (sizes.size() > 1) {
+            throw new IllegalArgumentException("featuresCol '" + featuresCol + "' holds vectors of sizes "
+                    + sizes.get(0)._1() + " and " + sizes.get(1)._1() + " (row " + sizes.get(1)._2()[0]
+                    + "); all must have the vocabulary's size");
         }
-        docs.sort(Comparator.<int[]>comparingLong(VectorCorpus::contentHash)
-                .thenComparing((a, b) -> Arrays.compare(a, 2, a.length, b, 2, b.length)));
-        int[] starts = new int[docs.size() + 1];
-        int[] ids = new int[docs.size()];
-        long tokens = 0;
-        for (int d = 0; d < docs.size(); d++) {
-            int[] e = docs.get(d);
-            for (int j = 3; j < e.length; j += 2) {
-                tokens += e[j];
-            }
-            if (tokens > Integer.MAX_VALUE - 8) {
-                throw new IllegalArgumentException("the corpus has more than " + (Integer.MAX_VALUE - 8)
-                        + " tokens, more than one AD-LDA corpus holds");
-            }
-            starts[d + 1] = (int) tokens;
-            ids[d] = e[0];
+        return sizes.isEmpty() ? 0 : sizes.get(0)._1();
+    }
+
+    /** An encoded document as {hash high, hash low, term, count, ...}: the canonical order's key. */
+    private static int[] canonicalKey(int[] e) {
+        long h = contentHash(e);
+        int[] key = new int[e.length];
+        key[0] = (int) (h >>> 32);
+        key[1] = (int) h;
+        System.arraycopy(e, 2, key, 2, e.length - 2);
+        return key;
+    }
+
+    /** A canonical key's word ids: each term repeated its count times. */
+    private static int[] tokens(int[] key) {
+        long n = 0;
+        for (int j = 3; j < key.length; j += 2) {
+            n += key[j];
         }
-        int[] words = new int[(int) tokens];
-        for (int d = 0; d < docs.size(); d++) {
-            int[] e = docs.get(d);
-            int at = starts[d];
-            for (int j = 2; j < e.length; j += 2) {
-                Arrays.fill(words, at, at + e[j + 1], e[j]);
-                at += e[j + 1];
-            }
+        int[] words = new int[Math.toIntExact(n)];
+        int at = 0;
+        for (int j = 2; j < key.length; j += 2) {
+            Arrays.fill(words, at, at + key[j + 1], key[j]);
+            at += key[j + 1];
         }
-        return new Collected(Corpus.of(starts, words, ids, vocabularySize), encoded.size(), empty);
+        return words;
+    }
+
+    /** Canonical keys by hash (as a signed long), then by their (term, count) pairs. */
+    static final class CanonicalOrder implements Comparator<int[]>, Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int compare(int[] a, int[] b) {
+            int byHash = Long.compare(hash(a), hash(b));
+            return byHash != 0 ? byHash : Arrays.compare(a, 2, a.length, b, 2, b.length);
+        }
+
+        private static long hash(int[] key) {
+            return (long) key[0] << 32 | (key[1] & 0xffffffffL);
+        }
     }
 
     /**

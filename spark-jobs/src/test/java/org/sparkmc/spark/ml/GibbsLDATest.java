@@ -269,8 +269,9 @@ class GibbsLDATest extends SparkTestBase {
         assertArrayEquals(one.topicsMatrix().toArray(), three.topicsMatrix().toArray());
         assertThetasEqual(thetas(one.transform(features.repartition(1)), "topicDistribution"),
                 thetas(one.transform(features.repartition(4)), "topicDistribution"));
-        // GibbsLDA is AdLdaSpark on the corpus read from the vectors, with the estimator's options.
-        AdLdaSpark direct = AdLdaSpark.start(jsc(), VectorCorpus.collect(features, "features").corpus(),
+        // GibbsLDA (blocks cut on the executors) is AdLdaSpark on the corpus read from the vectors gathered on the
+        // driver and cut there, with the estimator's options.
+        AdLdaSpark direct = AdLdaSpark.start(jsc(), VectorCorpus.read(features, "features").documents().collect(),
                 new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 4, 2, 5, LdaKernel.SPARSE_GIBBS, 10));
         for (int sweep = 0; sweep < 8; sweep++) {
             direct.step(1);
