@@ -68,20 +68,6 @@ class DocumentCompletionTest {
         assertTrue(topics < 20 && one > 40, topics + " vs " + one);
     }
 
-    /** φ as the counts' (n_{k,w} + β)/(n_k + Wβ), word-major. */
-    private static double[] phiOf(TopicWordCounts counts, double beta) {
-        int k = counts.numTopics();
-        int w = counts.vocabularySize();
-        double[] phi = new double[w * k];
-        for (int t = 0; t < k; t++) {
-            double inv = 1.0 / (counts.topicTotal(t) + w * beta);
-            for (int v = 0; v < w; v++) {
-                phi[v * k + t] = (counts.count(v, t) + beta) * inv;
-            }
-        }
-        return phi;
-    }
-
     /**
      * The explicit-φ entry point runs the same split, streams and fold-in: given the counts' own φ it reproduces the
      * counts-based result bit for bit (deterministic, cannot fail by chance). A φ from a different β must differ,
@@ -96,10 +82,10 @@ class DocumentCompletionTest {
         TopicWordCounts counts = LdaFixtures.plantedCounts(train, 5, 10);
         DocumentCompletion completion = DocumentCompletion.of(5, 10);
         DocumentCompletion.Result fromCounts = completion.evaluate(counts, priors, heldOut, new RandomStreams(9));
-        DocumentCompletion.Result fromPhi = completion.evaluate(phiOf(counts, 0.01), 5, 0.1, heldOut,
+        DocumentCompletion.Result fromPhi = completion.evaluate(LdaFixtures.phiOf(counts, 0.01), 5, 0.1, heldOut,
                 new RandomStreams(9));
         assertEquals(fromCounts, fromPhi);
-        DocumentCompletion.Result otherBeta = completion.evaluate(phiOf(counts, 0.5), 5, 0.1, heldOut,
+        DocumentCompletion.Result otherBeta = completion.evaluate(LdaFixtures.phiOf(counts, 0.5), 5, 0.1, heldOut,
                 new RandomStreams(9));
         assertNotEquals(fromCounts.logLikelihood(), otherBeta.logLikelihood());
     }

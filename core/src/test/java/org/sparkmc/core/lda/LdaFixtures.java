@@ -103,4 +103,18 @@ final class LdaFixtures {
         }
         return out;
     }
+
+    /** φ as the counts' (n_{k,w} + β)/(n_k + Wβ), word-major. */
+    static double[] phiOf(TopicWordCounts counts, double beta) {
+        int k = counts.numTopics();
+        int w = counts.vocabularySize();
+        double[] phi = new double[w * k];
+        for (int t = 0; t < k; t++) {
+            double inv = 1.0 / (counts.topicTotal(t) + w * beta);
+            for (int v = 0; v < w; v++) {
+                phi[v * k + t] = (counts.count(v, t) + beta) * inv;
+            }
+        }
+        return phi;
+    }
 }
