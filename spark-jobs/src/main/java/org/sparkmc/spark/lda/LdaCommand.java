@@ -93,6 +93,12 @@ public final class LdaCommand extends JobCommand {
                 + "none). Default: ${DEFAULT-VALUE}.")
     private int heldOutEvery;
 
+    @Option(names = "--left-to-right", paramLabel = "R", defaultValue = "0",
+            description = "Also score the whole held-out documents by the left-to-right estimate of p(w_d) with R "
+                + "particles (Wallach et al. 2009, as an unbiased particle filter; costs R·K per token). Default: "
+                + "${DEFAULT-VALUE} (off).")
+    private int leftToRight;
+
     @Option(names = "--eval-burn-in", paramLabel = "N", defaultValue = "50",
             description = "Held-out fold-in sweeps discarded. Default: ${DEFAULT-VALUE}.")
     private int evalBurnIn;
@@ -201,12 +207,13 @@ public final class LdaCommand extends JobCommand {
         }
         try {
             return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
-                    evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery);
+                    evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery, leftToRight);
         } catch (InvalidInputException e) {
             throw e;
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException("sweeps, sync-interval, blocks, top-words, lineage-every, eval-samples, "
-                    + "topic-samples and topic-sample-every must be ≥ 1, held-out-every and eval-burn-in ≥ 0");
+                    + "topic-samples and topic-sample-every must be ≥ 1, held-out-every, eval-burn-in and left-to-right "
+                    + "≥ 0");
         }
     }
 }

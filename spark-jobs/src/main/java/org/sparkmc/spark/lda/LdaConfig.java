@@ -5,6 +5,8 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.LeftToRight;
+import org.sparkmc.core.smc.ResamplingScheme;
 
 /**
  * The settings of an {@code lda} run.
@@ -22,14 +24,15 @@ import org.sparkmc.core.lda.LdaPriors;
  * @param lineageInterval steps between cuts of the cached blocks' lineage
  * @param topicSamples states whose topics are averaged into the reported topics (1: the final state's)
  * @param topicSampleEvery sweeps between those states (the last is the final sweep)
+ * @param leftToRightParticles particles of the held-out left-to-right estimate (0: not computed)
  */
 public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int syncInterval, int blocks, int partitions,
         long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval,
-        int topicSamples, int topicSampleEvery) {
+        int topicSamples, int topicSampleEvery, int leftToRightParticles) {
     public LdaConfig {
         if (sweeps < 1 || syncInterval < 1 || blocks < 1 || partitions < 1 || heldOutEvery < 0 || topWords < 1
                 || lineageInterval < 1 || evalBurnIn < 0 || evalSamples < 1 || topicSamples < 1
-                || topicSampleEvery < 1) {
+                || topicSampleEvery < 1 || leftToRightParticles < 0) {
             throw new IllegalArgumentException("lda settings out of range: " + this);
         }
         if (topicSamples > 1) {
@@ -48,7 +51,7 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
 
     public LdaConfig withPartitions(int n) {
         return new LdaConfig(priors, kernel, sweeps, syncInterval, blocks, n, seed, heldOutEvery, evalBurnIn,
-                evalSamples, topWords, lineageInterval, topicSamples, topicSampleEvery);
+                evalSamples, topWords, lineageInterval, topicSamples, topicSampleEvery, leftToRightParticles);
     }
 
     /** Whether the state after {@code sweep} sweeps is one of the averaged topic samples. */
@@ -59,6 +62,11 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
 
     public DocumentCompletion completion() {
         return DocumentCompletion.of(evalBurnIn, evalSamples);
+    }
+
+    /** The held-out left-to-right estimator (systematic resampling), or null when it is off. */
+    public LeftToRight leftToRight() {
+        return leftToRightParticles == 0 ? null : LeftToRight.of(leftToRightParticles, ResamplingScheme.SYSTEMATIC);
     }
 
     public AdLdaSpark.Options samplerOptions() {

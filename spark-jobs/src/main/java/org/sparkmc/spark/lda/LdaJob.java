@@ -17,6 +17,7 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.PosteriorMeanTopics;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.random.RandomStreams;
@@ -130,6 +131,8 @@ public final class LdaJob {
         DocumentCompletion.Result finalState = heldOutBlocks == null ? null : evaluate(run.counts(), heldOutBlocks);
         DocumentCompletion.Result averaged = meanPhi == null || heldOutBlocks == null ? null
                 : evaluate(meanPhi, heldOutBlocks);
+        DocumentCompletion.Result leftToRight = heldOutBlocks == null || config.leftToRight() == null ? null
+                : leftToRight(run.counts(), meanPhi, heldOutBlocks);
         if (heldOutBlocks != null) {
             heldOutBlocks.unpersist(false);
         }
@@ -142,7 +145,7 @@ public final class LdaJob {
                             config.topicSamples(), finalState.perplexity()));
         }
         return new LdaResult(run, input, training, heldOut, history, evaluation, meanPhi,
-                averaged == null ? null : finalState, (System.nanoTime() - t0) / 1e9, saved != null);
+                averaged == null ? null : finalState, leftToRight, (System.nanoTime() - t0) / 1e9, saved != null);
     }
 
     /**
@@ -215,9 +218,37 @@ public final class LdaJob {
         return result;
     }
 
+    /**
+     * The left-to-right estimate of the whole held-out documents with the reported topics (the posterior mean when
+     * there is one, else the final counts), on the executors; each document has its own stream.
+     */
+    private DocumentCompletion.Result leftToRight(TopicWordCounts counts, double[] meanPhi,
+            JavaPairRDD<Integer, Corpus> heldOut) {
+        LeftToRight estimator = config.leftToRight();
+        LdaPriors p = config.priors();
+        RandomStreams streams = new RandomStreams(config.seed());
+        Broadcast<?> bc;
+        Function<Corpus, DocumentCompletion.Result> score;
+        if (meanPhi != null) {
+            Broadcast<double[]> phi = sc.broadcast(meanPhi);
+            bc = phi;
+            score = b -> estimator.evaluate(phi.value(), p.numTopics(), p.alpha(), b, streams);
+        } else {
+            Broadcast<TopicWordCounts> c = sc.broadcast(counts);
+            bc = c;
+            score = b -> estimator.evaluate(c.value(), p, b, streams);
+        }
+        DocumentCompletion.Result result = evaluate(heldOut, score);
+        LOG.info("lda: held-out left-to-right perplexity {} over {} documents ({} tokens, {} particles)",
+                String.format(Locale.ROOT, "%.2f", result.perplexity()), result.documents(), result.scoredTokens(),
+                estimator.particles());
+        bc.destroy(false);
+        return result;
+    }
+
     private DocumentCompletion.Result evaluate(JavaPairRDD<Integer, Corpus> heldOut,
             Function<Corpus, DocumentCompletion.Result> score) {
-        sc.setJobGroup("sparkmc-lda-evaluate", "lda: held-out document completion", false);
+        sc.setJobGroup("sparkmc-lda-evaluate", "lda: held-out evaluation", false);
         List<Tuple2<Integer, DocumentCompletion.Result>> parts = new ArrayList<>(heldOut.mapValues(score).collect());
         parts.sort((a, b) -> Integer.compare(a._1(), b._1()));
         double logLik = 0;

@@ -165,6 +165,18 @@ public final class LdaOutput {
             heldOut.put("fold_in_burn_in", config.evalBurnIn());
             heldOut.put("fold_in_samples", config.evalSamples());
         }
+        DocumentCompletion.Result l2r = result.leftToRightResult();
+        if (h != null && l2r != null) {
+            Map<String, Object> leftToRight = new LinkedHashMap<>();
+            leftToRight.put("method", "left-to-right (Wallach et al. 2009) as a particle filter: an unbiased estimate "
+                    + "of p(w_d) for each whole held-out document, with the reported topics");
+            leftToRight.put("perplexity", SummaryFiles.finite(l2r.perplexity()));
+            leftToRight.put("log_likelihood", SummaryFiles.finite(l2r.logLikelihood()));
+            leftToRight.put("tokens", l2r.scoredTokens());
+            leftToRight.put("particles", config.leftToRightParticles());
+            leftToRight.put("resampling", "systematic, when the effective sample size falls below half");
+            heldOut.put("left_to_right", leftToRight);
+        }
         top.put("held_out", h == null ? null : heldOut);
         double sampling = 0;
         double sync = 0;

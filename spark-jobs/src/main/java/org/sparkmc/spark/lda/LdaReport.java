@@ -37,6 +37,10 @@ final class LdaReport {
             facts.put("held-out perplexity (document completion)", String.format(Locale.ROOT, "%.2f",
                     result.heldOutResult().perplexity()));
         }
+        if (result.leftToRightResult() != null) {
+            facts.put("held-out perplexity (left-to-right, whole documents)", String.format(Locale.ROOT, "%.2f",
+                    result.leftToRightResult().perplexity()));
+        }
         facts.put("seconds", String.format(Locale.ROOT, "%.1f", result.seconds()));
         HtmlReport report = new HtmlReport("sparkmc lda: " + config.priors().numTopics() + " topics").facts(facts);
         List<LoglikRow> rows = result.history();

@@ -12,12 +12,14 @@ import org.sparkmc.core.lda.DocumentCompletion;
  * @param meanPhi the reported topics when they are a posterior mean over several states ({@code --topic-samples}),
  *     word-major {@code [w * K + k]}; null when they are the final state's
  * @param finalStateResult with {@code meanPhi}: document completion with the final state's topics; else null
+ * @param leftToRightResult the left-to-right estimate over the whole held-out documents with the reported topics, or
+ *     null when not asked for ({@code --left-to-right}) or none were held out
  * @param resumed whether the run continued from a checkpoint
  */
 public record LdaResult(AdLdaSpark run, LdaCorpus corpus, LdaDocuments training, LdaDocuments heldOut,
         List<LoglikRow> history,
         DocumentCompletion.Result heldOutResult, double[] meanPhi, DocumentCompletion.Result finalStateResult,
-        double seconds, boolean resumed) {
+        DocumentCompletion.Result leftToRightResult, double seconds, boolean resumed) {
     public LoglikRow last() {
         return history.get(history.size() - 1);
     }

@@ -75,7 +75,9 @@ class LdaBadInputTest extends SparkTestBase {
                         new String[] {"--topic-samples 4 every 2 sweeps reaches back before sweep 1 of 6"}),
                 Arguments.of("topic samples between syncs", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--sync-interval", "2", "--topic-samples", "3", "--topic-sample-every", "3"},
-                        new String[] {"--topic-sample-every (3) and --sweeps (200) must be multiples of it"}));
+                        new String[] {"--topic-sample-every (3) and --sweeps (200) must be multiples of it"}),
+                Arguments.of("negative left-to-right particles", new String[] {"--docword", LdaRuns.DOCWORD,
+                    "--vocab", LdaRuns.VOCAB, "--left-to-right", "-1"}, new String[] {"left-to-right ≥ 0"}));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -15,9 +15,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.core.lda.AdLdaDriver;
 import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
@@ -30,7 +33,7 @@ class LdaJobTest extends SparkTestBase {
     @Test
     void writesEveryOutput() throws IOException {
         Path out = tmp.resolve("kos");
-        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 4)));
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 4, "--left-to-right", "5")));
         for (String f : List.of("_SUCCESS", "topics.csv", "topic_word.parquet", "doc_topic.parquet", "loglik.csv",
                 "vocabulary.txt", "summary.json", "report.html")) {
             assertTrue(Files.exists(out.resolve(f)), f);
@@ -66,7 +69,23 @@ class LdaJobTest extends SparkTestBase {
         double perplexity = summary.get("held_out").get("perplexity").asDouble();
         // Ten topics after 4 sweeps beat the unigram model's ~2,000 only barely; a sane range, not a target.
         assertTrue(perplexity > 500 && perplexity < 6906, "perplexity " + perplexity);
-        assertTrue(LdaRuns.read(out.resolve("report.html")).contains("log p(w, z) per token"));
+        String report = LdaRuns.read(out.resolve("report.html"));
+        assertTrue(report.contains("log p(w, z) per token") && report.contains("left-to-right"));
+        // The left-to-right estimate is core's LeftToRight on the held-out documents with the final counts, which
+        // are the one-machine AD-LDA's (same seed and blocks).
+        Corpus kos = LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect();
+        LdaPriors priors = new LdaPriors(10, 5.0, 0.01);
+        AdLdaDriver driver = AdLdaDriver.start(kos.selectByDocId(id -> id % 10 != 0), 4, priors,
+                new RandomStreams(11));
+        for (int s = 0; s < 4; s++) {
+            driver.sweep();
+        }
+        DocumentCompletion.Result expected = LeftToRight.of(5, ResamplingScheme.SYSTEMATIC).evaluate(
+                driver.counts(), priors, kos.selectByDocId(id -> id % 10 == 0), new RandomStreams(11));
+        JsonNode l2r = summary.get("held_out").get("left_to_right");
+        assertEquals(expected.perplexity(), l2r.get("perplexity").asDouble(), 1e-9 * expected.perplexity());
+        assertEquals(expected.scoredTokens(), l2r.get("tokens").asLong());
+        assertEquals(5, l2r.get("particles").asInt());
     }
 
     /**

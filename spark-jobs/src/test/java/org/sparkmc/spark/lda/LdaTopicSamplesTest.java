@@ -18,8 +18,10 @@ import org.sparkmc.core.lda.AdLdaDriver;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.PosteriorMeanTopics;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
@@ -38,7 +40,8 @@ class LdaTopicSamplesTest extends SparkTestBase {
     @Test
     void reportedTopicsAreThePosteriorMeanOfTheLastStates() throws IOException {
         Path out = tmp.resolve("mean");
-        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 6, SAMPLES)));
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 6, "--topic-samples", "3", "--topic-sample-every", "2",
+                "--left-to-right", "4")));
         Corpus kos = LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect();
         Corpus training = kos.selectByDocId(id -> id % 10 != 0);
         Corpus heldOut = kos.selectByDocId(id -> id % 10 == 0);
@@ -71,6 +74,10 @@ class LdaTopicSamplesTest extends SparkTestBase {
         JsonNode held = summary.get("held_out");
         assertEquals(expectedPerplexity, held.get("perplexity").asDouble(), 1e-9 * expectedPerplexity);
         assertNotEquals(held.get("perplexity").asDouble(), held.get("final_state_perplexity").asDouble());
+        // The left-to-right estimate uses the reported (mean) topics too.
+        double leftToRight = LeftToRight.of(4, ResamplingScheme.SYSTEMATIC).evaluate(phi, 10, 5.0, heldOut,
+                new RandomStreams(11)).perplexity();
+        assertEquals(leftToRight, held.get("left_to_right").get("perplexity").asDouble(), 1e-9 * leftToRight);
         assertEquals(3, summary.get("topic_estimate").get("states").asInt());
         assertEquals(2, summary.get("topic_estimate").get("first_sweep").asInt());
         // topics.csv ranks words by the same φ̄.

@@ -18,10 +18,12 @@ import org.sparkmc.core.lda.LdaSampler;
 import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaLogLikelihood;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.SparseLdaSampler;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.UciBagOfWords;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.smc.ResamplingScheme;
 
 /**
  * sparkmc's SparseLDA sampler against Mallet 2.0.8's {@code ParallelTopicModel} (1 thread, same priors, no
@@ -37,6 +39,9 @@ import org.sparkmc.core.random.RandomStreams;
  * of our sweeps gets its own stream.
  */
 public final class KosLdaBenchmark {
+    /** Particles of both left-to-right estimates (Mallet's {@code evaluate-topics} default is 10). */
+    private static final int LEFT_TO_RIGHT_PARTICLES = Integer.getInteger("l2r", 20);
+
     private KosLdaBenchmark() {
     }
 
@@ -205,6 +210,20 @@ public final class KosLdaBenchmark {
                     LdaLogLikelihood.joint(train, z, counts, priors), seed);
             printSparsity(train, z, counts);
             System.out.printf(Locale.ROOT, "  Mallet's own modelLogLikelihood(): %.1f%n", model.modelLogLikelihood());
+            InstanceList held = new InstanceList(model.getAlphabet(), null);
+            for (int d = 0; d < heldOut.numDocuments(); d++) {
+                int[] tokens = java.util.Arrays.copyOfRange(heldOut.words(), heldOut.docStart(d), heldOut.docEnd(d));
+                held.add(new Instance(new FeatureSequence(model.getAlphabet(), tokens), null, "held" + d, null));
+            }
+            for (boolean resampling : new boolean[] {false, true}) {
+                long t0 = System.nanoTime();
+                cc.mallet.topics.MarginalProbEstimator estimator = model.getProbEstimator();
+                estimator.setRandomSeed((int) seed);
+                double logLik = estimator.evaluateLeftToRight(held, LEFT_TO_RIGHT_PARTICLES, resampling, null);
+                System.out.printf(Locale.ROOT, "  Mallet's own left-to-right (%d particles, resampling %s): "
+                        + "perplexity %.1f on %d tokens (%.1f s)%n", LEFT_TO_RIGHT_PARTICLES, resampling,
+                        Math.exp(-logLik / heldOut.numTokens()), heldOut.numTokens(), (System.nanoTime() - t0) / 1e9);
+            }
         }
     }
 
@@ -242,10 +261,16 @@ public final class KosLdaBenchmark {
         DocumentCompletion.Result r = DocumentCompletion.standard().evaluate(counts, priors, heldOut,
                 new RandomStreams(seed + 1000));
         double evalSecs = (System.nanoTime() - t0) / 1e9;
+        t0 = System.nanoTime();
+        DocumentCompletion.Result l2r = LeftToRight.of(LEFT_TO_RIGHT_PARTICLES, ResamplingScheme.SYSTEMATIC)
+                .evaluate(counts, priors, heldOut, new RandomStreams(seed + 1000));
+        double l2rSecs = (System.nanoTime() - t0) / 1e9;
         System.out.printf(Locale.ROOT, "%-18s K=%d sweeps=%d: %.2f s wall, %.2f M tokens/s wall, %.2f M tokens/s per"
                 + " CPU-second; log p(w,z)=%.1f (%.4f per token); completion perplexity %.1f on %d tokens (eval %.1f s)%n",
                 name, priors.numTopics(), sweeps, secs, (double) train.numTokens() * sweeps / secs / 1e6,
                 (double) train.numTokens() * sweeps / cpuSecs / 1e6, logLik, logLik / train.numTokens(),
                 r.perplexity(), r.scoredTokens(), evalSecs);
+        System.out.printf(Locale.ROOT, "  left-to-right (sparkmc's particle filter, %d particles): perplexity %.1f on"
+                + " %d tokens (%.1f s)%n", LEFT_TO_RIGHT_PARTICLES, l2r.perplexity(), l2r.scoredTokens(), l2rSecs);
     }
 }
