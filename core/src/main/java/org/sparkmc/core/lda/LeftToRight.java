@@ -58,7 +58,7 @@ public final class LeftToRight implements Serializable {
         if (training.numTopics() != priors.numTopics() || training.vocabularySize() != docs.vocabularySize()) {
             throw new IllegalArgumentException("counts, priors and documents disagree on K or W");
         }
-        return evaluate(TopicInference.of(training, priors, 0, 1), priors.alpha(), docs, streams);
+        return evaluate(TopicInference.of(training, priors, 0, 1), docs, streams);
     }
 
     /** The same against explicit topics, {@code phi[w * K + k]} = φ_{k,w} (see {@link TopicInference#ofPhi}). */
@@ -69,24 +69,26 @@ public final class LeftToRight implements Serializable {
             throw new IllegalArgumentException("topics over " + topics.vocabularySize() + " words, documents over "
                     + docs.vocabularySize());
         }
-        return evaluate(topics, alpha, docs, streams);
+        return evaluate(topics, docs, streams);
     }
 
-    private DocumentCompletion.Result evaluate(TopicInference topics, double alpha, Corpus docs,
-            RandomStreams streams) {
+    private DocumentCompletion.Result evaluate(TopicInference topics, Corpus docs, RandomStreams streams) {
         double logLik = 0;
         for (int d = 0; d < docs.numDocuments(); d++) {
-            logLik += logProbability(topics, alpha, docs.words(), docs.docStart(d), docs.docEnd(d),
+            logLik += logProbability(topics, docs.words(), docs.docStart(d), docs.docEnd(d),
                     streams.stream(STREAM, docs.docId(d)));
         }
         return new DocumentCompletion.Result(Math.exp(-logLik / docs.numTokens()), logLik, docs.numTokens(),
                 docs.numDocuments());
     }
 
-    /** The estimate of log p(words[from..to) | φ, α), drawing from {@code rng}. */
-    double logProbability(TopicInference topics, double alpha, int[] words, int from, int to,
-            UniformRandomProvider rng) {
+    /**
+     * The estimate of log p(words[from..to) | φ, α) for one document (word ids), with φ and α from {@code topics},
+     * drawing from {@code rng}; 0 for an empty range.
+     */
+    public double logProbability(TopicInference topics, int[] words, int from, int to, UniformRandomProvider rng) {
         int k = topics.numTopics();
+        double alpha = topics.alpha();
         int r = particles;
         int[] counts = new int[r * k];
         int[] scratch = new int[r * k];

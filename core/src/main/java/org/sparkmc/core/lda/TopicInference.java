@@ -124,6 +124,11 @@ public final class TopicInference {
         return rowOf.length;
     }
 
+    /** α, the document–topic concentration of the fold-in. */
+    public double alpha() {
+        return alpha;
+    }
+
     /** K. */
     public int numTopics() {
         return numTopics;

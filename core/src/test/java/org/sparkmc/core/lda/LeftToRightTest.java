@@ -69,7 +69,7 @@ class LeftToRightTest {
             double sum = 0;
             double squares = 0;
             for (int run = 0; run < m; run++) {
-                double p = Math.exp(estimators[e].logProbability(topics, ALPHA, DOC, 0, DOC.length,
+                double p = Math.exp(estimators[e].logProbability(topics, DOC, 0, DOC.length,
                         streams.stream("test", run)));
                 estimates[e][run] = p;
                 sum += p;
@@ -95,7 +95,7 @@ class LeftToRightTest {
     @Test
     void oneTokenIsExact() {
         TopicInference topics = TopicInference.ofPhi(PHI, K, ALPHA, 0, 1);
-        double estimate = LeftToRight.of(5, ResamplingScheme.SYSTEMATIC).logProbability(topics, ALPHA, new int[] {4},
+        double estimate = LeftToRight.of(5, ResamplingScheme.SYSTEMATIC).logProbability(topics, new int[] {4},
                 0, 1, new RandomStreams(1).stream("x"));
         assertEquals(Math.log((0.05 + 0.10 + 0.70) / 3), estimate, 1e-14);
     }

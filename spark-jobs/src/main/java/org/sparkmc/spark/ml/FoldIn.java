@@ -3,6 +3,7 @@ package org.sparkmc.spark.ml;
 import java.io.Serializable;
 import org.apache.spark.broadcast.Broadcast;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.TopicInference;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.random.RandomStreams;
@@ -20,6 +21,7 @@ import org.sparkmc.core.random.RandomStreams;
 final class FoldIn implements Serializable {
     private static final long serialVersionUID = 1L;
     static final String STREAM = "gibbslda-fold-in";
+    static final String LEFT_TO_RIGHT_STREAM = "gibbslda-left-to-right";
 
     private final Broadcast<TopicWordCounts> counts;
     private final LdaPriors priors;
@@ -66,6 +68,17 @@ final class FoldIn implements Serializable {
             sum += doc.counts()[j] * Math.log(p);
         }
         return sum;
+    }
+
+    /**
+     * The left-to-right estimate of log p(w_d | φ, α) (core's {@link LeftToRight}), on the stream
+     * {@code ("gibbslda-left-to-right", term_1, count_1, ...)} of the model's seed: keyed by content, as θ is.
+     */
+    double leftToRight(TermCounts doc, LeftToRight estimator) {
+        checkSize(doc);
+        int[] words = doc.tokens();
+        return estimator.logProbability(inference(), words, 0, words.length,
+                streams.stream(LEFT_TO_RIGHT_STREAM, doc.streamKey()));
     }
 
     private void checkSize(TermCounts doc) {

@@ -36,8 +36,10 @@ import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
+import org.sparkmc.core.smc.ResamplingScheme;
 
 /**
  * An LDA model fitted by {@link GibbsLDA}: the topic–word counts n_{k,w} of the final Gibbs state and the priors,
@@ -52,7 +54,8 @@ import org.sparkmc.core.lda.TopicWordDelta;
  *
  * <p>Differences from MLlib: {@link #topicsMatrix} columns are normalised distributions φ_k (MLlib's online model
  * returns unnormalised variational λ); {@link #logLikelihood} and {@link #logPerplexity} are plug-in estimates from
- * fold-in (below), not variational lower bounds; the model is always local ({@link #isDistributed} is false).
+ * fold-in (below), not variational lower bounds — {@link #leftToRightLogLikelihood} is the counterpart of MLlib's
+ * bound (θ integrated out, a lower bound on average); the model is always local ({@link #isDistributed} is false).
  */
 public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParams, MLWritable {
     private static final long serialVersionUID = 1L;
@@ -267,8 +270,32 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
         return -s[0] / s[1];
     }
 
+    /**
+     * Σ_d log p(w_d | φ, α) over the documents of {@code dataset}, each estimated by the left-to-right particle
+     * filter with {@code particles} particles (core's {@code LeftToRight}: Wallach et al. 2009's left-to-right
+     * estimate with the particles' weights carried, unbiased for p(w_d)); θ is integrated out, not fitted to the
+     * tokens, so unlike {@link #logLikelihood} it does not flatter the model, and like MLlib's variational bound it
+     * is a lower bound on average (Jensen). Compare models with the same number of particles: the bound tightens
+     * as it grows. Each row's stream is keyed by the seed and the row's contents. Cost: particles · k per token.
+     *
+     * @throws IllegalArgumentException if particles &lt; 1
+     */
+    public double leftToRightLogLikelihood(Dataset<?> dataset, int particles) {
+        LeftToRight estimator = LeftToRight.of(particles, ResamplingScheme.SYSTEMATIC);
+        return scores(dataset, (foldIn, doc) -> foldIn.leftToRight(doc, estimator))[0];
+    }
+
+    /** Scores one document with the model (a function shipped to the executors). */
+    private interface DocumentScore extends java.io.Serializable {
+        double score(FoldIn foldIn, TermCounts doc);
+    }
+
     /** {Σ log-likelihood, Σ tokens}, per partition on the executors, summed in partition order. */
     private double[] scores(Dataset<?> dataset) {
+        return scores(dataset, FoldIn::logLikelihood);
+    }
+
+    private double[] scores(Dataset<?> dataset, DocumentScore documentScore) {
         validateAndTransformSchema(dataset.schema());
         FoldIn foldIn = foldIn(dataset.sparkSession());
         FlatMapFunction<java.util.Iterator<Row>, double[]> score = rows -> {
@@ -278,7 +305,7 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
                 Row r = rows.next();
                 if (!r.isNullAt(0)) {
                     TermCounts doc = TermCounts.of((Vector) r.get(0), "a row");
-                    ll += foldIn.logLikelihood(doc);
+                    ll += documentScore.score(foldIn, doc);
                     n += doc.numTokens();
                 }
             }

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.LeftToRight;
+import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.lda.AdLdaSpark;
 
@@ -177,6 +179,32 @@ class GibbsLDATest extends SparkTestBase {
         assertEquals(expected, ll, 1e-9 * Math.abs(ll));
         assertTrue(lp > 2.0 && lp < 2.9, "log perplexity " + lp);
         assertTrue(lda.trainingLogLikelihood() < 0);
+    }
+
+    /**
+     * leftToRightLogLikelihood is core's LeftToRight per row (stream keyed by the seed and the row's contents), so it
+     * does not depend on the partitioning; with θ integrated out it is below the plug-in log-likelihood, which fits
+     * θ to the very tokens it scores.
+     */
+    @Test
+    void leftToRightLogLikelihood() {
+        GibbsLDAModel lda = ldaStage(fitted());
+        Dataset<Row> features = features().select("features");
+        double l2r = lda.leftToRightLogLikelihood(features.repartition(1), 10);
+        assertEquals(l2r, lda.leftToRightLogLikelihood(features.repartition(3), 10), 1e-9 * Math.abs(l2r));
+        org.sparkmc.core.lda.TopicInference topics = org.sparkmc.core.lda.TopicInference.of(lda.topicWordCounts(),
+                new LdaPriors(3, 0.5, 0.01), 0, 1);
+        LeftToRight estimator = LeftToRight.of(10, ResamplingScheme.SYSTEMATIC);
+        org.sparkmc.core.random.RandomStreams streams = new org.sparkmc.core.random.RandomStreams(lda.getSeed());
+        double expected = 0;
+        for (Row r : features.collectAsList()) {
+            TermCounts doc = TermCounts.of((Vector) r.get(0), "row");
+            expected += estimator.logProbability(topics, doc.tokens(), 0, doc.numTokens(),
+                    streams.stream(FoldIn.LEFT_TO_RIGHT_STREAM, doc.streamKey()));
+        }
+        assertEquals(expected, l2r, 1e-9 * Math.abs(expected));
+        assertTrue(l2r < lda.logLikelihood(features), l2r + " vs " + lda.logLikelihood(features));
+        assertThrows(IllegalArgumentException.class, () -> lda.leftToRightLogLikelihood(features, 0));
     }
 
     /** MLlib's LDA and GibbsLDA take the same setters (this compiles) and the same pipeline, and output the same schema. */
