@@ -7,7 +7,6 @@ import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.ml.clustering.LDA;
-import org.apache.spark.ml.clustering.LDAModel;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vectors;
@@ -31,6 +30,7 @@ import org.sparkmc.spark.lda.LdaCorpusReader;
 import org.sparkmc.spark.lda.LdaJob;
 import org.sparkmc.spark.lda.LdaResult;
 import org.sparkmc.spark.lda.LoglikRow;
+import org.sparkmc.spark.ml.GibbsLDA;
 
 /**
  * Held-out perplexity against wall-clock time on KOS (K = 100, documents with id % 10 == 0 held out): sparkmc's
@@ -41,7 +41,9 @@ import org.sparkmc.spark.lda.LoglikRow;
  * φ. φ for MLlib: online — λ normalised per topic (the variational posterior mean); EM — the MAP estimate
  * (N_wk + β − 1)/(N_k + W(β − 1)) from its expected counts (its raw counts have exact zeros: ∞ perplexity).
  *
- * <p>Runs are given as {@code kind:iterations}, kinds: {@code gibbs} (the job: α = 0.5, β = 0.01), {@code online}
+ * <p>Runs are given as {@code kind:iterations}, kinds: {@code gibbs} (the job: α = 0.5, β = 0.01), {@code gibbslda}
+ * (the {@code GibbsLDA} estimator on the same DataFrame as MLlib's, same priors, 8 blocks; φ = its topicsMatrix),
+ * {@code online}
  * (α = 0.5 fixed, β = 0.01, MLlib's defaults otherwise: subsamplingRate 0.05, learningOffset 1024, decay 0.51),
  * {@code online1} (the same with learningOffset = 1), {@code em} (MLlib's default priors α = 1.5, β = 1.1: EM needs
  * both &gt; 1). Fit seconds exclude reading the corpus and the evaluation.
@@ -96,8 +98,15 @@ public final class MllibLdaBenchmark {
                         driver);
             } else {
                 LDA lda = new LDA().setK(K).setMaxIter(iterations).setSeed(SEED).setFeaturesCol("features");
+                GibbsLDA gibbs = null;
                 double beta;
                 switch (kind) {
+                    case "gibbslda" -> {
+                        beta = 0.01;
+                        gibbs = new GibbsLDA().setK(K).setMaxIter(iterations).setSeed(SEED).setDocConcentration(0.5)
+                                .setTopicConcentration(beta).setNumBlocks(8).setCheckpointInterval(10);
+                        label = "sparkmc GibbsLDA (Spark ML estimator), 8 blocks, α=0.5 β=0.01";
+                    }
                     case "online", "online1" -> {
                         beta = 0.01;
                         lda.setOptimizer("online").setDocConcentration(0.5).setTopicConcentration(beta)
@@ -120,8 +129,7 @@ public final class MllibLdaBenchmark {
                     default -> throw new IllegalArgumentException("unknown kind " + kind);
                 }
                 long t0 = System.nanoTime();
-                LDAModel model = lda.fit(docs);
-                Matrix topics = model.topicsMatrix();
+                Matrix topics = gibbs != null ? gibbs.fit(docs).topicsMatrix() : lda.fit(docs).topicsMatrix();
                 fit = (System.nanoTime() - t0) / 1e9;
                 long t1 = System.nanoTime();
                 double[] phi = phi(topics, kind.equals("em") ? beta - 1 : 0);
