@@ -28,10 +28,12 @@ public final class LeftToRight implements Serializable {
 
     private final int particles;
     private final ResamplingScheme scheme;
+    private final int moves;
 
-    private LeftToRight(int particles, ResamplingScheme scheme) {
+    private LeftToRight(int particles, ResamplingScheme scheme, int moves) {
         this.particles = particles;
         this.scheme = scheme;
+        this.moves = moves;
     }
 
     /**
@@ -39,10 +41,25 @@ public final class LeftToRight implements Serializable {
      * @param scheme the resampling scheme used when the effective sample size falls below R/2
      */
     public static LeftToRight of(int particles, ResamplingScheme scheme) {
+        return of(particles, scheme, 0);
+    }
+
+    /**
+     * With resample–move steps (Gilks &amp; Berzuini 2001): after each resampling at token n, every particle's topics
+     * of tokens 0..n get {@code moves} Gibbs sweeps given its other topics and φ, a move that leaves the particles'
+     * target p(z_{≤n} | w_{≤n}) invariant, so the estimate stays unbiased while the particles regain diversity (what
+     * Wallach et al.'s resampling of earlier tokens is for). Cost: moves · n · K per particle per resampling.
+     *
+     * @param moves Gibbs sweeps after each resampling (≥ 0; 0: none)
+     */
+    public static LeftToRight of(int particles, ResamplingScheme scheme, int moves) {
         if (particles < 1) {
             throw new IllegalArgumentException("need at least 1 particle, got " + particles);
         }
-        return new LeftToRight(particles, scheme);
+        if (moves < 0) {
+            throw new IllegalArgumentException("moves must be >= 0, got " + moves);
+        }
+        return new LeftToRight(particles, scheme, moves);
     }
 
     public int particles() {
@@ -94,42 +111,108 @@ public final class LeftToRight implements Serializable {
         int[] scratch = new int[r * k];
         double[] logWeights = new double[r];
         double[] weights = new double[r];
-        double[] phi = new double[k];
         double[] cumulative = new double[k];
+        int len = to - from;
+        // φ rows by position: the document's distinct words' rows, one copy each.
+        double[] rows = new double[0];
+        int[] rowAt = new int[len];
+        java.util.Map<Integer, Integer> rowOf = new java.util.HashMap<>();
+        for (int i = 0; i < len; i++) {
+            Integer known = rowOf.get(words[from + i]);
+            if (known == null) {
+                known = rowOf.size();
+                rowOf.put(words[from + i], known);
+                if ((known + 1) * k > rows.length) {
+                    rows = java.util.Arrays.copyOf(rows, Math.max(k, 2 * rows.length));
+                }
+                topics.phiRow(words[from + i], rows, known * k);
+            }
+            rowAt[i] = known * k;
+        }
+        // Every particle's topics, kept only when the moves need them.
+        int[] z = moves > 0 ? new int[r * len] : null;
+        int[] zScratch = moves > 0 ? new int[r * len] : null;
         RandomStreams resampling = new RandomStreams(rng.nextLong());
         double logEstimate = 0;
-        for (int i = from; i < to; i++) {
-            int n = i - from;
-            topics.phiRow(words[i], phi, 0);
+        for (int n = 0; n < len; n++) {
             double logNorm = Math.log(n + k * alpha);
             for (int p = 0; p < r; p++) {
                 int base = p * k;
                 double sum = 0;
                 for (int t = 0; t < k; t++) {
-                    sum += phi[t] * (counts[base + t] + alpha);
+                    sum += rows[rowAt[n] + t] * (counts[base + t] + alpha);
                     cumulative[t] = sum;
                 }
                 logWeights[p] += Math.log(sum) - logNorm;
-                double u = rng.nextDouble() * sum;
-                int t = 0;
-                while (t < k - 1 && cumulative[t] <= u) {
-                    t++;
-                }
+                int t = draw(cumulative, sum, rng);
                 counts[base + t]++;
+                if (z != null) {
+                    z[p * len + n] = t;
+                }
             }
-            if (i + 1 < to && r > 1 && belowHalfEss(logWeights, weights)) {
+            if (n + 1 < len && r > 1 && belowHalfEss(logWeights, weights)) {
                 logEstimate += logMean(logWeights);
                 int[] ancestors = Resampling.ancestors(Resampling.offspring(scheme, weights, r, resampling, n));
                 for (int p = 0; p < r; p++) {
                     System.arraycopy(counts, ancestors[p] * k, scratch, p * k, k);
+                    if (z != null) {
+                        System.arraycopy(z, ancestors[p] * len, zScratch, p * len, n + 1);
+                    }
                 }
                 int[] swap = counts;
                 counts = scratch;
                 scratch = swap;
+                if (z != null) {
+                    swap = z;
+                    z = zScratch;
+                    zScratch = swap;
+                    for (int p = 0; p < r; p++) {
+                        move(counts, p * k, z, p * len, n + 1, rows, rowAt, alpha, cumulative, rng);
+                    }
+                }
                 java.util.Arrays.fill(logWeights, 0);
             }
         }
         return logEstimate + logMean(logWeights);
+    }
+
+    /** {@link #moves} Gibbs sweeps over one particle's topics of tokens 0..n−1, given φ and its other topics. */
+    private void move(int[] counts, int base, int[] z, int zBase, int n, double[] rows, int[] rowAt, double alpha,
+            double[] cumulative, UniformRandomProvider rng) {
+        for (int sweep = 0; sweep < moves; sweep++) {
+            gibbsSweep(counts, base, z, zBase, n, rows, rowAt, alpha, cumulative, rng);
+        }
+    }
+
+    /**
+     * One systematic-scan Gibbs sweep over topics z[zBase..zBase+n) whose counts are counts[base..base+K): token i
+     * (φ row at rows[rowAt[i]..]) is redrawn from p(z_i = k | z_{−i}) ∝ φ_{k,w_i} (n_k^{−i} + α), which leaves
+     * p(z | w, φ, α) invariant.
+     */
+    static void gibbsSweep(int[] counts, int base, int[] z, int zBase, int n, double[] rows, int[] rowAt, double alpha,
+            double[] cumulative, UniformRandomProvider rng) {
+        int k = cumulative.length;
+        for (int i = 0; i < n; i++) {
+            counts[base + z[zBase + i]]--;
+            double sum = 0;
+            for (int t = 0; t < k; t++) {
+                sum += rows[rowAt[i] + t] * (counts[base + t] + alpha);
+                cumulative[t] = sum;
+            }
+            int t = draw(cumulative, sum, rng);
+            counts[base + t]++;
+            z[zBase + i] = t;
+        }
+    }
+
+    /** The index drawn with probability ∝ the increments of {@code cumulative} (total {@code sum}). */
+    private static int draw(double[] cumulative, double sum, UniformRandomProvider rng) {
+        double u = rng.nextDouble() * sum;
+        int t = 0;
+        while (t < cumulative.length - 1 && cumulative[t] <= u) {
+            t++;
+        }
+        return t;
     }
 
     /** Fills {@code weights} with exp(logWeights − max) and says whether their ESS is below R/2. */

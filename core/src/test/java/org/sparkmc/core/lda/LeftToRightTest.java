@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.commons.numbers.gamma.LogGamma;
+import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.ResamplingScheme;
@@ -52,8 +53,8 @@ class LeftToRightTest {
     }
 
     /**
-     * M = 100,000 independent estimates p̂ (not logs): |mean − p| / (sd/√M) &lt; 5 fails by chance with probability
-     * ≈ 6e-7 per case (CLT; p̂ is bounded, so its variance is finite). Each case's standard error is also required to
+     * M = 100,000 independent estimates p̂ (not logs), for R = 1, R = 8 with two resampling schemes, and R = 8 with two
+     * Gibbs moves after each resampling: |mean − p| / (sd/√M) &lt; 5 fails by chance with probability ≈ 6e-7 per case (CLT; p̂ is bounded, so its variance is finite). Each case's standard error is also required to
      * be below 0.5% of p, so a bias of 2.5% or more could not pass.
      */
     @Test
@@ -62,9 +63,10 @@ class LeftToRightTest {
         TopicInference topics = TopicInference.ofPhi(PHI, K, ALPHA, 0, 1);
         RandomStreams streams = new RandomStreams(11);
         int m = 100_000;
-        double[][] estimates = new double[3][m];
         LeftToRight[] estimators = {LeftToRight.of(1, ResamplingScheme.SYSTEMATIC),
-            LeftToRight.of(8, ResamplingScheme.SYSTEMATIC), LeftToRight.of(8, ResamplingScheme.MULTINOMIAL)};
+            LeftToRight.of(8, ResamplingScheme.SYSTEMATIC), LeftToRight.of(8, ResamplingScheme.MULTINOMIAL),
+            LeftToRight.of(8, ResamplingScheme.SYSTEMATIC, 2)};
+        double[][] estimates = new double[estimators.length][m];
         for (int e = 0; e < estimators.length; e++) {
             double sum = 0;
             double squares = 0;
@@ -89,6 +91,108 @@ class LeftToRightTest {
             }
         }
         assertTrue(differ > m / 20, "resampling changed only " + differ + " of " + m + " estimates");
+        // Resample-move: the Gibbs moves after each resampling change the estimates of the same streams.
+        int moved = 0;
+        for (int run = 0; run < m; run++) {
+            if (estimates[1][run] != estimates[3][run]) {
+                moved++;
+            }
+        }
+        assertTrue(moved > m / 20, "the moves changed only " + moved + " of " + m + " estimates");
+    }
+
+    /**
+     * The resample–move kernel leaves p(z | w, φ, α) invariant: 200,000 independent exact posterior draws of the
+     * topics of a 4-token document (by enumeration of its 81 assignments), each followed by one Gibbs sweep, are
+     * still distributed exactly as the posterior: chi-square over the 81 assignments (those expected fewer than 5
+     * times pooled) below its 1 − 10^-6 quantile (false failure 10^-6).
+     */
+    @Test
+    void gibbsMoveLeavesThePosteriorInvariant() {
+        int[] doc = {0, 4, 1, 0};
+        int n = doc.length;
+        int states = (int) Math.pow(K, n);
+        double[] posterior = new double[states];
+        double total = 0;
+        for (int c = 0; c < states; c++) {
+            int[] z = decode(c, n);
+            int[] counts = new int[K];
+            double logP = 0;
+            for (int i = 0; i < n; i++) {
+                counts[z[i]]++;
+                logP += Math.log(PHI[doc[i] * K + z[i]]);
+            }
+            for (int k = 0; k < K; k++) {
+                logP += LogGamma.value(counts[k] + ALPHA);
+            }
+            posterior[c] = Math.exp(logP);
+            total += posterior[c];
+        }
+        double[] cdf = new double[states];
+        double acc = 0;
+        for (int c = 0; c < states; c++) {
+            posterior[c] /= total;
+            acc += posterior[c];
+            cdf[c] = acc;
+        }
+        double[] rows = new double[n * K];
+        int[] rowAt = new int[n];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(PHI, doc[i] * K, rows, i * K, K);
+            rowAt[i] = i * K;
+        }
+        int draws = 200_000;
+        long[] tally = new long[states];
+        var rng = new RandomStreams(21).stream("move");
+        double[] cumulative = new double[K];
+        for (int d = 0; d < draws; d++) {
+            double u = rng.nextDouble();
+            int c = 0;
+            while (c < states - 1 && cdf[c] <= u) {
+                c++;
+            }
+            int[] z = decode(c, n);
+            int[] counts = new int[K];
+            for (int t : z) {
+                counts[t]++;
+            }
+            LeftToRight.gibbsSweep(counts, 0, z, 0, n, rows, rowAt, ALPHA, cumulative, rng);
+            int code = 0;
+            for (int i = n - 1; i >= 0; i--) {
+                code = code * K + z[i];
+            }
+            tally[code]++;
+        }
+        // Cells expected fewer than 5 times are pooled into one, so the chi-square approximation holds.
+        double chi2 = 0;
+        int bins = 0;
+        double pooledExpected = 0;
+        long pooledObserved = 0;
+        for (int c = 0; c < states; c++) {
+            double expected = draws * posterior[c];
+            if (expected < 5) {
+                pooledExpected += expected;
+                pooledObserved += tally[c];
+            } else {
+                chi2 += (tally[c] - expected) * (tally[c] - expected) / expected;
+                bins++;
+            }
+        }
+        if (pooledExpected > 0) {
+            chi2 += (pooledObserved - pooledExpected) * (pooledObserved - pooledExpected) / pooledExpected;
+            bins++;
+        }
+        double critical = ChiSquaredDistribution.of(bins - 1).inverseSurvivalProbability(1e-6);
+        assertTrue(chi2 < critical, "chi-square " + chi2 + " >= " + critical);
+    }
+
+    private static int[] decode(int code, int n) {
+        int[] z = new int[n];
+        for (int i = 0; i < n; i++) {
+            z[i] = code % K;
+            code /= K;
+        }
+        return z;
     }
 
     /** One token: every particle's weight is Σ_k φ_{k,w} α/(Kα), exactly the probability. */
@@ -126,5 +230,6 @@ class LeftToRightTest {
         // Planted topics of 10 words each, documents mostly about one or two: far below the 50-word vocabulary.
         assertTrue(whole.perplexity() < 20, "perplexity " + whole.perplexity());
         assertThrows(IllegalArgumentException.class, () -> LeftToRight.of(0, ResamplingScheme.SYSTEMATIC));
+        assertThrows(IllegalArgumentException.class, () -> LeftToRight.of(5, ResamplingScheme.SYSTEMATIC, -1));
     }
 }

@@ -85,7 +85,7 @@ public final class MllibLdaBenchmark {
             String label;
             if (kind.equals("gibbs")) {
                 LdaConfig config = new LdaConfig(new LdaPriors(K, 0.5, 0.01), LdaKernel.SPARSE_GIBBS, iterations, 1,
-                        8, 2, SEED, 10, 50, 50, 20, 10, 1, 10, 0);
+                        8, 2, SEED, 10, 50, 50, 20, 10, 1, 10, 0, 1);
                 LdaResult result = new LdaJob(spark, config, LdaJob.Checkpointing.none()).run(input);
                 fit = result.history().stream().mapToDouble(LoglikRow::seconds).sum();
                 eval = result.seconds() - fit;

@@ -99,6 +99,12 @@ public final class LdaCommand extends JobCommand {
                 + "${DEFAULT-VALUE} (off).")
     private int leftToRight;
 
+    @Option(names = "--left-to-right-moves", paramLabel = "M", defaultValue = "1",
+            description = "Gibbs sweeps over a particle's earlier tokens after each resampling of the left-to-right "
+                + "estimate (resample-move: keeps it unbiased and makes it far more accurate for few particles; costs "
+                + "up to M·R·K per earlier token, 0 for very long documents). Default: ${DEFAULT-VALUE}.")
+    private int leftToRightMoves;
+
     @Option(names = "--eval-burn-in", paramLabel = "N", defaultValue = "50",
             description = "Held-out fold-in sweeps discarded. Default: ${DEFAULT-VALUE}.")
     private int evalBurnIn;
@@ -207,13 +213,14 @@ public final class LdaCommand extends JobCommand {
         }
         try {
             return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
-                    evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery, leftToRight);
+                    evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery, leftToRight,
+                    leftToRightMoves);
         } catch (InvalidInputException e) {
             throw e;
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException("sweeps, sync-interval, blocks, top-words, lineage-every, eval-samples, "
-                    + "topic-samples and topic-sample-every must be ≥ 1, held-out-every, eval-burn-in and left-to-right "
-                    + "≥ 0");
+                    + "topic-samples and topic-sample-every must be ≥ 1, held-out-every, eval-burn-in, left-to-right and "
+                    + "left-to-right-moves ≥ 0");
         }
     }
 }

@@ -25,14 +25,16 @@ import org.sparkmc.core.smc.ResamplingScheme;
  * @param topicSamples states whose topics are averaged into the reported topics (1: the final state's)
  * @param topicSampleEvery sweeps between those states (the last is the final sweep)
  * @param leftToRightParticles particles of the held-out left-to-right estimate (0: not computed)
+ * @param leftToRightMoves Gibbs sweeps over earlier tokens after each of its resamplings
  */
 public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int syncInterval, int blocks, int partitions,
         long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval,
-        int topicSamples, int topicSampleEvery, int leftToRightParticles) {
+        int topicSamples, int topicSampleEvery, int leftToRightParticles, int leftToRightMoves) {
     public LdaConfig {
         if (sweeps < 1 || syncInterval < 1 || blocks < 1 || partitions < 1 || heldOutEvery < 0 || topWords < 1
                 || lineageInterval < 1 || evalBurnIn < 0 || evalSamples < 1 || topicSamples < 1
-                || topicSampleEvery < 1 || leftToRightParticles < 0) {
+                || topicSampleEvery < 1 || leftToRightParticles < 0
+                || leftToRightMoves < 0) {
             throw new IllegalArgumentException("lda settings out of range: " + this);
         }
         if (topicSamples > 1) {
@@ -51,7 +53,8 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
 
     public LdaConfig withPartitions(int n) {
         return new LdaConfig(priors, kernel, sweeps, syncInterval, blocks, n, seed, heldOutEvery, evalBurnIn,
-                evalSamples, topWords, lineageInterval, topicSamples, topicSampleEvery, leftToRightParticles);
+                evalSamples, topWords, lineageInterval, topicSamples, topicSampleEvery, leftToRightParticles,
+                leftToRightMoves);
     }
 
     /** Whether the state after {@code sweep} sweeps is one of the averaged topic samples. */
@@ -66,7 +69,8 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
 
     /** The held-out left-to-right estimator (systematic resampling), or null when it is off. */
     public LeftToRight leftToRight() {
-        return leftToRightParticles == 0 ? null : LeftToRight.of(leftToRightParticles, ResamplingScheme.SYSTEMATIC);
+        return leftToRightParticles == 0 ? null
+                : LeftToRight.of(leftToRightParticles, ResamplingScheme.SYSTEMATIC, leftToRightMoves);
     }
 
     public AdLdaSpark.Options samplerOptions() {

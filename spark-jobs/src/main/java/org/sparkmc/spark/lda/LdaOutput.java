@@ -168,12 +168,13 @@ public final class LdaOutput {
         DocumentCompletion.Result l2r = result.leftToRightResult();
         if (h != null && l2r != null) {
             Map<String, Object> leftToRight = new LinkedHashMap<>();
-            leftToRight.put("method", "left-to-right (Wallach et al. 2009) as a particle filter: an unbiased estimate "
-                    + "of p(w_d) for each whole held-out document, with the reported topics");
+            leftToRight.put("method", "left-to-right (Wallach et al. 2009) as a resample-move particle filter: an "
+                    + "unbiased estimate of p(w_d) for each whole held-out document, with the reported topics");
             leftToRight.put("perplexity", SummaryFiles.finite(l2r.perplexity()));
             leftToRight.put("log_likelihood", SummaryFiles.finite(l2r.logLikelihood()));
             leftToRight.put("tokens", l2r.scoredTokens());
             leftToRight.put("particles", config.leftToRightParticles());
+            leftToRight.put("moves_after_resampling", config.leftToRightMoves());
             leftToRight.put("resampling", "systematic, when the effective sample size falls below half");
             heldOut.put("left_to_right", leftToRight);
         }

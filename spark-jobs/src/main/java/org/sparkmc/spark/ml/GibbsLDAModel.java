@@ -276,12 +276,21 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
      * estimate with the particles' weights carried, unbiased for p(w_d)); θ is integrated out, not fitted to the
      * tokens, so unlike {@link #logLikelihood} it does not flatter the model, and like MLlib's variational bound it
      * is a lower bound on average (Jensen). Compare models with the same number of particles: the bound tightens
-     * as it grows. Each row's stream is keyed by the seed and the row's contents. Cost: particles · k per token.
+     * as it grows. One Gibbs sweep over a particle's earlier tokens follows each resampling (resample-move). Each
+     * row's stream is keyed by the seed and the row's contents.
      *
      * @throws IllegalArgumentException if particles &lt; 1
      */
     public double leftToRightLogLikelihood(Dataset<?> dataset, int particles) {
-        LeftToRight estimator = LeftToRight.of(particles, ResamplingScheme.SYSTEMATIC);
+        return leftToRightLogLikelihood(dataset, particles, 1);
+    }
+
+    /**
+     * As {@link #leftToRightLogLikelihood(Dataset, int)} with {@code moves} Gibbs sweeps after each resampling (0:
+     * none; the cost of a move grows with the document's length).
+     */
+    public double leftToRightLogLikelihood(Dataset<?> dataset, int particles, int moves) {
+        LeftToRight estimator = LeftToRight.of(particles, ResamplingScheme.SYSTEMATIC, moves);
         return scores(dataset, (foldIn, doc) -> foldIn.leftToRight(doc, estimator))[0];
     }
 

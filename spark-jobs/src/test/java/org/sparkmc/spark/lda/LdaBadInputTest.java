@@ -77,7 +77,10 @@ class LdaBadInputTest extends SparkTestBase {
                     LdaRuns.VOCAB, "--sync-interval", "2", "--topic-samples", "3", "--topic-sample-every", "3"},
                         new String[] {"--topic-sample-every (3) and --sweeps (200) must be multiples of it"}),
                 Arguments.of("negative left-to-right particles", new String[] {"--docword", LdaRuns.DOCWORD,
-                    "--vocab", LdaRuns.VOCAB, "--left-to-right", "-1"}, new String[] {"left-to-right ≥ 0"}));
+                    "--vocab", LdaRuns.VOCAB, "--left-to-right", "-1"}, new String[] {"left-to-right and left-to-right-moves ≥ 0"}),
+                Arguments.of("negative left-to-right moves", new String[] {"--docword", LdaRuns.DOCWORD,
+                    "--vocab", LdaRuns.VOCAB, "--left-to-right", "5", "--left-to-right-moves", "-2"},
+                        new String[] {"left-to-right and left-to-right-moves ≥ 0"}));
     }
 
     @ParameterizedTest(name = "{0}")

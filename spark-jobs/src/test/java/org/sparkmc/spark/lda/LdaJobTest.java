@@ -80,12 +80,13 @@ class LdaJobTest extends SparkTestBase {
         for (int s = 0; s < 4; s++) {
             driver.sweep();
         }
-        DocumentCompletion.Result expected = LeftToRight.of(5, ResamplingScheme.SYSTEMATIC).evaluate(
+        DocumentCompletion.Result expected = LeftToRight.of(5, ResamplingScheme.SYSTEMATIC, 1).evaluate(
                 driver.counts(), priors, kos.selectByDocId(id -> id % 10 == 0), new RandomStreams(11));
         JsonNode l2r = summary.get("held_out").get("left_to_right");
         assertEquals(expected.perplexity(), l2r.get("perplexity").asDouble(), 1e-9 * expected.perplexity());
         assertEquals(expected.scoredTokens(), l2r.get("tokens").asLong());
         assertEquals(5, l2r.get("particles").asInt());
+        assertEquals(1, l2r.get("moves_after_resampling").asInt());
     }
 
     /**

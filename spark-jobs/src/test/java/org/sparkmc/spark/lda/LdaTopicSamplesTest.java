@@ -41,7 +41,7 @@ class LdaTopicSamplesTest extends SparkTestBase {
     void reportedTopicsAreThePosteriorMeanOfTheLastStates() throws IOException {
         Path out = tmp.resolve("mean");
         assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 6, "--topic-samples", "3", "--topic-sample-every", "2",
-                "--left-to-right", "4")));
+                "--left-to-right", "4", "--left-to-right-moves", "2")));
         Corpus kos = LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect();
         Corpus training = kos.selectByDocId(id -> id % 10 != 0);
         Corpus heldOut = kos.selectByDocId(id -> id % 10 == 0);
@@ -75,7 +75,7 @@ class LdaTopicSamplesTest extends SparkTestBase {
         assertEquals(expectedPerplexity, held.get("perplexity").asDouble(), 1e-9 * expectedPerplexity);
         assertNotEquals(held.get("perplexity").asDouble(), held.get("final_state_perplexity").asDouble());
         // The left-to-right estimate uses the reported (mean) topics too.
-        double leftToRight = LeftToRight.of(4, ResamplingScheme.SYSTEMATIC).evaluate(phi, 10, 5.0, heldOut,
+        double leftToRight = LeftToRight.of(4, ResamplingScheme.SYSTEMATIC, 2).evaluate(phi, 10, 5.0, heldOut,
                 new RandomStreams(11)).perplexity();
         assertEquals(leftToRight, held.get("left_to_right").get("perplexity").asDouble(), 1e-9 * leftToRight);
         assertEquals(3, summary.get("topic_estimate").get("states").asInt());

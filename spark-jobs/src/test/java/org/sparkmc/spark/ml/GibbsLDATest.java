@@ -194,7 +194,7 @@ class GibbsLDATest extends SparkTestBase {
         assertEquals(l2r, lda.leftToRightLogLikelihood(features.repartition(3), 10), 1e-9 * Math.abs(l2r));
         org.sparkmc.core.lda.TopicInference topics = org.sparkmc.core.lda.TopicInference.of(lda.topicWordCounts(),
                 new LdaPriors(3, 0.5, 0.01), 0, 1);
-        LeftToRight estimator = LeftToRight.of(10, ResamplingScheme.SYSTEMATIC);
+        LeftToRight estimator = LeftToRight.of(10, ResamplingScheme.SYSTEMATIC, 1);
         org.sparkmc.core.random.RandomStreams streams = new org.sparkmc.core.random.RandomStreams(lda.getSeed());
         double expected = 0;
         for (Row r : features.collectAsList()) {

@@ -41,6 +41,8 @@ import org.sparkmc.core.smc.ResamplingScheme;
 public final class KosLdaBenchmark {
     /** Particles of both left-to-right estimates (Mallet's {@code evaluate-topics} default is 10). */
     private static final int LEFT_TO_RIGHT_PARTICLES = Integer.getInteger("l2r", 20);
+    /** Gibbs moves after each resampling in sparkmc's left-to-right estimate ({@code -Dl2rMoves}, default 0). */
+    private static final int LEFT_TO_RIGHT_MOVES = Integer.getInteger("l2rMoves", 0);
 
     private KosLdaBenchmark() {
     }
@@ -262,15 +264,15 @@ public final class KosLdaBenchmark {
                 new RandomStreams(seed + 1000));
         double evalSecs = (System.nanoTime() - t0) / 1e9;
         t0 = System.nanoTime();
-        DocumentCompletion.Result l2r = LeftToRight.of(LEFT_TO_RIGHT_PARTICLES, ResamplingScheme.SYSTEMATIC)
-                .evaluate(counts, priors, heldOut, new RandomStreams(seed + 1000));
+        DocumentCompletion.Result l2r = LeftToRight.of(LEFT_TO_RIGHT_PARTICLES, ResamplingScheme.SYSTEMATIC,
+                LEFT_TO_RIGHT_MOVES).evaluate(counts, priors, heldOut, new RandomStreams(seed + 1000));
         double l2rSecs = (System.nanoTime() - t0) / 1e9;
         System.out.printf(Locale.ROOT, "%-18s K=%d sweeps=%d: %.2f s wall, %.2f M tokens/s wall, %.2f M tokens/s per"
                 + " CPU-second; log p(w,z)=%.1f (%.4f per token); completion perplexity %.1f on %d tokens (eval %.1f s)%n",
                 name, priors.numTopics(), sweeps, secs, (double) train.numTokens() * sweeps / secs / 1e6,
                 (double) train.numTokens() * sweeps / cpuSecs / 1e6, logLik, logLik / train.numTokens(),
                 r.perplexity(), r.scoredTokens(), evalSecs);
-        System.out.printf(Locale.ROOT, "  left-to-right (sparkmc's particle filter, %d particles): perplexity %.1f on"
-                + " %d tokens (%.1f s)%n", LEFT_TO_RIGHT_PARTICLES, l2r.perplexity(), l2r.scoredTokens(), l2rSecs);
+        System.out.printf(Locale.ROOT, "  left-to-right (sparkmc's particle filter, %d particles, %d moves): perplexity"
+                + " %.1f on %d tokens (%.1f s)%n", LEFT_TO_RIGHT_PARTICLES, LEFT_TO_RIGHT_MOVES, l2r.perplexity(), l2r.scoredTokens(), l2rSecs);
     }
 }
