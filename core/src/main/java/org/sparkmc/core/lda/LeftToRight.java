@@ -15,11 +15,13 @@ import org.sparkmc.core.smc.ResamplingScheme;
  * the effective sample size falls below R/2 — the standard SMC estimator of a normalising constant, unbiased for
  * p(w_d) for any R ≥ 1 (Del Moral 2004), which is what its tests check against exact enumeration. (Wallach et
  * al.'s listing instead averages each position's probability over unweighted particles whose earlier topics are
- * Gibbs-resampled; that average is exact only when those particles are exact posterior draws.) E[log p̂] ≤
- * log p(w_d) (Jensen): the reported perplexity is slightly pessimistic for small R.
+ * Gibbs-resampled; that average is exact only when those particles are exact posterior draws.) Optional
+ * resample–move steps ({@link #of(int, ResamplingScheme, int)}) Gibbs-resample the earlier topics after each
+ * resampling, keeping the estimate unbiased. E[log p̂] ≤ log p(w_d) (Jensen): the reported perplexity is pessimistic,
+ * less so with more particles or moves.
  *
  * <p>Each document uses the stream {@code ("lda-left-to-right", docId)}, so its estimate does not depend on which
- * other documents are evaluated with it. Cost: O(R·K) per token.
+ * other documents are evaluated with it. Cost: O(R·K) per token, plus moves·R·K per earlier token at each resampling.
  */
 public final class LeftToRight implements Serializable {
     private static final long serialVersionUID = 1L;
