@@ -51,11 +51,11 @@ class DocumentCompletionTest {
     /** Planted, well-separated topics: completion beats the one-topic model and is reproducible for a seed. */
     @Test
     void foldInUsesTheObservedHalf() {
-        Corpus all = LdaFixtures.plantedCorpus(5, 10, 300, 40, 4);
-        Corpus train = all.selectByDocId(id -> id % 10 != 0);
-        Corpus heldOut = all.selectByDocId(id -> id % 10 == 0);
+        LdaFixtures.PlantedSplit planted = LdaFixtures.plantedSplit(5, 10, 300, 40, 4);
+        Corpus train = planted.train();
+        Corpus heldOut = planted.heldOut();
         LdaPriors priors = new LdaPriors(5, 0.1, 0.01);
-        TopicWordCounts counts = LdaFixtures.plantedCounts(train, 5, 10);
+        TopicWordCounts counts = planted.counts();
         double topics = DocumentCompletion.standard().evaluate(counts, priors, heldOut, new RandomStreams(5))
                 .perplexity();
         double again = DocumentCompletion.standard().evaluate(counts, priors, heldOut, new RandomStreams(5))
@@ -75,11 +75,10 @@ class DocumentCompletionTest {
      */
     @Test
     void explicitPhiMatchesTheCountsPathExactly() {
-        Corpus all = LdaFixtures.plantedCorpus(5, 10, 300, 40, 4);
-        Corpus train = all.selectByDocId(id -> id % 10 != 0);
-        Corpus heldOut = all.selectByDocId(id -> id % 10 == 0);
+        LdaFixtures.PlantedSplit planted = LdaFixtures.plantedSplit(5, 10, 300, 40, 4);
+        Corpus heldOut = planted.heldOut();
         LdaPriors priors = new LdaPriors(5, 0.1, 0.01);
-        TopicWordCounts counts = LdaFixtures.plantedCounts(train, 5, 10);
+        TopicWordCounts counts = planted.counts();
         DocumentCompletion completion = DocumentCompletion.of(5, 10);
         DocumentCompletion.Result fromCounts = completion.evaluate(counts, priors, heldOut, new RandomStreams(9));
         DocumentCompletion.Result fromPhi = completion.evaluate(LdaFixtures.phiOf(counts, 0.01), 5, 0.1, heldOut,

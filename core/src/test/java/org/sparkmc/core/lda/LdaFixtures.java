@@ -117,4 +117,17 @@ final class LdaFixtures {
         }
         return phi;
     }
+
+    /**
+     * A planted corpus split as KOS is (documents with id % 10 == 0 held out), with the training documents' counts
+     * under their planted topics.
+     */
+    record PlantedSplit(Corpus train, Corpus heldOut, TopicWordCounts counts) {
+    }
+
+    static PlantedSplit plantedSplit(int k, int wordsPerTopic, int documents, int length, long seed) {
+        Corpus all = plantedCorpus(k, wordsPerTopic, documents, length, seed);
+        Corpus train = all.selectByDocId(id -> id % 10 != 0);
+        return new PlantedSplit(train, all.selectByDocId(id -> id % 10 == 0), plantedCounts(train, k, wordsPerTopic));
+    }
 }

@@ -53,9 +53,10 @@ class LeftToRightTest {
     }
 
     /**
-     * M = 100,000 independent estimates p̂ (not logs), for R = 1, R = 8 with two resampling schemes, and R = 8 with two
-     * Gibbs moves after each resampling: |mean − p| / (sd/√M) &lt; 5 fails by chance with probability ≈ 6e-7 per case (CLT; p̂ is bounded, so its variance is finite). Each case's standard error is also required to
-     * be below 0.5% of p, so a bias of 2.5% or more could not pass.
+     * M = 100,000 independent estimates p̂ (not logs), for R = 1, R = 8 with two resampling schemes, and R = 8 with
+     * two Gibbs moves after each resampling: |mean − p| / (sd/√M) &lt; 5 fails by chance with probability ≈ 6e-7 per
+     * case (CLT; p̂ is bounded, so its variance is finite). Each case's standard error is also required to be below
+     * 0.5% of p, so a bias of 2.5% or more could not pass.
      */
     @Test
     void meanOfTheEstimatesIsTheExactProbability() {
@@ -210,11 +211,10 @@ class LeftToRightTest {
      */
     @Test
     void corpusScoreIsTheSumOfItsDocuments() {
-        Corpus all = LdaFixtures.plantedCorpus(5, 10, 100, 30, 4);
-        Corpus train = all.selectByDocId(id -> id % 10 != 0);
-        Corpus heldOut = all.selectByDocId(id -> id % 10 == 0);
+        LdaFixtures.PlantedSplit planted = LdaFixtures.plantedSplit(5, 10, 100, 30, 4);
+        Corpus heldOut = planted.heldOut();
         LdaPriors priors = new LdaPriors(5, 0.1, 0.01);
-        TopicWordCounts counts = LdaFixtures.plantedCounts(train, 5, 10);
+        TopicWordCounts counts = planted.counts();
         LeftToRight l2r = LeftToRight.of(10, ResamplingScheme.SYSTEMATIC);
         RandomStreams streams = new RandomStreams(4);
         DocumentCompletion.Result whole = l2r.evaluate(counts, priors, heldOut, streams);

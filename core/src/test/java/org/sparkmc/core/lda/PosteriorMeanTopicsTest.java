@@ -58,11 +58,11 @@ class PosteriorMeanTopicsTest {
     /** One state: the same perplexity as scoring the counts themselves (the evaluator's two entry points agree). */
     @Test
     void oneStateScoresAsItsCounts() {
-        Corpus all = LdaFixtures.plantedCorpus(4, 8, 120, 30, 2);
-        Corpus train = all.selectByDocId(id -> id % 10 != 0);
-        Corpus heldOut = all.selectByDocId(id -> id % 10 == 0);
+        LdaFixtures.PlantedSplit planted = LdaFixtures.plantedSplit(4, 8, 120, 30, 2);
+        Corpus train = planted.train();
+        Corpus heldOut = planted.heldOut();
         LdaPriors priors = new LdaPriors(4, 0.2, 0.01);
-        TopicWordCounts counts = LdaFixtures.plantedCounts(train, 4, 8);
+        TopicWordCounts counts = planted.counts();
         PosteriorMeanTopics mean = PosteriorMeanTopics.of(4, train.vocabularySize(), priors.beta());
         mean.add(counts);
         DocumentCompletion eval = DocumentCompletion.of(5, 5);
