@@ -3,6 +3,7 @@ package org.sparkmc.core.lda;
 import java.io.Serializable;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.smc.LogWeights;
 import org.sparkmc.core.smc.Resampling;
 import org.sparkmc.core.smc.ResamplingScheme;
 
@@ -112,25 +113,10 @@ public final class LeftToRight implements Serializable {
         int[] counts = new int[r * k];
         int[] scratch = new int[r * k];
         double[] logWeights = new double[r];
-        double[] weights = new double[r];
         double[] cumulative = new double[k];
         int len = to - from;
-        // φ rows by position: the document's distinct words' rows, one copy each.
-        double[] rows = new double[0];
         int[] rowAt = new int[len];
-        java.util.Map<Integer, Integer> rowOf = new java.util.HashMap<>();
-        for (int i = 0; i < len; i++) {
-            Integer known = rowOf.get(words[from + i]);
-            if (known == null) {
-                known = rowOf.size();
-                rowOf.put(words[from + i], known);
-                if ((known + 1) * k > rows.length) {
-                    rows = java.util.Arrays.copyOf(rows, Math.max(k, 2 * rows.length));
-                }
-                topics.phiRow(words[from + i], rows, known * k);
-            }
-            rowAt[i] = known * k;
-        }
+        double[] rows = topics.documentRows(words, from, len, rowAt);
         // Every particle's topics, kept only when the moves need them.
         int[] z = moves > 0 ? new int[r * len] : null;
         int[] zScratch = moves > 0 ? new int[r * len] : null;
@@ -146,15 +132,16 @@ public final class LeftToRight implements Serializable {
                     cumulative[t] = sum;
                 }
                 logWeights[p] += Math.log(sum) - logNorm;
-                int t = draw(cumulative, sum, rng);
+                int t = TopicInference.draw(cumulative, sum, rng);
                 counts[base + t]++;
                 if (z != null) {
                     z[p * len + n] = t;
                 }
             }
-            if (n + 1 < len && r > 1 && belowHalfEss(logWeights, weights)) {
+            if (n + 1 < len && r > 1 && LogWeights.effectiveSampleSize(logWeights) < r / 2.0) {
                 logEstimate += logMean(logWeights);
-                int[] ancestors = Resampling.ancestors(Resampling.offspring(scheme, weights, r, resampling, n));
+                int[] ancestors = Resampling.ancestors(Resampling.offspring(scheme, LogWeights.normalise(logWeights),
+                        r, resampling, n));
                 for (int p = 0; p < r; p++) {
                     System.arraycopy(counts, ancestors[p] * k, scratch, p * k, k);
                     if (z != null) {
@@ -182,68 +169,12 @@ public final class LeftToRight implements Serializable {
     private void move(int[] counts, int base, int[] z, int zBase, int n, double[] rows, int[] rowAt, double alpha,
             double[] cumulative, UniformRandomProvider rng) {
         for (int sweep = 0; sweep < moves; sweep++) {
-            gibbsSweep(counts, base, z, zBase, n, rows, rowAt, alpha, cumulative, rng);
+            TopicInference.gibbsSweep(counts, base, z, zBase, n, rows, rowAt, alpha, cumulative, rng);
         }
-    }
-
-    /**
-     * One systematic-scan Gibbs sweep over topics z[zBase..zBase+n) whose counts are counts[base..base+K): token i
-     * (φ row at rows[rowAt[i]..]) is redrawn from p(z_i = k | z_{−i}) ∝ φ_{k,w_i} (n_k^{−i} + α), which leaves
-     * p(z | w, φ, α) invariant.
-     */
-    static void gibbsSweep(int[] counts, int base, int[] z, int zBase, int n, double[] rows, int[] rowAt, double alpha,
-            double[] cumulative, UniformRandomProvider rng) {
-        int k = cumulative.length;
-        for (int i = 0; i < n; i++) {
-            counts[base + z[zBase + i]]--;
-            double sum = 0;
-            for (int t = 0; t < k; t++) {
-                sum += rows[rowAt[i] + t] * (counts[base + t] + alpha);
-                cumulative[t] = sum;
-            }
-            int t = draw(cumulative, sum, rng);
-            counts[base + t]++;
-            z[zBase + i] = t;
-        }
-    }
-
-    /** The index drawn with probability ∝ the increments of {@code cumulative} (total {@code sum}). */
-    private static int draw(double[] cumulative, double sum, UniformRandomProvider rng) {
-        double u = rng.nextDouble() * sum;
-        int t = 0;
-        while (t < cumulative.length - 1 && cumulative[t] <= u) {
-            t++;
-        }
-        return t;
-    }
-
-    /** Fills {@code weights} with exp(logWeights − max) and says whether their ESS is below R/2. */
-    private static boolean belowHalfEss(double[] logWeights, double[] weights) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (double lw : logWeights) {
-            max = Math.max(max, lw);
-        }
-        double sum = 0;
-        double squares = 0;
-        for (int p = 0; p < logWeights.length; p++) {
-            double w = Math.exp(logWeights[p] - max);
-            weights[p] = w;
-            sum += w;
-            squares += w * w;
-        }
-        return sum * sum / squares < logWeights.length / 2.0;
     }
 
     /** log((1/R) Σ exp(logWeights)). */
     private static double logMean(double[] logWeights) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (double lw : logWeights) {
-            max = Math.max(max, lw);
-        }
-        double sum = 0;
-        for (double lw : logWeights) {
-            sum += Math.exp(lw - max);
-        }
-        return max + Math.log(sum / logWeights.length);
+        return LogWeights.logSumExp(logWeights) - Math.log(logWeights.length);
     }
 }

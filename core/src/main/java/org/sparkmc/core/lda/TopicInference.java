@@ -162,25 +162,8 @@ public final class TopicInference {
 
     /** θ for a document whose tokens are {@code words[0..n)} (word ids; n may be 0, giving the uniform prior mean). */
     public double[] theta(int[] words, int n, UniformRandomProvider rng) {
-        // φ rows of the document's distinct words, in one scratch block.
-        int distinct = 0;
         int[] local = new int[n];
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            int w = words[i];
-            if (rowOf[w] < 0) {
-                rowOf[w] = distinct;
-                order[distinct++] = w;
-            }
-            local[i] = rowOf[w] * numTopics;
-        }
-        if (phiRows.length < distinct * numTopics) {
-            phiRows = new double[Math.max(distinct * numTopics, 2 * phiRows.length)];
-        }
-        for (int j = 0; j < distinct; j++) {
-            phiRow(order[j], phiRows, j * numTopics);
-            rowOf[order[j]] = -1;
-        }
+        double[] rows = documentRows(words, 0, n, local);
         int[] z = new int[n];
         int[] nd = documentCounts;
         Arrays.fill(nd, 0);
@@ -191,22 +174,7 @@ public final class TopicInference {
         double[] theta = new double[numTopics];
         double norm = 1.0 / (n + numTopics * alpha);
         for (int sweep = 0; sweep < burnIn + samples; sweep++) {
-            for (int i = 0; i < n; i++) {
-                int row = local[i];
-                nd[z[i]]--;
-                double sum = 0;
-                for (int k = 0; k < numTopics; k++) {
-                    sum += phiRows[row + k] * (nd[k] + alpha);
-                    cumulative[k] = sum;
-                }
-                double u = rng.nextDouble() * sum;
-                int k = 0;
-                while (k < numTopics - 1 && cumulative[k] <= u) {
-                    k++;
-                }
-                z[i] = k;
-                nd[k]++;
-            }
+            gibbsSweep(nd, 0, z, 0, n, rows, local, alpha, cumulative, rng);
             if (sweep >= burnIn) {
                 for (int k = 0; k < numTopics; k++) {
                     theta[k] += (nd[k] + alpha) * norm;
@@ -217,5 +185,61 @@ public final class TopicInference {
             theta[k] /= samples;
         }
         return theta;
+    }
+
+    /**
+     * The φ rows of the distinct words of {@code words[from..from+n)}, one copy each, in a scratch block of this
+     * instance (valid until the next call); {@code rowAt[i]} receives the offset of token i's row.
+     */
+    double[] documentRows(int[] words, int from, int n, int[] rowAt) {
+        int distinct = 0;
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            int w = words[from + i];
+            if (rowOf[w] < 0) {
+                rowOf[w] = distinct;
+                order[distinct++] = w;
+            }
+            rowAt[i] = rowOf[w] * numTopics;
+        }
+        if (phiRows.length < distinct * numTopics) {
+            phiRows = new double[Math.max(distinct * numTopics, 2 * phiRows.length)];
+        }
+        for (int j = 0; j < distinct; j++) {
+            phiRow(order[j], phiRows, j * numTopics);
+            rowOf[order[j]] = -1;
+        }
+        return phiRows;
+    }
+
+    /**
+     * One systematic-scan Gibbs sweep over topics z[zBase..zBase+n) whose counts are counts[base..base+K): token i
+     * (φ row at rows[rowAt[i]..]) is redrawn from p(z_i = k | z_{−i}) ∝ φ_{k,w_i} (n_k^{−i} + α), which leaves
+     * p(z | w, φ, α) invariant.
+     */
+    static void gibbsSweep(int[] counts, int base, int[] z, int zBase, int n, double[] rows, int[] rowAt, double alpha,
+            double[] cumulative, UniformRandomProvider rng) {
+        int k = cumulative.length;
+        for (int i = 0; i < n; i++) {
+            counts[base + z[zBase + i]]--;
+            double sum = 0;
+            for (int t = 0; t < k; t++) {
+                sum += rows[rowAt[i] + t] * (counts[base + t] + alpha);
+                cumulative[t] = sum;
+            }
+            int t = draw(cumulative, sum, rng);
+            counts[base + t]++;
+            z[zBase + i] = t;
+        }
+    }
+
+    /** The index drawn with probability ∝ the increments of {@code cumulative} (total {@code sum}). */
+    static int draw(double[] cumulative, double sum, UniformRandomProvider rng) {
+        double u = rng.nextDouble() * sum;
+        int t = 0;
+        while (t < cumulative.length - 1 && cumulative[t] <= u) {
+            t++;
+        }
+        return t;
     }
 }

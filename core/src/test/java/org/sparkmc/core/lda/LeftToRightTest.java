@@ -157,7 +157,7 @@ class LeftToRightTest {
             for (int t : z) {
                 counts[t]++;
             }
-            LeftToRight.gibbsSweep(counts, 0, z, 0, n, rows, rowAt, ALPHA, cumulative, rng);
+            TopicInference.gibbsSweep(counts, 0, z, 0, n, rows, rowAt, ALPHA, cumulative, rng);
             int code = 0;
             for (int i = n - 1; i >= 0; i--) {
                 code = code * K + z[i];
