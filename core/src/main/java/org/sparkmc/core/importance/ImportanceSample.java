@@ -1,6 +1,7 @@
 package org.sparkmc.core.importance;
 
 import java.util.Objects;
+import org.sparkmc.core.smc.LogWeights;
 
 /**
  * Draws x_i ~ q with log importance weights ln w_i = ln p̃(x_i) − ln q̃(x_i) and values f(x_i), and the
@@ -14,7 +15,9 @@ import java.util.Objects;
  *   log-sum-exp so that weights far beyond the double range still work.</li>
  *   <li><b>Effective sample size</b> of the weights (Kish 1965): (Σ w_i)² / Σ w_i².</li>
  * </ul>
- * Weights are only ever exponentiated after subtracting the largest log weight. Immutable.
+ * Weights are only ever exponentiated after subtracting the largest log weight m; the plain estimator and the ratio
+ * are then multiplied by e^m in log space, and when the result itself lies beyond the range of a double they throw
+ * rather than return 0 or ∞ (use {@link #logNormalisingRatio()} there). Immutable.
  */
 public final class ImportanceSample {
     private final double[] logWeights;
@@ -90,7 +93,6 @@ public final class ImportanceSample {
     /** The plain estimator (1/n) Σ w_i f_i for normalised p and q, with MCSE sd(w f)/√n. */
     public Estimate plain() {
         int n = size();
-        double factor = Math.exp(maxLogWeight);
         double mean = 0;
         for (int i = 0; i < n; i++) {
             mean += scaled[i] * values[i];
@@ -101,7 +103,7 @@ public final class ImportanceSample {
             double d = scaled[i] * values[i] - mean;
             ss += d * d;
         }
-        return new Estimate(mean * factor, Math.sqrt(ss / (n - 1) / n) * factor);
+        return new Estimate(unscale(mean, "the plain estimate"), unscale(Math.sqrt(ss / (n - 1) / n), null));
     }
 
     /** The self-normalised estimator Σ w_i f_i / Σ w_i, with the delta-method MCSE. */
@@ -132,16 +134,28 @@ public final class ImportanceSample {
         for (double w : scaled) {
             ss += (w - mean) * (w - mean);
         }
-        double factor = Math.exp(maxLogWeight);
-        return new Estimate(mean * factor, Math.sqrt(ss / (n - 1) / n) * factor);
+        return new Estimate(unscale(mean, "Z_p/Z_q"), unscale(Math.sqrt(ss / (n - 1) / n), null));
+    }
+
+    /**
+     * v·e^m for a value v computed from the scaled weights, in log space; a non-zero result outside the double range
+     * throws when {@code what} names it (an MCSE, {@code what} null, may underflow to 0).
+     */
+    private double unscale(double v, String what) {
+        if (v == 0) {
+            return 0;
+        }
+        double log = maxLogWeight + Math.log(Math.abs(v));
+        double out = Math.copySign(Math.exp(log), v);
+        if (what != null && (out == 0 || Double.isInfinite(out))) {
+            throw new IllegalStateException(what + " is e^" + log + ", beyond the range of a double (the largest log"
+                    + " weight is " + maxLogWeight + "); use logNormalisingRatio(), or shift the log weights");
+        }
+        return out;
     }
 
     /** Kish's effective sample size (Σ w)²/Σ w², between 1 and n. */
     public double ess() {
-        double sq = 0;
-        for (double w : scaled) {
-            sq += w * w;
-        }
-        return sumScaled * sumScaled / sq;
+        return LogWeights.effectiveSampleSize(logWeights);
     }
 }

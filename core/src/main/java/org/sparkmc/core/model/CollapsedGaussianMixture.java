@@ -1,6 +1,7 @@
 package org.sparkmc.core.model;
 
 import java.util.List;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.random.Rng;
 
 /**
@@ -17,8 +18,18 @@ public final class CollapsedGaussianMixture implements FullConditionals {
 
     private final MixtureSpec spec;
 
+    /**
+     * The model of {@link MixtureSpec#of}; the reported covariances are posterior means S_n/(ν_n − d − 1), which exist
+     * for every cluster, even an empty one, only when ν₀ &gt; d + 1, so a smaller {@code nu0} is refused here.
+     */
     public CollapsedGaussianMixture(ModelParameters p) {
         this(MixtureSpec.of(p));
+        double nu0 = p.getDouble("nu0", spec.d + 2);
+        if (!(nu0 > spec.d + 1)) {
+            throw new InvalidInputException(p.source() + ": gmm_collapsed reports each cluster's posterior-mean"
+                    + " covariance S_n/(nu_n - d - 1), which needs nu0 > d + 1 = " + (spec.d + 1) + "; got nu0 = "
+                    + nu0);
+        }
     }
 
     public CollapsedGaussianMixture(MixtureSpec spec) {

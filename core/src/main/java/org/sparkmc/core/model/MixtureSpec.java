@@ -8,6 +8,7 @@ import org.apache.commons.numbers.gamma.LogGamma;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.random.Rng;
+import org.sparkmc.core.smc.LogWeights;
 
 /**
  * A finite Gaussian mixture model and its data, shared by the Gibbs samplers of {@link GaussianMixtureGibbs} and
@@ -70,8 +71,17 @@ public final class MixtureSpec implements Serializable {
             throw new InvalidInputException(p.source() + ": m0 has " + m0.length + " values, expected " + dim);
         }
         double s0 = p.getDouble("s0", 1);
-        NormalInverseWishart prior = new NormalInverseWishart(m0, p.getDouble("kappa0", 0.01),
-                p.getDouble("nu0", dim + 2), Matrices.identity(dim, s0 * s0));
+        double kappa0 = p.getDouble("kappa0", 0.01);
+        double nu0 = p.getDouble("nu0", dim + 2);
+        if (!(s0 > 0) || Double.isInfinite(s0) || !(kappa0 > 0) || Double.isInfinite(kappa0)) {
+            throw new InvalidInputException(p.source() + ": s0 and kappa0 must be positive and finite, got s0 = " + s0
+                    + ", kappa0 = " + kappa0);
+        }
+        if (!(nu0 > dim - 1) || Double.isInfinite(nu0)) {
+            throw new InvalidInputException(p.source() + ": nu0 must be finite and > dim - 1 = " + (dim - 1)
+                    + ", got " + nu0);
+        }
+        NormalInverseWishart prior = new NormalInverseWishart(m0, kappa0, nu0, Matrices.identity(dim, s0 * s0));
         return new MixtureSpec(points, dim, k, p.getDouble("alpha", 1), prior);
     }
 
@@ -166,17 +176,11 @@ public final class MixtureSpec implements Serializable {
         double[] logw = new double[k];
         for (int i = 0; i < n; i++) {
             System.arraycopy(y, i * d, point, 0, d);
-            double max = Double.NEGATIVE_INFINITY;
             for (int c = 0; c < k; c++) {
                 System.arraycopy(means, c * d, mean, 0, d);
                 logw[c] = Math.log(weights[c]) + logNormal(point, mean, chol[c]);
-                max = Math.max(max, logw[c]);
             }
-            double s = 0;
-            for (int c = 0; c < k; c++) {
-                s += Math.exp(logw[c] - max);
-            }
-            ll += max + Math.log(s);
+            ll += LogWeights.logSumExp(logw);
         }
         return ll;
     }

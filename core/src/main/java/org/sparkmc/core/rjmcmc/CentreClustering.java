@@ -5,6 +5,7 @@ import java.util.List;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.random.Rng;
+import org.sparkmc.core.smc.LogWeights;
 
 /**
  * The lectures' clustering with an unknown number of cluster centres (Xing): y_i ~ (1/K) Σ_k N(c_k, σ²) with σ²
@@ -208,7 +209,7 @@ public final class CentreClustering implements TransDimensionalTarget {
                 double r = yi - x[j + 1];
                 terms[j] = -0.5 * r * r / sigma2;
             }
-            sum += c + LogDensities.logSumExp(terms, k);
+            sum += c + LogWeights.logSumExp(terms, k);
         }
         return sum;
     }

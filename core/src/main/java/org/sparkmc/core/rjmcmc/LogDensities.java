@@ -18,20 +18,4 @@ final class LogDensities {
     static double logGamma(double x) {
         return LogGamma.value(x);
     }
-
-    /** log(Σ exp(v)) of the first n values. */
-    static double logSumExp(double[] v, int n) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < n; i++) {
-            max = Math.max(max, v[i]);
-        }
-        if (max == Double.NEGATIVE_INFINITY) {
-            return max;
-        }
-        double s = 0;
-        for (int i = 0; i < n; i++) {
-            s += Math.exp(v[i] - max);
-        }
-        return max + Math.log(s);
-    }
 }

@@ -4,6 +4,7 @@ import java.util.List;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.random.Rng;
+import org.sparkmc.core.smc.LogWeights;
 
 /**
  * The lectures' "one Gaussian mean or two" (Teh): with σ² known, model 1 says y_i ~ N(θ₀, σ²), model 2 says
@@ -197,7 +198,7 @@ public final class TwoMeans implements TransDimensionalTarget {
             }
             terms[a] = logWeight[a] + logPrior[a] + s;
         }
-        double logZ1 = LogDensities.logSumExp(terms, points);
+        double logZ1 = LogWeights.logSumExp(terms, points);
         double[] inner = new double[points];
         double[] outer = new double[points];
         for (int a = 0; a < points; a++) {
@@ -211,9 +212,9 @@ public final class TwoMeans implements TransDimensionalTarget {
                 }
                 inner[b] = logWeight[b] + logPrior[b] + s;
             }
-            outer[a] = logWeight[a] + logPrior[a] + LogDensities.logSumExp(inner, points);
+            outer[a] = logWeight[a] + logPrior[a] + LogWeights.logSumExp(inner, points);
         }
-        double logZ2 = LogDensities.logSumExp(outer, points);
+        double logZ2 = LogWeights.logSumExp(outer, points);
         double l1 = logPriorOne + logZ1;
         double l2 = logPriorTwo + logZ2;
         double max = Math.max(l1, l2);

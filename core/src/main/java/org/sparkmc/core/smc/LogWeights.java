@@ -22,12 +22,17 @@ public final class LogWeights {
 
     /** log Σ exp(v_i) without overflow; −∞ when every v_i is −∞ or the array is empty. */
     public static double logSumExp(double[] v) {
+        return logSumExp(v, v.length);
+    }
+
+    /** log Σ exp(v_i) over the first n values, without overflow; −∞ when each is −∞ or n = 0; NaN or +∞ throw. */
+    public static double logSumExp(double[] v, int n) {
         double max = Double.NEGATIVE_INFINITY;
-        for (double x : v) {
-            if (Double.isNaN(x)) {
+        for (int i = 0; i < n; i++) {
+            if (Double.isNaN(v[i])) {
                 throw new IllegalArgumentException("NaN log-weight");
             }
-            max = Math.max(max, x);
+            max = Math.max(max, v[i]);
         }
         if (max == Double.NEGATIVE_INFINITY) {
             return max;
@@ -36,8 +41,8 @@ public final class LogWeights {
             throw new IllegalArgumentException("+∞ log-weight");
         }
         double sum = 0;
-        for (double x : v) {
-            sum += Math.exp(x - max);
+        for (int i = 0; i < n; i++) {
+            sum += Math.exp(v[i] - max);
         }
         return max + Math.log(sum);
     }

@@ -103,6 +103,18 @@ class IssueFiveModelsTest {
         Target logistic = ModelRegistry.create("logistic_regression", new ModelParameters("t", Map.of(
                 "predictors", "a", "outcome", "y", "a", List.of(1, 2, 3, 4), "y", List.of(0, 1, 0, 1))));
         assertEquals(List.of("w[intercept]", "w[a]"), logistic.parameterNames());
+        // Mixture priors: nu0 <= d + 1 leaves an empty cluster's posterior-mean covariance undefined (collapsed
+        // model only); s0 must be a positive scale.
+        assertEquals(50, ModelRegistry.create("gmm_collapsed", new ModelParameters("t", Map.of("n", 50,
+                "nu0", 3.5))).dimension());
+        assertThrows(InvalidInputException.class, () -> ModelRegistry.create("gmm_collapsed",
+                new ModelParameters("t", Map.of("n", 50, "nu0", 2.5))));
+        assertEquals(50 + 3 + 6 + 12, ModelRegistry.create("gmm", new ModelParameters("t", Map.of("n", 50, "K", 3,
+                "nu0", 2.5))).dimension());
+        assertThrows(InvalidInputException.class, () -> ModelRegistry.create("gmm",
+                new ModelParameters("t", Map.of("n", 50, "nu0", 1))));
+        assertThrows(InvalidInputException.class, () -> ModelRegistry.create("gmm",
+                new ModelParameters("t", Map.of("n", 50, "s0", 0))));
         assertThrows(InvalidInputException.class, () -> ModelRegistry.create("logistic_regression",
                 new ModelParameters("t", Map.of("predictors", "a", "outcome", "y", "a", List.of(1, 2),
                         "y", List.of(0, 1, 1)))));
