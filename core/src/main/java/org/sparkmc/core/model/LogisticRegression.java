@@ -77,8 +77,7 @@ public final class LogisticRegression implements LaplaceApproximation.Source {
 
     private static double[] designFrom(ModelParameters params) {
         String[] cols = predictorNames(params);
-        boolean standardise = !params.has("standardise") || Boolean.parseBoolean(params.getString("standardise"))
-                || "1.0".equals(params.getString("standardise"));
+        boolean standardise = params.getBoolean("standardise", true);
         double[][] columns = new double[cols.length][];
         int n = outcomeFrom(params).length;
         for (int j = 0; j < cols.length; j++) {

@@ -70,6 +70,24 @@ public final class ModelParameters implements Serializable {
         throw wrongType(name, "a string", v);
     }
 
+    /** A yes/no field: true/false (any case), or 1/0; anything else is refused with the field's name. */
+    public boolean getBoolean(String name, boolean defaultValue) {
+        if (!has(name)) {
+            return defaultValue;
+        }
+        Object v = values.get(name);
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        if (v instanceof Number n && (n.doubleValue() == 0 || n.doubleValue() == 1)) {
+            return n.doubleValue() == 1;
+        }
+        if (v instanceof String text && (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false"))) {
+            return text.equalsIgnoreCase("true");
+        }
+        throw wrongType(name, "true or false", v);
+    }
+
     public double[] getDoubleArray(String name) {
         Object v = require(name);
         if (v instanceof List<?> list) {

@@ -118,5 +118,21 @@ class IssueFiveModelsTest {
         assertThrows(InvalidInputException.class, () -> ModelRegistry.create("logistic_regression",
                 new ModelParameters("t", Map.of("predictors", "a", "outcome", "y", "a", List.of(1, 2),
                         "y", List.of(0, 1, 1)))));
+        // standardise is a yes/no field: true/false (any case) or 1/0; anything else is refused, not read as false.
+        for (Object no : List.of(false, "FALSE", 0)) {
+            Target raw = ModelRegistry.create("logistic_regression", new ModelParameters("t", Map.of(
+                    "predictors", "a", "outcome", "y", "a", List.of(1, 2, 3, 4), "y", List.of(0, 1, 0, 1),
+                    "standardise", no)));
+            Target standardised = ModelRegistry.create("logistic_regression", new ModelParameters("t", Map.of(
+                    "predictors", "a", "outcome", "y", "a", List.of(1, 2, 3, 4), "y", List.of(0, 1, 0, 1),
+                    "standardise", true)));
+            double[] w = {0.3, 0.7};
+            assertTrue(raw.logDensity(w) != standardised.logDensity(w), "standardise = " + no);
+        }
+        for (Object bad : List.of("yes", 2, "on")) {
+            assertThrows(InvalidInputException.class, () -> ModelRegistry.create("logistic_regression",
+                    new ModelParameters("t", Map.of("predictors", "a", "outcome", "y", "a", List.of(1, 2, 3, 4),
+                            "y", List.of(0, 1, 0, 1), "standardise", bad))), "standardise = " + bad);
+        }
     }
 }
