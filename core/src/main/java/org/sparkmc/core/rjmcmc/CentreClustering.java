@@ -38,8 +38,16 @@ public final class CentreClustering implements TransDimensionalTarget {
      */
     public CentreClustering(double[] y, double sigma, double centreMean, double centreVar, double[] logPriorK,
             double birthVar, double walkScale) {
-        if (!(sigma > 0) || !(centreVar > 0) || !(birthVar > 0) || logPriorK.length < 1) {
-            throw new InvalidInputException("clustering: sigma, centre_var and birth_var must be > 0 and kmax ≥ 1");
+        Checks.positive("clustering", "sigma", sigma);
+        Checks.positive("clustering", "centre_var", centreVar);
+        Checks.positive("clustering", "birth_var", birthVar);
+        Checks.positive("clustering", "walk_scale", walkScale);
+        Checks.finite("clustering", "centre_mean", centreMean);
+        if (logPriorK.length < 1) {
+            throw new InvalidInputException("clustering: kmax must be ≥ 1, is " + logPriorK.length);
+        }
+        for (int i = 0; i < y.length; i++) {
+            Checks.finite("clustering", "y[" + (i + 1) + "]", y[i]);
         }
         this.y = y.clone();
         this.sigma2 = sigma * sigma;
@@ -120,42 +128,64 @@ public final class CentreClustering implements TransDimensionalTarget {
                 lik[i][d] = Math.exp(LogDensities.normal(y[d], c, sigma2));
             }
         }
-        double[] z = new double[kmax];
+        // log p(y | K) accumulated in log space (a product over many points underflows a double): each node's
+        // likelihood product is scaled as it is formed, and the terms are summed by a running log-sum-exp.
+        double[] logZ = new double[kmax];
+        double[] scale = new double[kmax];
+        Arrays.fill(logZ, Double.NEGATIVE_INFINITY);
         for (int i = 0; i < m; i++) {
-            z[0] += weight[i] * product(lik[i], null, null, 1);
+            double wi = Math.log(weight[i]);
+            add(logZ, scale, 0, wi + logProduct(lik[i], null, null, 1));
             if (kmax < 2) {
                 continue;
             }
             for (int j = 0; j < m; j++) {
-                double wij = weight[i] * weight[j];
-                z[1] += wij * product(lik[i], lik[j], null, 2);
+                double wij = wi + Math.log(weight[j]);
+                add(logZ, scale, 1, wij + logProduct(lik[i], lik[j], null, 2));
                 if (kmax < 3) {
                     continue;
                 }
                 for (int l = 0; l < m; l++) {
-                    z[2] += wij * weight[l] * product(lik[i], lik[j], lik[l], 3);
+                    add(logZ, scale, 2, wij + Math.log(weight[l]) + logProduct(lik[i], lik[j], lik[l], 3));
                 }
             }
         }
-        double[] post = new double[kmax];
-        double sum = 0;
+        double[] logPost = new double[kmax];
         for (int k = 0; k < kmax; k++) {
-            post[k] = z[k] * Math.exp(logPriorK[k]);
-            sum += post[k];
+            logPost[k] = logZ[k] + Math.log(scale[k]) + logPriorK[k];
         }
-        for (int k = 0; k < kmax; k++) {
-            post[k] /= sum;
-        }
-        return post;
+        return LogWeights.normalise(logPost);
     }
 
-    private static double product(double[] a, double[] b, double[] c, int k) {
+    /** Running log-sum-exp: Σ_k = exp(max[k])·scale[k]; adds exp(t) to sum k. */
+    private static void add(double[] max, double[] scale, int k, double t) {
+        if (t == Double.NEGATIVE_INFINITY) {
+            return;
+        }
+        if (t > max[k]) {
+            scale[k] = scale[k] * Math.exp(max[k] - t) + 1;
+            max[k] = t;
+        } else {
+            scale[k] += Math.exp(t - max[k]);
+        }
+    }
+
+    /** log ∏_d (a_d + b_d + c_d)/k, rescaled as it goes so that long products do not underflow. */
+    private static double logProduct(double[] a, double[] b, double[] c, int k) {
         double p = 1;
+        double log = 0;
         for (int d = 0; d < a.length; d++) {
             double s = a[d] + (b == null ? 0 : b[d]) + (c == null ? 0 : c[d]);
             p *= s / k;
+            if (p < 1e-200) {
+                if (p == 0) {
+                    return Double.NEGATIVE_INFINITY;
+                }
+                log += Math.log(p);
+                p = 1;
+            }
         }
-        return p;
+        return log + Math.log(p);
     }
 
     /** Adds Simpson nodes and weights for [a, b] (at most {@code step} apart; the shared end points add up). */

@@ -15,11 +15,11 @@ public record MixturePrior(double xi, double kappa, double alpha, double g, doub
         double[] logPriorK) implements Serializable {
 
     public MixturePrior {
-        positive("kappa", kappa);
-        positive("alpha", alpha);
-        positive("g", g);
-        positive("h", h);
-        positive("delta", delta);
+        Checks.positive("mixture prior", "kappa", kappa);
+        Checks.positive("mixture prior", "alpha", alpha);
+        Checks.positive("mixture prior", "g", g);
+        Checks.positive("mixture prior", "h", h);
+        Checks.positive("mixture prior", "delta", delta);
         if (!Double.isFinite(xi)) {
             throw new InvalidInputException("mixture prior: xi must be finite, is " + xi);
         }
@@ -63,11 +63,6 @@ public record MixturePrior(double xi, double kappa, double alpha, double g, doub
         return logPriorK[k - 1];
     }
 
-    private static void positive(String name, double v) {
-        if (!(v > 0) || Double.isInfinite(v)) {
-            throw new InvalidInputException("mixture prior: " + name + " must be a positive number, is " + v);
-        }
-    }
 
     @Override
     public boolean equals(Object o) {

@@ -50,6 +50,13 @@ public final class RandomWalkMove extends MetropolisMove {
     /** h(x, u) = (x + u, −u) on R^d × R^d: the deterministic map behind a symmetric random walk. */
     public record Shift(int dimension, double scale) implements Bijection {
 
+        public Shift {
+            if (dimension < 1 || !(scale > 0) || Double.isInfinite(scale)) {
+                throw new IllegalArgumentException("a random-walk shift needs dimension ≥ 1 and a positive finite scale,"
+                        + " got " + dimension + ", " + scale);
+            }
+        }
+
         @Override
         public String name() {
             return "random walk shift (d=" + dimension + ")";

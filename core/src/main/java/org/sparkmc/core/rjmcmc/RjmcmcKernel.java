@@ -54,7 +54,9 @@ public final class RjmcmcKernel implements Kernel {
             return sweep;
         }
         if (target instanceof TransDimensionalTarget t) {
-            return t.sweep();
+            List<Move> own = t.sweep();
+            checkLabels(own);
+            return own;
         }
         throw new InvalidInputException("kernel rjmcmc needs a reversible-jump model (one that defines its moves, "
                 + "such as rj_normal_mixture); model " + target.getClass().getSimpleName() + " does not");

@@ -46,9 +46,9 @@ public final class TwoMeans implements TransDimensionalTarget {
         if (y.length == 0) {
             throw new InvalidInputException("two_means: y is empty");
         }
-        positive("sigma", sigma);
-        positive("prior_var", priorVar);
-        positive("aux_var", auxVar);
+        Checks.positive("two_means", "sigma", sigma);
+        Checks.positive("two_means", "prior_var", priorVar);
+        Checks.positive("two_means", "aux_var", auxVar);
         if (!(priorTwo > 0 && priorTwo < 1)) {
             throw new InvalidInputException("two_means: prior_two must be in (0, 1), is " + priorTwo);
         }
@@ -87,11 +87,6 @@ public final class TwoMeans implements TransDimensionalTarget {
         };
     }
 
-    private static void positive(String name, double v) {
-        if (!(v > 0) || Double.isInfinite(v)) {
-            throw new InvalidInputException("two_means: " + name + " must be a positive number, is " + v);
-        }
-    }
 
     @Override
     public int dimension() {

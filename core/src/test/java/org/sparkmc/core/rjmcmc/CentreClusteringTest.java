@@ -1,9 +1,12 @@
 package org.sparkmc.core.rjmcmc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.diagnostics.MonteCarloStandardError;
 import org.sparkmc.core.diagnostics.PooledStatistics;
 
@@ -47,5 +50,35 @@ class CentreClusteringTest {
         assertTrue(exact[0] > 0.05 && exact[1] > 0.05 && exact[2] > 0.05, "a non-trivial posterior");
         assertTrue(MonteCarloStandardError.mean(k) < 0.02);
         assertTrue(PooledStatistics.mean(k) > 1);
+    }
+
+    /**
+     * 1,000 points (the normal quantiles of two well-separated groups at ±4): the likelihood product underflows a
+     * double, so p(K | y) must be formed in log space; with two groups it is essentially all on K = 2.
+     */
+    @Test
+    void quadratureSurvivesAThousandPoints() {
+        double[] y = new double[1000];
+        NormalDistribution normal = NormalDistribution.of(0, 1);
+        for (int i = 0; i < 500; i++) {
+            double q = normal.inverseCumulativeProbability((i + 0.5) / 500);
+            y[i] = -4 + q;
+            y[500 + i] = 4 + q;
+        }
+        double[] p = new CentreClustering(y, 1, 0, 16, new double[2], 16, 0.6).exactModelProbabilities(0.2);
+        assertTrue(Double.isFinite(p[0]) && Double.isFinite(p[1]), java.util.Arrays.toString(p));
+        assertEquals(1, p[0] + p[1], 1e-12);
+        assertTrue(p[1] > 0.999, java.util.Arrays.toString(p));
+    }
+
+    @Test
+    void refusesParametersItCannotUse() {
+        assertThrows(InvalidInputException.class, () -> new CentreClustering(Y, 1, 0, 4, new double[3], 4, 0));
+        assertThrows(InvalidInputException.class, () -> new CentreClustering(Y, 1, 0, 4, new double[3], 4, Double.NaN));
+        assertThrows(InvalidInputException.class,
+                () -> new CentreClustering(Y, Double.POSITIVE_INFINITY, 0, 4, new double[3], 4, 0.6));
+        assertThrows(InvalidInputException.class, () -> new CentreClustering(Y, 1, Double.NaN, 4, new double[3], 4, 0.6));
+        assertThrows(InvalidInputException.class, () -> new CentreClustering(new double[] {1, Double.NaN}, 1, 0, 4,
+                new double[3], 4, 0.6));
     }
 }
