@@ -19,6 +19,11 @@ final class BootstrapKernel implements ParticleKernel {
     }
 
     @Override
+    public int dataDimension() {
+        return model.observationDimension();
+    }
+
+    @Override
     public void propagate(int step, double[] y, double[] states, int from, int to, Rng rng, double[] logIncrement) {
         if (step == 0) {
             model.sampleInitial(states, from, to, rng);

@@ -25,6 +25,11 @@ final class GuidedKernel implements ParticleKernel {
     }
 
     @Override
+    public int dataDimension() {
+        return model.observationDimension();
+    }
+
+    @Override
     public void propagate(int step, double[] y, double[] states, int from, int to, Rng rng, double[] logIncrement) {
         int m = to - from;
         if (Observations.isMissing(y)) {

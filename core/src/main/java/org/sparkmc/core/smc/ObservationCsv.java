@@ -199,17 +199,21 @@ public final class ObservationCsv {
         return v;
     }
 
-    /** A header has no numeric field (a data row with a stray word is an error, not a header). */
+    /**
+     * A header has no numeric field and at least one name that is not a missing-value token (a data row with a stray
+     * word is an error, and a first row of only missing values, such as "NA", is data).
+     */
     private static boolean looksLikeHeader(String[] fields) {
+        boolean named = false;
         for (String f : fields) {
             try {
                 Double.parseDouble(f.strip());
                 return false;
             } catch (NumberFormatException e) {
-                // not a number: consistent with a header
+                named |= !MISSING_TOKENS.contains(f.strip().toLowerCase(Locale.ROOT));
             }
         }
-        return true;
+        return named;
     }
 
     /** The fields of a line, or null if a quote is left open. */

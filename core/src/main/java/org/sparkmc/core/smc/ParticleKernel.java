@@ -15,6 +15,11 @@ public interface ParticleKernel extends Serializable {
     /** d, the dimension of a particle's state. */
     int dimension();
 
+    /** p, the number of values in each step's data (the model's observation dimension), or −1 if any is accepted. */
+    default int dataDimension() {
+        return -1;
+    }
+
     /**
      * Moves particles [from, to) to step n and writes their log incremental weights.
      *

@@ -53,10 +53,16 @@ public final class ParticleSystem {
     /**
      * Runs step n = {@link #steps()} with its observation (null if the sequence has none).
      *
-     * @throws InvalidInputException if the observation has a NaN and missing observations fail
+     * @throws InvalidInputException if the observation has the wrong number of values, or a NaN when missing
+     *     observations fail
      * @throws WeightCollapseException if every weight became zero
      */
     public StepSummary step(double[] observation) {
+        int p = kernel.dataDimension();
+        if (observation != null && p >= 0 && observation.length != p) {
+            throw new InvalidInputException("observation at time step " + step + " has " + observation.length
+                    + " values, the model expects " + p);
+        }
         boolean missing = Observations.isMissing(observation);
         if (observation != null && missing && options.missing() == MissingObservations.FAIL) {
             throw new InvalidInputException("observation at time step " + step

@@ -1,8 +1,11 @@
 package org.sparkmc.core.smc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.smc.models.KalmanFilter;
 import org.sparkmc.core.smc.models.LinearGaussianModel;
 import org.sparkmc.core.smc.models.LocalLevelModel;
@@ -33,6 +36,9 @@ class KalmanFilterTest {
         // a missing observation only predicts
         assertEquals(1.6, r.means()[1][0], 1e-12);
         assertEquals(1.8, r.variance(1, 0), 1e-12);
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> KalmanFilter.run(m, new double[][] {{2}, {1, 3}}));
+        assertTrue(e.getMessage().contains("time step 1 has 2 values, the model expects 1"), e.getMessage());
     }
 
     @Test

@@ -80,4 +80,16 @@ class ObservationCsvTest {
         assertTrue(Double.isNaN(o.value(1)[0]));
         assertEquals(6, o.value(4)[0]);
     }
+
+    @Test
+    void aFirstRowOfMissingValuesIsDataNotAHeader() {
+        String text = "NA\n1120\n1160\n";
+        String failed = error(text, ObservationCsv.Options.defaults());
+        assertTrue(failed.contains("obs.csv line 1"), failed);
+        Observations o = read(text, ObservationCsv.Options.defaults().withMissing(MissingObservations.SKIP));
+        assertEquals(3, o.size());
+        assertEquals(List.of("y1"), o.columns());
+        assertTrue(Double.isNaN(o.value(0)[0]));
+        assertEquals(1160, o.value(2)[0]);
+    }
 }

@@ -197,6 +197,16 @@ class ParticleSystemTest {
     }
 
     @Test
+    void anObservationOfTheWrongDimensionIsRefused() {
+        ParticleSystem s = new ParticleSystem(ParticleKernel.bootstrap(LocalLevelModel.nile()), 50,
+                SmcOptions.defaults(), new RandomStreams(4));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> s.step(new double[] {1120, 1130}));
+        assertTrue(e.getMessage().contains("time step 0 has 2 values, the model expects 1"), e.getMessage());
+        s.step(new double[] {1120});
+        assertThrows(InvalidInputException.class, () -> s.step(new double[0]));
+    }
+
+    @Test
     void argumentsAreChecked() {
         ParticleKernel kernel = ParticleKernel.bootstrap(LocalLevelModel.nile());
         assertThrows(InvalidInputException.class,

@@ -1,5 +1,6 @@
 package org.sparkmc.core.smc.models;
 
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.model.Matrices;
 import org.sparkmc.core.smc.Observations;
 
@@ -25,6 +26,12 @@ public final class KalmanFilter {
         int t = observations.length;
         int d = model.stateDimension();
         int p = model.observationDimension();
+        for (int n = 0; n < t; n++) {
+            if (observations[n].length != p) {
+                throw new InvalidInputException("observation at time step " + n + " has " + observations[n].length
+                        + " values, the model expects " + p);
+            }
+        }
         double[][] f = model.transitionMatrix();
         double[][] q = model.transitionCovariance();
         double[][] h = model.observationMatrix();
