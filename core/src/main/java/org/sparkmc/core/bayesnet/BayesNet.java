@@ -42,7 +42,7 @@ public final class BayesNet implements Serializable {
     public BayesNet(String name, String[] variables, String[][] states, int[][] parents, double[][] cpt) {
         int n = variables.length;
         if (states.length != n || parents.length != n || cpt.length != n) {
-            throw new IllegalArgumentException("variables, states, parents and tables differ in number");
+            throw new InvalidInputException("variables, states, parents and tables differ in number");
         }
         this.name = name;
         this.variables = variables.clone();

@@ -247,11 +247,19 @@ public final class BifReader {
                         throw in.error(e, "variable " + name + ": a 'table' entry for a variable with parents is not"
                             + " supported; give one '(parent states) p1, …;' row per parent configuration");
                     }
+                    if (seen[0]) {
+                        throw in.error(e, "variable " + name + ": 'table' is given twice");
+                    }
                     double[] row = numbers(name, k, "table");
                     System.arraycopy(normalise(row, e, name, "table"), 0, table, 0, k);
                     seen[0] = true;
                 }
-                case "default" -> fallback = normalise(numbers(name, k, "default"), e, name, "default");
+                case "default" -> {
+                    if (fallback != null) {
+                        throw in.error(e, "variable " + name + ": 'default' is given twice");
+                    }
+                    fallback = normalise(numbers(name, k, "default"), e, name, "default");
+                }
                 case "(" -> {
                     int config = 0;
                     List<String> labels = new ArrayList<>();

@@ -68,6 +68,7 @@ public final class VariableElimination {
      * @throws InvalidInputException if the network is too large for exact inference
      */
     public static double probabilityOfEvidence(BayesNet net, Evidence evidence) {
+        WeightedSampling.checkEvidence(net, evidence);
         Factor f = eliminateAllBut(net, evidence, -1, MAX_FACTOR_ENTRIES);
         return f.values[0];
     }

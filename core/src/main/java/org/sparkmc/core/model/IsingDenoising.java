@@ -59,6 +59,24 @@ public final class IsingDenoising implements MarkovRandomField, FullConditionals
             throw new InvalidInputException("ising: noisy image has " + y.length + " values, expected height × width = "
                     + height * width);
         }
+        for (int i = 0; i < y.length; i++) {
+            if (!Double.isFinite(y[i])) {
+                throw new InvalidInputException("ising: noisy pixel " + (i + 1) + " is " + y[i] + ", expected a finite"
+                        + " number");
+            }
+        }
+        if (clean != null) {
+            if (clean.length != height * width) {
+                throw new InvalidInputException("ising: clean image has " + clean.length + " values, expected height ×"
+                        + " width = " + height * width);
+            }
+            for (int i = 0; i < clean.length; i++) {
+                if (clean[i] != 1 && clean[i] != -1) {
+                    throw new InvalidInputException("ising: clean pixel " + (i + 1) + " is " + clean[i] + ", expected"
+                            + " -1 or +1");
+                }
+            }
+        }
         this.evidence = new double[y.length];
         for (int i = 0; i < y.length; i++) {
             evidence[i] = y[i] / (sigma * sigma);

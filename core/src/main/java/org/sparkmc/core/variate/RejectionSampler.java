@@ -88,7 +88,7 @@ public final class RejectionSampler implements ContinuousSampler {
         return accepted;
     }
 
-    /** Accepted / proposed so far (NaN before the first proposal); estimates Z_p/M. */
+    /** Accepted / proposed so far (NaN before the first proposal); estimates Z_p/(M·Z_q), Z_p/M for a normalised q. */
     public double acceptanceRate() {
         return proposals == 0 ? Double.NaN : (double) accepted / proposals;
     }

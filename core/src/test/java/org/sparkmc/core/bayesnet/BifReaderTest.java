@@ -62,7 +62,7 @@ class BifReaderTest {
         double[] t = net.table(hrekg);
         assertEquals(1, t[0] + t[1] + t[2], 1e-15);
         assertEquals(1.0 / 3, t[0], 1e-15);
-        // Rows are keyed by the parents' state names: (TRUE, LOW) of HRBP | ERRLOWOUTPUT, HR is 0.98, 0.01, 0.01.
+        // Rows are keyed by the parents' state names: P(HRBP = NORMAL | ERRLOWOUTPUT = FALSE, HR = LOW) = 0.59.
         int hrbp = net.requireVariable("HRBP");
         int[] a = new int[net.size()];
         a[net.requireVariable("ERRLOWOUTPUT")] = net.requireState(net.requireVariable("ERRLOWOUTPUT"), "FALSE");
@@ -116,6 +116,10 @@ class BifReaderTest {
         assertTrue(error(SMALL.replace("(no) 0.6, 0.3, 0.1;", "(no) 0.6, 0.4;")).contains(
             "variable B, row (no): expected 3 probabilities, found only 2 values"));
         assertTrue(error(SMALL.replace("(no)", "(yes)")).contains("row (yes) is given twice"));
+        assertTrue(error(SMALL.replace("table 0.3, 0.7;", "table 0.3, 0.7; table 0.5, 0.5;")).contains(
+            "variable A: 'table' is given twice"));
+        assertTrue(error(SMALL.replace("(no) 0.6, 0.3, 0.1;", "default 0.6, 0.3, 0.1; default 0.2, 0.2, 0.6;"))
+            .contains("variable B: 'default' is given twice"));
         assertTrue(error(SMALL.replace("probability ( B | A )", "probability ( B | C )")).contains(
             "variable C is not declared"));
         assertTrue(error(SMALL.replace("[ 3 ]", "[ 4 ]")).contains("declares 4 states but lists 3"));

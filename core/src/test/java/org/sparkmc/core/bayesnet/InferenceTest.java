@@ -86,7 +86,10 @@ class InferenceTest {
             net.requireVariable("LVFAILURE")).probabilities()[0], 1e-12);
     }
 
-    /** Forward sampling: 32 joint states of the burglary network, chi-square against exact probabilities (p > 1e-3). */
+    /**
+     * Forward sampling on the burglary network: the 8 states of (Alarm, JohnCalls, MaryCalls), each summed exactly over
+     * Burglary and Earthquake, chi-square against exact probabilities (p > 1e-3).
+     */
     @Test
     void forwardSamplingDrawsTheJoint() throws IOException {
         BayesNet net = burglary();

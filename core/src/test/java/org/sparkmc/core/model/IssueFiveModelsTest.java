@@ -97,6 +97,17 @@ class IssueFiveModelsTest {
         assertTrue(ModelRegistry.builtInNames().containsAll(List.of("kidscore_momiq", "logistic_regression",
                 "ising_denoising", "gmm", "gmm_collapsed", "bimodal", "eight_schools_noncentered")));
         assertEquals(64 * 64, ModelRegistry.create("ising_denoising", ModelParameters.empty()).dimension());
+        // Ising images: the clean image must be ±1 and of the noisy image's size; noisy pixels must be finite.
+        List<Double> noisy = List.of(0.5, -1.2, 2.0, 0.1);
+        assertEquals(4, ModelRegistry.create("ising_denoising", new ModelParameters("t", Map.of("height", 2, "width", 2,
+                "noisy", noisy, "clean", List.of(1, -1, 1, 1)))).dimension());
+        for (Map<String, Object> bad : List.<Map<String, Object>>of(
+                Map.of("height", 2, "width", 2, "noisy", noisy, "clean", List.of(1, -1, 1)),
+                Map.of("height", 2, "width", 2, "noisy", noisy, "clean", List.of(1, 0, 1, 1)),
+                Map.of("height", 2, "width", 2, "noisy", List.of(0.5, Double.NaN, 2.0, 0.1)))) {
+            assertThrows(InvalidInputException.class,
+                    () -> ModelRegistry.create("ising_denoising", new ModelParameters("t", bad)), bad.toString());
+        }
         assertEquals(300, ModelRegistry.create("gmm_collapsed", ModelParameters.empty()).dimension());
         Target gmm = ModelRegistry.create("gmm", new ModelParameters("t", Map.of("n", 50, "K", 3)));
         assertEquals(50 + 3 + 6 + 12, gmm.dimension());

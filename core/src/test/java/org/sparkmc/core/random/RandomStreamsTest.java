@@ -49,7 +49,7 @@ class RandomStreamsTest {
     }
 
     /**
-     * Neighbouring streams (chains 1 and 2, seeds 0 and 1) look independent: the first uniform of each of 20,000
+     * Neighbouring streams (chains 1 and 2 of seed 0) look independent: the first uniform of each of 20,000
      * consecutive keys is uniform (chi-square, 20 bins) and the sample correlation of paired streams is within
      * 4.5/sqrt(n). False-failure rate: below 1e-3 for the chi-square (p &lt; 1e-3) and 7e-6 for the correlation.
      */

@@ -15,7 +15,11 @@ public final class ChiSquare {
     public static double pValue(double[] draws, DoubleUnaryOperator cdf, int bins) {
         long[] counts = new long[bins];
         for (double x : draws) {
-            int b = (int) Math.min(bins - 1, Math.floor(cdf.applyAsDouble(x) * bins));
+            double u = cdf.applyAsDouble(x);
+            if (!Double.isFinite(x) || !(u >= 0 && u <= 1)) {
+                throw new AssertionError("draw " + x + " has CDF " + u + ": not a finite draw inside the support");
+            }
+            int b = (int) Math.min(bins - 1, Math.floor(u * bins));
             counts[b]++;
         }
         return pValue(counts);

@@ -3,7 +3,6 @@ package org.sparkmc.core.variate;
 import java.util.function.DoubleUnaryOperator;
 import java.util.function.LongFunction;
 import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
-import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.testing.ChiSquare;
 
 /**
@@ -19,7 +18,7 @@ final class GoodnessOfFit {
     private GoodnessOfFit() {
     }
 
-    /** The number of failed repetitions; each repetition gets its own stream (purpose "gof", seed, rep). */
+    /** The number of failed repetitions; the caller builds repetition rep's sampler, each on its own stream. */
     static int failedRepetitions(LongFunction<ContinuousSampler> samplerForRepetition, DoubleUnaryOperator cdf) {
         return failedRepetitions(samplerForRepetition, cdf, REPETITIONS, DRAWS);
     }
@@ -38,9 +37,5 @@ final class GoodnessOfFit {
             }
         }
         return failed;
-    }
-
-    static RandomStreams streams(long seed) {
-        return new RandomStreams(seed);
     }
 }
