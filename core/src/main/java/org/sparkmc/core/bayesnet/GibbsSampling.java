@@ -100,16 +100,7 @@ public final class GibbsSampling implements Serializable {
                 throw new IllegalStateException("variable " + net.variable(v) + " has no state of positive probability"
                     + " given its Markov blanket: the chain left the support");
             }
-            double u = rng.nextDouble() * total;
-            int s = 0;
-            double c = p[0];
-            while (u >= c && s < k - 1) {
-                c += p[++s];
-            }
-            while (p[s] == 0) {
-                s--;
-            }
-            state[v] = s;
+            state[v] = ForwardSampler.draw(p, 0, k, rng.nextDouble() * total);
         }
     }
 

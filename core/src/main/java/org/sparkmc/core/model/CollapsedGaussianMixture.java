@@ -2,6 +2,7 @@ package org.sparkmc.core.model;
 
 import java.util.List;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.random.Categorical;
 import org.sparkmc.core.random.Rng;
 
 /**
@@ -71,7 +72,7 @@ public final class CollapsedGaussianMixture implements FullConditionals {
         for (int c = 0; c < spec.k; c++) {
             logw[c] = Math.log(s[c].n + spec.alpha) + post[c].logPredictive(spec.y, i * spec.d);
         }
-        return MixtureSpec.categorical(logw, rng);
+        return Categorical.drawLog(logw, rng.uniform());
     }
 
     @Override

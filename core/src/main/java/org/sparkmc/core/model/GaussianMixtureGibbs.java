@@ -2,6 +2,7 @@ package org.sparkmc.core.model;
 
 import java.util.List;
 import org.apache.commons.rng.sampling.distribution.DirichletSampler;
+import org.sparkmc.core.random.Categorical;
 import org.sparkmc.core.random.Rng;
 
 /**
@@ -108,7 +109,7 @@ public final class GaussianMixtureGibbs implements FullConditionals {
                     System.arraycopy(x, meansAt() + c * d, mean, 0, d);
                     logw[c] = Math.log(x[weightsAt() + c]) + spec.logNormal(point, mean, chol[c]);
                 }
-                x[i] = MixtureSpec.categorical(logw, rng);
+                x[i] = Categorical.drawLog(logw, rng.uniform());
             }
         } else if (block == 1) {
             double[] a = new double[k];

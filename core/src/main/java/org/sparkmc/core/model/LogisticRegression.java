@@ -166,29 +166,9 @@ public final class LogisticRegression implements LaplaceApproximation.Source {
     /** Newton–Raphson (IRLS) from w = 0 until the step is below 1e-10 (at most 100 iterations). */
     private LaplaceApproximation irls() {
         double[] w = new double[p];
-        double[] h = null;
         for (int iter = 0; iter < 100; iter++) {
-            double[] g = new double[p];
-            h = new double[p * p];
-            for (int j = 0; j < p; j++) {
-                g[j] = -w[j] / priorVariance;
-                h[j * p + j] = 1 / priorVariance;
-            }
-            for (int i = 0; i < n; i++) {
-                int row = i * p;
-                double eta = 0;
-                for (int j = 0; j < p; j++) {
-                    eta += x[row + j] * w[j];
-                }
-                double prob = 1 / (1 + Math.exp(-eta));
-                double dii = prob * (1 - prob);
-                for (int a = 0; a < p; a++) {
-                    g[a] += x[row + a] * (y[i] - prob);
-                    for (int b = 0; b < p; b++) {
-                        h[a * p + b] += dii * x[row + a] * x[row + b];
-                    }
-                }
-            }
+            double[] g = gradientAt(w);
+            double[] h = hessianAt(w);
             double[] step = Matrices.solve(Matrices.cholesky(h, p), p, g);
             double size = 0;
             for (int j = 0; j < p; j++) {
@@ -202,6 +182,31 @@ public final class LogisticRegression implements LaplaceApproximation.Source {
         return LaplaceApproximation.of(w, hessianAt(w));
     }
 
+    /** ∇ log p(w | y) = −V₀⁻¹w + Xᵀ(y − π(w)). */
+    private double[] gradientAt(double[] w) {
+        double[] g = new double[p];
+        for (int j = 0; j < p; j++) {
+            g[j] = -w[j] / priorVariance;
+        }
+        for (int i = 0; i < n; i++) {
+            double prob = probability(i, w);
+            for (int a = 0; a < p; a++) {
+                g[a] += x[i * p + a] * (y[i] - prob);
+            }
+        }
+        return g;
+    }
+
+    /** π_i(w) = 1/(1 + e^(−x_i·w)). */
+    private double probability(int i, double[] w) {
+        int row = i * p;
+        double eta = 0;
+        for (int j = 0; j < p; j++) {
+            eta += x[row + j] * w[j];
+        }
+        return 1 / (1 + Math.exp(-eta));
+    }
+
     /** H(w) = V₀⁻¹ + XᵀD(w)X. */
     public double[] hessianAt(double[] w) {
         double[] h = new double[p * p];
@@ -210,11 +215,7 @@ public final class LogisticRegression implements LaplaceApproximation.Source {
         }
         for (int i = 0; i < n; i++) {
             int row = i * p;
-            double eta = 0;
-            for (int j = 0; j < p; j++) {
-                eta += x[row + j] * w[j];
-            }
-            double prob = 1 / (1 + Math.exp(-eta));
+            double prob = probability(i, w);
             double dii = prob * (1 - prob);
             for (int a = 0; a < p; a++) {
                 for (int b = 0; b < p; b++) {

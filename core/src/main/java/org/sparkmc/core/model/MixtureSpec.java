@@ -245,26 +245,4 @@ public final class MixtureSpec implements Serializable {
         }
         return z;
     }
-
-    /** Draws index c with probability ∝ exp(logw[c]). */
-    static int categorical(double[] logw, Rng rng) {
-        double max = Double.NEGATIVE_INFINITY;
-        for (double v : logw) {
-            max = Math.max(max, v);
-        }
-        double total = 0;
-        double[] w = new double[logw.length];
-        for (int c = 0; c < logw.length; c++) {
-            w[c] = Math.exp(logw[c] - max);
-            total += w[c];
-        }
-        double u = rng.uniform() * total;
-        for (int c = 0; c < w.length - 1; c++) {
-            u -= w[c];
-            if (u < 0) {
-                return c;
-            }
-        }
-        return w.length - 1;
-    }
 }

@@ -5,6 +5,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.AhrensDieterMarsagliaTsangGammaSampler;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.model.Target;
+import org.sparkmc.core.random.Categorical;
 import org.sparkmc.core.random.Rng;
 
 /**
@@ -176,24 +177,8 @@ final class MixtureGibbs {
             for (int j = 0; j < s.k; j++) {
                 p[j] = Math.exp(p[j] - max);
             }
-            s.z[i] = categorical(p, s.k, rng.uniform());
+            s.z[i] = Categorical.draw(p, s.k, rng.uniform());
         }
-    }
-
-    /** An index drawn with probabilities proportional to the first k weights, by inversion of uniform u. */
-    static int categorical(double[] weights, int k, double u) {
-        double total = 0;
-        for (int j = 0; j < k; j++) {
-            total += weights[j];
-        }
-        double target = u * total;
-        for (int j = 0; j < k - 1; j++) {
-            target -= weights[j];
-            if (target < 0) {
-                return j;
-            }
-        }
-        return k - 1;
     }
 
     /** Dirichlet(δ + counts) by normalised Gamma draws. */

@@ -7,6 +7,7 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.AhrensDieterMarsagliaTsangGammaSampler;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.model.ModelParameters;
+import org.sparkmc.core.random.Categorical;
 import org.sparkmc.core.random.Rng;
 
 /**
@@ -278,26 +279,12 @@ public final class NormalMixture implements TransDimensionalTarget {
      * data this is the target itself, which the prior-only tests start from.
      */
     public double[] priorDraw(Rng rng) {
-        double[] p = prior.logPriorK();
-        double max = Arrays.stream(p).max().getAsDouble();
-        double total = 0;
-        for (double v : p) {
-            total += Math.exp(v - max);
-        }
-        double u = rng.uniform() * total;
-        int k = p.length;
-        for (int j = 0; j < p.length; j++) {
-            u -= Math.exp(p[j] - max);
-            if (u < 0) {
-                k = j + 1;
-                break;
-            }
-        }
+        int k = Categorical.drawLog(prior.logPriorK(), rng.uniform()) + 1;
         UniformRandomProvider r = rng.provider();
         double beta = AhrensDieterMarsagliaTsangGammaSampler.of(r, prior.g(), 1 / prior.h()).sample();
         MixtureState s = drawComponents(k, beta, rng);
         for (int i = 0; i < s.z.length; i++) {
-            s.z[i] = MixtureGibbs.categorical(s.w, k, rng.uniform());
+            s.z[i] = Categorical.draw(s.w, k, rng.uniform());
         }
         return s.encode();
     }

@@ -1,0 +1,44 @@
+package org.sparkmc.core.random;
+
+/**
+ * Draws an index from a finite distribution given by unnormalised weights (or log weights), by inversion of one
+ * uniform: u·Σw minus the weights in order until it goes negative. A u that rounding carries past the sum returns the
+ * last index of positive weight, never a zero-weight one.
+ */
+public final class Categorical {
+    private Categorical() {
+    }
+
+    /** An index j &lt; k drawn with probability w_j / Σ_{i&lt;k} w_i, by inversion of u ∈ [0, 1). */
+    public static int draw(double[] weights, int k, double u) {
+        double total = 0;
+        for (int j = 0; j < k; j++) {
+            total += weights[j];
+        }
+        double target = u * total;
+        for (int j = 0; j < k - 1; j++) {
+            target -= weights[j];
+            if (target < 0) {
+                return j;
+            }
+        }
+        int last = k - 1;
+        while (last > 0 && weights[last] == 0) {
+            last--;
+        }
+        return last;
+    }
+
+    /** An index j drawn with probability ∝ exp(logWeights[j]), exponentiated after subtracting the largest. */
+    public static int drawLog(double[] logWeights, double u) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (double v : logWeights) {
+            max = Math.max(max, v);
+        }
+        double[] w = new double[logWeights.length];
+        for (int j = 0; j < w.length; j++) {
+            w[j] = Math.exp(logWeights[j] - max);
+        }
+        return draw(w, w.length, u);
+    }
+}
