@@ -38,10 +38,7 @@ public final class AdaptiveMetropolis implements Kernel {
         if (!(initialScale > 0) || Double.isInfinite(initialScale)) {
             throw new IllegalArgumentException("initial scale must be positive and finite, is " + initialScale);
         }
-        if (!Double.isNaN(targetAcceptance) && !(targetAcceptance > 0 && targetAcceptance < 1)) {
-            throw new IllegalArgumentException("target acceptance must be in (0, 1), is " + targetAcceptance);
-        }
-        return new AdaptiveMetropolis(initialScale, adapt, targetAcceptance);
+        return new AdaptiveMetropolis(initialScale, adapt, ScaleAdaptation.checkTarget(targetAcceptance));
     }
 
     static int warmStart(int d) {
@@ -102,9 +99,7 @@ public final class AdaptiveMetropolis implements Kernel {
             state.moveTo(proposed, logDensity);
         }
         if (warmup && adapt) {
-            double aim = Double.isNaN(targetAcceptance) ? (d == 1 ? 0.44 : 0.234) : targetAcceptance;
-            double gain = Math.pow(state.warmupIterations() + 1.0, -0.6);
-            t[0] += gain * ((accepted ? 1 : 0) - aim);
+            t[0] += ScaleAdaptation.logScaleStep(state, accepted, targetAcceptance, d);
             CovarianceAdaptation.update(t, 1, state.position());
             double n = CovarianceAdaptation.count(t, 1);
             if (n >= warmStart(d) && ((long) n - warmStart(d)) % REFRESH_EVERY == 0) {

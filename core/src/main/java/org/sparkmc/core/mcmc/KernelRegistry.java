@@ -80,10 +80,7 @@ public final class KernelRegistry {
         if (!(settings.scale() > 0) || Double.isInfinite(settings.scale())) {
             throw new InvalidInputException("kernel scale must be a positive number, is " + settings.scale());
         }
-        double a = settings.targetAcceptance();
-        if (!Double.isNaN(a) && !(a > 0 && a < 1)) {
-            throw new InvalidInputException("target acceptance must be in (0, 1), is " + a);
-        }
+        ScaleAdaptation.checkTarget(settings.targetAcceptance());
         if (settings.threads() < 1) {
             throw new InvalidInputException("threads must be at least 1, is " + settings.threads());
         }

@@ -26,13 +26,10 @@ public final class MetropolisHastings implements Kernel {
         if (!(initialScale > 0) || Double.isInfinite(initialScale)) {
             throw new IllegalArgumentException("proposal scale must be positive and finite, is " + initialScale);
         }
-        if (!Double.isNaN(targetAcceptance) && !(targetAcceptance > 0 && targetAcceptance < 1)) {
-            throw new IllegalArgumentException("target acceptance must be in (0, 1), is " + targetAcceptance);
-        }
         this.proposal = proposal;
         this.initialScale = initialScale;
         this.adapt = adapt;
-        this.targetAcceptance = targetAcceptance;
+        this.targetAcceptance = ScaleAdaptation.checkTarget(targetAcceptance);
     }
 
     /** Random-walk Metropolis with a Gaussian proposal. */
@@ -62,9 +59,7 @@ public final class MetropolisHastings implements Kernel {
             state.moveTo(proposed, logDensity);
         }
         if (warmup && adapt) {
-            double aim = Double.isNaN(targetAcceptance) ? (x.length == 1 ? 0.44 : 0.234) : targetAcceptance;
-            double gain = Math.pow(state.warmupIterations() + 1.0, -0.6);
-            state.tuning()[0] += gain * ((accepted ? 1 : 0) - aim);
+            state.tuning()[0] += ScaleAdaptation.logScaleStep(state, accepted, targetAcceptance, x.length);
         }
         return accepted;
     }

@@ -244,20 +244,21 @@ public final class NormalMixture implements TransDimensionalTarget {
     /** The mixture density Σ_j w_j N(t; μ_j, σ²_j) of the component parameters in a position. */
     public static double mixtureDensity(double[] position, double t) {
         int k = (int) position[0];
-        double f = 0;
-        for (int j = 0; j < k; j++) {
-            double v = position[2 + 2 * k + j];
-            double r = t - position[2 + k + j];
-            f += position[2 + j] * Math.exp(-0.5 * r * r / v) / Math.sqrt(2 * Math.PI * v);
-        }
-        return f;
+        return density(k, position, 2, position, 2 + k, position, 2 + 2 * k, t);
     }
 
     private static double density(MixtureState s, double t) {
+        return density(s.k, s.w, 0, s.mu, 0, s.var, 0, t);
+    }
+
+    /** Σ_{j<k} w[wAt+j] N(t; mu[muAt+j], var[varAt+j]). */
+    private static double density(int k, double[] w, int wAt, double[] mu, int muAt, double[] var, int varAt,
+            double t) {
         double f = 0;
-        for (int j = 0; j < s.k; j++) {
-            double r = t - s.mu[j];
-            f += s.w[j] * Math.exp(-0.5 * r * r / s.var[j]) / Math.sqrt(2 * Math.PI * s.var[j]);
+        for (int j = 0; j < k; j++) {
+            double v = var[varAt + j];
+            double r = t - mu[muAt + j];
+            f += w[wAt + j] * Math.exp(-0.5 * r * r / v) / Math.sqrt(2 * Math.PI * v);
         }
         return f;
     }

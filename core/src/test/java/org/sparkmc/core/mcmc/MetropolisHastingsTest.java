@@ -26,27 +26,9 @@ class MetropolisHastingsTest {
     private static final int DRAWS = 2000;
     private static final int THIN = 20;
 
+    /** 1,000 burn-in steps (these kernels do not adapt), then {@link RunChains#failedRepetitions}. */
     private static int failedRepetitions(Target target, Kernel kernel, DoubleUnaryOperator cdf, long seed) {
-        RandomStreams streams = new RandomStreams(seed);
-        int failed = 0;
-        for (int rep = 0; rep < REPETITIONS; rep++) {
-            ChainState state = ChainRound.start(rep, target, kernel, streams);
-            Rng rng = streams.rng("test", rep);
-            for (int i = 0; i < 1000; i++) {
-                kernel.step(target, state, rng, false);
-            }
-            double[] draws = new double[DRAWS];
-            for (int i = 0; i < DRAWS; i++) {
-                for (int t = 0; t < THIN; t++) {
-                    kernel.step(target, state, rng, false);
-                }
-                draws[i] = state.position()[0];
-            }
-            if (ChiSquare.pValue(draws, cdf, 20) < 0.01) {
-                failed++;
-            }
-        }
-        return failed;
+        return RunChains.failedRepetitions(target, kernel, 0, cdf, REPETITIONS, 1000, DRAWS, THIN, seed);
     }
 
     @Test

@@ -11,27 +11,30 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.random.Rng;
 import org.sparkmc.core.testing.ChiSquare;
 
-/** Test helpers: run a few chains in rounds as the chains job does, and the repeated chi-square pattern. */
-final class RunChains {
+/**
+ * Test helpers: run a few chains in rounds as the chains job does (ChainRound: one warm-up round, then one sampling
+ * round), and the repeated chi-square pattern. Public for the other samplers' tests (rjmcmc).
+ */
+public final class RunChains {
     private RunChains() {
     }
 
     /** Draws [parameter][chain][iteration] plus the chains' final states. */
-    record Result(double[][][] draws, List<ChainState> states, double acceptance) {
-        double mean(int p) {
+    public record Result(double[][][] draws, List<ChainState> states, double acceptance) {
+        public double mean(int p) {
             return PooledStatistics.mean(draws[p]);
         }
 
-        double mcse(int p) {
+        public double mcse(int p) {
             return MonteCarloStandardError.mean(draws[p]);
         }
 
-        double rhat(int p) {
+        public double rhat(int p) {
             return Rhat.rhat(draws[p]);
         }
     }
 
-    static Result run(Target target, Kernel kernel, int chains, int warmup, int draws, long seed) {
+    public static Result run(Target target, Kernel kernel, int chains, int warmup, int draws, long seed) {
         RandomStreams streams = new RandomStreams(seed);
         int width = target.parameterNames().size();
         double[][][] out = new double[width][chains][];
@@ -58,7 +61,7 @@ final class RunChains {
      * (adapting) warm-up iterations; returns how many repetitions failed. With 50 repetitions and near-independent
      * draws, more than 3 failures happen with probability ≈ 0.2% for a correct kernel.
      */
-    static int failedRepetitions(Target target, Kernel kernel, int coordinate, DoubleUnaryOperator cdf, int reps,
+    public static int failedRepetitions(Target target, Kernel kernel, int coordinate, DoubleUnaryOperator cdf, int reps,
             int warmup, int draws, int thin, long seed) {
         RandomStreams streams = new RandomStreams(seed);
         int failed = 0;

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.diagnostics.MonteCarloStandardError;
 import org.sparkmc.core.diagnostics.PooledStatistics;
+import org.sparkmc.core.mcmc.RunChains;
 
 /**
  * Clustering with birth, death and move of centres against exact p(K | y), K ≤ 3, by 1-, 2- and 3-d quadrature.
@@ -35,8 +36,8 @@ class CentreClusteringTest {
     void birthDeathAndMoveReproduceTheExactPosteriorOverK() {
         CentreClustering model = model();
         double[] exact = model.exactModelProbabilities(0.1);
-        Chains.Run run = Chains.run(model, RjmcmcKernel.ofTargetSweep(), 4, 1000, 30_000, 51);
-        double[][] k = run.parameter(0);
+        RunChains.Result run = RunChains.run(model, RjmcmcKernel.ofTargetSweep(), 4, 1000, 30_000, 51);
+        double[][] k = run.draws()[0];
         StringBuilder sb = new StringBuilder();
         boolean ok = true;
         for (ModelProbabilities.Row r : ModelProbabilities.of(k, 1, 3)) {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.diagnostics.PooledStatistics;
 import org.sparkmc.core.diagnostics.Rhat;
+import org.sparkmc.core.mcmc.RunChains;
 
 /**
  * Richardson &amp; Green (1997) on the galaxy velocities (82 values, corrected observation 78, in 1000 km/s) with their
@@ -52,8 +53,8 @@ class GalaxyTest {
     void theMainMassIsWhereThePaperPutsIt() {
         NormalMixture model = galaxyModel();
         RjmcmcKernel kernel = RjmcmcKernel.ofTargetSweep();
-        Chains.Run run = Chains.run(model, kernel, 4, 1000, 4000, 41);
-        double[][] k = run.parameter(0);
+        RunChains.Result run = RunChains.run(model, kernel, 4, 1000, 4000, 41);
+        double[][] k = run.draws()[0];
         List<ModelProbabilities.Row> rows = ModelProbabilities.of(k, 1, 30);
         double low = rows.get(0).probability() + rows.get(1).probability();
         double main = 0;
@@ -81,8 +82,8 @@ class GalaxyTest {
     @Tag("heavy")
     void posteriorOfKMatchesRichardsonAndGreensTable1() {
         NormalMixture model = galaxyModel();
-        Chains.Run run = Chains.run(model, RjmcmcKernel.ofTargetSweep(), 8, 5000, 50_000, 42);
-        double[][] k = run.parameter(0);
+        RunChains.Result run = RunChains.run(model, RjmcmcKernel.ofTargetSweep(), 8, 5000, 50_000, 42);
+        double[][] k = run.draws()[0];
         assertTrue(Rhat.rhat(k) < 1.01, "R-hat of k " + Rhat.rhat(k));
         List<ModelProbabilities.Row> rows = ModelProbabilities.of(k, 1, 30);
         StringBuilder report = new StringBuilder();

@@ -9,6 +9,7 @@ import org.sparkmc.core.diagnostics.MonteCarloStandardError;
 import org.sparkmc.core.diagnostics.PooledStatistics;
 import org.sparkmc.core.diagnostics.Rhat;
 import org.sparkmc.core.mcmc.Kernel;
+import org.sparkmc.core.mcmc.RunChains;
 
 /**
  * One Gaussian mean or two: the reversible-jump estimate of p(m = 2 | y) against the exact value by quadrature,
@@ -57,8 +58,8 @@ class TwoMeansTest {
 
     private static void assertMatchesExact(TwoMeans target, Kernel kernel, long seed, boolean shouldMatch) {
         double exact = target.exactModelProbabilities(401)[1];
-        Chains.Run run = Chains.run(target, kernel, 4, 1000, 40_000, seed);
-        double[][] two = run.parameter(1);
+        RunChains.Result run = RunChains.run(target, kernel, 4, 1000, 40_000, seed);
+        double[][] two = run.draws()[1];
         double estimate = PooledStatistics.mean(two);
         double mcse = MonteCarloStandardError.mean(two);
         assertTrue(mcse < 0.01, "MCSE " + mcse);
