@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigValue;
 import java.io.File;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -26,6 +27,8 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
 
     private final String location;
     private final Config config;
+    /** The keys whose values this file has handed to picocli as option defaults. */
+    private final Set<String> supplied = new HashSet<>();
 
     private ConfigFile(String location, Config config) {
         this.location = location;
@@ -108,10 +111,25 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
         if (value instanceof Map || value instanceof java.util.List) {
             throw new InvalidInputException(describe(key) + ": '" + key + "' must be a single value");
         }
+        supplied.add(key);
         return String.valueOf(value);
     }
 
-    private String describe(String key) {
+    /**
+     * Where this file set the value of {@code arg}, as {@code file:line: key = value}, when picocli took that value
+     * from the file; null when it came from the command line (picocli asks for defaults only of options the command
+     * line left out) or the argument is not an option.
+     */
+    public String origin(ArgSpec arg) {
+        if (!(arg instanceof OptionSpec option)) {
+            return null;
+        }
+        String key = stripDashes(option.longestName());
+        return supplied.contains(key) ? describe(key) + ": " + key + " = " + config.getValue(key).unwrapped() : null;
+    }
+
+    /** The file and line that set {@code key} ({@code file:line}), or the file when the key is absent. */
+    public String describe(String key) {
         if (config.hasPath(key)) {
             var origin = config.getValue(key).origin();
             return origin.filename() != null ? origin.filename() + ":" + origin.lineNumber() : location;

@@ -34,9 +34,10 @@ public final class Main implements Callable<Integer> {
     public static int run(String... args) {
         PrintWriter err = new PrintWriter(System.err, true);
         CommandLine commandLine = new CommandLine(new Main());
+        ConfigFile configFile;
         try {
             String conf = ConfigFile.find(args);
-            ConfigFile configFile = conf == null ? ConfigFile.none() : ConfigFile.load(conf);
+            configFile = conf == null ? ConfigFile.none() : ConfigFile.load(conf);
             commandLine.setDefaultValueProvider(configFile);
             for (CommandLine sub : commandLine.getSubcommands().values()) {
                 sub.setDefaultValueProvider(configFile);
@@ -48,6 +49,18 @@ public final class Main implements Callable<Integer> {
             err.println("sparkmc: " + e.getMessage());
             return ExitCode.BAD_INPUT;
         }
+        CommandLine.IParameterExceptionHandler withUsage = commandLine.getParameterExceptionHandler();
+        commandLine.setParameterExceptionHandler((e, arguments) -> {
+            String origin = configFile.origin(e.getArgSpec());
+            if (origin == null) {
+                return withUsage.handleParseException(e, arguments);
+            }
+            // The value came from the config file: name file and line, and skip the usage (its defaults show it).
+            CommandLine cmd = e.getCommandLine();
+            cmd.getErr().println("sparkmc: " + origin + ": " + e.getMessage());
+            cmd.getErr().println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
+            return ExitCode.BAD_INPUT;
+        });
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
             InvalidInputException bad = badInput(e);
             if (bad != null) {

@@ -81,6 +81,26 @@ public class BadInputTest extends SparkTestBase {
         assertTrue(r.err.contains("typo.conf:2") && r.err.contains("unknown key 'chians'"), r.err);
     }
 
+    /** A config value of the wrong type names file and line, without the usage (whose defaults would show it). */
+    @Test
+    void badConfigValueNamesFileAndLine() throws IOException {
+        Path conf = tmp.resolve("many.conf");
+        Files.writeString(conf, "seed = 1\nchains = many\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("many.conf:2: chains = many: ") && r.err.contains("'many' is not an int")
+                && r.err.contains("--help"), r.err);
+        assertFalse(r.err.contains("Default: many") || r.err.contains("Usage"), r.err);
+        Path good = tmp.resolve("good.conf");
+        Files.writeString(good, "chains = 4\n");
+        Result cli = runCapturing("chains", "--conf", good.toString(), "--chains", "lots", "--out",
+                tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, cli.code, cli.err);
+        assertTrue(cli.err.contains("Invalid value for option '--chains': 'lots' is not an int")
+                && !cli.err.contains("good.conf"), "a command-line value is not blamed on the file: " + cli.err);
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
     @Test
     void existingOutputIsRefusedAndKept() throws IOException {
         Path out = Files.createDirectories(tmp.resolve("existing"));
