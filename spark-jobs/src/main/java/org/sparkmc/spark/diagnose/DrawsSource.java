@@ -21,6 +21,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.IntegralType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.storage.StorageLevel;
@@ -190,36 +191,38 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
 
     private static DrawsSource parquet(SparkSession spark, List<FileStatus> matches) {
         String[] paths = matches.stream().map(f -> f.getPath().toString()).toArray(String[]::new);
+        String source = String.join(", ", paths);
         Dataset<Row> draws = spark.read().parquet(paths);
         List<String> columns = Arrays.asList(draws.columns());
         if (!columns.contains("chain") || !columns.contains("draw")) {
-            throw new InvalidInputException(String.join(", ", paths) + ": Parquet draws need columns 'chain' and "
-                    + "'draw' besides the parameters; found " + columns);
+            throw new InvalidInputException(source + ": Parquet draws need columns 'chain' and 'draw' besides the "
+                    + "parameters; found " + columns);
         }
         List<String> names = new ArrayList<>();
         for (StructField f : draws.schema().fields()) {
+            boolean numbering = f.name().equals("chain") || f.name().equals("draw");
+            if (numbering && !(f.dataType() instanceof IntegralType)) {
+                throw new InvalidInputException(source + ": column '" + f.name() + "' must hold whole numbers, is "
+                        + f.dataType().simpleString());
+            }
             boolean sampler = f.name().endsWith("__") && !f.name().equals("lp__");
-            if (!f.name().equals("chain") && !f.name().equals("draw") && !sampler
-                    && f.dataType() instanceof NumericType) {
+            if (!numbering && !sampler && f.dataType() instanceof NumericType) {
                 names.add(f.name());
             }
         }
         if (names.isEmpty()) {
-            throw new InvalidInputException(String.join(", ", paths) + ": no numeric parameter column");
+            throw new InvalidInputException(source + ": no numeric parameter column");
         }
         List<String> selected = new ArrayList<>(List.of("chain", "draw"));
         selected.addAll(names);
-        Dataset<Row> typed = draws.selectExpr(selected.stream().map(c -> "CAST(`" + c + "` AS "
-                + (c.equals("chain") || c.equals("draw") ? "INT" : "DOUBLE") + ") AS `" + c + "`")
+        Dataset<Row> typed = draws.selectExpr(selected.stream().map(c -> "CAST(" + ParquetDraws.quoted(c) + " AS "
+                + (c.equals("chain") || c.equals("draw") ? "INT" : "DOUBLE") + ") AS " + ParquetDraws.quoted(c))
                 .toArray(String[]::new));
-        Map<Integer, Integer> counts = new TreeMap<>();
-        for (Row r : typed.groupBy("chain").count().collectAsList()) {
-            if (r.isNullAt(0)) {
-                throw new InvalidInputException(String.join(", ", paths) + ": rows with a null chain");
-            }
-            counts.put(r.getInt(0), (int) r.getLong(1));
-        }
-        int perChain = checkEqualLengths(counts, Map.of());
+        spark.sparkContext().setJobDescription("diagnose: check " + source);
+        Map<Integer, Integer> counts = ParquetDraws.check(typed, names, source);
+        Map<Integer, String> where = new HashMap<>();
+        counts.keySet().forEach(chain -> where.put(chain, source));
+        int perChain = checkEqualLengths(counts, where);
         int parameters = names.size();
         JavaRDD<ChainSeries> series = ParquetDraws.byChain(typed, parameters).flatMap(chain -> {
             List<ChainSeries> out = new ArrayList<>(parameters);

@@ -1,11 +1,25 @@
 package org.sparkmc.spark.io;
 
+import static org.apache.spark.sql.functions.array;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.count_distinct;
+import static org.apache.spark.sql.functions.count_if;
+import static org.apache.spark.sql.functions.exists;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.sparkmc.core.InvalidInputException;
 import scala.Tuple2;
 
 /**
@@ -17,7 +31,8 @@ public final class ParquetDraws {
     }
 
     /**
-     * @param draws columns chain (int), draw (int), then {@code width} doubles (null read as NaN)
+     * @param draws columns chain (int), draw (int), then {@code width} doubles (null read as NaN; draws from outside
+     *     the jobs go through {@link #check} first)
      */
     public static JavaPairRDD<Integer, double[][]> byChain(Dataset<Row> draws, int width) {
         return draws.javaRDD()
@@ -42,5 +57,66 @@ public final class ParquetDraws {
                     }
                     return byQuantity;
                 });
+    }
+
+    /**
+     * Checks draws chain by chain with one aggregation on the executors: every row has a chain and a draw number,
+     * no draw appears twice, draw numbers have no gaps (from any start), and no value is null. Only on a failure is
+     * a second query run, to name the draw at fault.
+     *
+     * @param draws columns chain (int), draw (int), then the doubles {@code names}
+     * @param source the inputs, named in messages
+     * @return each chain's number of draws, by chain
+     * @throws InvalidInputException naming {@code source}, the chain and where there is one the draw
+     */
+    public static Map<Integer, Integer> check(Dataset<Row> draws, List<String> names, String source) {
+        Column anyNull = exists(array(names.stream().map(n -> col(quoted(n))).toArray(Column[]::new)),
+                Column::isNull);
+        List<Row> chains = draws.groupBy("chain").agg(count(lit(1)), count(col("draw")),
+                count_distinct(col("draw")), min("draw"), max("draw"), count_if(anyNull)).orderBy("chain")
+                .collectAsList();
+        Map<Integer, Integer> counts = new TreeMap<>();
+        for (Row r : chains) {
+            long rows = r.getLong(1);
+            if (r.isNullAt(0)) {
+                throw new InvalidInputException(source + ": " + rows + " row(s) without a chain number (null)");
+            }
+            int chain = r.getInt(0);
+            String where = source + ": chain " + chain;
+            Dataset<Row> own = draws.filter(col("chain").equalTo(chain));
+            if (r.getLong(2) < rows) {
+                throw new InvalidInputException(where + " has " + (rows - r.getLong(2))
+                        + " row(s) without a draw number (null)");
+            }
+            if (r.getLong(3) < rows) {
+                int twice = own.groupBy("draw").count().filter(col("count").gt(1)).agg(min("draw")).first().getInt(0);
+                throw new InvalidInputException(where + " has draw " + twice + " twice");
+            }
+            int first = r.getInt(4);
+            int last = r.getInt(5);
+            if ((long) last - first + 1 != rows) {
+                Dataset<Row> numbers = own.select("draw");
+                int missing = numbers.select(col("draw").plus(1).as("draw")).except(numbers).agg(min("draw"))
+                        .first().getInt(0);
+                throw new InvalidInputException(where + " has draws " + first + " to " + last + " but not draw "
+                        + missing + "; draws must be numbered without gaps");
+            }
+            if (r.getLong(6) > 0) {
+                Row bad = own.filter(anyNull).orderBy("draw").first();
+                int p = 0;
+                while (!bad.isNullAt(p + 2)) {
+                    p++;
+                }
+                throw new InvalidInputException(where + ", draw " + bad.getInt(1) + ": column '" + names.get(p)
+                        + "' is null, not a number");
+            }
+            counts.put(chain, (int) rows);
+        }
+        return counts;
+    }
+
+    /** A column name quoted for Spark SQL, so that dots and backticks in it are taken literally. */
+    public static String quoted(String name) {
+        return "`" + name.replace("`", "``") + "`";
     }
 }

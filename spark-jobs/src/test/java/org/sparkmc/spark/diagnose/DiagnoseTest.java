@@ -9,8 +9,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -174,6 +178,66 @@ class DiagnoseTest extends SparkTestBase {
         BadInputTest.Result r = BadInputTest.runCapturing("diagnose", file.toString(), "--out", out.toString());
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains(expected), "expected '" + expected + "' in " + r.err());
+        assertFalse(Files.exists(out));
+    }
+
+    /** Writes (chain, draw, a, b) rows, nulls allowed, as one Parquet file. */
+    private Path parquet(String name, List<Object[]> rows) {
+        StructType schema = new StructType().add("chain", DataTypes.IntegerType).add("draw", DataTypes.IntegerType)
+                .add("a", DataTypes.DoubleType).add("b", DataTypes.DoubleType);
+        Path file = tmp.resolve(name + ".parquet");
+        spark().createDataFrame(rows.stream().map(RowFactory::create).toList(), schema).coalesce(1).write()
+                .parquet(file.toString());
+        return file;
+    }
+
+    /** Two chains of three draws. */
+    private static List<Object[]> goodRows() {
+        List<Object[]> rows = new ArrayList<>();
+        for (int chain = 1; chain <= 2; chain++) {
+            for (int draw = 1; draw <= 3; draw++) {
+                rows.add(new Object[] {chain, draw, 0.1 * draw, (double) chain});
+            }
+        }
+        return rows;
+    }
+
+    static Stream<Arguments> badParquet() {
+        return Stream.of(
+                Arguments.of("twice", 5, new Object[] {2, 2, 0.5, 2.0}, "chain 2 has draw 2 twice"),
+                Arguments.of("gap", 5, new Object[] {2, 4, 0.5, 2.0}, "chain 2 has draws 1 to 4 but not draw 3"),
+                Arguments.of("nulldraw", 4, new Object[] {2, null, 0.5, 2.0},
+                        "chain 2 has 1 row(s) without a draw number"),
+                Arguments.of("nullvalue", 4, new Object[] {2, 2, 0.5, null},
+                        "chain 2, draw 2: column 'b' is null, not a number"),
+                Arguments.of("nullchain", 0, new Object[] {null, 1, 0.5, 1.0}, "1 row(s) without a chain number"));
+    }
+
+    /** Parquet draws are checked as CSV draws are: exit 2 naming the input and the chain, nothing written. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badParquet")
+    void badParquetExitsTwoNamingInputAndChain(String name, int index, Object[] row, String expected) {
+        List<Object[]> rows = goodRows();
+        rows.set(index, row);
+        Path file = parquet(name, rows);
+        Path out = tmp.resolve("out-" + name);
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose", file.toString(), "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains(name + ".parquet: " + expected), "expected '" + expected + "' in " + r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+        assertFalse(Files.exists(out));
+    }
+
+    /** The same draws given twice are each draw twice, not chains twice as long. */
+    @Test
+    void parquetGivenTwiceExitsTwo() {
+        Path file = parquet("good", goodRows());
+        Path out = tmp.resolve("twice");
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose", file.toString(), file.toString(), "--out",
+                out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("good.parquet, ") && r.err().contains("good.parquet: chain 1 has draw 1 twice"),
+                r.err());
         assertFalse(Files.exists(out));
     }
 
