@@ -13,7 +13,7 @@ import org.sparkmc.spark.diagnose.ChainSeries;
 /**
  * Parses draws from text: CmdStan CSV (one chain per file; {@code #} comment lines; a header row; sampler columns
  * ending in {@code __} are skipped except {@code lp__}) or plain CSV ({@code chain,draw,<parameters…>}, any chains,
- * rows in any order). Every error names the file and line and what was expected.
+ * rows in any order, each chain's draws numbered without gaps). Every error names the file and line and what was expected.
  */
 public final class DrawFiles {
 
@@ -140,6 +140,15 @@ public final class DrawFiles {
         Map<Integer, Integer> counts = new TreeMap<>();
         for (Map.Entry<Integer, TreeMap<Integer, double[]>> c : rows.entrySet()) {
             int n = c.getValue().size();
+            int firstDraw = c.getValue().firstKey();
+            int lastDraw = c.getValue().lastKey();
+            if ((long) lastDraw - firstDraw + 1 != n) {
+                int missing = firstDraw;
+                while (c.getValue().containsKey(missing)) {
+                    missing++;
+                }
+                return Parsed.failure(source + ": " + gap(c.getKey(), firstDraw, lastDraw, missing));
+            }
             counts.put(c.getKey(), n);
             double[][] byParameter = new double[names.size()][n];
             int i = 0;
@@ -154,6 +163,12 @@ public final class DrawFiles {
             }
         }
         return new Parsed(null, series, counts);
+    }
+
+    /** The message for a chain whose draw numbers have a gap (text and Parquet draws alike). */
+    public static String gap(int chain, int first, int last, int missing) {
+        return "chain " + chain + " has draws " + first + " to " + last + " but not draw " + missing
+                + "; draws must be numbered without gaps";
     }
 
     private static String[] header(String source, BufferedReader in) throws IOException {

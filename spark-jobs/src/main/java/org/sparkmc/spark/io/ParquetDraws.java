@@ -98,8 +98,7 @@ public final class ParquetDraws {
                 Dataset<Row> numbers = own.select("draw");
                 int missing = numbers.select(col("draw").plus(1).as("draw")).except(numbers).agg(min("draw"))
                         .first().getInt(0);
-                throw new InvalidInputException(where + " has draws " + first + " to " + last + " but not draw "
-                        + missing + "; draws must be numbered without gaps");
+                throw new InvalidInputException(source + ": " + DrawFiles.gap(chain, first, last, missing));
             }
             if (r.getLong(6) > 0) {
                 Row bad = own.filter(anyNull).orderBy("draw").first();

@@ -162,6 +162,8 @@ class DiagnoseTest extends SparkTestBase {
                 Arguments.of("text.csv", header + "1,1,0.5,0.1\n2,1,abc,0.2\n", "text.csv:3: 'abc' in column 'a'"),
                 Arguments.of("twice.csv", header + "1,1,0.5,0.1\n1,1,0.5,0.1\n2,1,1,1\n", "twice.csv:3: chain 1 has "
                         + "draw 1 twice"),
+                Arguments.of("gap.csv", header + "1,1,0.5,0.1\n1,2,0.5,0.1\n2,1,1,1\n2,3,1,1\n", "gap.csv: chain 2 has "
+                        + "draws 1 to 3 but not draw 2"),
                 Arguments.of("short.csv", header + "1,1,0.5,0.1\n1,2,0.5,0.1\n2,1,1,1\n", "has 1 draws but chain 1 has 2"),
                 Arguments.of("one.csv", header + "1,1,0.5,0.1\n1,2,0.5,0.1\n", "at least 2 chains"),
                 Arguments.of("nothing.csv", "", "empty file"),
