@@ -7,18 +7,47 @@ followed by its `diagnose` stage. Each stage
 - checkpoints (every round for chains, every 10 sweeps for lda) under a per-day checkpoint path and is started with
   --resume, so an Airflow retry after a lost driver continues from the last checkpoint instead of starting over (a
   fresh run ignores --resume when no checkpoint exists yet; the resumed outputs equal an uninterrupted run's);
-- maps sparkmc's exit codes: 0 success; 2 bad input or configuration (fix the config, retrying will not help);
-  3 finished but not converged under --require-convergence (outputs were written; the stage fails so a human looks);
-  1 anything else (retried).
+- maps sparkmc's exit codes (SparkmcSubmitOperator): 0 success; 2 bad input or configuration and 3 finished but
+  not converged under --require-convergence (outputs were written) fail the task at once, without retries, because
+  a retry cannot help and a human should look; 1 or anything else is retried (`retries` below).
 
 Requires apache-airflow and apache-airflow-providers-apache-spark, a Spark connection (conn id "spark_default")
-pointing at the cluster, and the sparkmc app jar at SPARKMC_JAR.
+pointing at the cluster in client deploy mode (there spark-submit exits with the driver's exit code; in cluster mode
+it cannot tell them apart), and the sparkmc app jar at SPARKMC_JAR.
 """
 from datetime import datetime, timedelta
 import os
+import re
 
 from airflow import DAG
+from airflow.exceptions import AirflowException, AirflowFailException
 from airflow.providers.apache.spark.operators.spark_submit import SparkSubmitOperator
+
+# SparkSubmitHook's failure message ends "... Error code is: <spark-submit's exit code>."
+_EXIT_CODE = re.compile(r"Error code is: (-?\d+)")
+NO_RETRY = {
+    2: "sparkmc exit 2: bad input or configuration (see the task log for what and where); a retry will not help",
+    3: "sparkmc exit 3: finished and wrote its outputs but did not converge under --require-convergence",
+}
+
+
+def sparkmc_exit_code(message):
+    """spark-submit's exit code in a SparkSubmitHook failure message, or None if it names none."""
+    match = _EXIT_CODE.search(message)
+    return int(match.group(1)) if match else None
+
+
+class SparkmcSubmitOperator(SparkSubmitOperator):
+    """SparkSubmitOperator that fails without retries on sparkmc's exit codes 2 and 3 and retries the rest."""
+
+    def execute(self, context):
+        try:
+            return super().execute(context)
+        except AirflowException as failure:
+            code = sparkmc_exit_code(str(failure))
+            if code in NO_RETRY:
+                raise AirflowFailException(NO_RETRY[code]) from failure
+            raise
 
 SPARKMC_JAR = os.environ.get("SPARKMC_JAR", "/opt/sparkmc/sparkmc-spark-jobs.jar")
 SPARKMC_CONF = os.environ.get("SPARKMC_CONF", "/opt/sparkmc/conf")
@@ -47,7 +76,7 @@ with DAG(
 ) as dag:
     day = "{{ ds_nodash }}"
 
-    chains = SparkSubmitOperator(
+    chains = SparkmcSubmitOperator(
         task_id="chains_eight_schools",
         application=SPARKMC_JAR,
         java_class=MAIN_CLASS,
@@ -64,7 +93,7 @@ with DAG(
         ],
     )
 
-    diagnose = SparkSubmitOperator(
+    diagnose = SparkmcSubmitOperator(
         task_id="diagnose_chains",
         application=SPARKMC_JAR,
         java_class=MAIN_CLASS,
@@ -76,7 +105,7 @@ with DAG(
         ],
     )
 
-    lda = SparkSubmitOperator(
+    lda = SparkmcSubmitOperator(
         task_id="lda_topics",
         application=SPARKMC_JAR,
         java_class=MAIN_CLASS,
