@@ -240,8 +240,9 @@ class SimulationBasedCalibrationTest {
 
     /**
      * Collapsed Gibbs on the labels; each reported draw completes z with (π, μ, Σ) drawn from their conditionals
-     * given z (from a stream keyed by the labels' hash, so reporting stays a function of the position): together an
-     * exact posterior draw of every parameter.
+     * given z (from a stream keyed by the labels' hash and a per-call counter, so every reported draw gets a fresh
+     * completion — not a function of the position alone, but reproducible, the test being single-threaded): together
+     * an exact posterior draw of every parameter.
      */
     static final class CollapsedWithParameters implements org.sparkmc.core.model.FullConditionals {
         private final CollapsedGaussianMixture inner;
@@ -304,8 +305,8 @@ class SimulationBasedCalibrationTest {
     }
 
     /**
-     * A heavier run with 4,000 replications (tagged heavy, and run only with {@code -Pheavy} since the
-     * default build does not exclude the tag).
+     * A heavier run with 4,000 replications (tagged heavy: the default build excludes it; run with
+     * {@code mvn -B verify -Pheavy}).
      */
     @Tag("heavy")
     @Test

@@ -15,8 +15,8 @@ import org.sparkmc.core.mcmc.RunChains;
  * prior: ξ = midrange, κ = 1/R², α = 2, g = 0.2, h = 10/R², δ = 1, k uniform on 1..30 ({@link
  * MixturePrior#richardsonGreen}).
  *
- * <p>The comparison with the paper's table is tagged {@code heavy} and, because the build does not exclude that tag
- * by default; run with {@code mvn -B verify -Pheavy}.
+ * <p>The comparison with the paper's table is tagged {@code heavy}, which the default build excludes; run it with
+ * {@code mvn -B verify -Pheavy}.
  */
 class GalaxyTest {
     /** R&amp;G 1997, Table 1, galaxy data: p(k | y) for k = 3..10. */
