@@ -21,7 +21,7 @@ import org.sparkmc.core.testing.ChiSquare;
 
 /**
  * Simulation-based calibration (Talts, Betancourt, Simpson, Vehtari &amp; Gelman 2018) of the Metropolis–Hastings,
- * slice and Gibbs kernels on three models with proper priors: the semi-conjugate normal (μ, τ), logistic regression
+ * slice and Gibbs kernels, and of cycles and mixtures of them, on three models with proper priors: the semi-conjugate normal (μ, τ), logistic regression
  * with an intercept and 2 predictors, and a 1-d Gaussian mixture with K = 2.
  *
  * <p>Each replication draws θ from the prior and data from θ, runs the kernel (warm-up with adaptation, then 99
@@ -90,6 +90,15 @@ class SimulationBasedCalibrationTest {
     void metropolisSliceAndGibbsAreCalibratedOnTheNormalModel() {
         for (String name : List.of("am", "slice", "slice-doubling", "gibbs", "gibbs-random")) {
             double p = sbc(rng -> normalGamma(rng, false), t -> named(name, 0.5), 1000, 200, 5, 201);
+            assertTrue(p > ALPHA, name + ": Bonferroni p = " + p);
+        }
+    }
+
+    /** The composite kernels (a fixed cycle, a random mixture) calibrated as kernels in their own right. */
+    @Test
+    void cycleAndMixtureKernelsAreCalibratedOnTheNormalModel() {
+        for (String name : List.of("cycle(rwm, slice)", "mixture(0.3*rwm, gibbs-random)")) {
+            double p = sbc(rng -> normalGamma(rng, false), t -> named(name, 0.5), 1000, 200, 5, 202);
             assertTrue(p > ALPHA, name + ": Bonferroni p = " + p);
         }
     }
