@@ -140,6 +140,7 @@ public final class ChainsCommand extends JobCommand {
         Kernel kernelInstance = KernelRegistry.create(kernel,
                 new KernelRegistry.Settings(scale, adapt, targetAccept, threads), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
+        checkPartitions(partitions);
         new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize, maxRounds, minEss, maxRhat,
                 seed, Math.max(partitions, 1), driverDrawsLimit);
         checkpoint.check(checkpointEvery);

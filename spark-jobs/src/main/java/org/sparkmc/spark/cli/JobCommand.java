@@ -1,6 +1,7 @@
 package org.sparkmc.spark.cli;
 
 import java.util.concurrent.Callable;
+import org.sparkmc.core.InvalidInputException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -19,5 +20,16 @@ public abstract class JobCommand implements Callable<Integer> {
 
     public final void useConfigFile(ConfigFile file) {
         this.configFile = file;
+    }
+
+    /**
+     * Checks a {@code --partitions} value: 0 (the default, settled once Spark is up) or a positive count.
+     *
+     * @throws InvalidInputException if it is negative
+     */
+    protected static void checkPartitions(int partitions) {
+        if (partitions < 0) {
+            throw new InvalidInputException("partitions must be ≥ 0 (0: Spark's default parallelism), is " + partitions);
+        }
     }
 }

@@ -161,6 +161,7 @@ public final class LdaCommand extends JobCommand {
             throw new InvalidInputException("--docword needs --vocab FILE (the UCI vocabulary)");
         }
         checkpoint.check(checkpointEvery);
+        checkPartitions(partitions);
         LdaConfig config = config();
         LdaCorpusReader.TextOptions textOptions = plain
                 ? LdaCorpusReader.TextOptions.of(vocabSize, minDf, !keepStopWords) : null;

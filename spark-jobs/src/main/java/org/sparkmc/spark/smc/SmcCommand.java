@@ -132,6 +132,7 @@ public final class SmcCommand extends JobCommand {
         configFile.checkKeys(spec, Set.of(MODEL_PARAMS));
         outputOptions.requireOut();
         // Validate everything before Spark starts; the partition count is settled once Spark is up.
+        checkPartitions(partitions);
         SmcModel smcModel = SmcModel.create(model, filter, modelParameters());
         MissingObservations missingPolicy = MissingObservations.parse(missing);
         SmcOptions options = new SmcOptions(ResamplingScheme.parse(resampling), essThreshold, blockSize,

@@ -35,6 +35,8 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("zero chains", new String[] {"chains", "--chains", "0"}, "chains must be"),
                 Arguments.of("one chain", new String[] {"chains", "--chains", "1"}, "at least 2"),
                 Arguments.of("negative round size", new String[] {"chains", "--round-size", "-5"}, "round-size"),
+                Arguments.of("negative partitions", new String[] {"chains", "--partitions", "-2"},
+                        "partitions must be ≥ 0 (0: Spark's default parallelism), is -2"),
                 Arguments.of("non-numeric count", new String[] {"chains", "--chains", "many"}, "'many'"),
                 Arguments.of("bad scale", new String[] {"chains", "--scale", "0"}, "scale"),
                 Arguments.of("missing config", new String[] {"chains", "--conf", "/nonexistent/x.conf"},

@@ -33,6 +33,8 @@ class SmcBadInputTest extends SparkTestBase {
                 Arguments.of("zero particles", List.of("--data", nile, "--particles", "0"), "particles must be"),
                 Arguments.of("negative particles", List.of("--data", nile, "--particles", "-5"), "particles must be"),
                 Arguments.of("zero block size", List.of("--data", nile, "--block-size", "0"), "block size"),
+                Arguments.of("negative partitions", List.of("--data", nile, "--partitions", "-1"),
+                        "partitions must be ≥ 0 (0: Spark's default parallelism), is -1"),
                 Arguments.of("too many partitions", List.of("--data", nile, "--particles", "100", "--block-size",
                         "50", "--partitions", "3"), "partitions (3) exceed the 2 blocks"),
                 Arguments.of("ESS threshold above 1", List.of("--data", nile, "--ess-threshold", "1.5"),
