@@ -79,10 +79,14 @@ public final class AtomicOutput {
         writeText(staged(name), content, fs.getConf());
     }
 
-    /** Writes a small text file at a path under the staging directory from any JVM (e.g. an executor). */
+    /**
+     * Writes a small text file at a path under the staging directory from any JVM (e.g. an executor). A file already
+     * there is replaced: it can only be a failed earlier attempt of the same task, as the staging directory belongs
+     * to this run.
+     */
     public static void writeText(String stagedPath, String content, org.apache.hadoop.conf.Configuration conf) {
         Path path = new Path(stagedPath);
-        try (OutputStream out = path.getFileSystem(conf).create(path, false)) {
+        try (OutputStream out = path.getFileSystem(conf).create(path, true)) {
             out.write(content.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + stagedPath, e);
