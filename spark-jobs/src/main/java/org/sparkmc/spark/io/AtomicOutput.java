@@ -14,8 +14,8 @@ import org.sparkmc.core.InvalidInputException;
  * An output directory committed all at once through Hadoop's FileSystem (file://, hdfs://, s3a://): everything is
  * written under a hidden temporary directory beside the target, which is renamed into place at the end, and
  * {@code _SUCCESS} is written last. An existing target is refused unless overwriting was asked for; then it is
- * moved aside, replaced, and only then deleted, so it is never half-overwritten. A failed job leaves nothing at the
- * target (call {@link #abort()}).
+ * moved aside, replaced, and only then deleted, so it is never half-overwritten (and is moved back if the staged
+ * output cannot be moved into place). A failed job leaves nothing at the target (call {@link #abort()}).
  */
 public final class AtomicOutput {
     public static final String SUCCESS = "_SUCCESS";
@@ -106,7 +106,14 @@ public final class AtomicOutput {
                 aside = new Path(target.getParent(), "." + target.getName() + ".sparkmc-old-" + UUID.randomUUID());
                 rename(target, aside);
             }
-            rename(staging, target);
+            try {
+                rename(staging, target);
+            } catch (IOException | RuntimeException e) {
+                if (aside != null) {
+                    putBack(aside, e);
+                }
+                throw e;
+            }
             fs.create(new Path(target, SUCCESS), true).close();
             if (aside != null) {
                 fs.delete(aside, true);
@@ -122,6 +129,22 @@ public final class AtomicOutput {
             fs.delete(staging, true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove staged output " + staging, e);
+        }
+    }
+
+    /**
+     * After the staged output could not be moved into place, moves the old output set aside back to the target; if
+     * that fails too, {@code failure} says where the old output is.
+     */
+    private void putBack(Path aside, Exception failure) {
+        try {
+            if (fs.exists(target)) {
+                throw new IOException(target + " exists");
+            }
+            rename(aside, target);
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(new IOException("the previous output could not be moved back; it is kept at "
+                    + aside, e));
         }
     }
 
