@@ -6,10 +6,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -25,7 +30,7 @@ import org.sparkmc.core.InvalidInputException;
  * reports a corrupt or foreign state as bad input (exit 2), never using it.
  *
  * <p>Jobs keep their bulk data (draws, particles) in files beside the state, written before the state that
- * refers to them.
+ * refers to them; the state records {@link #digest}s of that data, which the job checks when it reads it back.
  */
 public final class CheckpointStates {
     /** JSON for state files: non-finite doubles are written as strings and read back. */
@@ -163,6 +168,43 @@ public final class CheckpointStates {
             out[i] = array.get(i).asDouble();
         }
         return out;
+    }
+
+    /**
+     * "id:sha256" of {@code id}, {@code count} and the values of {@code arrays} in order: the digest of one block
+     * (or chain) of a checkpoint's bulk data, the same in whichever task or partition it is computed. Values are
+     * hashed by their bits, NaN in the one form Parquet stores, so data read back hashes as it did when written.
+     */
+    public static String digest(int id, int count, double[]... arrays) {
+        int values = 0;
+        for (double[] a : arrays) {
+            values += a.length;
+        }
+        ByteBuffer buf = ByteBuffer.allocate(8 + 8 * values);
+        buf.putInt(id).putInt(count);
+        for (double[] a : arrays) {
+            for (double v : a) {
+                buf.putLong(Double.doubleToLongBits(v));
+            }
+        }
+        return id + ":" + sha256(buf.array());
+    }
+
+    /** {@link #digest}s sorted by their ids. */
+    public static List<String> byId(Collection<String> digests) {
+        List<String> sorted = new ArrayList<>(digests);
+        sorted.sort(Comparator.comparingInt(d -> Integer.parseInt(d.substring(0, d.indexOf(':')))));
+        return sorted;
+    }
+
+    /** The first line of the message of the innermost cause (Spark wraps a task's failure several times). */
+    public static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
     }
 
     /** The lower-case hex SHA-256 of the bytes. */

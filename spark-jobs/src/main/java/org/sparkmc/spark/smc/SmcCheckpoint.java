@@ -5,9 +5,7 @@ import static org.sparkmc.spark.io.CheckpointStates.doubles;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,8 +84,7 @@ final class SmcCheckpoint {
     void save(Saved saved, JavaRDD<ParticleBlock> particles, String keep) {
         Path target = particlesPath(saved.steps());
         Path tmp = new Path(target.getParent(), "." + target.getName() + ".tmp");
-        List<String> sums = new ArrayList<>(particles.map(SmcCheckpoint::blockDigest).collect());
-        sums.sort(Comparator.comparingInt(SmcCheckpoint::digestBlock));
+        List<String> sums = CheckpointStates.byId(particles.map(SmcCheckpoint::blockDigest).collect());
         try {
             files.fileSystem().mkdirs(target.getParent());
             SparkSession spark = SparkSession.builder().getOrCreate();
@@ -154,12 +151,11 @@ final class SmcCheckpoint {
                     .mapToPair(row -> new scala.Tuple2<>(row.getInt(0), toBlock(row)))
                     .partitionBy(partitioner).values()
                     .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
-            found = new ArrayList<>(particles.map(SmcCheckpoint::blockDigest).collect());
+            found = CheckpointStates.byId(particles.map(SmcCheckpoint::blockDigest).collect());
         } catch (RuntimeException e) {
             throw new InvalidInputException("checkpoint particles " + path + " are corrupt or unreadable ("
-                    + rootMessage(e) + "); remove the checkpoint directory to start over", e);
+                    + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
         }
-        found.sort(Comparator.comparingInt(SmcCheckpoint::digestBlock));
         if (!found.equals(expected)) {
             particles.unpersist(false);
             throw new InvalidInputException("checkpoint particles " + path + " are corrupt (their SHA-256 does not "
@@ -277,31 +273,8 @@ final class SmcCheckpoint {
         return rows;
     }
 
-    /** "block:sha256" of a block's index, count, states and log-weights (their exact bits). */
+    /** "block:sha256" of a block's index, count, states and log-weights ({@link CheckpointStates#digest}). */
     static String blockDigest(ParticleBlock b) {
-        double[] s = b.states();
-        double[] lw = b.logWeights();
-        ByteBuffer buf = ByteBuffer.allocate(8 + 8 * (s.length + lw.length));
-        buf.putInt(b.block()).putInt(lw.length);
-        for (double v : s) {
-            buf.putLong(Double.doubleToRawLongBits(v));
-        }
-        for (double v : lw) {
-            buf.putLong(Double.doubleToRawLongBits(v));
-        }
-        return b.block() + ":" + CheckpointStates.sha256(buf.array());
-    }
-
-    private static int digestBlock(String digest) {
-        return Integer.parseInt(digest.substring(0, digest.indexOf(':')));
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        String m = t.getMessage();
-        return m == null ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+        return CheckpointStates.digest(b.block(), b.logWeights().length, b.states(), b.logWeights());
     }
 }
