@@ -4,28 +4,37 @@ import static org.sparkmc.spark.io.CheckpointStates.doubles;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.storage.StorageLevel;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.mcmc.ChainState;
+import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.spark.io.CheckpointStates;
 
 /**
  * A {@code chains} run's checkpoint directory: {@code state-<round>.json} (the driver's whole state after a round:
- * every chain's position, log density, kernel tuning and counters, the acceptance counts and the round history)
- * with its SHA-256 in the file's last line, and {@code rounds/round-<r>.parquet} (each sampling round's draws).
+ * every chain's position, log density, kernel tuning and counters, the acceptance counts, the round history and
+ * the SHA-256 of each sampling round's draws) with its own SHA-256 in the file's last line, and
+ * {@code rounds/round-<r>.parquet} (each sampling round's draws).
  *
  * <p>Random generators need no saving: round r of chain c always draws from the stream keyed by (seed, c, r), so
  * the state after a round plus the seed determine everything that follows, and a resumed run is identical to an
  * uninterrupted one. State files are written atomically ({@link CheckpointStates}), the round's draws before the
- * state that refers to them; the newest state is verified on load and a corrupt one is reported, never used.
+ * state that refers to them; the newest state is verified on load, and so is each round's draws read back against
+ * the SHA-256 the state recorded: a corrupt, incomplete or unverifiable checkpoint is reported, never used.
  */
 final class ChainsCheckpoint {
     private final CheckpointStates files;
+    /** Sampling round → SHA-256 of its draws ({@link #roundDigest}), for the rounds written or loaded so far. */
+    private final TreeMap<Integer, String> roundSha256 = new TreeMap<>();
 
     /** The driver's state after a round. */
     record Saved(String fingerprint, int round, int drawsPerChain, long accepted, long proposed, boolean converged,
@@ -37,8 +46,57 @@ final class ChainsCheckpoint {
     }
 
     /** Where a sampling round's draws go. */
-    String roundDraws(int round) {
+    private String roundDraws(int round) {
         return new Path(files.dir(), String.format("rounds/round-%05d.parquet", round)).toString();
+    }
+
+    /** Writes a sampling round's draws and remembers their SHA-256 for the next state. */
+    void saveRound(int round, JavaRDD<RoundResult> draws, List<String> names) {
+        ChainsOutput.writeRoundDraws(draws, names, roundDraws(round));
+        roundSha256.put(round, roundDigest(draws));
+    }
+
+    /**
+     * A sampling round's draws read back, verified against the SHA-256 the loaded state recorded, and persisted.
+     *
+     * @throws InvalidInputException if they are missing, unreadable, altered, or the state records no SHA-256
+     */
+    JavaRDD<RoundResult> loadRound(int round, int width) {
+        String path = roundDraws(round);
+        String expected = roundSha256.get(round);
+        if (expected == null) {
+            throw new InvalidInputException("checkpoint " + files.dir() + " records no SHA-256 for the draws of round "
+                    + round + " (it predates their verification), so they cannot be checked; remove the checkpoint "
+                    + "directory to start over");
+        }
+        JavaRDD<RoundResult> draws = null;
+        String found;
+        try {
+            draws = ChainsOutput.readRoundDraws(path, round, width).persist(StorageLevel.MEMORY_AND_DISK());
+            found = roundDigest(draws);
+        } catch (Exception e) { // SparkException is checked in Scala's sense only: it arrives undeclared
+            if (draws != null) {
+                draws.unpersist(false);
+            }
+            throw new InvalidInputException("checkpoint draws " + path + " cannot be read ("
+                    + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
+        }
+        if (!found.equals(expected)) {
+            draws.unpersist(false);
+            throw new InvalidInputException("checkpoint draws " + path + " are corrupt (their SHA-256 does not match "
+                    + "the one recorded for round " + round + "); remove the checkpoint directory to start over");
+        }
+        return draws;
+    }
+
+    /**
+     * The SHA-256 of a round's draws: of every chain's {@link CheckpointStates#digest} (chain id, iterations, the
+     * draws of each recorded column) in chain order, so it depends on the draws only, not on the partitioning.
+     */
+    static String roundDigest(JavaRDD<RoundResult> draws) {
+        List<String> chains = CheckpointStates.byId(draws.map(r -> CheckpointStates.digest((int) r.chain(),
+                r.draws().length == 0 ? 0 : r.draws()[0].length, r.draws())).collect());
+        return CheckpointStates.sha256(String.join("\n", chains).getBytes(StandardCharsets.UTF_8));
     }
 
     void save(Saved saved) {
@@ -62,6 +120,7 @@ final class ChainsCheckpoint {
         }
         doc.put("states", states);
         doc.put("history", saved.history());
+        doc.put("round_sha256", new TreeMap<>(roundSha256.headMap(saved.round(), true)));
         files.save(saved.round(), doc);
     }
 
@@ -82,10 +141,13 @@ final class ChainsCheckpoint {
             for (JsonNode h : doc.get("history")) {
                 history.add(CheckpointStates.JSON.treeToValue(h, RoundSummary.class));
             }
+            roundSha256.clear();
+            doc.path("round_sha256").fields().forEachRemaining(e -> roundSha256.put(Integer.parseInt(e.getKey()),
+                    e.getValue().asText()));
             return new Saved(doc.get("fingerprint").asText(), doc.get("round").asInt(),
                     doc.get("draws_per_chain").asInt(), doc.get("accepted").asLong(), doc.get("proposed").asLong(),
                     doc.get("converged").asBoolean(), states, history);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             throw new InvalidInputException("cannot read checkpoint in " + files.dir() + ": " + e.getMessage(), e);
         }
     }

@@ -186,7 +186,7 @@ public final class ChainsJob {
         history.add(summary);
         if (checkpoint != null) {
             if (!warmup) {
-                ChainsOutput.writeRoundDraws(results, recorded, checkpoint.roundDraws(round));
+                checkpoint.saveRound(round, results, recorded);
             }
             if (round % checkpointing.every() == 0 || isDone()) {
                 checkpoint.save(new ChainsCheckpoint.Saved(checkpointing.fingerprint(), round, drawsPerChain, accepted,
@@ -216,8 +216,7 @@ public final class ChainsJob {
         boolean onDriver = (long) drawsPerChain * config.chains() * summarised.size() <= config.driverDrawsLimit();
         draws = onDriver ? new PooledDraws(summarised.size(), config.chains()) : null;
         for (int r = config.warmupRounds() + 1; r <= round; r++) {
-            JavaRDD<RoundResult> restored = ChainsOutput.readRoundDraws(checkpoint.roundDraws(r), r,
-                    recorded.size()).persist(StorageLevel.MEMORY_AND_DISK());
+            JavaRDD<RoundResult> restored = checkpoint.loadRound(r, recorded.size());
             samplingRounds.add(restored);
             if (onDriver) {
                 List<RoundResult> blocks = new ArrayList<>(restored.collect());

@@ -1,0 +1,124 @@
+package org.sparkmc.spark.chains;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.cli.BadInputTest;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.io.CheckpointStates;
+
+/**
+ * The chains checkpoint in-process, on real files: a run stopped after two sampling rounds and resumed (on other
+ * partitions) writes the same draws and summaries as an uninterrupted run; a round's draws replaced by another
+ * round's, a missing part file, or a checkpoint whose state predates the rounds' SHA-256 are refused with exit 2
+ * and a message naming the problem, no stack trace. No statistics: every check is exact.
+ */
+class ChainsCheckpointTest extends SparkTestBase {
+    private static final String[] RUN = {"chains", "--model", "bimodal", "--scale", "10", "--chains", "4",
+        "--warmup", "200", "--round-size", "200", "--min-ess", "1e9"};
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void resumesIdenticallyAndRefusesAlteredOrMissingRoundDraws() throws Exception {
+        Path whole = tmp.resolve("whole");
+        assertEquals(ExitCode.OK, run("--max-rounds", "3", "--out", whole.toString()).code());
+        Path checkpoint = tmp.resolve("checkpoint");
+        BadInputTest.Result first = run("--max-rounds", "2", "--partitions", "2", "--checkpoint",
+                checkpoint.toString(), "--out", tmp.resolve("part").toString());
+        assertEquals(ExitCode.OK, first.code(), first.err());
+        assertTrue(Files.exists(checkpoint.resolve("state-00003.json")));
+        Path swapped = copy(checkpoint, tmp.resolve("swapped"));
+        Path partMissing = copy(checkpoint, tmp.resolve("part-missing"));
+        Path old = copy(checkpoint, tmp.resolve("old"));
+
+        // (c) A clean resume, on one partition instead of two, finishes as the uninterrupted run did.
+        Path resumed = tmp.resolve("resumed");
+        BadInputTest.Result r = resume(checkpoint, resumed, "--partitions", "1");
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertEquals(ChainsOutputs.draws(spark(), whole), ChainsOutputs.draws(spark(), resumed));
+        assertEquals(ChainsOutputs.summary(whole).get("parameters"), ChainsOutputs.summary(resumed).get("parameters"));
+
+        // (a) Round 2's draws copied over round 3's: valid Parquet, wrong draws.
+        Path round3 = swapped.resolve("rounds/round-00003.parquet");
+        deleteTree(round3);
+        copy(swapped.resolve("rounds/round-00002.parquet"), round3);
+        r = resume(swapped, tmp.resolve("out-swapped"));
+        assertRefused(r, tmp.resolve("out-swapped"), "round-00003.parquet are corrupt (their SHA-256 does not match "
+                + "the one recorded for round 3)");
+
+        // (b) One part file of round 2 deleted (with its .crc): some chains' draws are gone.
+        Path part;
+        try (Stream<Path> files = Files.list(partMissing.resolve("rounds/round-00002.parquet"))) {
+            part = files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+        }
+        Files.delete(part);
+        Files.deleteIfExists(part.resolveSibling("." + part.getFileName() + ".crc"));
+        r = resume(partMissing, tmp.resolve("out-part-missing"));
+        assertRefused(r, tmp.resolve("out-part-missing"), "round-00002.parquet are corrupt");
+
+        // A state written before the rounds' draws were verified (no round_sha256), its own SHA-256 valid.
+        CheckpointStates states = new CheckpointStates(old.toString(), new Configuration());
+        ObjectNode doc = (ObjectNode) states.loadNewest(fingerprint(old));
+        doc.remove("round_sha256");
+        states.save(3, CheckpointStates.JSON.convertValue(doc, new TypeReference<Map<String, Object>>() { }));
+        r = resume(old, tmp.resolve("out-old"));
+        assertRefused(r, tmp.resolve("out-old"), "records no SHA-256 for the draws of round 2 (it predates their "
+                + "verification)");
+    }
+
+    private static void assertRefused(BadInputTest.Result r, Path out, String expected) {
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains(expected), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+        assertFalse(Files.exists(out), "nothing written");
+    }
+
+    private static BadInputTest.Result run(String... more) {
+        return BadInputTest.runCapturing(ChainsJobTest.concat(RUN, more));
+    }
+
+    private static BadInputTest.Result resume(Path checkpoint, Path out, String... more) {
+        return run(ChainsJobTest.concat(new String[] {"--max-rounds", "3", "--checkpoint", checkpoint.toString(),
+            "--resume", "--out", out.toString()}, more));
+    }
+
+    /** The fingerprint the state in {@code checkpoint} was written with. */
+    private static String fingerprint(Path checkpoint) throws IOException {
+        String state = Files.readString(checkpoint.resolve("state-00003.json"), StandardCharsets.UTF_8);
+        return CheckpointStates.JSON.readTree(state.substring(0, state.lastIndexOf("\n#sha256:")))
+                .get("fingerprint").asText();
+    }
+
+    private static Path copy(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path f : s.toList()) {
+                Files.copy(f, to.resolve(from.relativize(f).toString()));
+            }
+        }
+        return to;
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(f);
+            }
+        }
+    }
+}
