@@ -16,6 +16,7 @@ import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.CheckpointStates;
 import org.sparkmc.spark.io.ModelDataReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,7 +34,8 @@ public final class ChainsCommand extends JobCommand {
 
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "bimodal",
             description = "Target: a built-in (bimodal, eight_schools_noncentered, kidscore_momiq, logistic_regression, "
-                + "ising_denoising, gmm, gmm_collapsed) or class:com.example.MyTarget. "
+                + "ising_denoising, gmm, gmm_collapsed; reversible jump: rj_normal_mixture, rj_two_means, "
+                + "rj_clustering) or class:com.example.MyTarget. "
                 + "Default: ${DEFAULT-VALUE}.")
     private String model;
 
@@ -49,7 +51,8 @@ public final class ChainsCommand extends JobCommand {
             description = "Transition kernel: rwm (random-walk Metropolis), am (adaptive Metropolis, full covariance), "
                 + "independence, laplace-rwm (proposals from the model's Laplace approximation), slice, "
                 + "slice-doubling, gibbs, gibbs-random (full conditionals), colour-gibbs (parallel, Markov random "
-                + "fields), proposal:<class> (your Proposal), cycle(k1,k2,...), mixture(w1*k1,w2*k2,...). "
+                + "fields), rjmcmc (the reversible-jump model's own moves), proposal:<class> (your Proposal), "
+                + "cycle(k1,k2,...), mixture(w1*k1,w2*k2,...). "
                 + "Default: ${DEFAULT-VALUE}.")
     private String kernel;
 
@@ -172,7 +175,8 @@ public final class ChainsCommand extends JobCommand {
 
     /** The settings that determine every draw; a checkpoint is resumed only under the same ones. */
     private String fingerprint(ModelParameters parameters) {
-        return "model=" + model + " params=" + new java.util.TreeMap<>(parameters.asMap()) + " kernel=" + kernel
+        return "model=" + model + " params-sha256=" + CheckpointStates.sha256(
+                new java.util.TreeMap<>(parameters.asMap()).toString()) + " kernel=" + kernel
                 + " scale=" + scale + " adapt=" + adapt + " target-accept=" + targetAccept + " chains=" + chains
                 + " warmup=" + warmup + " round-size=" + roundSize + " seed=" + seed;
     }

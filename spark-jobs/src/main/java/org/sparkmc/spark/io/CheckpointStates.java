@@ -150,7 +150,7 @@ public final class CheckpointStates {
             String fingerprint = doc.path("fingerprint").asText();
             if (!fingerprint.equals(expectedFingerprint)) {
                 throw new InvalidInputException("checkpoint " + dir + " was made by a run with other settings ("
-                        + fingerprint + "); --resume needs the same settings (" + expectedFingerprint + ")");
+                        + settingsDifference(fingerprint, expectedFingerprint) + "); --resume needs the same settings");
             }
             return doc;
         } catch (org.apache.hadoop.fs.ChecksumException e) {
@@ -205,6 +205,40 @@ public final class CheckpointStates {
         }
         String m = t.getMessage();
         return m == null ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+    }
+
+    /**
+     * The settings that differ between two fingerprints of space-separated {@code key=value} pairs, as
+     * "key: checkpoint X, now Y"; the two fingerprints whole if they do not parse that way.
+     */
+    static String settingsDifference(String saved, String now) {
+        java.util.Map<String, String> a = settings(saved);
+        java.util.Map<String, String> b = settings(now);
+        List<String> out = new java.util.ArrayList<>();
+        java.util.Set<String> keys = new java.util.TreeSet<>(a.keySet());
+        keys.addAll(b.keySet());
+        for (String key : keys) {
+            if (!java.util.Objects.equals(a.get(key), b.get(key))) {
+                out.add(key + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now " + b.getOrDefault(key, "(none)"));
+            }
+        }
+        return out.isEmpty() ? "checkpoint " + saved + ", now " + now : String.join("; ", out);
+    }
+
+    private static java.util.Map<String, String> settings(String fingerprint) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (String pair : fingerprint.split("\\s+(?=[A-Za-z][\\w-]*=)")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                out.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
+        return out;
+    }
+
+    /** SHA-256 of a text (UTF-8), hex: a fixed-size stand-in for long settings such as a model's data. */
+    public static String sha256(String text) {
+        return sha256(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** The lower-case hex SHA-256 of the bytes. */

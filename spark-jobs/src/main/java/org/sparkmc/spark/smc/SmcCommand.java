@@ -20,6 +20,7 @@ import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.CheckpointStates;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -184,7 +185,8 @@ public final class SmcCommand extends JobCommand {
      * checked step by step as they are replayed).
      */
     private String fingerprint() {
-        return "model=" + model + " params=" + new java.util.TreeMap<>(modelParameters().asMap()) + " filter="
+        return "model=" + model + " params-sha256=" + CheckpointStates.sha256(
+                new java.util.TreeMap<>(modelParameters().asMap()).toString()) + " filter="
                 + filter + " particles=" + particles + " block-size=" + blockSize + " resampling=" + resampling
                 + " ess-threshold=" + essThreshold + " missing=" + missing + " time-column=" + timeColumn
                 + " columns=" + columns + " seed=" + seed;

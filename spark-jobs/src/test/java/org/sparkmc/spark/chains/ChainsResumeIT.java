@@ -82,7 +82,8 @@ class ChainsResumeIT {
         LauncherIT.Run foreign = LauncherIT.launch(with(shortRun, "--out", tmp.resolve("b").toString(), "--resume",
                 "--seed", "99"));
         assertEquals(2, foreign.code(), foreign.output());
-        assertTrue(foreign.output().contains("other settings"), foreign.output());
+        assertTrue(foreign.output().contains("other settings (seed: checkpoint ")
+                && foreign.output().contains(", now 99)"), foreign.output());
 
         Path state;
         try (var files = Files.list(checkpoint)) {

@@ -155,6 +155,11 @@ public class BadInputTest extends SparkTestBase {
             assertTrue(help.contains(option), option + " missing from help:\n" + help);
         }
         assertTrue(help.contains("Default: 8"), help);
+        String flat = help.replaceAll("\\s+", " ");
+        for (String name : org.sparkmc.core.model.ModelRegistry.builtInNames()) {
+            assertTrue(flat.contains(name), "built-in model " + name + " missing from help:\n" + help);
+        }
+        assertTrue(flat.contains("rjmcmc"), "kernel rjmcmc missing from help:\n" + help);
     }
 
     /** Exit code and what the command printed on standard error. */

@@ -57,7 +57,11 @@ class CheckpointStatesTest {
         CheckpointStates states = new CheckpointStates(dir.toString(), new Configuration());
         states.save(7, new LinkedHashMap<>(Map.of("fingerprint", "seed=1", "n", 7)));
         InvalidInputException foreign = assertThrows(InvalidInputException.class, () -> states.loadNewest("seed=2"));
-        assertTrue(foreign.getMessage().contains("other settings (seed=1)"), foreign.getMessage());
+        assertTrue(foreign.getMessage().contains("other settings (seed: checkpoint 1, now 2)"), foreign.getMessage());
+        // Only the settings that differ are named, values with spaces included.
+        assertEquals("kernel: checkpoint cycle(rwm, slice), now rwm; seed: checkpoint 1, now (none)",
+                CheckpointStates.settingsDifference("model=a kernel=cycle(rwm, slice) seed=1 chains=4",
+                        "model=a kernel=rwm chains=4"));
 
         Path state = dir.resolve("state-00007.json");
         Files.writeString(state, Files.readString(state).replace("\"n\":7", "\"n\":8"));

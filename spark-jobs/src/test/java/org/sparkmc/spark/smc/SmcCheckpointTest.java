@@ -184,9 +184,9 @@ class SmcCheckpointTest extends SparkTestBase {
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("hold 12 observations, but the checkpoint"), r.err());
 
-        r = resume(checkpoint, "other-seed", "--seed", "8");
+        r = resume(checkpoint, "other-scheme", "--resampling", "stratified");
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
-        assertTrue(r.err().contains("other settings"), r.err());
+        assertTrue(r.err().contains("other settings (resampling: checkpoint systematic, now stratified)"), r.err());
 
         r = BadInputTest.runCapturing(with(RUN, "--data", SmcTestData.nileFile().toString(), "--resume", "--out",
                 tmp.resolve("no-dir").toString()));

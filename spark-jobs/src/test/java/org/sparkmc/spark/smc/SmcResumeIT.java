@@ -90,7 +90,8 @@ class SmcResumeIT {
         LauncherIT.Run foreign = LauncherIT.launch(with(shortRun, "--out", tmp.resolve("b").toString(), "--resume",
                 "--seed", "99"));
         assertEquals(2, foreign.code(), foreign.output());
-        assertTrue(foreign.output().contains("other settings"), foreign.output());
+        assertTrue(foreign.output().contains("other settings (seed: checkpoint ")
+                && foreign.output().contains(", now 99)"), foreign.output());
         assertTrue(!Files.exists(tmp.resolve("b")));
 
         Path state = checkpoint.resolve("state-00100.json");
