@@ -30,7 +30,6 @@ import picocli.CommandLine.Option;
             + "line overrides it. Exit codes: 0 done, 2 bad input, 3 not converged with --require-convergence, "
             + "1 anything else."})
 public final class ChainsCommand extends JobCommand {
-    private static final String MODEL_PARAMS = "model-params";
 
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "bimodal",
             description = "Target: a built-in (bimodal, eight_schools_noncentered, kidscore_momiq, logistic_regression, "
@@ -188,16 +187,7 @@ public final class ChainsCommand extends JobCommand {
             values.putAll(ModelDataReader.read(data, new org.apache.hadoop.conf.Configuration()));
             source.append(" with data ").append(data);
         }
-        values.putAll(configFile.block(MODEL_PARAMS));
-        params.forEach((k, v) -> values.put(k, parseValue(v)));
+        values.putAll(modelParams(params));
         return new ModelParameters(source.toString(), values);
-    }
-
-    private static Object parseValue(String v) {
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            return v;
-        }
     }
 }

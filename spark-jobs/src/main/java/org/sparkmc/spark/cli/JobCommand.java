@@ -1,5 +1,7 @@
 package org.sparkmc.spark.cli;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.sparkmc.core.InvalidInputException;
 import picocli.CommandLine.Model.CommandSpec;
@@ -11,6 +13,8 @@ import picocli.CommandLine.Spec;
  * {@code --conf} and hands over before the job runs (it also supplies the options' defaults).
  */
 public abstract class JobCommand implements Callable<Integer> {
+    /** The config-file block of model parameters. */
+    protected static final String MODEL_PARAMS = "model-params";
     @Spec
     protected CommandSpec spec;
     protected ConfigFile configFile = ConfigFile.none();
@@ -30,6 +34,24 @@ public abstract class JobCommand implements Callable<Integer> {
     protected static void checkPartitions(int partitions) {
         if (partitions < 0) {
             throw new InvalidInputException("partitions must be ≥ 0 (0: Spark's default parallelism), is " + partitions);
+        }
+    }
+
+    /**
+     * A model's parameters from the config file's {@code model-params} block, overridden by {@code --param KEY=VALUE}
+     * options (a value that parses as a number is one, otherwise text).
+     */
+    protected Map<String, Object> modelParams(Map<String, String> overrides) {
+        Map<String, Object> values = new LinkedHashMap<>(configFile.block(MODEL_PARAMS));
+        overrides.forEach((k, v) -> values.put(k, numberOrText(v)));
+        return values;
+    }
+
+    private static Object numberOrText(String v) {
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            return v;
         }
     }
 }

@@ -11,12 +11,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
-import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.report.HtmlReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -55,27 +56,19 @@ public final class DiagnoseCommand extends JobCommand {
             description = "report.html plots at most N parameters (highest R-hat first). Default: ${DEFAULT-VALUE}.")
     private int reportParameters;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required).")
-    private String out;
-
-    @Option(names = "--overwrite", description = "Replace an existing output directory.")
-    private boolean overwrite;
-
-    @Option(names = "--master", paramLabel = "URL", description = "Spark master when not set by spark-submit.")
-    private String master;
+    @Mixin
+    private OutputOptions outputOptions;
 
     @Override
     public Integer call() {
         configFile.checkKeys(spec, Set.of());
-        if (out == null || out.isBlank()) {
-            throw new InvalidInputException("--out DIR is required");
-        }
+        outputOptions.requireOut();
         if (!(maxRhat > 1) || !(minEssPerChain >= 0) || reportParameters < 1) {
             throw new InvalidInputException("need --max-rhat > 1, --min-ess-per-chain ≥ 0, --report-parameters ≥ 1");
         }
-        SparkSession spark = SparkSetup.session("sparkmc diagnose", master);
+        SparkSession spark = outputOptions.session("sparkmc diagnose");
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        AtomicOutput output = AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
+        AtomicOutput output = outputOptions.open(spark);
         try {
             long t0 = System.nanoTime();
             DrawsSource source = DrawsSource.load(spark, inputs, format);

@@ -34,7 +34,6 @@ import picocli.CommandLine.Option;
             + "line overrides it. Exit codes: 0 done, 2 bad input (also a corrupt checkpoint, or one from other "
             + "settings or data), 1 anything else (including a weight collapse)."})
 public final class SmcCommand extends JobCommand {
-    private static final String MODEL_PARAMS = "model-params";
 
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "local-level",
             description = "State-space model: local-level (alias nile), linear-gaussian, stochastic-volatility. "
@@ -193,17 +192,7 @@ public final class SmcCommand extends JobCommand {
     }
 
     private ModelParameters modelParameters() {
-        Map<String, Object> values = new LinkedHashMap<>(configFile.block(MODEL_PARAMS));
-        params.forEach((k, v) -> values.put(k, parseValue(v)));
-        return new ModelParameters("model '" + model + "'", values);
-    }
-
-    private static Object parseValue(String v) {
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            return v;
-        }
+        return new ModelParameters("model '" + model + "'", modelParams(params));
     }
 
     /** The option names, for tests of the help text. */
