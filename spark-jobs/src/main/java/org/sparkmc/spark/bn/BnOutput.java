@@ -1,9 +1,11 @@
 package org.sparkmc.spark.bn;
 
+import static org.sparkmc.spark.diagnose.SummaryFiles.csvField;
+import static org.sparkmc.spark.diagnose.SummaryFiles.csvNumber;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
@@ -102,23 +104,16 @@ public final class BnOutput {
         StringBuilder csv = new StringBuilder(String.join(",", CSV_COLUMNS)).append('\n');
         for (QueryResult q : result.queries()) {
             for (int s = 0; s < q.states().length; s++) {
-                csv.append(quote(q.variable())).append(',').append(quote(q.states()[s]));
-                csv.append(',').append(number(q.probabilities()[s]));
-                csv.append(',').append(number(q.standardErrors()[s]));
-                csv.append(',').append(number(q.ess()[s]));
-                csv.append(',').append(number(q.rhat() == null ? Double.NaN : q.rhat()[s]));
-                csv.append(',').append(number(q.exact() == null ? Double.NaN : q.exact()[s]));
+                csv.append(csvField(q.variable())).append(',').append(csvField(q.states()[s]));
+                csv.append(',').append(csvNumber(q.probabilities()[s]));
+                csv.append(',').append(csvNumber(q.standardErrors()[s]));
+                csv.append(',').append(csvNumber(q.ess()[s]));
+                csv.append(',').append(csvNumber(q.rhat() == null ? Double.NaN : q.rhat()[s]));
+                csv.append(',').append(csvNumber(q.exact() == null ? Double.NaN : q.exact()[s]));
                 csv.append('\n');
             }
         }
         return csv.toString();
     }
 
-    private static String number(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.10g", v) : "NA";
-    }
-
-    private static String quote(String s) {
-        return s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s;
-    }
 }

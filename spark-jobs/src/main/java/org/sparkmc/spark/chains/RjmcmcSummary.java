@@ -1,10 +1,11 @@
 package org.sparkmc.spark.chains;
 
+import static org.sparkmc.spark.diagnose.SummaryFiles.csvNumber;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.sparkmc.core.diagnostics.EffectiveSampleSize;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
@@ -161,10 +162,10 @@ public record RjmcmcSummary(String modelIndex, List<ModelRow> models, List<MoveR
         }
         csv.append('\n');
         for (ModelRow r : models) {
-            csv.append(r.model()).append(',').append(number(r.probability())).append(',').append(number(r.mcse()))
-                    .append(',').append(number(r.ess()));
+            csv.append(r.model()).append(',').append(csvNumber(r.probability())).append(',')
+                    .append(csvNumber(r.mcse())).append(',').append(csvNumber(r.ess()));
             for (double p : r.perChain()) {
-                csv.append(',').append(number(p));
+                csv.append(',').append(csvNumber(p));
             }
             csv.append('\n');
         }
@@ -175,9 +176,10 @@ public record RjmcmcSummary(String modelIndex, List<ModelRow> models, List<MoveR
     String predictiveCsv() {
         StringBuilder csv = new StringBuilder("x,density,mcse,q5,q95\n");
         for (int i = 0; i < predictive.grid().length; i++) {
-            csv.append(number(predictive.grid()[i])).append(',').append(number(predictive.mean()[i])).append(',')
-                    .append(number(predictiveMcse[i])).append(',').append(number(predictive.lower()[i])).append(',')
-                    .append(number(predictive.upper()[i])).append('\n');
+            csv.append(csvNumber(predictive.grid()[i])).append(',').append(csvNumber(predictive.mean()[i]))
+                    .append(',').append(csvNumber(predictiveMcse[i])).append(',')
+                    .append(csvNumber(predictive.lower()[i])).append(',').append(csvNumber(predictive.upper()[i]))
+                    .append('\n');
         }
         return csv.toString();
     }
@@ -227,9 +229,5 @@ public record RjmcmcSummary(String modelIndex, List<ModelRow> models, List<MoveR
             out.add(m);
         }
         return out;
-    }
-
-    private static String number(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.10g", v) : "NA";
     }
 }

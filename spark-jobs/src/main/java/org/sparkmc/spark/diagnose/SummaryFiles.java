@@ -34,9 +34,9 @@ public final class SummaryFiles {
         StringBuilder csv = new StringBuilder(String.join(",", COLUMNS)).append('\n');
         for (FullParameterSummary s : summaries) {
             String name = s.name();
-            csv.append(name.contains(",") || name.contains("\"") ? '"' + name.replace("\"", "\"\"") + '"' : name);
+            csv.append(csvField(name));
             for (double v : values(s)) {
-                csv.append(',').append(Double.isFinite(v) ? String.format(Locale.ROOT, "%.10g", v) : "NA");
+                csv.append(',').append(csvNumber(v));
             }
             csv.append('\n');
         }
@@ -65,6 +65,16 @@ public final class SummaryFiles {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot render summary.json", e);
         }
+    }
+
+    /** A number in a CSV summary: ten significant digits, NA where undefined. */
+    public static String csvNumber(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.10g", v) : "NA";
+    }
+
+    /** A text field in CSV, quoted (with doubled quotes) when it holds a comma or a quote. */
+    public static String csvField(String s) {
+        return s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s;
     }
 
     /** A double for JSON: null where undefined. */
