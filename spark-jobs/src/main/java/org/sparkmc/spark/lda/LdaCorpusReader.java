@@ -1,13 +1,25 @@
 package org.sparkmc.spark.lda;
 
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.explode;
+import static org.apache.spark.sql.functions.sum;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.FileInputFormat;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.TextInputFormat;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -18,6 +30,7 @@ import org.apache.spark.ml.feature.StopWordsRemover;
 import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
@@ -131,23 +144,59 @@ public final class LdaCorpusReader {
     }
 
     /**
-     * Plain text, one document per line (a file or a directory of files, read in name order); a document's id is
-     * its 1-based line number over all files. Documents left empty after tokenising and the vocabulary cut are
-     * skipped and counted.
+     * Plain text, one document per line: a file, or the files directly in a directory (names starting with {@code _}
+     * or {@code .} skipped) read in name order; a document's id is its 1-based line number over all files. Documents
+     * left empty after tokenising and the vocabulary cut are skipped and counted. Ids and word ids do not depend on
+     * file sizes, splits or cores.
      */
     public static LdaCorpus readText(SparkSession spark, String path, TextOptions options) {
-        Dataset<String> lines;
-        try {
-            lines = spark.read().textFile(path);
-        } catch (RuntimeException e) {
-            throw new InvalidInputException("cannot read text corpus " + path + ": " + e.getMessage(), e);
-        }
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         StructType schema = new StructType().add("id", DataTypes.LongType).add("text", DataTypes.StringType);
-        Dataset<Row> docs = spark.createDataFrame(lines.javaRDD().zipWithIndex()
+        Dataset<Row> docs = spark.createDataFrame(numberedLines(sc, path, sc.defaultMinPartitions())
                 .map(t -> RowFactory.create(t._2() + 1, t._1())), schema);
         Dataset<Row> counted = tokenize(docs, options);
-        CountVectorizerModel model = vectorizer(options).fit(counted);
-        return fromVectors(model.transform(counted).select("id", "counts").javaRDD(), model.vocabulary(), path);
+        String[] vocabulary = vocabulary(counted, options);
+        if (vocabulary.length == 0) {
+            throw new InvalidInputException(path + ": no word is left after tokenising (is the corpus empty, or "
+                    + "min document frequency too high?)");
+        }
+        CountVectorizerModel model = new CountVectorizerModel(vocabulary).setInputCol("words").setOutputCol("counts");
+        return fromVectors(model.transform(counted).select("id", "counts").javaRDD(), vocabulary, path);
+    }
+
+    /**
+     * The lines of {@link #textFiles}, each with its 0-based index over all of them: files in name order, then lines
+     * in file order, however the files are split (Spark SQL's text source reads the largest files first instead).
+     */
+    static JavaPairRDD<String, Long> numberedLines(JavaSparkContext sc, String path, int minPartitions) {
+        JobConf conf = new JobConf(sc.hadoopConfiguration());
+        conf.setInt(org.apache.hadoop.mapreduce.lib.input.FileInputFormat.LIST_STATUS_NUM_THREADS, 1); // keeps order
+        FileInputFormat.setInputPaths(conf, textFiles(path, conf));
+        return sc.hadoopRDD(conf, TextInputFormat.class, LongWritable.class, Text.class, minPartitions)
+                .map(t -> t._2().toString()).zipWithIndex();
+    }
+
+    /** The file at {@code location}, or the files directly in that directory except hidden ones, sorted by name. */
+    private static Path[] textFiles(String location, Configuration conf) {
+        Path path = new Path(location);
+        try {
+            FileSystem fs = path.getFileSystem(conf);
+            if (!fs.exists(path)) {
+                throw new InvalidInputException("no such file or directory: " + location);
+            }
+            if (fs.getFileStatus(path).isFile()) {
+                return new Path[] {path};
+            }
+            Path[] files = Arrays.stream(fs.listStatus(path)).filter(FileStatus::isFile).map(FileStatus::getPath)
+                    .filter(p -> !p.getName().startsWith("_") && !p.getName().startsWith("."))
+                    .sorted(Comparator.comparing(Path::getName)).toArray(Path[]::new);
+            if (files.length == 0) {
+                throw new InvalidInputException("text corpus " + location + " holds no file");
+            }
+            return files;
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot read text corpus " + location + ": " + e.getMessage(), e);
+        }
     }
 
     /** Tokenised (and stop-word filtered) words of the {@code text} column, in a column {@code words}. */
@@ -162,9 +211,17 @@ public final class LdaCorpusReader {
         return new StopWordsRemover().setInputCol("tokens").setOutputCol("words").transform(tokens);
     }
 
-    static CountVectorizer vectorizer(TextOptions options) {
-        return new CountVectorizer().setInputCol("words").setOutputCol("counts")
-                .setVocabSize(options.vocabularySize()).setMinDF(options.minDocumentFrequency());
+    /**
+     * The vocabulary {@link CountVectorizer}'s fit chooses (vocabSize, minDF): the most frequent words among those
+     * found in enough documents, most frequent first — but with ties broken by the word, where CountVectorizer breaks
+     * them by partition order, which would make word ids (and the chain) depend on the number of cores.
+     */
+    static String[] vocabulary(Dataset<Row> words, TextOptions options) {
+        return words.select(col("id"), explode(col("words")).as("word")).groupBy("id", "word").count()
+                .groupBy("word").agg(sum("count").as("tf"), count("*").as("df"))
+                .filter(col("df").geq(options.minDocumentFrequency()))
+                .orderBy(col("tf").desc(), col("word").asc()).limit(options.vocabularySize())
+                .select("word").as(Encoders.STRING()).collectAsList().toArray(String[]::new);
     }
 
     /**
@@ -172,10 +229,6 @@ public final class LdaCorpusReader {
      * order, each repeated its count times; documents without a token are skipped and counted.
      */
     static LdaCorpus fromVectors(JavaRDD<Row> rows, String[] vocabulary, String source) {
-        if (vocabulary.length == 0) {
-            throw new InvalidInputException(source + ": no word is left after tokenising (is the corpus empty, or "
-                    + "min document frequency too high?)");
-        }
         JavaPairRDD<Integer, int[]> all = rows.mapToPair(r -> new Tuple2<>(Math.toIntExact(r.getLong(0)),
                 words(((Vector) r.get(1)).toSparse())));
         long total = all.count();

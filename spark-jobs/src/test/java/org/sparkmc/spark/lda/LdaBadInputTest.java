@@ -112,6 +112,17 @@ class LdaBadInputTest extends SparkTestBase {
             "--out", tmp.resolve("out").toString()}, new String[] {text.toString(), "no word"});
     }
 
+    @Test
+    void textDirectoryWithoutFilesOrMissing() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("texts"));
+        Files.writeString(dir.resolve("_SUCCESS"), "");
+        assertBadInput(tmp.resolve("out"), new String[] {"lda", "--text", dir.toString(), "--out",
+            tmp.resolve("out").toString()}, new String[] {"text corpus " + dir + " holds no file"});
+        Path missing = tmp.resolve("missing");
+        assertBadInput(tmp.resolve("out"), new String[] {"lda", "--text", missing.toString(), "--out",
+            tmp.resolve("out").toString()}, new String[] {"no such file or directory: " + missing});
+    }
+
     private static String assertBadInput(Path out, String[] args, String[] expected) {
         BadInputTest.Result r = BadInputTest.runCapturing(args);
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());

@@ -2,20 +2,30 @@ package org.sparkmc.spark.lda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.spark.SparkmcKryoRegistrator;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
+import scala.Tuple2;
 
 /**
  * The same seed and number of blocks give identical topics, log-likelihoods and document–topic distributions with
  * local[1] on one partition and local[2] on three; another number of blocks gives another (equally valid) chain.
- * Each run gets its own local Spark context.
+ * The same holds for a plain-text directory, whose document ids follow file name, then line order. Each run gets its
+ * own local Spark context.
  */
 class LdaDeterminismTest {
     @TempDir
@@ -33,8 +43,83 @@ class LdaDeterminismTest {
         assertNotEquals(oneCore.topics(), otherBlocks.topics());
     }
 
+    /**
+     * A directory of a small file and a larger one read as several splits: every line's id is its place in file
+     * name order, then line order (not Spark SQL's largest-file-first scan), whatever the splits, and the lda run is
+     * the same on local[1] and local[2].
+     */
+    @Test
+    void textIdsFollowFileNameThenLineOrder() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("text"));
+        List<String> lines = textCorpus(dir);
+        Files.writeString(dir.resolve("_SUCCESS"), "");
+        Files.writeString(dir.resolve(".hidden.txt"), "not a document\n");
+        for (int minPartitions : new int[] {1, 7}) {
+            List<Tuple2<String, Long>> numbered = withSession("local[2]", spark -> {
+                JavaPairRDD<String, Long> rdd = LdaCorpusReader.numberedLines(
+                        JavaSparkContext.fromSparkContext(spark.sparkContext()), dir.toString(), minPartitions);
+                assertTrue(rdd.getNumPartitions() >= minPartitions, rdd.getNumPartitions() + " partitions");
+                return new ArrayList<>(rdd.collect());
+            });
+            numbered.sort(Comparator.comparing(Tuple2::_2));
+            assertEquals(lines, numbered.stream().map(Tuple2::_1).toList());
+            assertEquals(lines.size() - 1, numbered.get(numbered.size() - 1)._2());
+        }
+        Outputs oneCore = runText("local[1]", dir);
+        Outputs twoCores = runText("local[2]", dir);
+        assertEquals(oneCore, twoCores);
+        // doc_id (1-based line number over the files in name order) → tokens: line g has 3 + 7g mod 17 words.
+        List<String> expected = new ArrayList<>();
+        for (int g = 0; g < lines.size(); g++) {
+            expected.add((g + 1) + "," + (3 + 7 * g % 17));
+        }
+        assertEquals(expected, oneCore.docTopics().stream().map(r -> {
+            String[] f = r.substring(1).split(",", 3);
+            return f[0] + "," + f[1];
+        }).toList());
+    }
+
+    /** b.txt (300 lines) and a.txt (20 lines), line g of the two in name order having 3 + 7g mod 17 planted words. */
+    private static List<String> textCorpus(Path dir) throws IOException {
+        List<String> all = new ArrayList<>();
+        for (int g = 0; g < 320; g++) {
+            String[] topic = LdaTextCorpusTest.PLANTED[g % 3];
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < 3 + 7 * g % 17; i++) {
+                line.append(topic[(g + i) % topic.length]).append(" the ");
+            }
+            all.add(line.toString());
+        }
+        Files.write(dir.resolve("a.txt"), all.subList(0, 20));
+        Files.write(dir.resolve("b.txt"), all.subList(20, all.size()));
+        return all;
+    }
+
     private Outputs run(String master, String partitions, String blocks) {
         Path out = tmp.resolve(master.replaceAll("\\W", "") + "-" + partitions + "-" + blocks);
+        return withSession(master, spark -> {
+            assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 3, "--partitions", partitions, "--blocks", blocks)));
+            return outputs(spark, out);
+        });
+    }
+
+    private Outputs runText(String master, Path dir) {
+        Path out = tmp.resolve("text-" + master.replaceAll("\\W", ""));
+        return withSession(master, spark -> {
+            assertEquals(ExitCode.OK, Main.run("lda", "--text", dir.toString(), "--min-df", "1", "--topics", "3",
+                    "--sweeps", "5", "--blocks", "3", "--held-out-every", "0", "--seed", "5", "--out",
+                    out.toString()));
+            return outputs(spark, out);
+        });
+    }
+
+    private static Outputs outputs(SparkSession spark, Path out) {
+        return new Outputs(LdaRuns.read(out.resolve("topics.csv")), LdaRuns.loglikWithoutTimes(out),
+                LdaRuns.docTopics(spark, out));
+    }
+
+    /** {@code body} on a fresh local session, stopped afterwards. */
+    private static <T> T withSession(String master, Function<SparkSession, T> body) {
         SparkSession spark = SparkSession.builder().master(master).appName("lda-determinism")
                 .config("spark.ui.enabled", "false")
                 .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
@@ -42,9 +127,7 @@ class LdaDeterminismTest {
                 .config("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName())
                 .getOrCreate();
         try {
-            assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 3, "--partitions", partitions, "--blocks", blocks)));
-            return new Outputs(LdaRuns.read(out.resolve("topics.csv")), LdaRuns.loglikWithoutTimes(out),
-                    LdaRuns.docTopics(spark, out));
+            return body.apply(spark);
         } finally {
             spark.stop();
             SparkSession.clearActiveSession();
