@@ -82,6 +82,11 @@ public final class LdaJob {
         }
         String fingerprint = config.fingerprint(input);
         LdaCheckpoint.Saved saved = checkpointing.resume() ? checkpoint.load(fingerprint) : null;
+        if (saved != null && saved.sweeps() > config.sweeps()) {
+            throw new InvalidInputException("checkpoint in " + checkpointing.dir() + " is after sweep "
+                    + saved.sweeps() + ": --sweeps must be at least " + saved.sweeps() + " to resume it, is "
+                    + config.sweeps());
+        }
         List<LoglikRow> history = new ArrayList<>();
         AdLdaSpark run;
         if (saved == null) {
@@ -156,7 +161,7 @@ public final class LdaJob {
         if (mean == null) {
             return;
         }
-        for (int sweep = 1; sweep <= Math.min(saved.sweeps(), config.sweeps()); sweep++) {
+        for (int sweep = 1; sweep <= saved.sweeps(); sweep++) {
             if (!config.isTopicSample(sweep)) {
                 continue;
             }

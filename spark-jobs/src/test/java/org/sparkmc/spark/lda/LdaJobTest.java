@@ -22,6 +22,7 @@ import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
 
@@ -115,7 +116,10 @@ class LdaJobTest extends SparkTestBase {
         spark.close();
     }
 
-    /** A run extended from its checkpoint equals a run that went straight to the end. */
+    /**
+     * A run extended from its checkpoint equals a run that went straight to the end; resuming it with fewer sweeps
+     * than it has done is refused.
+     */
     @Test
     void resumedRunEqualsUninterruptedOne() {
         Path straight = tmp.resolve("straight");
@@ -125,6 +129,12 @@ class LdaJobTest extends SparkTestBase {
         assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(straight, 6)));
         assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(first, 4, "--checkpoint", checkpoint, "--checkpoint-every",
                 "2")));
+        BadInputTest.Result tooFew = BadInputTest.runCapturing(LdaRuns.kos(tmp.resolve("short"), 2, "--checkpoint",
+                checkpoint, "--resume"));
+        assertEquals(ExitCode.BAD_INPUT, tooFew.code(), tooFew.err());
+        assertTrue(tooFew.err().contains("is after sweep 4: --sweeps must be at least 4 to resume it, is 2"),
+                tooFew.err());
+        assertTrue(Files.notExists(tmp.resolve("short")));
         assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(resumed, 6, "--checkpoint", checkpoint, "--resume",
                 "--partitions", "3")));
         assertEquals(LdaRuns.read(straight.resolve("topics.csv")), LdaRuns.read(resumed.resolve("topics.csv")));
