@@ -29,8 +29,9 @@ import scala.Tuple2;
  * <p>Deterministic for a seed and a number of blocks: a block's stream is keyed by (sweep, block), never by a
  * partition or thread, and the merge adds integers, so any number of partitions or executors, and any retried or
  * recomputed task, gives the same topics bit for bit. The previous step's blocks are unpersisted once the next are
- * materialised, and the lineage is cut every {@code lineageInterval} steps (reliable checkpoints when Spark has a
- * checkpoint directory, local ones otherwise); only the broadcasts a recomputation could still need are kept.
+ * materialised, and the lineage is cut after the first step and every {@code lineageInterval} steps (reliable
+ * checkpoints when Spark has a checkpoint directory, local ones otherwise), or never for −1; only the broadcasts a
+ * recomputation could still need are kept.
  */
 public final class AdLdaSpark {
     private final JavaSparkContext sc;
@@ -56,13 +57,14 @@ public final class AdLdaSpark {
      * @param partitions Spark partitions holding the blocks (does not change any number)
      * @param seed the root seed of every block's streams
      * @param kernel the per-token update
-     * @param lineageInterval steps between cuts of the blocks' lineage
+     * @param lineageInterval steps between cuts of the blocks' lineage, or −1 for never (MLlib's checkpointInterval)
      */
     public record Options(LdaPriors priors, int numBlocks, int partitions, long seed, LdaKernel kernel,
             int lineageInterval) {
         public Options {
-            if (numBlocks < 1 || partitions < 1 || lineageInterval < 1) {
-                throw new IllegalArgumentException("blocks, partitions and lineage interval must be positive");
+            if (numBlocks < 1 || partitions < 1 || lineageInterval < 1 && lineageInterval != -1) {
+                throw new IllegalArgumentException("blocks and partitions must be positive, the lineage interval "
+                        + "positive or -1");
             }
         }
     }
@@ -179,8 +181,10 @@ public final class AdLdaSpark {
      * the busiest partition (its blocks run in turn), the step's critical path. */
     private double collectStep(JavaRDD<LdaBlock> next, TopicWordCounts base, long t0) {
         next.persist(StorageLevel.MEMORY_AND_DISK());
-        // The random start is cut at once: until then every task would re-send its documents from the driver.
-        boolean cut = ++steps == 1 || steps % lineageInterval == 0;
+        // The random start is cut at once (until then every task would re-send its documents from the driver),
+        // unless the lineage is never cut.
+        steps++;
+        boolean cut = lineageInterval > 0 && (steps == 1 || steps % lineageInterval == 0);
         boolean reliable = sc.getCheckpointDir().isPresent();
         if (cut) {
             if (reliable) {

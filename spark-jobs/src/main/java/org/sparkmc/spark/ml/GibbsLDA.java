@@ -145,7 +145,6 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
         LdaPriors priors = effectivePriors();
         int numBlocks = getNumBlocks();
         int sweeps = getMaxIter();
-        int interval = getCheckpointInterval() == -1 ? Integer.MAX_VALUE : getCheckpointInterval();
         VectorCorpus.Read read = VectorCorpus.read(dataset, getFeaturesCol());
         if (read.emptyRows() > 0) {
             LOG.info("GibbsLDA {}: skipped {} of {} rows without a term", uid, read.emptyRows(), read.rows());
@@ -156,7 +155,8 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
         AdLdaSpark run;
         try {
             run = AdLdaSpark.start(sc, docs.blocks(numBlocks, partitions), docs.numTokens(), docs.vocabularySize(),
-                    new AdLdaSpark.Options(priors, numBlocks, partitions, getSeed(), ldaKernel(), interval));
+                    new AdLdaSpark.Options(priors, numBlocks, partitions, getSeed(), ldaKernel(),
+                            getCheckpointInterval()));
         } finally {
             docs.release(); // the blocks are cached by now
         }

@@ -63,7 +63,7 @@ public interface GibbsLDAParams extends Params {
         return paramSet().seed;
     }
 
-    /** Sweeps between cuts of the sampler's RDD lineage (default 10; -1: never). */
+    /** Sweeps between cuts of the sampler's RDD lineage, the first after the random start (default 10; -1: never). */
     default IntParam checkpointInterval() {
         return paramSet().checkpointInterval;
     }

@@ -2,6 +2,7 @@ package org.sparkmc.spark.lda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -114,6 +115,28 @@ class LdaJobTest extends SparkTestBase {
         }
         assertEquals(driver.logLikelihood(), spark.logLikelihood(), 1e-9 * Math.abs(driver.logLikelihood()));
         spark.close();
+    }
+
+    /** A lineage interval of −1 never cuts the blocks' lineage, not even after the random start; same chain. */
+    @Test
+    void lineageIntervalMinusOneNeverCuts() {
+        Corpus kos = LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect()
+                .selectByDocId(id -> id % 11 == 0);
+        LdaPriors priors = new LdaPriors(5, 0.2, 0.01);
+        AdLdaSpark cut = AdLdaSpark.start(jsc(), kos,
+                new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, 1));
+        AdLdaSpark never = AdLdaSpark.start(jsc(), kos,
+                new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, -1));
+        for (int s = 0; s < 3; s++) {
+            assertTrue(cut.blocks().isCheckpointed());
+            assertFalse(never.blocks().isCheckpointed(), "cut at step " + (s + 1));
+            cut.step(1);
+            never.step(1);
+        }
+        assertFalse(never.blocks().isCheckpointed());
+        assertEquals(cut.counts(), never.counts());
+        cut.close();
+        never.close();
     }
 
     /**

@@ -306,6 +306,9 @@ class GibbsLDATest extends SparkTestBase {
         }
         assertEquals(direct.counts(), one.topicWordCounts());
         direct.close();
+        // checkpointInterval -1 never cuts the lineage; the cuts change no number.
+        assertEquals(one.topicWordCounts(), gibbs().setMaxIter(8).setCheckpointInterval(-1).fit(features)
+                .topicWordCounts());
         GibbsLDAModel otherSeed = gibbs().setMaxIter(8).setSeed(6).fit(features);
         assertNotEquals(one.topicWordCounts(), otherSeed.topicWordCounts());
         features.unpersist();
