@@ -9,7 +9,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.Model;
-import org.apache.spark.ml.linalg.Matrices;
+import org.apache.spark.ml.linalg.DenseMatrix;
 import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
@@ -40,6 +40,7 @@ import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
 import org.sparkmc.core.smc.ResamplingScheme;
+import org.sparkmc.spark.lda.TopWords;
 
 /**
  * An LDA model fitted by {@link GibbsLDA}: the topic–word counts n_{k,w} of the final Gibbs state and the priors,
@@ -160,19 +161,8 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
 
     /** φ as a local W × K matrix, column k the distribution φ_k over the vocabulary (sums to 1). */
     public Matrix topicsMatrix() {
-        int w = vocabSize();
-        int k = priors.numTopics();
-        double[] values = new double[Math.multiplyExact(w, k)];
-        double beta = priors.beta();
-        double[] inv = new double[k];
-        for (int t = 0; t < k; t++) {
-            inv[t] = 1.0 / (counts.topicTotal(t) + w * beta);
-            for (int v = 0; v < w; v++) {
-                values[t * w + v] = beta * inv[t];
-            }
-        }
-        forEachCell((word, topic, n) -> values[topic * w + word] = (n + beta) * inv[topic]);
-        return Matrices.dense(w, k, values);
+        double[] phi = TopWords.phi(counts, counts.toDense(), priors.beta()); // word-major: row-major W × K
+        return new DenseMatrix(vocabSize(), priors.numTopics(), phi, true).toDenseColMajor();
     }
 
     /** {@link #describeTopics(int)} with 10 terms, as MLlib's default. */
@@ -189,42 +179,16 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
         if (maxTermsPerTopic < 1) {
             throw new IllegalArgumentException("maxTermsPerTopic must be >= 1, got " + maxTermsPerTopic);
         }
-        int w = vocabSize();
         int k = priors.numTopics();
-        int m = Math.min(maxTermsPerTopic, w);
-        List<List<int[]>> byTopic = new ArrayList<>(k);
-        for (int t = 0; t < k; t++) {
-            byTopic.add(new ArrayList<>());
-        }
-        forEachCell((word, topic, n) -> byTopic.get(topic).add(new int[] {word, n}));
+        int[] dense = counts.toDense();
+        List<TopWords.Entry> top = TopWords.of(TopWords.phi(counts, dense, priors.beta()), dense, k,
+                maxTermsPerTopic);
+        int m = top.size() / k;
         List<Row> rows = new ArrayList<>(k);
-        double beta = priors.beta();
         for (int t = 0; t < k; t++) {
-            List<int[]> cells = byTopic.get(t);
-            cells.sort((a, b) -> a[1] != b[1] ? Integer.compare(b[1], a[1]) : Integer.compare(a[0], b[0]));
-            double inv = 1.0 / (counts.topicTotal(t) + w * beta);
-            int[] terms = new int[m];
-            double[] weights = new double[m];
-            int j = 0;
-            for (; j < m && j < cells.size(); j++) {
-                terms[j] = cells.get(j)[0];
-                weights[j] = (cells.get(j)[1] + beta) * inv;
-            }
-            if (j < m) {
-                // Fewer words than asked have a count: the rest tie at β/(n_k + Wβ); take the smallest ids.
-                boolean[] used = new boolean[w];
-                for (int[] c : cells) {
-                    used[c[0]] = true;
-                }
-                for (int v = 0; v < w && j < m; v++) {
-                    if (!used[v]) {
-                        terms[j] = v;
-                        weights[j++] = beta * inv;
-                    }
-                }
-            }
-            rows.add(RowFactory.create(t, Arrays.stream(terms).boxed().toArray(Integer[]::new),
-                    Arrays.stream(weights).boxed().toArray(Double[]::new)));
+            List<TopWords.Entry> entries = top.subList(t * m, (t + 1) * m);
+            rows.add(RowFactory.create(t, entries.stream().map(TopWords.Entry::word).toArray(Integer[]::new),
+                    entries.stream().map(TopWords.Entry::probability).toArray(Double[]::new)));
         }
         StructType schema = new StructType()
                 .add("topic", DataTypes.IntegerType, false)
@@ -346,24 +310,6 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
     public GibbsLDAModel copy(ParamMap extra) {
         GibbsLDAModel copy = new GibbsLDAModel(uid, counts, priors, trainingLogLikelihood);
         return copyValues(copy, extra).setParent(parent());
-    }
-
-    /** Visits every non-zero n_{k,w}. */
-    private void forEachCell(CellVisitor visitor) {
-        int[] starts = counts.rowStarts();
-        int[] cells = counts.entries();
-        int bits = counts.topicBits();
-        int mask = (1 << bits) - 1;
-        for (int v = 0; v < counts.vocabularySize(); v++) {
-            for (int e = starts[v]; e < starts[v + 1]; e++) {
-                visitor.visit(v, cells[e] & mask, cells[e] >>> bits);
-            }
-        }
-    }
-
-    @FunctionalInterface
-    private interface CellVisitor {
-        void visit(int word, int topic, int count);
     }
 
     // Persistence: params as MLlib's metadata (DefaultParamsWriter), a one-row summary and the sparse counts in

@@ -107,6 +107,7 @@ class GibbsLDATest extends SparkTestBase {
         // learned topics are the three planted ones.
         Dataset<Row> topics = lda.describeTopics(6);
         assertArrayEquals(new String[] {"topic", "termIndices", "termWeights"}, topics.columns());
+        Matrix phi = lda.topicsMatrix();
         Set<Integer> planted = new HashSet<>();
         int[] plantedOf = new int[3];
         for (Row r : topics.collectAsList()) {
@@ -118,6 +119,7 @@ class GibbsLDATest extends SparkTestBase {
                 assertEquals(topic, PlantedTopics.topicOf(vocabulary[terms.get(j)]),
                         "topic " + r.getInt(0) + " mixes planted topics: " + terms);
                 assertTrue(j == 0 || weights.get(j) <= weights.get(j - 1), "weights decrease");
+                assertEquals(phi.apply(terms.get(j), r.getInt(0)), weights.get(j), "the weight is topicsMatrix's φ");
             }
             planted.add(topic);
             plantedOf[r.getInt(0)] = topic;
@@ -136,7 +138,6 @@ class GibbsLDATest extends SparkTestBase {
         assertTrue(agree >= 0.95 * PlantedTopics.DOCUMENTS, agree + " documents' largest topic is their planted one");
 
         // topicsMatrix: W × K, columns are distributions.
-        Matrix phi = lda.topicsMatrix();
         assertEquals(24, phi.numRows());
         assertEquals(3, phi.numCols());
         for (int k = 0; k < 3; k++) {
