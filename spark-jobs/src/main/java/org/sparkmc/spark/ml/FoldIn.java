@@ -47,10 +47,13 @@ final class FoldIn implements Serializable {
         return inference;
     }
 
-    /** θ_d (sums to 1); for an empty document, the prior mean (uniform). */
+    /** θ_d (sums to 1); for a document without a token, zeros (as MLlib's LDA models return). */
     double[] theta(TermCounts doc) {
         checkSize(doc);
         int[] words = doc.tokens();
+        if (words.length == 0) {
+            return new double[priors.numTopics()];
+        }
         return inference().theta(words, words.length, streams.stream(STREAM, doc.streamKey()));
     }
 

@@ -51,7 +51,7 @@ import org.sparkmc.spark.lda.TopWords;
  * <p>{@link #transform} adds θ_d by fold-in: Gibbs sampling of the document's topics with φ fixed (core's
  * {@code TopicInference}; {@code foldInBurnIn} sweeps discarded, θ averaged over {@code foldInSamples}), on a random
  * stream keyed by the model's seed and the document's (term, count) pairs — so it is reproducible whatever the
- * partitioning, and two identical rows get identical θ.
+ * partitioning, and two identical rows get identical θ. A row without a term gets zeros, as in MLlib.
  *
  * <p>Differences from MLlib: {@link #topicsMatrix} columns are normalised distributions φ_k (MLlib's online model
  * returns unnormalised variational λ); {@link #logLikelihood} and {@link #logPerplexity} are plug-in estimates from

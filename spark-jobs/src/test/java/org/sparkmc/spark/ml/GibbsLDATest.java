@@ -20,9 +20,13 @@ import org.apache.spark.ml.Transformer;
 import org.apache.spark.ml.clustering.LDA;
 import org.apache.spark.ml.feature.CountVectorizerModel;
 import org.apache.spark.ml.linalg.Matrix;
+import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.core.lda.LdaKernel;
@@ -180,6 +184,16 @@ class GibbsLDATest extends SparkTestBase {
         assertEquals(expected, ll, 1e-9 * Math.abs(ll));
         assertTrue(lp > 2.0 && lp < 2.9, "log perplexity " + lp);
         assertTrue(lda.trainingLogLikelihood() < 0);
+    }
+
+    /** A row without a term gets θ = zeros, as from MLlib's LDA models, and adds nothing to the log-likelihood. */
+    @Test
+    void rowWithoutTermsGetsZeros() {
+        GibbsLDAModel lda = ldaStage(fitted());
+        Dataset<Row> empty = spark().createDataFrame(List.of(RowFactory.create(Vectors.sparse(24, new int[0],
+                new double[0]))), new StructType().add("features", SQLDataTypes.VectorType()));
+        assertArrayEquals(new double[3], ((Vector) lda.transform(empty).first().get(1)).toArray());
+        assertEquals(0.0, lda.logLikelihood(empty));
     }
 
     /**
