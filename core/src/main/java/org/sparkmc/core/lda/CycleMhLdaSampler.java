@@ -22,8 +22,10 @@ import org.apache.commons.rng.UniformRandomProvider;
  * The document proposal picks another token of the document at random and takes its topic
  * (with probability (n_d − 1)/(n_d − 1 + Kα), else a uniform topic): the "random positioning" of WarpLDA (Chen et
  * al. 2016). The word proposal does the same over this block's other tokens of w, and draws the part of n_{k,w}
- * held by other AD-LDA blocks (fixed during the block's sweep) from a Walker/Vose alias table per word, built at the
- * start of each sweep from the sparse non-zero counts; with one block that part is empty.
+ * held by other AD-LDA blocks (fixed during the block's sweep) from a Walker/Vose alias table per word. The tables
+ * are rebuilt at the start of each sweep for every word of the block that other blocks hold too, by scanning all K
+ * topics of the word's dense row: O(W_b·K) setup per sweep for W_b such words (the tables keep only the non-zero
+ * counts). With one block that part is empty and no table is built.
  *
  * <p>Holds the topic–word counts dense (W·K ints, row per word) for O(1) lookups, so it suits models where W·K
  * ints fit in memory. Not thread-safe.
