@@ -7,9 +7,10 @@ import org.sparkmc.core.random.RandomStreams;
 /**
  * AD-LDA on one machine (Newman et al. 2009): the corpus cut into B contiguous document blocks, every block swept
  * in turn against the same global counts from the start of the sweep, the blocks' changes merged after it. It runs
- * exactly the computation the Spark job distributes — the same {@link AdLda} calls with the same stream keys — so its
- * results are those of the Spark job for the same seed and number of blocks (the blocks' cut aside, which the Spark
- * job chooses). Follows initialise → next sweep → result, so a caller can monitor and stop between sweeps.
+ * exactly the computation the Spark job distributes — the same {@link AdLda} calls with the same stream keys, on
+ * blocks cut as the Spark job cuts them ({@link Corpus#blocks}: contiguous ids, near-equal document counts) — so its
+ * results are those of the Spark job for the same documents, seed and number of blocks. Follows initialise → next
+ * sweep → result, so a caller can monitor and stop between sweeps.
  */
 public final class AdLdaDriver {
     private final Corpus[] blocks;
