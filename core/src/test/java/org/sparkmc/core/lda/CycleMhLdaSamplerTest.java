@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.testing.ChiSquare;
 
 /** The cycle MH kernel leaves the exact collapsed conditional invariant. */
 class CycleMhLdaSamplerTest {
@@ -43,27 +43,12 @@ class CycleMhLdaSamplerTest {
             for (int rep = 0; rep < 50; rep++) {
                 long[] tally = new long[p.numTopics()];
                 sampler.updateFromStationary(block, z, d, i, 20_000, streams.stream("test", rep), tally);
-                failed += pValue(tally, exact) < 0.01 ? 1 : 0;
-                failedWrong += pValue(tally, wrong) < 0.01 ? 1 : 0;
+                failed += ChiSquare.pValue(tally, exact) < 0.01 ? 1 : 0;
+                failedWrong += ChiSquare.pValue(tally, wrong) < 0.01 ? 1 : 0;
             }
             assertTrue(failed <= 3, "case " + c + ": " + failed + " of 50 repetitions failed");
             assertTrue(failedWrong > 3, "case " + c + ": the wrong conditional passed");
         }
-    }
-
-    private static double pValue(long[] counts, double[] weights) {
-        double total = 0;
-        long n = 0;
-        for (int k = 0; k < counts.length; k++) {
-            total += weights[k];
-            n += counts[k];
-        }
-        double stat = 0;
-        for (int k = 0; k < counts.length; k++) {
-            double e = n * weights[k] / total;
-            stat += (counts[k] - e) * (counts[k] - e) / e;
-        }
-        return ChiSquaredDistribution.of(counts.length - 1).survivalProbability(stat);
     }
 
     @Test

@@ -3,9 +3,9 @@ package org.sparkmc.core.lda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.testing.ChiSquare;
 
 /** The SparseLDA kernel against the dense collapsed-Gibbs conditional of Griffiths &amp; Steyvers (2004). */
 class SparseLdaSamplerTest {
@@ -86,31 +86,16 @@ class SparseLdaSamplerTest {
             for (int rep = 0; rep < REPETITIONS; rep++) {
                 long[] tally = new long[priors.numTopics()];
                 sampler.resampleRepeatedly(corpus, z, d, i, DRAWS, streams.stream("test", rep), tally);
-                if (pValue(tally, exact) < 0.01) {
+                if (ChiSquare.pValue(tally, exact) < 0.01) {
                     failed++;
                 }
-                if (pValue(tally, wrong) < 0.01) {
+                if (ChiSquare.pValue(tally, wrong) < 0.01) {
                     failedWrong++;
                 }
             }
             assertTrue(failed <= 3, "case " + c + ": " + failed + " of " + REPETITIONS + " repetitions failed");
             assertTrue(failedWrong > 3, "case " + c + ": the wrong conditional passed (" + failedWrong + " failures)");
         }
-    }
-
-    private static double pValue(long[] counts, double[] weights) {
-        double total = 0;
-        long n = 0;
-        for (int k = 0; k < counts.length; k++) {
-            total += weights[k];
-            n += counts[k];
-        }
-        double stat = 0;
-        for (int k = 0; k < counts.length; k++) {
-            double e = n * weights[k] / total;
-            stat += (counts[k] - e) * (counts[k] - e) / e;
-        }
-        return ChiSquaredDistribution.of(counts.length - 1).survivalProbability(stat);
     }
 
     /** After sweeps, the sampler's local counts are exactly the counts of its assignment. */

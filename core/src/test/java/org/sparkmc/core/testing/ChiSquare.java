@@ -1,5 +1,6 @@
 package org.sparkmc.core.testing;
 
+import java.util.Arrays;
 import java.util.function.DoubleUnaryOperator;
 import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 
@@ -27,14 +28,23 @@ public final class ChiSquare {
 
     /** The p-value of counts against equal expected counts. */
     public static double pValue(long[] counts) {
+        double[] equal = new double[counts.length];
+        Arrays.fill(equal, 1);
+        return pValue(counts, equal);
+    }
+
+    /** The p-value of counts against expected counts proportional to {@code weights} (all positive). */
+    public static double pValue(long[] counts, double[] weights) {
+        double total = 0;
         long n = 0;
-        for (long c : counts) {
-            n += c;
+        for (int k = 0; k < counts.length; k++) {
+            total += weights[k];
+            n += counts[k];
         }
-        double expected = (double) n / counts.length;
         double stat = 0;
-        for (long c : counts) {
-            stat += (c - expected) * (c - expected) / expected;
+        for (int k = 0; k < counts.length; k++) {
+            double e = n * weights[k] / total;
+            stat += (counts[k] - e) * (counts[k] - e) / e;
         }
         return ChiSquaredDistribution.of(counts.length - 1).survivalProbability(stat);
     }
