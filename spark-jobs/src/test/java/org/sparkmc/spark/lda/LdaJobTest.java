@@ -91,14 +91,19 @@ class LdaJobTest extends SparkTestBase {
         assertEquals(1, l2r.get("moves_after_resampling").asInt());
     }
 
+    /** The shipped KOS documents whose id is a multiple of {@code n}. */
+    private Corpus kosEvery(int n) {
+        return LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect()
+                .selectByDocId(id -> id % n == 0);
+    }
+
     /**
      * The Spark sampler is the one-machine AD-LDA distributed: the same seed and blocks give the same topics of every
      * block and the same global counts, here on 3 partitions for 5 blocks.
      */
     @Test
     void sparkSamplerEqualsTheOneMachineDriver() {
-        Corpus kos = LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect()
-                .selectByDocId(id -> id % 7 == 0);
+        Corpus kos = kosEvery(7);
         LdaPriors priors = new LdaPriors(8, 0.2, 0.01);
         AdLdaSpark spark = AdLdaSpark.start(jsc(), kos,
                 new AdLdaSpark.Options(priors, 5, 3, 99, LdaKernel.SPARSE_GIBBS, 2));
@@ -120,8 +125,7 @@ class LdaJobTest extends SparkTestBase {
     /** A lineage interval of −1 never cuts the blocks' lineage, not even after the random start; same chain. */
     @Test
     void lineageIntervalMinusOneNeverCuts() {
-        Corpus kos = LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect()
-                .selectByDocId(id -> id % 11 == 0);
+        Corpus kos = kosEvery(11);
         LdaPriors priors = new LdaPriors(5, 0.2, 0.01);
         AdLdaSpark cut = AdLdaSpark.start(jsc(), kos,
                 new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, 1));
