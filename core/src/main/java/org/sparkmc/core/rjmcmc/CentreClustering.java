@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.model.ModelParameters;
+import org.sparkmc.core.random.Categorical;
 import org.sparkmc.core.random.Rng;
 import org.sparkmc.core.smc.LogWeights;
 
@@ -257,15 +258,7 @@ public final class CentreClustering implements TransDimensionalTarget {
     /** An exact prior draw (K from p(K), centres from their prior): without data, the target itself. */
     public double[] priorDraw(Rng rng) {
         double[] p = priorK();
-        double u = rng.uniform();
-        int k = p.length;
-        for (int j = 0; j < p.length; j++) {
-            u -= p[j];
-            if (u < 0) {
-                k = j + 1;
-                break;
-            }
-        }
+        int k = Categorical.draw(p, p.length, rng.uniform()) + 1;
         double[] x = new double[k + 1];
         x[0] = k;
         for (int j = 1; j <= k; j++) {

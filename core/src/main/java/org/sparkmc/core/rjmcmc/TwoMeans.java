@@ -49,6 +49,11 @@ public final class TwoMeans implements TransDimensionalTarget {
         Checks.positive("two_means", "sigma", sigma);
         Checks.positive("two_means", "prior_var", priorVar);
         Checks.positive("two_means", "aux_var", auxVar);
+        Checks.positive("two_means", "walk_scale", walkScale);
+        Checks.finite("two_means", "prior_mean", priorMean);
+        for (int i = 0; i < y.length; i++) {
+            Checks.finite("two_means", "y[" + (i + 1) + "]", y[i]);
+        }
         if (!(priorTwo > 0 && priorTwo < 1)) {
             throw new InvalidInputException("two_means: prior_two must be in (0, 1), is " + priorTwo);
         }

@@ -1,10 +1,12 @@
 package org.sparkmc.core.rjmcmc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.diagnostics.MonteCarloStandardError;
 import org.sparkmc.core.diagnostics.PooledStatistics;
 import org.sparkmc.core.diagnostics.Rhat;
@@ -123,5 +125,15 @@ class TwoMeansTest {
         public double[] randomDomainPoint(org.sparkmc.core.random.Rng rng) {
             return inner.randomDomainPoint(rng);
         }
+    }
+
+    @Test
+    void refusesParametersItCannotUse() {
+        TwoMeans.Jump split = TwoMeans.Jump.SPLIT_MERGE;
+        assertThrows(InvalidInputException.class, () -> new TwoMeans(Y, 1, 0, 4, 0.5, split, 1, 0));
+        assertThrows(InvalidInputException.class, () -> new TwoMeans(Y, 1, 0, 4, 0.5, split, 1, Double.NaN));
+        assertThrows(InvalidInputException.class, () -> new TwoMeans(Y, 1, Double.NaN, 4, 0.5, split, 1, 0.7));
+        assertThrows(InvalidInputException.class,
+                () -> new TwoMeans(new double[] {1, Double.NaN}, 1, 0, 4, 0.5, split, 1, 0.7));
     }
 }

@@ -39,6 +39,8 @@ class KalmanFilterTest {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> KalmanFilter.run(m, new double[][] {{2}, {1, 3}}));
         assertTrue(e.getMessage().contains("time step 1 has 2 values, the model expects 1"), e.getMessage());
+        // A null row is a missing observation, as for the particle filters.
+        assertEquals(1.6, KalmanFilter.run(m, new double[][] {{2}, null}).means()[1][0], 1e-12);
     }
 
     @Test

@@ -27,7 +27,7 @@ public final class KalmanFilter {
         int d = model.stateDimension();
         int p = model.observationDimension();
         for (int n = 0; n < t; n++) {
-            if (observations[n].length != p) {
+            if (observations[n] != null && observations[n].length != p) {
                 throw new InvalidInputException("observation at time step " + n + " has " + observations[n].length
                         + " values, the model expects " + p);
             }
