@@ -1,13 +1,15 @@
 package org.sparkmc.spark;
 
+import java.util.Arrays;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
 /**
  * Obtains the SparkSession a job runs in: the one spark-submit (or a test) configured, or local mode with every
  * core when no master is set. Kryo with registration required is switched on unless the user configured a
- * serializer, so an unregistered class shipped between driver and executors fails loudly. Jobs never stop the
- * session: the process entry point does ({@code Main.main}), and tests own theirs.
+ * serializer, so an unregistered class shipped between driver and executors fails loudly; sparkmc's registrator is
+ * added to any the cluster configures (Spark takes a comma-separated list). Jobs never stop the session: the process
+ * entry point does ({@code Main.main}), and tests own theirs.
  */
 public final class SparkSetup {
     private SparkSetup() {
@@ -18,13 +20,22 @@ public final class SparkSetup {
         if (masterOverride != null && !masterOverride.isBlank()) {
             conf.setMaster(masterOverride);
         }
+        return SparkSession.builder().config(withDefaults(conf, appName)).getOrCreate();
+    }
+
+    /** sparkmc's defaults on top of what spark-submit, the cluster's spark-defaults.conf or a test set. */
+    static SparkConf withDefaults(SparkConf conf, String appName) {
         conf.setIfMissing("spark.master", "local[*]");
         conf.setIfMissing("spark.app.name", appName);
         conf.setIfMissing("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
         conf.setIfMissing("spark.kryo.registrationRequired", "true");
-        conf.setIfMissing("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName());
+        String ours = SparkmcKryoRegistrator.class.getName();
+        String registrators = conf.get("spark.kryo.registrator", "").trim();
+        if (Arrays.stream(registrators.split(",")).map(String::trim).noneMatch(ours::equals)) {
+            conf.set("spark.kryo.registrator", registrators.isEmpty() ? ours : registrators + "," + ours);
+        }
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
-        return SparkSession.builder().config(conf).getOrCreate();
+        return conf;
     }
 
     /** Stops the session this process started, if any. */

@@ -3,6 +3,7 @@ package org.sparkmc.spark.bn;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.bayesnet.BayesNet;
 import org.sparkmc.core.bayesnet.Evidence;
+import org.sparkmc.spark.cli.JobCommand;
 
 /**
  * A validated {@code bn} run: which network, evidence and query variables, which method, and how much sampling.
@@ -28,9 +29,7 @@ public record BnConfig(String networkPath, BayesNet net, Evidence evidence, int[
         positive("block-size", blockSize);
         positive("draws", draws);
         positive("round-size", roundSize);
-        if (partitions < 0) {
-            throw new InvalidInputException("partitions must be ≥ 0 (0: Spark's default parallelism), is " + partitions);
-        }
+        JobCommand.checkPartitions(partitions);
         if (warmup < 0) {
             throw new InvalidInputException("warmup must be ≥ 0, is " + warmup);
         }

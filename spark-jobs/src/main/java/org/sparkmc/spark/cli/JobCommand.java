@@ -31,7 +31,7 @@ public abstract class JobCommand implements Callable<Integer> {
      *
      * @throws InvalidInputException if it is negative
      */
-    protected static void checkPartitions(int partitions) {
+    public static void checkPartitions(int partitions) {
         if (partitions < 0) {
             throw new InvalidInputException("partitions must be ≥ 0 (0: Spark's default parallelism), is " + partitions);
         }

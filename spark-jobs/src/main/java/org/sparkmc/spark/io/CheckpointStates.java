@@ -148,6 +148,11 @@ public final class CheckpointStates {
             }
             JsonNode doc = JSON.readTree(body);
             String fingerprint = doc.path("fingerprint").asText();
+            if (!fingerprint.equals(expectedFingerprint) && fingerprint.contains(" params={")) {
+                throw new InvalidInputException("checkpoint " + dir + " was written by an earlier sparkmc (its settings"
+                        + " are recorded in an older form this one cannot compare); remove the checkpoint directory to"
+                        + " start over");
+            }
             if (!fingerprint.equals(expectedFingerprint)) {
                 throw new InvalidInputException("checkpoint " + dir + " was made by a run with other settings ("
                         + settingsDifference(fingerprint, expectedFingerprint) + "); --resume needs the same settings");

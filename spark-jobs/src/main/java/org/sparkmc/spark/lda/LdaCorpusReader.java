@@ -144,8 +144,8 @@ public final class LdaCorpusReader {
     }
 
     /**
-     * Plain text, one document per line: a file, or the files directly in a directory (names starting with {@code _}
-     * or {@code .} skipped) read in name order; a document's id is its 1-based line number over all files. Documents
+     * Plain text, one document per line: a file, the files directly in a directory (names starting with {@code _}
+     * or {@code .} skipped), or the files a glob matches, read in path order; a document's id is its 1-based line number over all files. Documents
      * left empty after tokenising and the vocabulary cut are skipped and counted. Ids and word ids do not depend on
      * file sizes, splits or cores.
      */
@@ -165,7 +165,7 @@ public final class LdaCorpusReader {
     }
 
     /**
-     * The lines of {@link #textFiles}, each with its 0-based index over all of them: files in name order, then lines
+     * The lines of {@link #textFiles}, each with its 0-based index over all of them: files in path order, then lines
      * in file order, however the files are split (Spark SQL's text source reads the largest files first instead).
      */
     static JavaPairRDD<String, Long> numberedLines(JavaSparkContext sc, String path, int minPartitions) {
@@ -176,27 +176,44 @@ public final class LdaCorpusReader {
                 .map(t -> t._2().toString()).zipWithIndex();
     }
 
-    /** The file at {@code location}, or the files directly in that directory except hidden ones, sorted by name. */
+    /**
+     * The files {@code location} names, sorted by path: a file, the files directly in a directory, or what a glob
+     * pattern ({@code dir/*.txt}) matches (a matched directory contributing its files). Names starting with {@code _}
+     * or {@code .} are skipped in directories and patterns, as Hadoop's input formats skip them, and refused when
+     * named directly.
+     */
     private static Path[] textFiles(String location, Configuration conf) {
         Path path = new Path(location);
         try {
             FileSystem fs = path.getFileSystem(conf);
-            if (!fs.exists(path)) {
+            FileStatus[] matched = fs.globStatus(path);
+            if (matched == null || matched.length == 0) {
                 throw new InvalidInputException("no such file or directory: " + location);
             }
-            if (fs.getFileStatus(path).isFile()) {
-                return new Path[] {path};
+            boolean pattern = location.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
+            List<Path> files = new ArrayList<>();
+            for (FileStatus m : matched) {
+                if (m.isDirectory()) {
+                    Arrays.stream(fs.listStatus(m.getPath())).filter(FileStatus::isFile).map(FileStatus::getPath)
+                            .filter(p -> !hidden(p)).forEach(files::add);
+                } else if (!hidden(m.getPath())) {
+                    files.add(m.getPath());
+                } else if (!pattern) {
+                    throw new InvalidInputException("text corpus file " + m.getPath() + ": names starting with '_' or"
+                            + " '.' are hidden from Hadoop's input formats; rename it");
+                }
             }
-            Path[] files = Arrays.stream(fs.listStatus(path)).filter(FileStatus::isFile).map(FileStatus::getPath)
-                    .filter(p -> !p.getName().startsWith("_") && !p.getName().startsWith("."))
-                    .sorted(Comparator.comparing(Path::getName)).toArray(Path[]::new);
-            if (files.length == 0) {
+            if (files.isEmpty()) {
                 throw new InvalidInputException("text corpus " + location + " holds no file");
             }
-            return files;
+            return files.stream().sorted(Comparator.comparing(Path::toString)).toArray(Path[]::new);
         } catch (IOException e) {
             throw new InvalidInputException("cannot read text corpus " + location + ": " + e.getMessage(), e);
         }
+    }
+
+    private static boolean hidden(Path p) {
+        return p.getName().startsWith("_") || p.getName().startsWith(".");
     }
 
     /** Tokenised (and stop-word filtered) words of the {@code text} column, in a column {@code words}. */

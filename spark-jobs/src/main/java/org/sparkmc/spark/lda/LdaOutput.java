@@ -1,5 +1,7 @@
 package org.sparkmc.spark.lda;
 
+import static org.sparkmc.spark.diagnose.SummaryFiles.csvField;
+
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -70,10 +72,6 @@ public final class LdaOutput {
                     .append(e.probability()).append('\n');
         }
         return csv.toString();
-    }
-
-    private static String csvField(String s) {
-        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }
 
     static String loglikCsv(List<LoglikRow> rows) {

@@ -58,6 +58,14 @@ class CheckpointStatesTest {
         states.save(7, new LinkedHashMap<>(Map.of("fingerprint", "seed=1", "n", 7)));
         InvalidInputException foreign = assertThrows(InvalidInputException.class, () -> states.loadNewest("seed=2"));
         assertTrue(foreign.getMessage().contains("other settings (seed: checkpoint 1, now 2)"), foreign.getMessage());
+        // A state from before the fingerprint recorded the model's parameters by their SHA-256.
+        Path old = tmp.resolve("old");
+        CheckpointStates oldStates = new CheckpointStates(old.toString(), new Configuration());
+        oldStates.save(3, new LinkedHashMap<>(Map.of("fingerprint", "model=a params={sigma=[15.0, 10.0], J=8.0} seed=1",
+                "n", 3)));
+        InvalidInputException earlier = assertThrows(InvalidInputException.class,
+                () -> oldStates.loadNewest("model=a params-sha256=0f seed=1"));
+        assertTrue(earlier.getMessage().contains("written by an earlier sparkmc"), earlier.getMessage());
         // Only the settings that differ are named, values with spaces included.
         assertEquals("kernel: checkpoint cycle(rwm, slice), now rwm; seed: checkpoint 1, now (none)",
                 CheckpointStates.settingsDifference("model=a kernel=cycle(rwm, slice) seed=1 chains=4",

@@ -121,6 +121,11 @@ class LdaBadInputTest extends SparkTestBase {
         Path missing = tmp.resolve("missing");
         assertBadInput(tmp.resolve("out"), new String[] {"lda", "--text", missing.toString(), "--out",
             tmp.resolve("out").toString()}, new String[] {"no such file or directory: " + missing});
+        assertBadInput(tmp.resolve("out"), new String[] {"lda", "--text", dir + "/*.txt", "--out",
+            tmp.resolve("out").toString()}, new String[] {"no such file or directory: " + dir + "/*.txt"});
+        Path hidden = Files.writeString(dir.resolve("_corpus.txt"), "a document\n");
+        assertBadInput(tmp.resolve("out"), new String[] {"lda", "--text", hidden.toString(), "--out",
+            tmp.resolve("out").toString()}, new String[] {"_corpus.txt", "hidden from Hadoop's input formats"});
     }
 
     private static String assertBadInput(Path out, String[] args, String[] expected) {

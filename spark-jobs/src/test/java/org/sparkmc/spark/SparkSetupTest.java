@@ -1,0 +1,32 @@
+package org.sparkmc.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+
+/** sparkmc's Spark defaults: Kryo with its registrator, kept alongside whatever the cluster configures. */
+class SparkSetupTest {
+    private static final String OURS = SparkmcKryoRegistrator.class.getName();
+
+    @Test
+    void kryoWithSparkmcsRegistratorByDefault() {
+        SparkConf conf = SparkSetup.withDefaults(new SparkConf(false), "t");
+        assertEquals("org.apache.spark.serializer.KryoSerializer", conf.get("spark.serializer"));
+        assertEquals("true", conf.get("spark.kryo.registrationRequired"));
+        assertEquals(OURS, conf.get("spark.kryo.registrator"));
+        assertEquals("local[*]", conf.get("spark.master"));
+    }
+
+    @Test
+    void aClustersOwnRegistratorIsKeptAndOursAdded() {
+        SparkConf conf = new SparkConf(false).set("spark.kryo.registrator", "com.example.Reg")
+                .set("spark.master", "spark://h:7077");
+        SparkSetup.withDefaults(conf, "t");
+        assertEquals("com.example.Reg," + OURS, conf.get("spark.kryo.registrator"));
+        assertEquals("spark://h:7077", conf.get("spark.master"));
+        // Already listed: left as it is.
+        SparkConf listed = new SparkConf(false).set("spark.kryo.registrator", OURS + ", com.example.Reg");
+        assertEquals(OURS + ", com.example.Reg", SparkSetup.withDefaults(listed, "t").get("spark.kryo.registrator"));
+    }
+}
