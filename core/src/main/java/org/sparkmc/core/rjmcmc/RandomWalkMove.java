@@ -52,8 +52,8 @@ public final class RandomWalkMove extends MetropolisMove {
 
         public Shift {
             if (dimension < 1 || !(scale > 0) || Double.isInfinite(scale)) {
-                throw new IllegalArgumentException("a random-walk shift needs dimension ≥ 1 and a positive finite scale,"
-                        + " got " + dimension + ", " + scale);
+                throw new IllegalArgumentException("a random-walk shift needs dimension ≥ 1 and a positive finite"
+                        + " scale, got " + dimension + ", " + scale);
             }
         }
 

@@ -21,8 +21,9 @@ import org.sparkmc.core.testing.ChiSquare;
 
 /**
  * Simulation-based calibration (Talts, Betancourt, Simpson, Vehtari &amp; Gelman 2018) of the Metropolis–Hastings,
- * slice and Gibbs kernels, and of cycles and mixtures of them, on three models with proper priors: the semi-conjugate normal (μ, τ), logistic regression
- * with an intercept and 2 predictors, and a 1-d Gaussian mixture with K = 2.
+ * slice and Gibbs kernels, and of cycles and mixtures of them, on three models with proper priors: the
+ * semi-conjugate normal (μ, τ), logistic regression with an intercept and 2 predictors, and a 1-d Gaussian mixture
+ * with K = 2.
  *
  * <p>Each replication draws θ from the prior and data from θ, runs the kernel (warm-up with adaptation, then 99
  * draws thinned from 99·thin), and records the rank of θ among the draws for each reported quantity (0…99). Over

@@ -78,7 +78,8 @@ class CentreClusteringTest {
         assertThrows(InvalidInputException.class, () -> new CentreClustering(Y, 1, 0, 4, new double[3], 4, Double.NaN));
         assertThrows(InvalidInputException.class,
                 () -> new CentreClustering(Y, Double.POSITIVE_INFINITY, 0, 4, new double[3], 4, 0.6));
-        assertThrows(InvalidInputException.class, () -> new CentreClustering(Y, 1, Double.NaN, 4, new double[3], 4, 0.6));
+        assertThrows(InvalidInputException.class,
+                () -> new CentreClustering(Y, 1, Double.NaN, 4, new double[3], 4, 0.6));
         assertThrows(InvalidInputException.class, () -> new CentreClustering(new double[] {1, Double.NaN}, 1, 0, 4,
                 new double[3], 4, 0.6));
     }

@@ -33,7 +33,8 @@ public abstract class JobCommand implements Callable<Integer> {
      */
     public static void checkPartitions(int partitions) {
         if (partitions < 0) {
-            throw new InvalidInputException("partitions must be ≥ 0 (0: Spark's default parallelism), is " + partitions);
+            throw new InvalidInputException("partitions must be ≥ 0 (0: Spark's default parallelism), is "
+                    + partitions);
         }
     }
 

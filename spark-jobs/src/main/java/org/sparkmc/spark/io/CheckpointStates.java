@@ -224,7 +224,8 @@ public final class CheckpointStates {
         keys.addAll(b.keySet());
         for (String key : keys) {
             if (!java.util.Objects.equals(a.get(key), b.get(key))) {
-                out.add(key + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now " + b.getOrDefault(key, "(none)"));
+                out.add(key + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now "
+                        + b.getOrDefault(key, "(none)"));
             }
         }
         return out.isEmpty() ? "checkpoint " + saved + ", now " + now : String.join("; ", out);

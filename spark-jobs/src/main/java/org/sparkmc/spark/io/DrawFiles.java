@@ -13,7 +13,8 @@ import org.sparkmc.spark.diagnose.ChainSeries;
 /**
  * Parses draws from text: CmdStan CSV (one chain per file; {@code #} comment lines; a header row; sampler columns
  * ending in {@code __} are skipped except {@code lp__}) or plain CSV ({@code chain,draw,<parameters…>}, any chains,
- * rows in any order, each chain's draws numbered without gaps). Every error names the file and line and what was expected.
+ * rows in any order, each chain's draws numbered without gaps). Every error names the file and line and what was
+ * expected.
  */
 public final class DrawFiles {
 

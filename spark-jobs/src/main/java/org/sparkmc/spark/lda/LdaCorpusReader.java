@@ -145,9 +145,9 @@ public final class LdaCorpusReader {
 
     /**
      * Plain text, one document per line: a file, the files directly in a directory (names starting with {@code _}
-     * or {@code .} skipped), or the files a glob matches, read in path order; a document's id is its 1-based line number over all files. Documents
-     * left empty after tokenising and the vocabulary cut are skipped and counted. Ids and word ids do not depend on
-     * file sizes, splits or cores.
+     * or {@code .} skipped), or the files a glob matches, read in path order; a document's id is its 1-based line
+     * number over all files. Documents left empty after tokenising and the vocabulary cut are skipped and counted.
+     * Ids and word ids do not depend on file sizes, splits or cores.
      */
     public static LdaCorpus readText(SparkSession spark, String path, TextOptions options) {
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
