@@ -81,6 +81,53 @@ class PriorRecoveryTest {
         assertTrue(failed <= 3, failed + " of " + REPETITIONS + " repetitions failed");
     }
 
+    /**
+     * The successive-conditional design for the two-means model (its data cannot be empty), with either reversible
+     * pair: from (m, θ) drawn from the prior (p(m = 2) = 0.4, θ ~ N(0, 4)), each of 500 chains alternates 6 times
+     * between 6 observations y ~ p(y | m, θ) (σ = 1; under m = 2 each from either mean with probability 1/2) and one
+     * sweep of the kernel for the posterior given y; m must stay ~ p(m). Same 50 × chi-square-at-1% pattern.
+     */
+    @Test
+    void twoMeansSuccessiveConditionalsKeepThePriorOverTheModel() {
+        for (TwoMeans.Jump jump : TwoMeans.Jump.values()) {
+            RandomStreams streams = new RandomStreams(34 + jump.ordinal());
+            Kernel kernel = RjmcmcKernel.ofTargetSweep();
+            int failed = 0;
+            for (int rep = 0; rep < REPETITIONS; rep++) {
+                long[] counts = new long[2];
+                for (int c = 0; c < 500; c++) {
+                    Rng rng = streams.rng("two-means-successive-conditionals", rep, c);
+                    int m = rng.uniform() < 0.4 ? 2 : 1;
+                    double[] x = new double[m + 1];
+                    x[0] = m;
+                    for (int j = 1; j <= m; j++) {
+                        x[j] = 2 * rng.normal();
+                    }
+                    for (int s = 0; s < 6; s++) {
+                        double[] y = new double[6];
+                        for (int i = 0; i < y.length; i++) {
+                            int j = x[0] == 1 || rng.uniform() < 0.5 ? 1 : 2;
+                            y[i] = x[j] + rng.normal();
+                        }
+                        TwoMeans posterior = new TwoMeans(y, 1, 0, 4, 0.4, jump, jump == TwoMeans.Jump.SPLIT_MERGE
+                                ? 1 : 4, 0.7);
+                        ChainState state = new ChainState(c, x, posterior.logDensity(x),
+                                kernel.initialTuning(x.length));
+                        kernel.step(posterior, state, rng, false);
+                        x = state.position();
+                    }
+                    counts[(int) x[0] - 1]++;
+                }
+                if (pValue(counts, new double[] {0.6, 0.4}) < 0.01) {
+                    failed++;
+                }
+            }
+            System.out.println("two means " + jump + " successive conditionals: " + failed + " of " + REPETITIONS
+                    + " repetitions failed at 1%");
+            assertTrue(failed <= 3, jump + ": " + failed + " of " + REPETITIONS + " repetitions failed");
+        }
+    }
+
     @Test
     void clusteringWithoutDataRecoversThePriorOverK() {
         CentreClustering model = new CentreClustering(new double[0], 1, 0, 4, CentreClustering.poissonPrior(2.5, 7),
