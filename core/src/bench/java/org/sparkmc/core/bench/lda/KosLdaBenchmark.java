@@ -36,7 +36,8 @@ import org.sparkmc.core.smc.ResamplingScheme;
  * so that changes in the (shared) machine's load hit both alike. Tokens/s = training tokens × sweeps / seconds of the
  * sweeps alone (Mallet: of {@code estimate()}, which it runs on one worker thread), both by wall clock and by process
  * CPU time (less sensitive to other processes competing for the cores). Each Mallet chunk gets its own seed, as each
- * of our sweeps gets its own stream.
+ * of our sweeps gets its own stream. {@code -DmalletThreads=N} runs Mallet with N threads, which is Mallet's own
+ * AD-LDA (a copy of the counts per thread, summed after each sweep): the reference for our block-count property.
  */
 public final class KosLdaBenchmark {
     /** Particles of both left-to-right estimates (Mallet's {@code evaluate-topics} default is 10). */
@@ -164,7 +165,7 @@ public final class KosLdaBenchmark {
                 instances.add(new Instance(new FeatureSequence(alphabet, tokens), null, "doc" + train.docId(d), null));
             }
             model = new ParallelTopicModel(k, priors.alpha() * k, priors.beta());
-            model.setNumThreads(1);
+            model.setNumThreads(Integer.getInteger("malletThreads", 1));
             model.setOptimizeInterval(0);
             model.setBurninPeriod(0);
             model.setSymmetricAlpha(true);
