@@ -17,6 +17,7 @@ import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.io.LineageCheckpoints;
 import scala.Tuple2;
 
 /**
@@ -31,7 +32,7 @@ import scala.Tuple2;
  * recomputed task, gives the same topics bit for bit. The previous step's blocks are unpersisted once the next are
  * materialised, and the lineage is cut after the first step and every {@code lineageInterval} steps (reliable
  * checkpoints when Spark has a checkpoint directory, local ones otherwise), or never for −1; only the broadcasts a
- * recomputation could still need are kept.
+ * recomputation could still need are kept, and only the newest reliable checkpoint (none after {@link #close}).
  */
 public final class AdLdaSpark {
     private final JavaSparkContext sc;
@@ -43,6 +44,7 @@ public final class AdLdaSpark {
     private final long tokens;
     private final List<Broadcast<TopicWordCounts>> liveBroadcasts = new ArrayList<>();
     private JavaRDD<LdaBlock> blocks;
+    private final LineageCheckpoints lineageCheckpoints;
     private TopicWordCounts global;
     private double documentTerms;
     private int sweeps;
@@ -89,6 +91,7 @@ public final class AdLdaSpark {
 
     private AdLdaSpark(JavaSparkContext sc, Options options, long tokens) {
         this.sc = sc;
+        this.lineageCheckpoints = new LineageCheckpoints(sc.hadoopConfiguration(), "lda");
         this.priors = options.priors();
         this.streams = new RandomStreams(options.seed());
         this.kernel = options.kernel();
@@ -213,6 +216,9 @@ public final class AdLdaSpark {
             blocks.unpersist(false);
         }
         blocks = next;
+        if (cut && reliable) {
+            lineageCheckpoints.written(next);
+        }
         if (cut && !liveBroadcasts.isEmpty()) {
             // Nothing before this step can be recomputed any more: the older broadcasts may go. This step's stays
             // (its closure is still part of the checkpointed blocks, which Spark serialises with later tasks).
@@ -255,11 +261,12 @@ public final class AdLdaSpark {
         return blocks;
     }
 
-    /** Releases the cached blocks and broadcasts. */
+    /** Releases the cached blocks and broadcasts and deletes the last lineage checkpoint. */
     public void close() {
         if (blocks != null) {
             blocks.unpersist(false);
         }
+        lineageCheckpoints.deleteLast();
         liveBroadcasts.forEach(b -> b.destroy(false));
         liveBroadcasts.clear();
     }

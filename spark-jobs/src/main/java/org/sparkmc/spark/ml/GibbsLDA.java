@@ -145,7 +145,7 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
         LdaPriors priors = effectivePriors();
         int numBlocks = getNumBlocks();
         int sweeps = getMaxIter();
-        VectorCorpus.Read read = VectorCorpus.read(dataset, getFeaturesCol());
+        VectorCorpus.Read read = VectorCorpus.read(dataset.select(featuresAsVectors(dataset)), getFeaturesCol());
         if (read.emptyRows() > 0) {
             LOG.info("GibbsLDA {}: skipped {} of {} rows without a term", uid, read.emptyRows(), read.rows());
         }

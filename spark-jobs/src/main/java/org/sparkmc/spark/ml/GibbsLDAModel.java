@@ -122,6 +122,12 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
         return counts.vocabularySize();
     }
 
+    /** As MLlib's models print themselves: the uid, K and the vocabulary size. */
+    @Override
+    public String toString() {
+        return "GibbsLDAModel: uid=" + uid + ", k=" + priors.numTopics() + ", numFeatures=" + vocabSize();
+    }
+
     /** Always false: the model's counts live on the driver (as MLlib's {@code LocalLDAModel}'s topics do). */
     public boolean isDistributed() {
         return false;
@@ -173,16 +179,16 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
     /**
      * The top terms of every topic by φ_{k,w}, as MLlib's {@code describeTopics}: columns {@code topic} (int),
      * {@code termIndices} (array&lt;int&gt;) and {@code termWeights} (array&lt;double&gt;, φ_{k,w}), one row per topic,
-     * min(maxTermsPerTopic, W) terms each (ties by increasing term index).
+     * min(maxTermsPerTopic, W) terms each (ties by increasing term index; none for 0, as in MLlib).
      */
     public Dataset<Row> describeTopics(int maxTermsPerTopic) {
-        if (maxTermsPerTopic < 1) {
-            throw new IllegalArgumentException("maxTermsPerTopic must be >= 1, got " + maxTermsPerTopic);
+        if (maxTermsPerTopic < 0) {
+            throw new IllegalArgumentException("maxTermsPerTopic must be >= 0, got " + maxTermsPerTopic);
         }
         int k = priors.numTopics();
         int[] dense = counts.toDense();
-        List<TopWords.Entry> top = TopWords.of(TopWords.phi(counts, dense, priors.beta()), dense, k,
-                maxTermsPerTopic);
+        List<TopWords.Entry> top = maxTermsPerTopic == 0 ? List.of()
+                : TopWords.of(TopWords.phi(counts, dense, priors.beta()), dense, k, maxTermsPerTopic);
         int m = top.size() / k;
         List<Row> rows = new ArrayList<>(k);
         for (int t = 0; t < k; t++) {
@@ -204,7 +210,7 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
         UserDefinedFunction theta = functions.udf(
                 (UDF1<Vector, Vector>) v -> v == null ? null : Vectors.dense(foldIn.theta(TermCounts.of(v, "a row"))),
                 SQLDataTypes.VectorType());
-        return dataset.withColumn(getTopicDistributionCol(), theta.apply(dataset.col(getFeaturesCol())));
+        return dataset.withColumn(getTopicDistributionCol(), theta.apply(featuresAsVectors(dataset)));
     }
 
     /**
@@ -285,7 +291,7 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
             return List.of(new double[] {ll, n}).iterator();
         };
         List<double[]> parts = VectorCorpus.unwrapped(
-                () -> dataset.select(getFeaturesCol()).javaRDD().mapPartitions(score).collect());
+                () -> dataset.select(featuresAsVectors(dataset)).javaRDD().mapPartitions(score).collect());
         double[] total = new double[2];
         for (double[] part : parts) {
             total[0] += part[0];

@@ -8,7 +8,11 @@ import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.Params;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.sparkmc.core.lda.LdaKernel;
@@ -161,16 +165,20 @@ public interface GibbsLDAParams extends Params {
                 GibbsLDAParamSet.checkTopicConcentration(getTopicConcentration()));
     }
 
-    /** Checks the features column is a vector column and adds the topic-distribution column, as MLlib's LDA does. */
+    /**
+     * Checks the params (docConcentration's length against k) and that the features column holds vectors or arrays
+     * of doubles or floats, as MLlib's LDA does, and adds the topic-distribution column.
+     */
     default StructType validateAndTransformSchema(StructType schema) {
+        effectivePriors();
         String in = getFeaturesCol();
         if (!Arrays.asList(schema.fieldNames()).contains(in)) {
             throw new IllegalArgumentException("featuresCol '" + in + "' is not a column of " + schema.simpleString());
         }
         DataType type = schema.apply(in).dataType();
-        if (!type.equals(SQLDataTypes.VectorType())) {
+        if (!type.equals(SQLDataTypes.VectorType()) && !isNumberArray(type)) {
             throw new IllegalArgumentException("featuresCol '" + in + "' must hold term-count vectors (as "
-                    + "CountVectorizer makes), is " + type.catalogString());
+                    + "CountVectorizer makes) or arrays of double or float, is " + type.catalogString());
         }
         String out = getTopicDistributionCol();
         if (Arrays.asList(schema.fieldNames()).contains(out)) {
@@ -178,5 +186,20 @@ public interface GibbsLDAParams extends Params {
         }
         return schema.add(new StructField(out, SQLDataTypes.VectorType(), true,
                 org.apache.spark.sql.types.Metadata.empty()));
+    }
+
+    /**
+     * The features column of {@code dataset} as vectors: a vector column as it is, an array of doubles or floats
+     * (which MLlib's LDA takes too) converted by {@code array_to_vector}.
+     */
+    default Column featuresAsVectors(Dataset<?> dataset) {
+        Column features = dataset.col(getFeaturesCol());
+        return isNumberArray(dataset.schema().apply(getFeaturesCol()).dataType())
+                ? org.apache.spark.ml.functions.array_to_vector(features) : features;
+    }
+
+    private static boolean isNumberArray(DataType type) {
+        return type instanceof ArrayType array && (array.elementType().equals(DataTypes.DoubleType)
+                || array.elementType().equals(DataTypes.FloatType));
     }
 }

@@ -41,14 +41,14 @@ final class VectorCorpus {
     }
 
     /**
-     * Reads {@code featuresCol} of {@code dataset}; {@link LdaDocuments#release()} frees the documents once their
-     * blocks are built.
+     * Reads the one vector column of {@code features} (the estimator's {@code featuresCol}, named in errors);
+     * {@link LdaDocuments#release()} frees the documents once their blocks are built.
      *
      * @throws IllegalArgumentException if a row is not counts, the vectors' sizes differ, or no row has a term
      */
-    static Read read(Dataset<?> dataset, String featuresCol) {
+    static Read read(Dataset<Row> features, String featuresCol) {
         // {row, vectorSize, term, count, term, count, ...}, or {row} for a null vector
-        JavaRDD<int[]> encoded = dataset.select(featuresCol).javaRDD().zipWithIndex().map(t -> encode(t._1(), t._2()))
+        JavaRDD<int[]> encoded = features.javaRDD().zipWithIndex().map(t -> encode(t._1(), t._2()))
                 .persist(StorageLevel.MEMORY_AND_DISK());
         try {
             // Per vector size (-1: null): {first row, rows, empty rows}.

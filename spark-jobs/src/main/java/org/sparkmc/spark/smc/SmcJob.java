@@ -1,13 +1,11 @@
 package org.sparkmc.spark.smc;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
@@ -29,6 +27,7 @@ import org.sparkmc.core.smc.ResidualWeights;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.core.smc.StepSummary;
 import org.sparkmc.spark.cli.Progress;
+import org.sparkmc.spark.io.LineageCheckpoints;
 
 /**
  * The {@code smc} driver: a particle filter whose N particles live on the executors in blocks (an RDD of
@@ -66,7 +65,7 @@ public final class SmcJob {
     private JavaRDD<ParticleBlock> weighted;
     /** Particles persisted for a checkpoint (or read from one): released once the next step has moved them. */
     private JavaRDD<ParticleBlock> saved;
-    private String lastCheckpoint;
+    private LineageCheckpoints lineageCheckpoints;
     private double previousLogSum;
     private double logLikelihood;
     private int step;
@@ -119,6 +118,7 @@ public final class SmcJob {
         if (config.lineageDir() != null) {
             sc.setCheckpointDir(config.lineageDir());
         }
+        lineageCheckpoints = new LineageCheckpoints(sc.hadoopConfiguration(), "smc");
         started = System.nanoTime();
         int bs = config.options().blockSize();
         SmcOptions o = config.options();
@@ -179,7 +179,7 @@ public final class SmcJob {
         }
         saved = null;
         if (cut && config.lineageDir() != null) {
-            deleteOldCheckpoint(next);
+            lineageCheckpoints.written(next);
         }
         GlobalWeights g = GlobalWeights.of(n, summaries);
         double increment = g.logSum();
@@ -341,19 +341,6 @@ public final class SmcJob {
                 : String.format(Locale.ROOT, "%.4g", v);
     }
 
-    private void deleteOldCheckpoint(JavaRDD<ParticleBlock> checkpointed) {
-        String file = checkpointed.getCheckpointFile().orElse(null);
-        if (lastCheckpoint != null && !lastCheckpoint.equals(file)) {
-            try {
-                Path p = new Path(lastCheckpoint);
-                p.getFileSystem(sc.hadoopConfiguration()).delete(p, true);
-            } catch (IOException e) {
-                LOG.warn("smc: cannot delete old checkpoint {}: {}", lastCheckpoint, e.toString());
-            }
-        }
-        lastCheckpoint = file;
-    }
-
     /** log p̂ of the observations seen so far. */
     public double logLikelihood() {
         return logLikelihood;
@@ -394,8 +381,11 @@ public final class SmcJob {
         return max + 1;
     }
 
-    /** Unpersists the particles (they are not needed after the last step). */
+    /** Unpersists the particles and deletes the last lineage checkpoint (they are not needed after the last step). */
     public void release() {
+        if (lineageCheckpoints != null) {
+            lineageCheckpoints.deleteLast();
+        }
         if (weighted != null) {
             weighted.unpersist(false);
         }

@@ -314,7 +314,8 @@ class GibbsLDATest extends SparkTestBase {
                 thetas(one.transform(features.repartition(4)), "topicDistribution"));
         // GibbsLDA (blocks cut on the executors) is AdLdaSpark on the corpus read from the vectors gathered on the
         // driver and cut there, with the estimator's options.
-        AdLdaSpark direct = AdLdaSpark.start(jsc(), VectorCorpus.read(features, "features").documents().collect(),
+        AdLdaSpark direct = AdLdaSpark.start(jsc(), VectorCorpus.read(features.select("features"), "features")
+                .documents().collect(),
                 new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 4, 2, 5, LdaKernel.SPARSE_GIBBS, 10));
         for (int sweep = 0; sweep < 8; sweep++) {
             direct.step(1);
@@ -350,10 +351,15 @@ class GibbsLDATest extends SparkTestBase {
         assertEquals(new LdaPriors(10, 5.0, 0.01), new GibbsLDA().effectivePriors());
         assertEquals(new LdaPriors(3, 0.5, 0.01),
                 gibbs().setDocConcentration(new double[] {0.5, 0.5, 0.5}).effectivePriors());
-        // An array of the wrong length, and features that are not counts, fail at fit.
+        // An array of the wrong length fails at transformSchema already (so a Pipeline's check finds it before any
+        // stage is fitted, as with MLlib), and at fit; features that are not counts fail at fit.
         Dataset<Row> features = features();
+        GibbsLDA wrongLength = gibbs().setDocConcentration(new double[] {0.5, 0.5});
         assertMessage("docConcentration (alpha) must hold 1 or k = 3 values, holds 2",
-                () -> gibbs().setDocConcentration(new double[] {0.5, 0.5}).fit(features));
+                () -> wrongLength.transformSchema(features.schema()));
+        assertMessage("docConcentration (alpha) must hold 1 or k = 3 values, holds 2",
+                () -> PlantedTopics.pipeline(wrongLength).transformSchema(docs().schema()));
+        assertMessage("docConcentration (alpha) must hold 1 or k = 3 values, holds 2", () -> wrongLength.fit(features));
         assertMessage("featuresCol 'text' must hold term-count vectors", () -> gibbs().setFeaturesCol("text")
                 .fit(docs()));
         org.apache.spark.sql.types.StructType vectors = new org.apache.spark.sql.types.StructType()
@@ -368,6 +374,77 @@ class GibbsLDATest extends SparkTestBase {
                         new double[0]))), vectors);
         assertMessage("GibbsLDA needs at least one document with a term; the 1 rows of featuresCol 'features' "
                 + "have none", () -> gibbs().fit(empty));
+    }
+
+    /**
+     * A features column of array&lt;double&gt; or array&lt;float&gt; (MLlib's LDA takes those too) is read as the vectors it
+     * holds: the same topics, θ and log-likelihood as from the vector column, and the column itself is left as it
+     * was. Arrays of other types are refused by name.
+     */
+    @Test
+    void arrayFeaturesGiveWhatTheirVectorsGive() {
+        Dataset<Row> vectors = features().select("id", "features").cache();
+        GibbsLDAModel fromVectors = gibbs().setMaxIter(4).fit(vectors);
+        Map<Long, double[]> thetas = thetas(fromVectors.transform(vectors), "topicDistribution");
+        for (String type : List.of("float64", "float32")) {
+            Dataset<Row> arrays = vectors.withColumn("features",
+                    org.apache.spark.ml.functions.vector_to_array(vectors.col("features"), type));
+            assertEquals(fromVectors.topicWordCounts(), gibbs().setMaxIter(4).fit(arrays).topicWordCounts(), type);
+            Dataset<Row> out = fromVectors.transform(arrays);
+            assertEquals(arrays.schema().apply("features"), out.schema().apply("features"), type);
+            assertThetasEqual(thetas, thetas(out, "topicDistribution"));
+            assertEquals(fromVectors.logLikelihood(vectors), fromVectors.logLikelihood(arrays), 0.0, type);
+        }
+        Dataset<Row> ints = vectors.withColumn("features", org.apache.spark.sql.functions.array(
+                org.apache.spark.sql.functions.lit(1), org.apache.spark.sql.functions.lit(2)));
+        assertMessage("featuresCol 'features' must hold term-count vectors (as CountVectorizer makes) or arrays of "
+                + "double or float, is array<int>", () -> gibbs().fit(ints));
+        vectors.unpersist();
+    }
+
+    /**
+     * describeTopics(0) gives every topic with no terms, as MLlib's does; a negative count is refused. The model
+     * prints itself as MLlib's do.
+     */
+    @Test
+    void describeTopicsOfNoTermsAndToString() {
+        GibbsLDAModel lda = ldaStage(fitted());
+        List<Row> none = lda.describeTopics(0).collectAsList();
+        assertEquals(3, none.size());
+        for (Row r : none) {
+            assertEquals(0, r.getList(1).size());
+            assertEquals(0, r.getList(2).size());
+        }
+        assertMessage("maxTermsPerTopic must be >= 0, got -1", () -> lda.describeTopics(-1));
+        assertEquals("GibbsLDAModel: uid=" + lda.uid() + ", k=3, numFeatures=" + lda.vocabSize(), lda.toString());
+    }
+
+    /**
+     * With a Spark checkpoint directory the lineage cuts are reliable checkpoints; each supersedes the one before,
+     * which is deleted, and the last goes when the fit ends, so no rdd-* directory is left behind (Spark would keep
+     * every one). The topics are those of a fit with local checkpoints.
+     */
+    @Test
+    void reliableLineageCheckpointsAreNotLeftBehind() throws IOException {
+        Dataset<Row> features = features().select("features");
+        GibbsLDAModel local = gibbs().setMaxIter(6).setCheckpointInterval(2).fit(features);
+        Path dir = tmp.resolve("spark-checkpoints");
+        jsc().setCheckpointDir(dir.toString());
+        try {
+            GibbsLDAModel reliable = gibbs().setMaxIter(6).setCheckpointInterval(2).fit(features);
+            assertEquals(local.topicWordCounts(), reliable.topicWordCounts());
+            try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+                List<String> left = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("rdd-"))
+                        .toList();
+                assertEquals(List.of(), left);
+            }
+            // The directory was used: Spark made its per-application subdirectory in it.
+            try (java.util.stream.Stream<Path> sub = java.nio.file.Files.list(dir)) {
+                assertEquals(1, sub.count());
+            }
+        } finally {
+            jsc().sc().checkpointDir_$eq(scala.Option.empty());
+        }
     }
 
     private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable run) {

@@ -1,0 +1,56 @@
+package org.sparkmc.spark.io;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reliable RDD checkpoints a long run writes only to cut its lineage: once a newer one is written the older one
+ * can never be read again, so it is deleted, and {@link #deleteLast} removes the last when the run ends. Spark keeps
+ * every checkpoint file otherwise (unless {@code spark.cleaner.referenceTracking.cleanCheckpoints} is set), and each
+ * holds the whole state. A file that cannot be deleted is logged, not fatal.
+ */
+public final class LineageCheckpoints {
+    private static final Logger LOG = LoggerFactory.getLogger(LineageCheckpoints.class);
+
+    private final Configuration hadoop;
+    private final String what;
+    private String last;
+
+    /** @param what names the run in log lines (e.g. "lda") */
+    public LineageCheckpoints(Configuration hadoop, String what) {
+        this.hadoop = hadoop;
+        this.what = what;
+    }
+
+    /** Records {@code rdd}'s checkpoint, once it is written, and deletes the previous one. */
+    public void written(JavaRDD<?> rdd) {
+        String file = rdd.getCheckpointFile().orElse(null);
+        if (file == null || file.equals(last)) {
+            return;
+        }
+        delete(last);
+        last = file;
+    }
+
+    /** Deletes the newest checkpoint: the run is over and nothing will recompute from it. */
+    public void deleteLast() {
+        delete(last);
+        last = null;
+    }
+
+    private void delete(String file) {
+        if (file == null) {
+            return;
+        }
+        try {
+            Path p = new Path(file);
+            p.getFileSystem(hadoop).delete(p, true);
+        } catch (IOException e) {
+            LOG.warn("{}: cannot delete the superseded RDD checkpoint {}: {}", what, file, e.toString());
+        }
+    }
+}
