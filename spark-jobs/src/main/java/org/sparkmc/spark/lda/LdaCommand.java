@@ -202,10 +202,12 @@ public final class LdaCommand extends JobCommand {
     }
 
     private LdaConfig config() {
-        LdaKernel k = switch (kernel.trim().toLowerCase(Locale.ROOT)) {
+        // GibbsLDA spells them sparse_gibbs and cycle_mh: both spellings are taken.
+        LdaKernel k = switch (kernel.trim().toLowerCase(Locale.ROOT).replace('_', '-')) {
             case "sparse", "sparse-gibbs", "gibbs" -> LdaKernel.SPARSE_GIBBS;
             case "cycle-mh", "mh", "lightlda" -> LdaKernel.CYCLE_MH;
-            default -> throw new InvalidInputException("unknown kernel '" + kernel + "'; expected sparse or cycle-mh");
+            default -> throw new InvalidInputException("unknown kernel '" + kernel + "'; expected sparse (also "
+                    + "sparse-gibbs, sparse_gibbs) or cycle-mh (also cycle_mh)");
         };
         LdaPriors priors;
         try {

@@ -68,7 +68,8 @@ class LdaBadInputTest extends SparkTestBase {
                     LdaRuns.VOCAB, "--partitions", "-3"},
                         new String[] {"partitions must be ≥ 0 (0: Spark's default parallelism), is -3"}),
                 Arguments.of("unknown kernel", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
-                    "--kernel", "vb"}, new String[] {"unknown kernel 'vb'; expected sparse or cycle-mh"}),
+                    "--kernel", "vb"}, new String[] {"unknown kernel 'vb'; expected sparse (also sparse-gibbs, "
+                        + "sparse_gibbs) or cycle-mh (also cycle_mh)"}),
                 Arguments.of("resume without checkpoint", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--resume"}, new String[] {"--resume needs --checkpoint DIR"}),
                 Arguments.of("zero topic samples", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
