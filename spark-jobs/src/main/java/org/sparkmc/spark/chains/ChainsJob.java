@@ -3,6 +3,7 @@ package org.sparkmc.spark.chains;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.spark.api.java.JavaRDD;
@@ -193,10 +194,12 @@ public final class ChainsJob {
                         proposed, converged, states, history));
             }
         }
-        progress.step(round, phase, String.format("round %d/%d %-8s draws/chain %d  max R-hat %.4f  min ESS bulk %.0f "
-                + "tail %.0f  acceptance %.3f  %.0f draws/s", round, config.warmupRounds() + config.maxRounds(), phase,
-                summary.drawsPerChain(), maxRhat, minBulk, minTail, summary.acceptance(), summary.drawsPerSecond()),
-                isDone());
+        // Warm-up rounds keep no draws, so they have no diagnostics to show.
+        String diagnostics = warmup ? "no diagnostics in warm-up"
+                : String.format(Locale.ROOT, "max R-hat %.4f  min ESS bulk %.0f tail %.0f", maxRhat, minBulk, minTail);
+        progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  acceptance %.3f  "
+                + "%.0f draws/s", round, config.warmupRounds() + config.maxRounds(), phase, summary.drawsPerChain(),
+                diagnostics, summary.acceptance(), summary.drawsPerSecond()), isDone());
         return summary;
     }
 
