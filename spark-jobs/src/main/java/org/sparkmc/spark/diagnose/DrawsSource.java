@@ -16,6 +16,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkThrowable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -40,10 +41,13 @@ import scala.Tuple2;
 public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries> series, int chains,
         int drawsPerChain) {
 
+    /** The draws a chains job writes into its output directory. */
+    static final String CHAINS_DRAWS = "draws.parquet";
+
     public static DrawsSource load(SparkSession spark, List<String> inputs, String format) {
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         Configuration hadoop = sc.hadoopConfiguration();
-        List<FileStatus> matches = expand(inputs, hadoop);
+        List<FileStatus> matches = chainsOutputs(expand(inputs, hadoop), format, hadoop);
         String chosen = format.equals("auto") ? detect(matches, hadoop) : format;
         return switch (chosen) {
             case "parquet" -> parquet(spark, matches);
@@ -73,6 +77,32 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
             }
         }
         return all;
+    }
+
+    /**
+     * A chains job's output directory (it holds {@code draws.parquet} beside summaries and report.html) stands for
+     * its draws.parquet; asked to read it as text, it is refused, naming what to pass instead.
+     */
+    private static List<FileStatus> chainsOutputs(List<FileStatus> matches, String format, Configuration hadoop) {
+        List<FileStatus> resolved = new ArrayList<>();
+        for (FileStatus f : matches) {
+            Path draws = new Path(f.getPath(), CHAINS_DRAWS);
+            try {
+                FileSystem fs = f.getPath().getFileSystem(hadoop);
+                if (!f.isDirectory() || !fs.exists(draws)) {
+                    resolved.add(f);
+                } else if (format.equals("cmdstan") || format.equals("csv")) {
+                    throw new InvalidInputException(f.getPath() + " is a chains job output: diagnose its "
+                            + CHAINS_DRAWS + " (--format auto or parquet), or its cmdstan directory if the run wrote "
+                            + "one (--cmdstan-csv)");
+                } else {
+                    resolved.add(fs.getFileStatus(draws));
+                }
+            } catch (IOException e) {
+                throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + e.getMessage(), e);
+            }
+        }
+        return resolved;
     }
 
     /** Parquet when an input is a .parquet file or a directory holding any; otherwise from the first text line. */
@@ -189,7 +219,62 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         return first.getValue();
     }
 
+    /** Parquet draws; a file Spark cannot read as Parquet (not Parquet, truncated, corrupt) is a bad input. */
     private static DrawsSource parquet(SparkSession spark, List<FileStatus> matches) {
+        try {
+            return readParquet(spark, matches);
+        } catch (Exception e) { // Spark's SparkException is checked in Java but thrown undeclared from Scala
+            InvalidInputException unreadable = unreadableParquet(e);
+            if (unreadable != null) {
+                throw unreadable;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The bad-input error for Spark's failure to read a file (error condition FAILED_READ_FILE and its
+     * sub-conditions, raised on the driver while inferring the schema or in a task), naming the file; null for any
+     * other failure.
+     */
+    static InvalidInputException unreadableParquet(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SparkThrowable st && st.getCondition() != null
+                    && st.getCondition().startsWith("FAILED_READ_FILE")) {
+                String path = st.getMessageParameters().get("path");
+                String file = path == null ? "a file of the input" : new Path(path).toString();
+                String why = st.getCondition().endsWith("CANNOT_READ_FILE_FOOTER")
+                        ? "its footer cannot be read (not Parquet, or truncated)"
+                        : "reading it failed (" + cause(innermost(t), path, file) + ")";
+                return new InvalidInputException(file + " is not readable Parquet: " + why
+                        + "; for CSV draws use --format cmdstan or csv", failure);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * An exception's class and the first line of its message (the file's path, named already, left out), at most
+     * 160 characters, for a one-line error.
+     */
+    private static String cause(Throwable t, String path, String file) {
+        String message = t.getMessage() == null ? "" : t.getMessage().lines().findFirst().orElse("");
+        if (path != null) {
+            message = message.replace(path, "it").replace(file, "it");
+        }
+        message = message.length() > 160 ? message.substring(0, 157) + "..." : message;
+        return t.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
+    }
+
+    private static Throwable innermost(Throwable t) {
+        Throwable inner = t;
+        while (inner.getCause() != null && inner.getCause() != inner) {
+            inner = inner.getCause();
+        }
+        return inner;
+    }
+
+    private static DrawsSource readParquet(SparkSession spark, List<FileStatus> matches) {
         String[] paths = matches.stream().map(f -> f.getPath().toString()).toArray(String[]::new);
         String source = String.join(", ", paths);
         Dataset<Row> draws = spark.read().parquet(paths);

@@ -135,6 +135,8 @@ class DiagnoseTest extends SparkTestBase {
         JsonNode original = new ObjectMapper().readTree(job.resolve("summary.json").toFile());
         JsonNode fromParquet = run(tmp.resolve("parquet"), job.resolve("draws.parquet").toString());
         assertEquals(original.get("parameters"), fromParquet.get("parameters"));
+        JsonNode fromDirectory = run(tmp.resolve("directory"), job.toString());
+        assertEquals(original.get("parameters"), fromDirectory.get("parameters"));
         JsonNode fromCsv = run(tmp.resolve("csv"), job.resolve("cmdstan").toString());
         for (String name : List.of("x", "x_gt_5", "lp__")) {
             for (String column : List.of("mean", "rhat", "ess_bulk")) {
@@ -193,6 +195,16 @@ class DiagnoseTest extends SparkTestBase {
         return file;
     }
 
+    /** Writes (chain, draw, a, b) rows as a Parquet directory of {@code parts} part files, one chain per part. */
+    private Path parquetParts(String name, List<Object[]> rows, int parts) {
+        StructType schema = new StructType().add("chain", DataTypes.IntegerType).add("draw", DataTypes.IntegerType)
+                .add("a", DataTypes.DoubleType).add("b", DataTypes.DoubleType);
+        Path dir = tmp.resolve(name + ".parquet");
+        spark().createDataFrame(rows.stream().map(RowFactory::create).toList(), schema)
+                .repartition(parts, org.apache.spark.sql.functions.col("chain")).write().parquet(dir.toString());
+        return dir;
+    }
+
     /** Two chains of three draws. */
     private static List<Object[]> goodRows() {
         List<Object[]> rows = new ArrayList<>();
@@ -240,6 +252,94 @@ class DiagnoseTest extends SparkTestBase {
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("good.parquet, ") && r.err().contains("good.parquet: chain 1 has draw 1 twice"),
                 r.err());
+        assertFalse(Files.exists(out));
+    }
+
+    /**
+     * A chains job's output directory (draws.parquet beside summary.csv, summary.json, report.html) is read through
+     * its draws.parquet, not as a directory of Parquet files.
+     */
+    @Test
+    void chainsOutputDirectoryIsReadThroughItsDrawsParquet() throws IOException {
+        Path job = Files.createDirectories(tmp.resolve("chains-out"));
+        parquet("draws", goodRows());
+        Files.move(tmp.resolve("draws.parquet"), job.resolve("draws.parquet"));
+        Files.writeString(job.resolve("summary.csv"), "name,mean\na,0.2\n");
+        Files.writeString(job.resolve("summary.json"), "{}");
+        Files.writeString(job.resolve("report.html"), "<html></html>");
+        JsonNode s = run(tmp.resolve("dir"), job.toString());
+        assertEquals(2, s.get("chains").asInt());
+        assertEquals(3, s.get("draws_per_chain").asInt());
+        assertEquals(List.of("a", "b"), s.get("parameters").findValuesAsText("name"));
+    }
+
+    /** Forcing a text format on a chains job's output directory names what to pass instead of reading summary.csv. */
+    @Test
+    void chainsOutputDirectoryAsTextExitsTwo() throws IOException {
+        Path job = Files.createDirectories(tmp.resolve("chains-out"));
+        parquet("draws", goodRows());
+        Files.move(tmp.resolve("draws.parquet"), job.resolve("draws.parquet"));
+        Files.writeString(job.resolve("summary.csv"), "name,mean\na,0.2\n");
+        Path out = tmp.resolve("o");
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose", job.toString(), "--format", "csv", "--out",
+                out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("chains-out is a chains job output") && r.err().contains("draws.parquet"),
+                r.err());
+        assertFalse(Files.exists(out));
+    }
+
+    /** Cases of files Spark cannot read as Parquet: the name to look for in the message and extra arguments. */
+    static Stream<Arguments> unreadableParquet() {
+        return Stream.of(
+                Arguments.of("truncated part file", "truncated.parquet", List.of()),
+                Arguments.of("directory with a truncated second part", "part-00001", List.of()),
+                Arguments.of("directory with a text file among the parts", "notes.parquet", List.of()),
+                Arguments.of("CSV file with --format parquet", "draws.csv", List.of("--format", "parquet")));
+    }
+
+    /** A file Spark cannot read as Parquet exits 2 naming it, with no stack trace and nothing written. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("unreadableParquet")
+    void unreadableParquetExitsTwoNamingTheFile(String label, String named, List<String> extra) throws IOException {
+        Path dir = parquetParts("parts", goodRows(), 2);
+        List<Path> parts;
+        try (Stream<Path> list = Files.list(dir)) {
+            parts = list.filter(f -> f.getFileName().toString().startsWith("part-")).sorted().toList();
+        }
+        assertEquals(2, parts.size());
+        Path input = switch (named) {
+            case "truncated.parquet" -> {
+                Path file = tmp.resolve(named);
+                byte[] bytes = Files.readAllBytes(parts.get(0));
+                Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+                yield file;
+            }
+            case "part-00001" -> {
+                byte[] bytes = Files.readAllBytes(parts.get(1));
+                Files.delete(parts.get(1));
+                Files.deleteIfExists(dir.resolve("." + parts.get(1).getFileName() + ".crc"));
+                Files.write(parts.get(1), java.util.Arrays.copyOf(bytes, bytes.length - 10));
+                yield dir;
+            }
+            case "notes.parquet" -> {
+                Files.writeString(dir.resolve(named), "not Parquet at all\n");
+                yield dir;
+            }
+            default -> {
+                Path file = tmp.resolve(named);
+                Files.writeString(file, "chain,draw,a\n1,1,0.5\n2,1,0.4\n");
+                yield file;
+            }
+        };
+        Path out = tmp.resolve("out");
+        List<String> args = new ArrayList<>(List.of("diagnose", input.toString()));
+        args.addAll(extra);
+        args.addAll(List.of("--out", out.toString()));
+        BadInputTest.Result r = BadInputTest.runCapturing(args.toArray(String[]::new));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains(named) && r.err().contains("is not readable Parquet"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
         assertFalse(Files.exists(out));
     }
 
