@@ -161,6 +161,9 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
     private static DrawsSource text(JavaSparkContext sc, List<String> files, DrawFiles.Format format) {
         List<String> names;
         Configuration hadoop = sc.hadoopConfiguration();
+        if (format == DrawFiles.Format.CMDSTAN) {
+            refuseChainDrawHeader(files.get(0), hadoop);
+        }
         try (BufferedReader in = open(new Path(files.get(0)), hadoop)) {
             names = DrawFiles.parameterNames(files.get(0), in, format);
         } catch (IOException e) {
@@ -202,6 +205,34 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         int draws = checkEqualLengths(counts, owner);
         return new DrawsSource(format.name().toLowerCase(java.util.Locale.ROOT), names,
                 parsed.flatMap(p -> p.series().iterator()), counts.size(), draws);
+    }
+
+    /**
+     * Refuses sparkmc's own CSV layout read as CmdStan CSV. A CmdStan file is one chain, its header starting with
+     * lp__ and the sampler columns; a header starting {@code chain,draw} (what auto-detection calls plain CSV) would
+     * otherwise be read as one chain with parameters named chain and draw. Every other file must declare the same
+     * parameters as the first, so checking the first file covers them all.
+     */
+    private static void refuseChainDrawHeader(String file, Configuration hadoop) {
+        try (BufferedReader in = open(new Path(file), hadoop)) {
+            String line;
+            int number = 0;
+            while ((line = in.readLine()) != null) {
+                number++;
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                String[] header = line.replace("\"", "").split(",", -1);
+                if (header.length >= 2 && header[0].trim().equals("chain") && header[1].trim().equals("draw")) {
+                    throw new InvalidInputException(file + ":" + number + ": header starts 'chain,draw', so this "
+                            + "is not CmdStan CSV (one chain per file, header starting lp__) but sparkmc's chain,draw "
+                            + "CSV; use --format csv (or auto)");
+                }
+                return;
+            }
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot read '" + file + "': " + e.getMessage(), e);
+        }
     }
 
     private static int checkEqualLengths(Map<Integer, Integer> counts, Map<Integer, String> where) {

@@ -343,6 +343,28 @@ class DiagnoseTest extends SparkTestBase {
         assertFalse(Files.exists(out));
     }
 
+    /** sparkmc's own chain,draw CSV forced as CmdStan CSV (one chain per file) is refused with the right --format. */
+    @Test
+    void chainDrawCsvForcedAsCmdStanExitsTwo() throws IOException {
+        StringBuilder csv = new StringBuilder("chain,draw,a\n");
+        for (int chain = 1; chain <= 4; chain++) {
+            for (int draw = 1; draw <= 5; draw++) {
+                csv.append(chain).append(',').append(draw).append(',').append(0.1 * draw * chain).append('\n');
+            }
+        }
+        Path file = tmp.resolve("long.csv");
+        Files.writeString(file, csv);
+        Path out = tmp.resolve("o");
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose", file.toString(), "--format", "cmdstan",
+                "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("long.csv:1: ") && r.err().contains("not CmdStan CSV")
+                && r.err().contains("--format csv"), r.err());
+        assertFalse(Files.exists(out));
+        assertEquals(ExitCode.OK, BadInputTest.runCapturing("diagnose", file.toString(), "--format", "csv",
+                "--out", out.toString()).code());
+    }
+
     @Test
     void missingChainFileExitsTwo() {
         Path out = tmp.resolve("o");
