@@ -5,17 +5,27 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import org.sparkmc.core.InvalidInputException;
 
 /**
  * The named values a model is built from: numbers, strings and numeric arrays, read from the job's
  * configuration and the model's data file. Getters fail with a message naming the missing or mistyped field.
+ *
+ * <p>Every name a model asks about ({@link #has}, the getters, {@link #value}) is recorded, present or not, so a
+ * job can refuse parameters the model never asked for (a misspelt key would otherwise be silently ignored):
+ * {@link #consulted()}. A model therefore reads all its parameters when it is built. {@link #asMap()} records
+ * nothing.
  */
 public final class ModelParameters implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final String source;
     private final Map<String, Object> values;
+    /** The names asked about so far (by this instance; a deserialized copy starts afresh). */
+    private transient Set<String> consulted;
 
     /**
      * @param source where the values came from, for error messages (e.g. a config file or data path)
@@ -24,6 +34,7 @@ public final class ModelParameters implements Serializable {
     public ModelParameters(String source, Map<String, ?> values) {
         this.source = source;
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        this.consulted = ConcurrentHashMap.newKeySet();
     }
 
     public static ModelParameters empty() {
@@ -35,11 +46,35 @@ public final class ModelParameters implements Serializable {
     }
 
     public boolean has(String name) {
+        note(name);
         return values.containsKey(name);
     }
 
+    /** The values by name, without recording any as read (for fingerprints and listings). */
     public Map<String, Object> asMap() {
         return values;
+    }
+
+    /** The raw value of {@code name} (Number, String, Boolean, List...), or null when absent. */
+    public Object value(String name) {
+        note(name);
+        return values.get(name);
+    }
+
+    /** The names asked about so far through {@link #has}, the getters or {@link #value}, present or not, sorted. */
+    public Set<String> consulted() {
+        return Collections.unmodifiableSet(new TreeSet<>(consultedNames()));
+    }
+
+    private void note(String name) {
+        consultedNames().add(name);
+    }
+
+    private synchronized Set<String> consultedNames() {
+        if (consulted == null) {
+            consulted = ConcurrentHashMap.newKeySet();
+        }
+        return consulted;
     }
 
     public double getDouble(String name) {
@@ -105,6 +140,7 @@ public final class ModelParameters implements Serializable {
     }
 
     private Object require(String name) {
+        note(name);
         Object v = values.get(name);
         if (v == null) {
             throw new InvalidInputException(source + ": model parameter '" + name + "' is missing (have "

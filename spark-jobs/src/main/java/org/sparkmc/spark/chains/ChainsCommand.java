@@ -137,8 +137,11 @@ public final class ChainsCommand extends JobCommand {
     public Integer call() {
         configFile.checkKeys(spec, Set.of(MODEL_PARAMS));
         outputOptions.requireOut();
-        ModelParameters parameters = modelParameters();
+        Map<String, Object> dataFields = dataFields();
+        ModelParameters parameters = modelParameters(dataFields);
         Target target = ModelRegistry.create(model, parameters);
+        checkModelParamsRead(model, parameters, params);
+        checkDataRead(parameters, dataFields);
         Kernel kernelInstance = KernelRegistry.create(kernel,
                 new KernelRegistry.Settings(scale, adapt, targetAccept, threads), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
@@ -180,14 +183,33 @@ public final class ChainsCommand extends JobCommand {
                 + " warmup=" + warmup + " round-size=" + roundSize + " seed=" + seed;
     }
 
-    private ModelParameters modelParameters() {
+    /** The fields of the --data file, or null without one. */
+    private Map<String, Object> dataFields() {
+        return data != null && !data.isBlank() ? ModelDataReader.read(data, new org.apache.hadoop.conf.Configuration())
+                : null;
+    }
+
+    private ModelParameters modelParameters(Map<String, Object> dataFields) {
         Map<String, Object> values = new LinkedHashMap<>();
         StringBuilder source = new StringBuilder("model '" + model + "'");
-        if (data != null && !data.isBlank()) {
-            values.putAll(ModelDataReader.read(data, new org.apache.hadoop.conf.Configuration()));
+        if (dataFields != null) {
+            values.putAll(dataFields);
             source.append(" with data ").append(data);
         }
         values.putAll(modelParams(params));
         return new ModelParameters(source.toString(), values);
+    }
+
+    /** A data file none of whose fields the model read was meant for another model: refuse it. */
+    private void checkDataRead(ModelParameters parameters, Map<String, Object> dataFields) {
+        if (dataFields == null || dataFields.isEmpty()
+                || !java.util.Collections.disjoint(dataFields.keySet(), parameters.consulted())) {
+            return;
+        }
+        Set<String> takes = parameters.consulted();
+        throw new InvalidInputException("model '" + model + "' reads none of the fields "
+                + new java.util.TreeSet<>(dataFields.keySet()) + " of data file " + data + " (" + (takes.isEmpty()
+                ? "it takes no parameters or data" : "it reads " + takes) + "); name the model the data are for "
+                + "with --model");
     }
 }

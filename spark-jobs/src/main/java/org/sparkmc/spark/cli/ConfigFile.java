@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import java.io.File;
 import java.util.HashSet;
@@ -135,6 +136,18 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
             return origin.filename() != null ? origin.filename() + ":" + origin.lineNumber() : location;
         }
         return location;
+    }
+
+    /**
+     * The file and line that set {@code key} inside the block {@code block} (e.g. {@code model-params}), as
+     * {@code file:line}, or the file when it cannot be found.
+     */
+    public String describeBlockKey(String block, String key) {
+        try {
+            return describe(ConfigUtil.joinPath(block, key));
+        } catch (ConfigException e) {
+            return location;
+        }
     }
 
     private static String stripDashes(String name) {

@@ -1,9 +1,14 @@
 package org.sparkmc.spark.cli;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.model.ModelParameters;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -46,6 +51,31 @@ public abstract class JobCommand implements Callable<Integer> {
         Map<String, Object> values = new LinkedHashMap<>(configFile.block(MODEL_PARAMS));
         overrides.forEach((k, v) -> values.put(k, numberOrText(v)));
         return values;
+    }
+
+    /**
+     * Fails when a model parameter given in the config file's {@code model-params} block or by {@code --param} was
+     * not asked for by the model built from {@code built} (a misspelt or unused key would otherwise be ignored
+     * silently). Call it after the model is built: models read all their parameters then.
+     *
+     * @throws InvalidInputException naming each such key, where it was given, and the keys the model took
+     */
+    protected void checkModelParamsRead(String model, ModelParameters built, Map<String, String> overrides) {
+        Set<String> given = new TreeSet<>(configFile.block(MODEL_PARAMS).keySet());
+        given.addAll(overrides.keySet());
+        given.removeAll(built.consulted());
+        if (given.isEmpty()) {
+            return;
+        }
+        List<String> named = new ArrayList<>();
+        for (String key : given) {
+            named.add("'" + key + "' (" + (overrides.containsKey(key) ? "--param " + key + "=" + overrides.get(key)
+                    : configFile.describeBlockKey(MODEL_PARAMS, key)) + ")");
+        }
+        Set<String> takes = built.consulted();
+        throw new InvalidInputException("model '" + model + "' does not take " + (given.size() == 1 ? "parameter "
+                : "parameters ") + String.join(", ", named) + "; " + (takes.isEmpty() ? "it takes no parameters"
+                : "the parameters it reads are " + takes));
     }
 
     private static Object numberOrText(String v) {

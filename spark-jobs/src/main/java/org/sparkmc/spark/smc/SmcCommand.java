@@ -133,7 +133,9 @@ public final class SmcCommand extends JobCommand {
         outputOptions.requireOut();
         // Validate everything before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
-        SmcModel smcModel = SmcModel.create(model, filter, modelParameters());
+        ModelParameters parameters = modelParameters();
+        SmcModel smcModel = SmcModel.create(model, filter, parameters);
+        checkModelParamsRead(model, parameters, params);
         MissingObservations missingPolicy = MissingObservations.parse(missing);
         SmcOptions options = new SmcOptions(ResamplingScheme.parse(resampling), essThreshold, blockSize,
                 missingPolicy);

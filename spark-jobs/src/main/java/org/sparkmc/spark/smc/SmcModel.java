@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.smc.GuidedProposal;
@@ -79,8 +78,7 @@ public record SmcModel(String name, StateSpaceModel model, List<String> stateNam
 
     /** A matrix given as a list of rows (each a list of numbers). */
     private static double[][] matrix(ModelParameters p, String name) {
-        Map<String, Object> values = p.asMap();
-        Object v = values.get(name);
+        Object v = p.value(name);
         if (v == null) {
             throw new InvalidInputException(p.source() + ": model parameter '" + name + "' is missing (a matrix as a "
                     + "list of rows, e.g. [[1, 0], [0, 1]])");

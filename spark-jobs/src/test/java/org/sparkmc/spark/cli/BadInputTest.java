@@ -27,6 +27,7 @@ public class BadInputTest extends SparkTestBase {
 
     static Stream<Arguments> cases() {
         String bimodal = TestPaths.conf("chains-bimodal.conf").toString();
+        String eightSchools = TestPaths.projectRoot().resolve("data/eight_schools/eight_schools.json").toString();
         return Stream.of(
                 Arguments.of("unknown job", new String[] {"chianz"}, "Unmatched argument"),
                 Arguments.of("no job", new String[] {}, "name a job"),
@@ -50,7 +51,12 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("user class not a target", new String[] {"chains", "--model", "class:java.lang.String"},
                         "does not implement"),
                 Arguments.of("unknown option", new String[] {"chains", "--conf", bimodal, "--chanis", "3"},
-                        "Unknown option"));
+                        "Unknown option"),
+                Arguments.of("misspelt model parameter", new String[] {"chains", "--param", "thresold=3"},
+                        "model 'bimodal' does not take parameter 'thresold' (--param thresold=3); the parameters it "
+                            + "reads are [threshold]"),
+                Arguments.of("data for another model", new String[] {"chains", "--data", eightSchools},
+                        "model 'bimodal' reads none of the fields [J, sigma, y] of data file " + eightSchools));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -100,6 +106,19 @@ public class BadInputTest extends SparkTestBase {
         assertEquals(ExitCode.BAD_INPUT, cli.code, cli.err);
         assertTrue(cli.err.contains("Invalid value for option '--chains': 'lots' is not an int")
                 && !cli.err.contains("good.conf"), "a command-line value is not blamed on the file: " + cli.err);
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
+    /** A model-params key the model does not read names the file and line of each such key. */
+    @Test
+    void unreadModelParamsNameFileAndLine() throws IOException {
+        Path conf = tmp.resolve("params.conf");
+        Files.writeString(conf, "model = bimodal\nmodel-params {\n  threshold = 5\n  treshold = 3\n}\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--param", "extra=1", "--out",
+                tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("does not take parameters 'extra' (--param extra=1), 'treshold' (" + conf + ":4)")
+                && r.err.contains("[threshold]"), r.err);
         assertFalse(Files.exists(tmp.resolve("o")));
     }
 
