@@ -49,6 +49,7 @@ public final class Main implements Callable<Integer> {
             err.println("sparkmc: " + e.getMessage());
             return ExitCode.BAD_INPUT;
         }
+        shareVersion(commandLine, commandLine.getCommandSpec().version());
         CommandLine.IParameterExceptionHandler withUsage = commandLine.getParameterExceptionHandler();
         commandLine.setParameterExceptionHandler((e, arguments) -> {
             String origin = configFile.origin(e.getArgSpec());
@@ -65,7 +66,7 @@ public final class Main implements Callable<Integer> {
             InvalidInputException bad = badInput(e);
             if (bad != null) {
                 // Found on an executor, it arrives wrapped in Spark's job failure: print only its own message.
-                cmd.getErr().println("sparkmc " + cmd.getCommandName() + ": " + bad.getMessage());
+                cmd.getErr().println(prefixed(cmd, bad.getMessage()));
                 return ExitCode.BAD_INPUT;
             }
             cmd.getErr().println("sparkmc " + cmd.getCommandName() + " failed: " + e);
@@ -73,6 +74,32 @@ public final class Main implements Callable<Integer> {
             return ExitCode.FAILURE;
         });
         return commandLine.execute(args);
+    }
+
+    /** Subcommands print the top-level version for {@code --version} (their help lists the option). */
+    private static void shareVersion(CommandLine commandLine, String[] version) {
+        for (CommandLine sub : commandLine.getSubcommands().values()) {
+            if (sub.getCommandSpec().version().length == 0) {
+                sub.getCommandSpec().version(version);
+            }
+            shareVersion(sub, version);
+        }
+    }
+
+    /**
+     * {@code sparkmc <job>: message}, without repeating a prefix the message already starts with ({@code <job>: },
+     * {@code sparkmc: }, {@code sparkmc <job>: }).
+     */
+    static String prefixed(CommandLine cmd, String message) {
+        String name = cmd.getCommandName();
+        String text = message == null ? "" : message;
+        for (String prefix : new String[] {"sparkmc " + name + ": ", "sparkmc: ", name + ": "}) {
+            if (text.startsWith(prefix)) {
+                text = text.substring(prefix.length());
+                break;
+            }
+        }
+        return cmd.getParent() == null ? "sparkmc: " + text : "sparkmc " + name + ": " + text;
     }
 
     private static InvalidInputException badInput(Throwable e) {

@@ -122,6 +122,28 @@ public class BadInputTest extends SparkTestBase {
         assertFalse(Files.exists(tmp.resolve("o")));
     }
 
+    /** Every job's --help lists -V, --version: each prints the version the top level prints. */
+    @Test
+    void everyJobPrintsTheVersion() {
+        for (String job : new String[] {"chains", "diagnose", "smc", "bn", "lda"}) {
+            Result r = runCapturingOut(job, "--version");
+            assertEquals(ExitCode.OK, r.code, job + ": " + r.err);
+            assertEquals("sparkmc 0.1.0", r.err.strip(), job);
+        }
+    }
+
+    /** A job's message that starts with the job's name is not prefixed twice ("sparkmc lda: lda: ..."). */
+    @Test
+    void prefixIsNotRepeated() throws IOException {
+        Path conf = tmp.resolve("lda.conf");
+        Files.writeString(conf, "docword = \"" + TestPaths.projectRoot().resolve("data/kos/docword.kos.txt.gz")
+                + "\"\nvocab = \"" + TestPaths.projectRoot().resolve("data/kos/vocab.kos.txt") + "\"\ntopics = 0\n");
+        Result r = runCapturing("lda", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.startsWith("sparkmc lda: number of topics"), r.err);
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
     @Test
     void existingOutputIsRefusedAndKept() throws IOException {
         Path out = Files.createDirectories(tmp.resolve("existing"));
