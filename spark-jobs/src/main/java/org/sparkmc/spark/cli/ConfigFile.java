@@ -8,6 +8,7 @@ import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import java.io.File;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -109,11 +110,49 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
             return null;
         }
         Object value = config.getValue(key).unwrapped();
-        if (value instanceof Map || value instanceof java.util.List) {
-            throw new InvalidInputException(describe(key) + ": '" + key + "' must be a single value");
-        }
+        String text = value instanceof List<?> list ? joined(option, key, list) : scalar(key, value);
         supplied.add(key);
+        return text;
+    }
+
+    private String scalar(String key, Object value) {
+        if (value instanceof Map || value instanceof List) {
+            throw new InvalidInputException(describe(key) + ": '" + key + "' must be a single value, is " + value);
+        }
         return String.valueOf(value);
+    }
+
+    /**
+     * A list for an option that takes several values ({@code query = [A, B]}) as the one string picocli splits
+     * into them: the items joined by the option's separator. A list for a single-valued option, or of several items
+     * for an option with no separator, is an error with the file and line.
+     */
+    private String joined(OptionSpec option, String key, List<?> items) {
+        for (Object item : items) {
+            scalar(key, item);
+        }
+        if (!option.isMultiValue()) {
+            throw new InvalidInputException(describe(key) + ": '" + key + "' takes a single value, not a list "
+                    + items);
+        }
+        if (items.size() == 1) {
+            return String.valueOf(items.get(0));
+        }
+        String separator = literal(option.splitRegex());
+        if (separator == null) {
+            throw new InvalidInputException(describe(key) + ": '" + key + "' takes one value in a config file "
+                    + "(repeat --" + key + " on the command line for more), not a list " + items);
+        }
+        StringBuilder out = new StringBuilder();
+        for (Object item : items) {
+            out.append(out.length() > 0 ? separator : "").append(item);
+        }
+        return out.toString();
+    }
+
+    /** The split regex as the literal text it matches, or null when it is empty or not a plain literal. */
+    private static String literal(String regex) {
+        return regex == null || regex.isEmpty() || !regex.matches("[^\\\\.\\[\\](){}*+?^$|]+") ? null : regex;
     }
 
     /**

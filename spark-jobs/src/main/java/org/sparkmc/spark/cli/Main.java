@@ -52,6 +52,14 @@ public final class Main implements Callable<Integer> {
         shareVersion(commandLine, commandLine.getCommandSpec().version());
         CommandLine.IParameterExceptionHandler withUsage = commandLine.getParameterExceptionHandler();
         commandLine.setParameterExceptionHandler((e, arguments) -> {
+            InvalidInputException cause = badInput(e);
+            if (cause != null) {
+                // E.g. a config value refused while picocli asked for defaults: its own message says what and where.
+                CommandLine cmd = e.getCommandLine();
+                cmd.getErr().println(prefixed(cmd, cause.getMessage()));
+                cmd.getErr().println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
+                return ExitCode.BAD_INPUT;
+            }
             String origin = configFile.origin(e.getArgSpec());
             if (origin == null) {
                 return withUsage.handleParseException(e, arguments);

@@ -132,6 +132,30 @@ public class BadInputTest extends SparkTestBase {
         }
     }
 
+    /** A HOCON list gives an option that takes several values each item (bn's query). */
+    @Test
+    void configListForARepeatableOption() throws IOException {
+        Path conf = tmp.resolve("bn.conf");
+        Files.writeString(conf, "network = \"" + TestPaths.projectRoot().resolve("data/alarm/alarm.bif")
+                + "\"\nevidence = \"HISTORY=TRUE,CVP=LOW\"\nquery = [LVFAILURE, HYPOVOLEMIA]\nmethod = exact\n");
+        Result r = runCapturingOut("bn", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.OK, r.code, r.err);
+        assertTrue(r.err.contains("P(LVFAILURE | evidence)") && r.err.contains("P(HYPOVOLEMIA | evidence)"), r.err);
+    }
+
+    /** A list for an option of one value: one message naming file and line, no picocli wrapping, no usage. */
+    @Test
+    void configListForASingleValueNamesFileAndLine() throws IOException {
+        Path conf = tmp.resolve("list.conf");
+        Files.writeString(conf, "chains = 4\nseed = [1, 2]\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.startsWith("sparkmc chains: " + conf + ":2: 'seed' takes a single value, not a list [1, 2]"),
+                r.err);
+        assertFalse(r.err.contains("arg[") || r.err.contains("Exception") || r.err.contains("Usage"), r.err);
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
     /** A job's message that starts with the job's name is not prefixed twice ("sparkmc lda: lda: ..."). */
     @Test
     void prefixIsNotRepeated() throws IOException {
