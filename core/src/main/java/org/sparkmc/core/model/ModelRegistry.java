@@ -12,7 +12,8 @@ import org.sparkmc.core.InvalidInputException;
  * {@code eight_schools_noncentered}, {@code kidscore_momiq}, {@code logistic_regression}, {@code ising_denoising},
  * {@code gmm}, {@code gmm_collapsed}) or {@code class:com.example.MyTarget} for a user's class on the classpath
  * (a public class implementing {@code Target} with a public constructor taking {@link ModelParameters}, or a
- * public no-argument constructor).
+ * public no-argument constructor). A model reads all its parameters in its constructor: the jobs refuse any
+ * configured parameter the model did not ask for there ({@link ModelParameters#consulted()}).
  */
 public final class ModelRegistry {
     public static final String CLASS_PREFIX = "class:";
