@@ -33,9 +33,12 @@ public final class AtomicOutput {
     }
 
     /**
-     * Checks the target before any work is done: it must not exist unless {@code overwrite}.
+     * Checks the target before any work is done: it must not exist unless {@code overwrite}, and a directory must be
+     * creatable beside it (the staging directory is created, with any missing parents, and removed again), so an
+     * unwritable location fails now rather than after the run.
      *
-     * @throws InvalidInputException if the target exists and overwriting was not asked for
+     * @throws InvalidInputException if the target exists and overwriting was not asked for, or nothing can be
+     *         created where it goes
      */
     public static AtomicOutput open(String location, boolean overwrite, Configuration hadoopConf) {
         try {
@@ -49,10 +52,50 @@ public final class AtomicOutput {
                 throw new InvalidInputException("output '" + target + "' already exists; choose another --out or "
                         + "pass --overwrite to replace it");
             }
-            return new AtomicOutput(fs, target, overwrite);
+            AtomicOutput output = new AtomicOutput(fs, target, overwrite);
+            output.probeWritable(location);
+            return output;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot inspect output location '" + location + "'", e);
         }
+    }
+
+    /**
+     * Creates the staging directory (and the target's missing parents) and removes it again, so nothing is left
+     * behind if the caller fails before its run starts; the writers and {@link #commit()} create it again.
+     */
+    private void probeWritable(String location) throws IOException {
+        boolean made;
+        try {
+            made = fs.mkdirs(staging);
+        } catch (IOException e) {
+            // e.g. HDFS's AccessControlException, or a file where a parent directory should be.
+            throw unwritable(location, e.getMessage(), e);
+        }
+        if (!made) {
+            throw unwritable(location, why(target.getParent()), null);
+        }
+        fs.delete(staging, true);
+    }
+
+    private InvalidInputException unwritable(String location, String why, Throwable cause) {
+        return new InvalidInputException("cannot write output '" + location + "': cannot create a directory in "
+                + target.getParent() + " (" + why + "); choose another --out", cause);
+    }
+
+    /** Why a directory could not be created under {@code dir}: the nearest existing ancestor is a file or read-only. */
+    private String why(Path dir) throws IOException {
+        Path p = dir;
+        while (p != null && !fs.exists(p)) {
+            p = p.getParent();
+        }
+        if (p == null) {
+            return "no parent directory exists";
+        }
+        if (!fs.getFileStatus(p).isDirectory()) {
+            return p + " is a file, not a directory";
+        }
+        return "permission denied or read-only file system at " + p;
     }
 
     /** The final location. */

@@ -1,14 +1,23 @@
 package org.sparkmc.spark.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.InvalidInputException;
 
-/** Atomic outputs on the local file system: files staged by executors survive task retries. */
+/**
+ * Atomic outputs on the local file system: files staged by executors survive task retries; an unwritable location
+ * is bad input found when the output is opened.
+ */
 class AtomicOutputTest {
     @TempDir
     Path tmp;
@@ -25,5 +34,45 @@ class AtomicOutputTest {
         out.commit();
         assertEquals("lp__,x\n-1.5,0.25\n", Files.readString(target.resolve("cmdstan/chain-1.csv")));
         assertEquals(true, Files.exists(target.resolve(AtomicOutput.SUCCESS)));
+    }
+
+    /** Opening creates the target's missing parents (that is how it checks them) but leaves no staging behind. */
+    @Test
+    void openChecksTheLocationAndLeavesNothingBehind() throws Exception {
+        Path target = tmp.resolve("a/b/out");
+        AtomicOutput out = AtomicOutput.open(target.toString(), false, new Configuration());
+        try (Stream<Path> left = Files.list(tmp.resolve("a/b"))) {
+            assertEquals(List.of(), left.toList(), "no staging directory left by open");
+        }
+        out.writeText("x.txt", "x");
+        out.commit();
+        assertEquals("x", Files.readString(target.resolve("x.txt")));
+        try (Stream<Path> left = Files.list(tmp.resolve("a/b"))) {
+            assertEquals(List.of(target), left.toList());
+        }
+    }
+
+    /** A regular file where a parent directory should be: bad input naming it, found at open. */
+    @Test
+    void aFileInTheWayIsBadInputAtOpen() throws Exception {
+        Path file = Files.writeString(tmp.resolve("plain"), "x");
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> AtomicOutput.open(file.resolve("sub/out").toString(), false, new Configuration()));
+        assertTrue(e.getMessage().contains("cannot write output '" + file.resolve("sub/out") + "'")
+                && e.getMessage().contains(file.toString()), e.getMessage());
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(file), left.toList());
+        }
+    }
+
+    /** A read-only file system (Linux's /proc refuses new directories even to root). */
+    @Test
+    void aReadOnlyPlaceIsBadInputAtOpen() {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux's /proc");
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> AtomicOutput.open("/proc/sparkmc-out", false, new Configuration()));
+        assertTrue(e.getMessage().contains("cannot write output '/proc/sparkmc-out'")
+                && e.getMessage().contains("permission denied or read-only file system at file:/proc"),
+                e.getMessage());
     }
 }
