@@ -124,12 +124,22 @@ public final class SmcCommand extends JobCommand {
                 + "executor takes with it (the job then fails).")
     private String lineageDir;
 
+    /** The old name of --lineage-every: accepted only to say so (picocli would suggest the resumable options). */
+    @Option(names = "--checkpoint-interval", hidden = true, paramLabel = "STEPS")
+    private String oldLineageEvery;
+
+    /** The old name of --lineage-dir, likewise. */
+    @Option(names = "--checkpoint-dir", hidden = true, paramLabel = "DIR")
+    private String oldLineageDir;
+
     @Mixin
     private OutputOptions outputOptions;
 
     @Override
     public Integer call() {
         configFile.checkKeys(spec, Set.of(MODEL_PARAMS));
+        renamed("--checkpoint-interval", oldLineageEvery, "--lineage-every");
+        renamed("--checkpoint-dir", oldLineageDir, "--lineage-dir");
         outputOptions.requireOut();
         // Validate everything before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
@@ -178,6 +188,15 @@ public final class SmcCommand extends JobCommand {
         } catch (RuntimeException e) {
             output.abort();
             throw e;
+        }
+    }
+
+    /** Fails as bad input when a renamed option was given, naming its new name (also for config-file keys). */
+    private static void renamed(String old, String value, String now) {
+        if (value != null) {
+            throw new InvalidInputException(old + " was renamed " + now + " (config key " + now.substring(2)
+                    + "): it cuts the particle RDD's lineage; --checkpoint and --checkpoint-every are the resumable "
+                    + "checkpoints, a different thing");
         }
     }
 

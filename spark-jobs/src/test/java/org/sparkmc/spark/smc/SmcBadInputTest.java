@@ -54,6 +54,10 @@ class SmcBadInputTest extends SparkTestBase {
                         "--data", nile, "--param", "m0=x"), "'m0' must be an array"),
                 Arguments.of("matrix not a list", List.of("--conf", TestPaths.conf("smc-nile-trend.conf").toString(),
                         "--data", nile, "--param", "F=3"), "'F' must be a list of rows"),
+                Arguments.of("old --checkpoint-interval", List.of("--data", nile, "--checkpoint-interval", "25"),
+                        "--checkpoint-interval was renamed --lineage-every"),
+                Arguments.of("old --checkpoint-dir", List.of("--data", nile, "--checkpoint-dir", "/tmp/cuts"),
+                        "--checkpoint-dir was renamed --lineage-dir"),
                 Arguments.of("non-positive variance", List.of("--data", nile, "--param", "level_variance=-1"),
                         "level variance must be positive"),
                 Arguments.of("misspelt parameter", List.of("--data", nile, "--param", "observation_varaince=100"),
@@ -84,6 +88,20 @@ class SmcBadInputTest extends SparkTestBase {
         r = run(tmp.resolve("o"), "--data", ragged.toString());
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("ragged.csv line 3") && r.err().contains("1 fields, expected 2"), r.err());
+    }
+
+    /** The old names get neither picocli's suggestion of the resumable options nor its usage. */
+    @Test
+    void renamedOptionsNameTheirNewNames() throws IOException {
+        String nile = SmcTestData.nileFile().toString();
+        BadInputTest.Result r = run(tmp.resolve("o"), "--data", nile, "--checkpoint-interval", "25");
+        assertFalse(r.err().contains("Possible solutions"), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        Path conf = Files.writeString(tmp.resolve("old.conf"), "checkpoint-dir = \"/tmp/cuts\"\n");
+        r = run(tmp.resolve("o"), "--conf", conf.toString(), "--data", nile);
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--checkpoint-dir was renamed --lineage-dir (config key lineage-dir)"), r.err());
+        assertFalse(Files.exists(tmp.resolve("o")));
     }
 
     @Test
