@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -225,8 +227,12 @@ public final class ObservationFeed {
         }
         if (columns == null) {
             if (o.dimension() != dimension) {
+                String time = o.dimension() > dimension ? timeLike(o) : null;
                 throw new InvalidInputException(file + ": " + o.dimension() + " observation column(s) "
-                        + o.columns() + ", the model expects " + dimension + " (choose them with --columns)");
+                        + o.columns() + ", the model expects " + dimension + (time == null
+                            ? " (choose them with --columns)"
+                            : "; '" + time + "' looks like a time index: pass --time-column " + time
+                                + " (or choose the observation columns with --columns)"));
             }
             columns = new ArrayList<>(o.columns());
         } else if (!columns.equals(o.columns())) {
@@ -234,5 +240,38 @@ public final class ObservationFeed {
                     + "batch's " + columns);
         }
         return o;
+    }
+
+    /** Column names that say "time index" (compared ignoring case). */
+    private static final Set<String> TIME_NAMES = Set.of("t", "time", "times", "year", "years", "date", "day", "week",
+            "month", "quarter", "period", "step", "index", "idx");
+
+    /**
+     * The observation column that looks like a time index, for the hint when there is one column too many: the first
+     * with a time-like name, else the first of evenly spaced increasing whole numbers (like years or 0, 1, 2, ...;
+     * at least three rows, none missing); or null.
+     */
+    static String timeLike(Observations o) {
+        for (String name : o.columns()) {
+            if (TIME_NAMES.contains(name.trim().toLowerCase(Locale.ROOT))) {
+                return name;
+            }
+        }
+        double[][] values = o.values();
+        if (values.length < 3) {
+            return null;
+        }
+        for (int j = 0; j < o.dimension(); j++) {
+            double step = values[1][j] - values[0][j];
+            boolean even = step > 0 && step == Math.rint(step);
+            for (int n = 0; n < values.length && even; n++) {
+                double v = values[n][j];
+                even = Double.isFinite(v) && v == Math.rint(v) && (n == 0 || v - values[n - 1][j] == step);
+            }
+            if (even) {
+                return o.columns().get(j);
+            }
+        }
+        return null;
     }
 }

@@ -109,9 +109,31 @@ class SmcBadInputTest extends SparkTestBase {
         Path data = Files.writeString(tmp.resolve("two.csv"), "t,a,b\n0,1,2\n1,3,4\n");
         BadInputTest.Result r = run(tmp.resolve("o"), "--data", data.toString(), "--time-column", "t");
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
-        assertTrue(r.err().contains("two.csv: 2 observation column(s) [a, b], the model expects 1"), r.err());
+        assertTrue(r.err().contains("two.csv: 2 observation column(s) [a, b], the model expects 1 (choose them "
+                + "with --columns)"), r.err());
         r = run(tmp.resolve("o"), "--data", data.toString(), "--columns", "b", "--particles", "200");
         assertEquals(ExitCode.OK, r.code(), r.err());
+    }
+
+    /** A surplus column that looks like a time index (by name, or evenly spaced whole numbers) is named. */
+    @Test
+    void aSurplusTimeIndexColumnIsSuggestedAsTheTimeColumn() throws IOException {
+        Path out = tmp.resolve("o");
+        String nile = SmcTestData.nileFile().toString();
+        BadInputTest.Result r = BadInputTest.runCapturing("smc", "--model", "nile", "--data", nile, "--out",
+                out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("2 observation column(s) [year, flow], the model expects 1; 'year' looks like a "
+                + "time index: pass --time-column year"), r.err());
+        Path spaced = Files.writeString(tmp.resolve("spaced.csv"), "k,flow\n10,1120\n20,1160\n30,963\n");
+        r = BadInputTest.runCapturing("smc", "--data", spaced.toString(), "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("'k' looks like a time index: pass --time-column k"), r.err());
+        Path uneven = Files.writeString(tmp.resolve("uneven.csv"), "k,flow\n10,1120\n20,1160\n25,963\n");
+        r = BadInputTest.runCapturing("smc", "--data", uneven.toString(), "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("(choose them with --columns)") && !r.err().contains("time index"), r.err());
+        assertFalse(Files.exists(out));
     }
 
     @Test
