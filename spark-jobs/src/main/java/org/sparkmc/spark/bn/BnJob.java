@@ -2,8 +2,13 @@ package org.sparkmc.spark.bn;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparkmc.core.bayesnet.BayesNet;
 import org.sparkmc.core.bayesnet.Marginal;
 import org.sparkmc.core.bayesnet.WeightedCounts;
@@ -16,6 +21,10 @@ import org.sparkmc.spark.diagnose.Thresholds;
  * next to the exact answer when one was computed.
  */
 public final class BnJob {
+    private static final Logger LOG = LoggerFactory.getLogger(BnJob.class);
+    /** How many failing indicators the warning names; the rest are counted. */
+    static final int WARN_NAMED = 10;
+
     private BnJob() {
     }
 
@@ -79,7 +88,7 @@ public final class BnJob {
         List<QueryResult> queries = new ArrayList<>();
         int at = 0;
         double minEss = Double.POSITIVE_INFINITY;
-        boolean converged = true;
+        Map<String, List<String>> failing = new LinkedHashMap<>();
         for (int j = 0; j < config.query().length; j++) {
             int v = config.query()[j];
             int k = net.cardinality(v);
@@ -93,7 +102,10 @@ public final class BnJob {
                 se[s] = f.sd() == 0 ? 0 : f.mcseMean();
                 ess[s] = f.essMean();
                 rhat[s] = f.rhat();
-                converged &= thresholds.failures(f).isEmpty();
+                List<String> why = thresholds.failures(f);
+                if (!why.isEmpty()) {
+                    failing.put(f.name(), why);
+                }
                 if (!Double.isNaN(f.essMean())) {
                     minEss = Math.min(minEss, f.essMean());
                 }
@@ -101,10 +113,36 @@ public final class BnJob {
             queries.add(new QueryResult(net.variable(v), net.states(v), p, se, ess, rhat,
                     exact == null ? null : exact.marginals()[j].probabilities()));
         }
+        boolean converged = failing.isEmpty();
+        if (!converged) {
+            warnNotConverged(config, failing, at);
+        }
         double exactPe = exact == null ? Double.NaN : exact.evidenceProbability();
         return new BnResult(config.method(), queries, (long) config.chains() * config.draws(),
                 Double.isInfinite(minEss) ? Double.NaN : minEss, Double.NaN, Double.NaN, exactPe, summaries,
                 converged, seconds, partitions, history);
+    }
+
+    /** One WARN line naming the indicators that fail, with their R-hat and ESS against the thresholds. */
+    private static void warnNotConverged(BnConfig config, Map<String, List<String>> failing, int indicators) {
+        StringBuilder named = new StringBuilder();
+        int shown = 0;
+        for (Map.Entry<String, List<String>> e : failing.entrySet()) {
+            if (shown++ == WARN_NAMED) {
+                named.append("; and ").append(failing.size() - WARN_NAMED).append(" more");
+                break;
+            }
+            named.append(shown == 1 ? "" : "; ").append(e.getKey()).append(": ")
+                    .append(String.join(", ", e.getValue()));
+        }
+        LOG.warn(String.format(Locale.ROOT, "bn: Gibbs NOT converged after %d kept sweeps per chain (%d chains): %d "
+                + "of %d indicators fail R-hat < %s and bulk/tail ESS ≥ %s: %s", config.draws(), config.chains(),
+                failing.size(), indicators, plain(config.maxRhat()), plain(config.minEss()), named));
+    }
+
+    /** A threshold as given: 1.01, 400, 1000000. */
+    private static String plain(double x) {
+        return java.math.BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
     }
 
     private static double[] nan(int k) {

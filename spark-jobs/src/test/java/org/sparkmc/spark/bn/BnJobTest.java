@@ -7,6 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -92,6 +98,44 @@ class BnJobTest extends SparkTestBase {
         assertEquals(7, summary.get("indicators").size());
         assertAgrees(summary, Evidence.parse(net, evidence), false);
         assertTrue(Files.readString(out.resolve("report.html")).contains("Convergence by round"));
+    }
+
+    /**
+     * A Gibbs run that stops short of the thresholds (without --require-convergence) still exits 0 and writes, but
+     * logs one WARN line naming the failing indicators with their R-hat/ESS against the thresholds, as chains does.
+     */
+    @Test
+    void gibbsNotConvergedWarnsNamingTheIndicators() throws Exception {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        org.apache.logging.log4j.core.Logger logger =
+                (org.apache.logging.log4j.core.Logger) LogManager.getLogger(BnJob.class);
+        AbstractAppender capture = new AbstractAppender("bn-warnings", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                if (event.getLevel().isMoreSpecificThan(org.apache.logging.log4j.Level.WARN)) {
+                    warnings.add(event.getMessage().getFormattedMessage());
+                }
+            }
+        };
+        capture.start();
+        logger.addAppender(capture);
+        JsonNode summary;
+        try {
+            summary = BnRuns.run(tmp.resolve("short"), "--method", "gibbs", "--query", "CO", "--chains", "2",
+                    "--warmup", "50", "--draws", "200", "--round-size", "200", "--min-ess", "1e6", "--seed", "13");
+        } finally {
+            logger.removeAppender(capture);
+            capture.stop();
+        }
+        assertFalse(summary.get("converged").asBoolean(), summary.toString());
+        assertEquals(1, warnings.size(), warnings.toString());
+        String w = warnings.get(0);
+        assertTrue(w.contains("bn: Gibbs NOT converged after 200 kept sweeps per chain (2 chains): 3 of 3 indicators "
+                + "fail R-hat < 1.01 and bulk/tail ESS ≥ 1000000: "), w);
+        for (String state : new String[] {"CO=LOW: ", "CO=NORMAL: ", "CO=HIGH: "}) {
+            assertTrue(w.contains(state), state + " missing: " + w);
+        }
+        assertTrue(w.contains("bulk ESS ") && w.contains(" < 1000000"), w);
     }
 
     @Test
