@@ -95,7 +95,7 @@ public final class AtomicOutput {
         if (!fs.getFileStatus(p).isDirectory()) {
             return p + " is a file, not a directory";
         }
-        return "permission denied or read-only file system at " + p;
+        return "permission denied or read-only file system" + (p.equals(dir) ? "" : " at " + p);
     }
 
     /** The final location. */

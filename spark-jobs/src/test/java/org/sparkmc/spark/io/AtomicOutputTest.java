@@ -72,7 +72,11 @@ class AtomicOutputTest {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> AtomicOutput.open("/proc/sparkmc-out", false, new Configuration()));
         assertTrue(e.getMessage().contains("cannot write output '/proc/sparkmc-out'")
-                && e.getMessage().contains("permission denied or read-only file system at file:/proc"),
+                && e.getMessage().contains("in file:/proc (permission denied or read-only file system)"),
                 e.getMessage());
+        e = assertThrows(InvalidInputException.class,
+                () -> AtomicOutput.open("/proc/no-such/out", false, new Configuration()));
+        assertTrue(e.getMessage().contains("in file:/proc/no-such (permission denied or read-only file system at "
+                + "file:/proc)"), e.getMessage());
     }
 }
