@@ -89,13 +89,17 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
      */
     public void checkKeys(CommandSpec spec, Set<String> blocks) {
         Set<String> known = new TreeSet<>(blocks);
+        Set<String> listed = new TreeSet<>(blocks); // hidden options (old names that only explain the new) unlisted
         for (OptionSpec option : spec.options()) {
             known.add(stripDashes(option.longestName()));
+            if (!option.hidden()) {
+                listed.add(stripDashes(option.longestName()));
+            }
         }
         for (Map.Entry<String, ConfigValue> entry : config.root().entrySet()) {
             if (!known.contains(entry.getKey())) {
                 throw new InvalidInputException(describe(entry.getKey()) + ": unknown key '" + entry.getKey()
-                        + "' for job '" + spec.name() + "'; known keys: " + known);
+                        + "' for job '" + spec.name() + "'; known keys: " + listed);
             }
         }
     }
