@@ -261,10 +261,7 @@ class DiagnoseTest extends SparkTestBase {
      */
     @Test
     void chainsOutputDirectoryIsReadThroughItsDrawsParquet() throws IOException {
-        Path job = Files.createDirectories(tmp.resolve("chains-out"));
-        parquet("draws", goodRows());
-        Files.move(tmp.resolve("draws.parquet"), job.resolve("draws.parquet"));
-        Files.writeString(job.resolve("summary.csv"), "name,mean\na,0.2\n");
+        Path job = chainsOutputDirectory();
         Files.writeString(job.resolve("summary.json"), "{}");
         Files.writeString(job.resolve("report.html"), "<html></html>");
         JsonNode s = run(tmp.resolve("dir"), job.toString());
@@ -276,10 +273,7 @@ class DiagnoseTest extends SparkTestBase {
     /** Forcing a text format on a chains job's output directory names what to pass instead of reading summary.csv. */
     @Test
     void chainsOutputDirectoryAsTextExitsTwo() throws IOException {
-        Path job = Files.createDirectories(tmp.resolve("chains-out"));
-        parquet("draws", goodRows());
-        Files.move(tmp.resolve("draws.parquet"), job.resolve("draws.parquet"));
-        Files.writeString(job.resolve("summary.csv"), "name,mean\na,0.2\n");
+        Path job = chainsOutputDirectory();
         Path out = tmp.resolve("o");
         BadInputTest.Result r = BadInputTest.runCapturing("diagnose", job.toString(), "--format", "csv", "--out",
                 out.toString());
@@ -287,6 +281,15 @@ class DiagnoseTest extends SparkTestBase {
         assertTrue(r.err().contains("chains-out is a chains job output") && r.err().contains("draws.parquet"),
                 r.err());
         assertFalse(Files.exists(out));
+    }
+
+    /** A chains job's output directory as far as diagnose cares: draws.parquet (good rows) beside summary.csv. */
+    private Path chainsOutputDirectory() throws IOException {
+        Path job = Files.createDirectories(tmp.resolve("chains-out"));
+        parquet("draws", goodRows());
+        Files.move(tmp.resolve("draws.parquet"), job.resolve("draws.parquet"));
+        Files.writeString(job.resolve("summary.csv"), "name,mean\na,0.2\n");
+        return job;
     }
 
     /** Cases of files Spark cannot read as Parquet: the name to look for in the message and extra arguments. */
