@@ -121,28 +121,21 @@ public final class Main implements Callable<Integer> {
     /**
      * A message refusing a value, followed by {@code (from file:line)} for each option whose value came from the
      * config file and which the message names together with that value (e.g. {@code scale = 0} and "kernel scale
-     * must be a positive number, is 0.0"); unchanged when it names none, or already says where the fault is (names
-     * the config file, or a {@code --param} option: a model parameter the model does not take).
+     * must be a positive number, is 0.0"); unchanged when it names none or already names the file.
      */
     static String withOrigin(String message, CommandLine cmd, ConfigFile file) {
-        if (message == null || message.contains("(--param ")) {
-            return message;
+        if (message == null) {
+            return null;
         }
         Set<String> from = new LinkedHashSet<>();
         for (OptionSpec option : cmd.getCommandSpec().options()) {
             ConfigFile.Supplied given = file.supplied(option);
-            if (given != null && !message.contains(fileOf(given.where())) && namesKey(message, given.key())
+            if (given != null && !message.contains(given.where()) && namesKey(message, given.key())
                     && given.values().stream().anyMatch(v -> namesValue(message, v))) {
                 from.add(given.where());
             }
         }
         return from.isEmpty() ? message : message + " (from " + String.join(", ", from) + ")";
-    }
-
-    /** The file of a {@code file:line}. */
-    private static String fileOf(String where) {
-        int colon = where.lastIndexOf(':');
-        return colon > 0 ? where.substring(0, colon) : where;
     }
 
     /** Whether the message names the key as a word, with dashes or spaces ({@code round-size}, "round size"). */
