@@ -172,28 +172,6 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
         return supplied.contains(key) ? describe(key) + ": " + key + " = " + config.getValue(key).unwrapped() : null;
     }
 
-    /**
-     * The key, value(s) and {@code file:line} of an option whose value picocli took from this file (as for
-     * {@link #origin}), or null.
-     */
-    public Supplied supplied(ArgSpec arg) {
-        if (!(arg instanceof OptionSpec option)) {
-            return null;
-        }
-        String key = stripDashes(option.longestName());
-        if (!supplied.contains(key)) {
-            return null;
-        }
-        Object value = config.getValue(key).unwrapped();
-        List<String> values = value instanceof List<?> list ? list.stream().map(String::valueOf).toList()
-                : List.of(String.valueOf(value));
-        return new Supplied(key, values, describe(key));
-    }
-
-    /** An option's value as this file gave it: its key, its value (the items of a list) and {@code file:line}. */
-    public record Supplied(String key, List<String> values, String where) {
-    }
-
     /** The file and line that set {@code key} ({@code file:line}), or the file when the key is absent. */
     public String describe(String key) {
         if (config.hasPath(key)) {

@@ -1,11 +1,7 @@
 package org.sparkmc.spark.cli;
 
 import java.io.PrintWriter;
-import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.bn.BnCommand;
@@ -15,7 +11,6 @@ import org.sparkmc.spark.lda.LdaCommand;
 import org.sparkmc.spark.smc.SmcCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The {@code sparkmc} command line: {@code sparkmc <job> [--conf FILE] [options]}. Exit codes are those of
@@ -26,9 +21,6 @@ import picocli.CommandLine.Model.OptionSpec;
         subcommands = {ChainsCommand.class, DiagnoseCommand.class, SmcCommand.class, BnCommand.class, LdaCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
-    /** A number as messages print it (0, -5, 0.0, 1e-3). */
-    private static final Pattern NUMBER = Pattern.compile("(?<![\\w.])-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?");
-
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -82,7 +74,7 @@ public final class Main implements Callable<Integer> {
             InvalidInputException bad = badInput(e);
             if (bad != null) {
                 // Found on an executor, it arrives wrapped in Spark's job failure: print only its own message.
-                cmd.getErr().println(prefixed(cmd, withOrigin(bad.getMessage(), cmd, configFile)));
+                cmd.getErr().println(prefixed(cmd, bad.getMessage()));
                 return ExitCode.BAD_INPUT;
             }
             cmd.getErr().println("sparkmc " + cmd.getCommandName() + " failed: " + e);
@@ -116,59 +108,6 @@ public final class Main implements Callable<Integer> {
             }
         }
         return cmd.getParent() == null ? "sparkmc: " + text : "sparkmc " + name + ": " + text;
-    }
-
-    /**
-     * A message refusing a value, followed by {@code (from file:line)} for each option whose value came from the
-     * config file and which the message names together with that value (e.g. {@code scale = 0} and "kernel scale
-     * must be a positive number, is 0.0"); unchanged when it names none or already names the file.
-     */
-    static String withOrigin(String message, CommandLine cmd, ConfigFile file) {
-        if (message == null) {
-            return null;
-        }
-        Set<String> from = new LinkedHashSet<>();
-        for (OptionSpec option : cmd.getCommandSpec().options()) {
-            ConfigFile.Supplied given = file.supplied(option);
-            if (given != null && !message.contains(given.where()) && namesKey(message, given.key())
-                    && given.values().stream().anyMatch(v -> namesValue(message, v))) {
-                from.add(given.where());
-            }
-        }
-        return from.isEmpty() ? message : message + " (from " + String.join(", ", from) + ")";
-    }
-
-    /** Whether the message names the key as a word, with dashes or spaces ({@code round-size}, "round size"). */
-    private static boolean namesKey(String message, String key) {
-        for (String form : new String[] {key, key.replace('-', ' ')}) {
-            if (Pattern.compile("(?<![\\w-])" + Pattern.quote(form) + "(?![\\w-])").matcher(message).find()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether the message shows the value: as a word, or as a number equal to it (0 and 0.0). */
-    private static boolean namesValue(String message, String value) {
-        if (value.isBlank()) {
-            return false;
-        }
-        if (Pattern.compile("(?<![\\w.-])" + Pattern.quote(value) + "(?![\\w])").matcher(message).find()) {
-            return true;
-        }
-        double number;
-        try {
-            number = Double.parseDouble(value.trim());
-        } catch (NumberFormatException e) {
-            return false;
-        }
-        Matcher m = NUMBER.matcher(message);
-        while (m.find()) {
-            if (Double.parseDouble(m.group()) == number) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static InvalidInputException badInput(Throwable e) {
