@@ -61,21 +61,27 @@ public final class AtomicOutput {
     }
 
     /**
-     * Creates the staging directory (and the target's missing parents) and removes it again, so nothing is left
-     * behind if the caller fails before its run starts; the writers and {@link #commit()} create it again.
+     * Creates the staging directory (and the target's missing parents) and removes them again, so nothing is left
+     * behind if the caller fails before its run starts; the writers and {@link #commit()} create them again.
      */
     private void probeWritable(String location) throws IOException {
+        Path created = staging; // the highest directory the probe creates
+        for (Path p = staging.getParent(); p != null && !fs.exists(p); p = p.getParent()) {
+            created = p;
+        }
         boolean made;
         try {
             made = fs.mkdirs(staging);
         } catch (IOException e) {
-            // e.g. HDFS's AccessControlException, or a file where a parent directory should be.
-            throw unwritable(location, e.getMessage(), e);
+            // e.g. HDFS's AccessControlException, or (local) a file where a parent directory should be.
+            String fileInTheWay = fileInTheWay(target.getParent());
+            throw unwritable(location, fileInTheWay != null ? fileInTheWay : e.getMessage(), e);
         }
         if (!made) {
-            throw unwritable(location, why(target.getParent()), null);
+            String fileInTheWay = fileInTheWay(target.getParent());
+            throw unwritable(location, fileInTheWay != null ? fileInTheWay : readOnly(target.getParent()), null);
         }
-        fs.delete(staging, true);
+        fs.delete(created, true);
     }
 
     private InvalidInputException unwritable(String location, String why, Throwable cause) {
@@ -83,19 +89,27 @@ public final class AtomicOutput {
                 + target.getParent() + " (" + why + "); choose another --out", cause);
     }
 
-    /** Why a directory could not be created under {@code dir}: the nearest existing ancestor is a file or read-only. */
-    private String why(Path dir) throws IOException {
+    /** "X is a file, not a directory" when the nearest existing ancestor of {@code dir} is a file, else null. */
+    private String fileInTheWay(Path dir) throws IOException {
+        Path p = nearestExisting(dir);
+        return p != null && !fs.getFileStatus(p).isDirectory() ? p + " is a file, not a directory" : null;
+    }
+
+    /** Why a directory could not be created under an existing directory: it is read-only. */
+    private String readOnly(Path dir) throws IOException {
+        Path p = nearestExisting(dir);
+        if (p == null) {
+            return "no parent directory exists";
+        }
+        return "permission denied or read-only file system" + (p.equals(dir) ? "" : " at " + p);
+    }
+
+    private Path nearestExisting(Path dir) throws IOException {
         Path p = dir;
         while (p != null && !fs.exists(p)) {
             p = p.getParent();
         }
-        if (p == null) {
-            return "no parent directory exists";
-        }
-        if (!fs.getFileStatus(p).isDirectory()) {
-            return p + " is a file, not a directory";
-        }
-        return "permission denied or read-only file system" + (p.equals(dir) ? "" : " at " + p);
+        return p;
     }
 
     /** The final location. */

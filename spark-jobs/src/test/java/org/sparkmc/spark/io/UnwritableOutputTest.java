@@ -40,7 +40,7 @@ class UnwritableOutputTest extends SparkTestBase {
         BadInputTest.Result r = BadInputTest.runCapturing(args.toArray(String[]::new));
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("cannot write output '" + out + "'"), r.err());
-        assertTrue(r.err().contains("a-file"), "says which path is in the way: " + r.err());
+        assertTrue(r.err().contains("a-file is a file, not a directory"), "says which path is in the way: " + r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
         assertTrue(r.err().lines().count() <= 2, r.err());
         try (Stream<Path> left = Files.list(place)) {
