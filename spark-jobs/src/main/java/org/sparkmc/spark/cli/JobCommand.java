@@ -73,9 +73,11 @@ public abstract class JobCommand implements Callable<Integer> {
                     : configFile.describeBlockKey(MODEL_PARAMS, key)) + ")");
         }
         Set<String> takes = built.consulted();
-        throw new InvalidInputException("model '" + model + "' does not take " + (given.size() == 1 ? "parameter "
-                : "parameters ") + String.join(", ", named) + "; " + (takes.isEmpty() ? "it takes no parameters"
-                : "the parameters it reads are " + takes));
+        // "with these settings": a model may leave a parameter unread when another one makes it moot (gmm reads n
+        // only without points).
+        throw new InvalidInputException("model '" + model + "' does not read " + (given.size() == 1 ? "parameter "
+                : "parameters ") + String.join(", ", named) + " with these settings; " + (takes.isEmpty()
+                ? "it reads no parameters" : "the parameters it reads are " + takes));
     }
 
     private static Object numberOrText(String v) {

@@ -53,8 +53,8 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("unknown option", new String[] {"chains", "--conf", bimodal, "--chanis", "3"},
                         "Unknown option"),
                 Arguments.of("misspelt model parameter", new String[] {"chains", "--param", "thresold=3"},
-                        "model 'bimodal' does not take parameter 'thresold' (--param thresold=3); the parameters it "
-                            + "reads are [threshold]"),
+                        "model 'bimodal' does not read parameter 'thresold' (--param thresold=3) with these settings; "
+                            + "the parameters it reads are [threshold]"),
                 Arguments.of("data for another model", new String[] {"chains", "--data", eightSchools},
                         "model 'bimodal' reads none of the fields [J, sigma, y] of data file " + eightSchools));
     }
@@ -117,7 +117,7 @@ public class BadInputTest extends SparkTestBase {
         Result r = runCapturing("chains", "--conf", conf.toString(), "--param", "extra=1", "--out",
                 tmp.resolve("o").toString());
         assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
-        assertTrue(r.err.contains("does not take parameters 'extra' (--param extra=1), 'treshold' (" + conf + ":4)")
+        assertTrue(r.err.contains("does not read parameters 'extra' (--param extra=1), 'treshold' (" + conf + ":4)")
                 && r.err.contains("[threshold]"), r.err);
         assertFalse(Files.exists(tmp.resolve("o")));
     }

@@ -61,10 +61,10 @@ class SmcBadInputTest extends SparkTestBase {
                 Arguments.of("non-positive variance", List.of("--data", nile, "--param", "level_variance=-1"),
                         "level variance must be positive"),
                 Arguments.of("misspelt parameter", List.of("--data", nile, "--param", "observation_varaince=100"),
-                        "model 'local-level' does not take parameter 'observation_varaince'"),
+                        "model 'local-level' does not read parameter 'observation_varaince'"),
                 Arguments.of("parameter of another model", List.of("--conf",
                         TestPaths.conf("smc-nile-trend.conf").toString(), "--data", nile, "--param", "phi=0.9"),
-                        "does not take parameter 'phi'"));
+                        "does not read parameter 'phi'"));
     }
 
     @ParameterizedTest(name = "{0}")
