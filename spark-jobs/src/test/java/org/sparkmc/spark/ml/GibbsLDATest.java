@@ -421,8 +421,9 @@ class GibbsLDATest extends SparkTestBase {
 
     /**
      * With a Spark checkpoint directory the lineage cuts are reliable checkpoints; each supersedes the one before,
-     * which is deleted, and the last goes when the fit ends, so no rdd-* directory is left behind (Spark would keep
-     * every one). The topics are those of a fit with local checkpoints.
+     * which is deleted, and the last goes when the run ends, so no rdd-* directory is left behind (Spark would keep
+     * every one). Driven step by step, exactly one exists after every sweep, a new one after each cut; a fit leaves
+     * none, and its topics are those of a fit with local checkpoints.
      */
     @Test
     void reliableLineageCheckpointsAreNotLeftBehind() throws IOException {
@@ -431,19 +432,30 @@ class GibbsLDATest extends SparkTestBase {
         Path dir = tmp.resolve("spark-checkpoints");
         jsc().setCheckpointDir(dir.toString());
         try {
+            AdLdaSpark run = AdLdaSpark.start(jsc(), VectorCorpus.read(features, "features").documents().collect(),
+                    new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 4, 2, 5, LdaKernel.SPARSE_GIBBS, 2));
+            Set<String> seen = new HashSet<>();
+            for (int sweep = 1; sweep <= 6; sweep++) {
+                run.step(1);
+                List<String> now = checkpointDirectories(dir);
+                assertEquals(1, now.size(), "after sweep " + sweep + ": " + now);
+                seen.addAll(now);
+            }
+            assertTrue(seen.size() >= 3, "a new checkpoint at every cut: " + seen);
+            run.close();
+            assertEquals(List.of(), checkpointDirectories(dir));
+
             GibbsLDAModel reliable = gibbs().setMaxIter(6).setCheckpointInterval(2).fit(features);
             assertEquals(local.topicWordCounts(), reliable.topicWordCounts());
-            try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
-                List<String> left = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("rdd-"))
-                        .toList();
-                assertEquals(List.of(), left);
-            }
-            // The directory was used: Spark made its per-application subdirectory in it.
-            try (java.util.stream.Stream<Path> sub = java.nio.file.Files.list(dir)) {
-                assertEquals(1, sub.count());
-            }
+            assertEquals(List.of(), checkpointDirectories(dir));
         } finally {
             jsc().sc().checkpointDir_$eq(scala.Option.empty());
+        }
+    }
+
+    private static List<String> checkpointDirectories(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("rdd-")).sorted().toList();
         }
     }
 
