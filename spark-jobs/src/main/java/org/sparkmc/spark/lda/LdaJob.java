@@ -100,57 +100,64 @@ public final class LdaJob {
                     checkpoint.topics(spark, saved));
             history.addAll(saved.history());
         }
-        // Both block sets are built from the input read once; the training blocks are cached (lineage cut after the
-        // first step), the held-out ones are cached here for the evaluation, and then the input is released.
-        JavaPairRDD<Integer, Corpus> heldOutBlocks = heldOutBlocks(heldOut);
-        all.release();
-        PosteriorMeanTopics mean = config.topicSamples() > 1
-                ? PosteriorMeanTopics.of(p.numTopics(), training.vocabularySize(), p.beta()) : null;
-        Map<Integer, String> samples = new TreeMap<>();
-        if (saved != null) {
-            samples.putAll(saved.sampleChecksums());
-            restoreSamples(mean, checkpoint, saved);
-        }
-        Progress progress = Progress.forJob(LOG, config.sweeps());
-        int sinceSave = 0;
-        while (run.sweepsDone() < config.sweeps()) {
-            int n = Math.min(config.syncInterval(), config.sweeps() - run.sweepsDone());
-            AdLdaSpark.Step step = run.step(n);
-            LoglikRow row = LoglikRow.of(step);
-            history.add(row);
-            sinceSave += n;
-            boolean last = run.sweepsDone() == config.sweeps();
-            progress.step(run.sweepsDone(), "sample", line(row, step), last);
-            if (config.isTopicSample(run.sweepsDone())) {
-                mean.add(run.counts());
-                if (checkpoint != null) {
-                    samples.put(run.sweepsDone(), checkpoint.saveSample(run.sweepsDone(), run.counts()));
+        // The caller closes the run it returns; on a failure it is closed here (cached blocks, newest lineage
+        // checkpoint).
+        try {
+            // Both block sets are built from the input read once; the training blocks are cached (lineage cut after the
+            // first step), the held-out ones are cached here for the evaluation, and then the input is released.
+            JavaPairRDD<Integer, Corpus> heldOutBlocks = heldOutBlocks(heldOut);
+            all.release();
+            PosteriorMeanTopics mean = config.topicSamples() > 1
+                    ? PosteriorMeanTopics.of(p.numTopics(), training.vocabularySize(), p.beta()) : null;
+            Map<Integer, String> samples = new TreeMap<>();
+            if (saved != null) {
+                samples.putAll(saved.sampleChecksums());
+                restoreSamples(mean, checkpoint, saved);
+            }
+            Progress progress = Progress.forJob(LOG, config.sweeps());
+            int sinceSave = 0;
+            while (run.sweepsDone() < config.sweeps()) {
+                int n = Math.min(config.syncInterval(), config.sweeps() - run.sweepsDone());
+                AdLdaSpark.Step step = run.step(n);
+                LoglikRow row = LoglikRow.of(step);
+                history.add(row);
+                sinceSave += n;
+                boolean last = run.sweepsDone() == config.sweeps();
+                progress.step(run.sweepsDone(), "sample", line(row, step), last);
+                if (config.isTopicSample(run.sweepsDone())) {
+                    mean.add(run.counts());
+                    if (checkpoint != null) {
+                        samples.put(run.sweepsDone(), checkpoint.saveSample(run.sweepsDone(), run.counts()));
+                    }
+                }
+                if (checkpoint != null && (sinceSave >= checkpointing.every() || last)) {
+                    checkpoint.save(spark, fingerprint, run, history, samples);
+                    sinceSave = 0;
                 }
             }
-            if (checkpoint != null && (sinceSave >= checkpointing.every() || last)) {
-                checkpoint.save(spark, fingerprint, run, history, samples);
-                sinceSave = 0;
+            double[] meanPhi = mean == null ? null : mean.phi();
+            DocumentCompletion.Result finalState = heldOutBlocks == null ? null : evaluate(run.counts(), heldOutBlocks);
+            DocumentCompletion.Result averaged = meanPhi == null || heldOutBlocks == null ? null
+                    : evaluate(meanPhi, heldOutBlocks);
+            DocumentCompletion.Result leftToRight = heldOutBlocks == null || config.leftToRight() == null ? null
+                    : leftToRight(run.counts(), meanPhi, heldOutBlocks);
+            if (heldOutBlocks != null) {
+                heldOutBlocks.unpersist(false);
             }
+            DocumentCompletion.Result evaluation = averaged != null ? averaged : finalState;
+            if (evaluation != null) {
+                LOG.info("lda: held-out perplexity {} over {} documents ({} scored tokens){}",
+                        String.format(Locale.ROOT, "%.2f", evaluation.perplexity()), evaluation.documents(),
+                        evaluation.scoredTokens(), averaged == null ? "" : String.format(Locale.ROOT,
+                                " with the posterior-mean topics of %d states; %.2f with the final state's",
+                                config.topicSamples(), finalState.perplexity()));
+            }
+            return new LdaResult(run, input, training, heldOut, history, evaluation, meanPhi,
+                    averaged == null ? null : finalState, leftToRight, (System.nanoTime() - t0) / 1e9, saved != null);
+        } catch (RuntimeException | Error e) {
+            run.close();
+            throw e;
         }
-        double[] meanPhi = mean == null ? null : mean.phi();
-        DocumentCompletion.Result finalState = heldOutBlocks == null ? null : evaluate(run.counts(), heldOutBlocks);
-        DocumentCompletion.Result averaged = meanPhi == null || heldOutBlocks == null ? null
-                : evaluate(meanPhi, heldOutBlocks);
-        DocumentCompletion.Result leftToRight = heldOutBlocks == null || config.leftToRight() == null ? null
-                : leftToRight(run.counts(), meanPhi, heldOutBlocks);
-        if (heldOutBlocks != null) {
-            heldOutBlocks.unpersist(false);
-        }
-        DocumentCompletion.Result evaluation = averaged != null ? averaged : finalState;
-        if (evaluation != null) {
-            LOG.info("lda: held-out perplexity {} over {} documents ({} scored tokens){}",
-                    String.format(Locale.ROOT, "%.2f", evaluation.perplexity()), evaluation.documents(),
-                    evaluation.scoredTokens(), averaged == null ? "" : String.format(Locale.ROOT,
-                            " with the posterior-mean topics of %d states; %.2f with the final state's",
-                            config.topicSamples(), finalState.perplexity()));
-        }
-        return new LdaResult(run, input, training, heldOut, history, evaluation, meanPhi,
-                averaged == null ? null : finalState, leftToRight, (System.nanoTime() - t0) / 1e9, saved != null);
     }
 
     /**

@@ -227,7 +227,7 @@ public final class ObservationFeed {
         }
         if (columns == null) {
             if (o.dimension() != dimension) {
-                String time = o.dimension() > dimension ? timeLike(o) : null;
+                String time = o.dimension() == dimension + 1 ? timeLike(o) : null;
                 throw new InvalidInputException(file + ": " + o.dimension() + " observation column(s) "
                         + o.columns() + ", the model expects " + dimension + (time == null
                             ? " (choose them with --columns)"
