@@ -80,7 +80,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
     }
 
     /**
-     * A chains job's output directory (it holds {@code draws.parquet} beside summaries and report.html) stands for
+     * A chains job's output directory (it holds {@code draws.parquet} beside summary.json and the rest) stands for
      * its draws.parquet; asked to read it as text, it is refused, naming what to pass instead.
      */
     private static List<FileStatus> chainsOutputs(List<FileStatus> matches, String format, Configuration hadoop) {
@@ -89,7 +89,9 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
             Path draws = new Path(f.getPath(), CHAINS_DRAWS);
             try {
                 FileSystem fs = f.getPath().getFileSystem(hadoop);
-                if (!f.isDirectory() || !fs.exists(draws)) {
+                // Its summary.json too, so that another directory that merely holds a draws.parquet among other
+                // Parquet inputs is read as a whole, as before.
+                if (!f.isDirectory() || !fs.exists(draws) || !fs.exists(new Path(f.getPath(), "summary.json"))) {
                     resolved.add(f);
                 } else if (format.equals("cmdstan") || format.equals("csv")) {
                     throw new InvalidInputException(f.getPath() + " is a chains job output: diagnose its "

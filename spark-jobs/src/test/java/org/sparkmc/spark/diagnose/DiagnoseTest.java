@@ -262,7 +262,6 @@ class DiagnoseTest extends SparkTestBase {
     @Test
     void chainsOutputDirectoryIsReadThroughItsDrawsParquet() throws IOException {
         Path job = chainsOutputDirectory();
-        Files.writeString(job.resolve("summary.json"), "{}");
         Files.writeString(job.resolve("report.html"), "<html></html>");
         JsonNode s = run(tmp.resolve("dir"), job.toString());
         assertEquals(2, s.get("chains").asInt());
@@ -283,12 +282,13 @@ class DiagnoseTest extends SparkTestBase {
         assertFalse(Files.exists(out));
     }
 
-    /** A chains job's output directory as far as diagnose cares: draws.parquet (good rows) beside summary.csv. */
+    /** A chains job's output directory as far as diagnose cares: draws.parquet (good rows) beside summaries. */
     private Path chainsOutputDirectory() throws IOException {
         Path job = Files.createDirectories(tmp.resolve("chains-out"));
         parquet("draws", goodRows());
         Files.move(tmp.resolve("draws.parquet"), job.resolve("draws.parquet"));
         Files.writeString(job.resolve("summary.csv"), "name,mean\na,0.2\n");
+        Files.writeString(job.resolve("summary.json"), "{}");
         return job;
     }
 
