@@ -94,20 +94,10 @@ public final class Main implements Callable<Integer> {
         }
     }
 
-    /**
-     * {@code sparkmc <job>: message}, without repeating a prefix the message already starts with ({@code <job>: },
-     * {@code sparkmc: }, {@code sparkmc <job>: }).
-     */
+    /** {@code sparkmc <job>: message} ({@code sparkmc: message} at the top level). */
     static String prefixed(CommandLine cmd, String message) {
-        String name = cmd.getCommandName();
         String text = message == null ? "" : message;
-        for (String prefix : new String[] {"sparkmc " + name + ": ", "sparkmc: ", name + ": "}) {
-            if (text.startsWith(prefix)) {
-                text = text.substring(prefix.length());
-                break;
-            }
-        }
-        return cmd.getParent() == null ? "sparkmc: " + text : "sparkmc " + name + ": " + text;
+        return cmd.getParent() == null ? "sparkmc: " + text : "sparkmc " + cmd.getCommandName() + ": " + text;
     }
 
     private static InvalidInputException badInput(Throwable e) {

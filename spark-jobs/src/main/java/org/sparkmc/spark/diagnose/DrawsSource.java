@@ -224,8 +224,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                 if (line.isBlank() || line.startsWith("#")) {
                     continue;
                 }
-                String[] header = line.replace("\"", "").split(",", -1);
-                if (header.length >= 2 && header[0].trim().equals("chain") && header[1].trim().equals("draw")) {
+                if (DrawFiles.isChainDrawHeader(line)) {
                     throw new InvalidInputException(file + ":" + number + ": header starts 'chain,draw', so this "
                             + "is not CmdStan CSV (one chain per file, header starting lp__) but sparkmc's chain,draw "
                             + "CSV; use --format csv (or auto)");

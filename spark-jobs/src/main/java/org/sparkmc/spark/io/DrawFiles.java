@@ -40,11 +40,16 @@ public final class DrawFiles {
         if (firstLine.startsWith("#") || firstLine.startsWith("lp__")) {
             return Format.CMDSTAN;
         }
-        if (firstLine.replace("\"", "").startsWith("chain,draw")) {
+        if (isChainDrawHeader(firstLine)) {
             return Format.CSV;
         }
         throw new InvalidInputException(source + ":1: cannot tell the format: expected CmdStan CSV ('#' comments, "
                 + "lp__ …) or a header starting 'chain,draw', found '" + abbreviate(firstLine) + "'");
+    }
+
+    /** Whether a header line is sparkmc's {@code chain,draw,…} CSV layout (quotes ignored). */
+    public static boolean isChainDrawHeader(String line) {
+        return line.replace("\"", "").startsWith("chain,draw");
     }
 
     /** The parameter names a file's header declares (sampler columns other than lp__ left out). */

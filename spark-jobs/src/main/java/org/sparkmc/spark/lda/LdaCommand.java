@@ -213,7 +213,7 @@ public final class LdaCommand extends JobCommand {
         try {
             priors = new LdaPriors(topics, alpha == 0 ? 50.0 / Math.max(topics, 1) : alpha, beta);
         } catch (IllegalArgumentException e) {
-            throw new InvalidInputException("lda: " + e.getMessage());
+            throw new InvalidInputException(e.getMessage());
         }
         try {
             return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
