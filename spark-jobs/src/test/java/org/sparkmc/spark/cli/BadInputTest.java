@@ -156,7 +156,7 @@ public class BadInputTest extends SparkTestBase {
         assertFalse(Files.exists(tmp.resolve("o")));
     }
 
-    /** A job's message that starts with the job's name is not prefixed twice ("sparkmc lda: lda: ..."). */
+    /** An lda message is prefixed once ("sparkmc lda: ...", not "sparkmc lda: lda: ..."). */
     @Test
     void prefixIsNotRepeated() throws IOException {
         Path conf = tmp.resolve("lda.conf");
