@@ -1,6 +1,7 @@
 package org.sparkmc.spark;
 
 import java.util.Arrays;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
@@ -36,6 +37,21 @@ public final class SparkSetup {
         }
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
         return conf;
+    }
+
+    /**
+     * The Hadoop configuration for file-system calls made before Spark starts (checking the output and checkpoint
+     * locations, reading small inputs): Hadoop's own files plus the {@code spark.hadoop.*} settings spark-submit or
+     * the cluster's spark-defaults.conf pass, as Spark's own configuration will hold them.
+     */
+    public static Configuration hadoopConfiguration() {
+        Configuration hadoop = new Configuration();
+        for (scala.Tuple2<String, String> kv : new SparkConf().getAll()) {
+            if (kv._1().startsWith("spark.hadoop.")) {
+                hadoop.set(kv._1().substring("spark.hadoop.".length()), kv._2());
+            }
+        }
+        return hadoop;
     }
 
     /** Stops the session this process started, if any. */

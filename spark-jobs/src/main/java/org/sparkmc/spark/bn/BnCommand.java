@@ -123,13 +123,12 @@ public final class BnCommand extends JobCommand {
         ExactAnswer exactAnswer = ExactAnswer.of(config);
         List<GibbsRound> gibbsStart = m == BnMethod.GIBBS ? GibbsJob.initialStates(config) : List.of();
 
-        SparkSession spark = SparkSetup.session("sparkmc bn", master);
-        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        AtomicOutput output = out == null || out.isBlank() ? null
-                : AtomicOutput.open(out, overwrite, sc.hadoopConfiguration());
-        int parts = partitions > 0 ? partitions
-                : m == BnMethod.GIBBS ? Math.min(chains, sc.defaultParallelism()) : sc.defaultParallelism();
-        try {
+        try (AtomicOutput output = out == null || out.isBlank() ? null : AtomicOutput.open(out, overwrite,
+                SparkSetup.hadoopConfiguration(), runPaths().input("--network", network))) {
+            SparkSession spark = SparkSetup.session("sparkmc bn", master);
+            JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            int parts = partitions > 0 ? partitions
+                    : m == BnMethod.GIBBS ? Math.min(chains, sc.defaultParallelism()) : sc.defaultParallelism();
             BnResult result = BnJob.run(sc, config, exactAnswer, gibbsStart, parts);
             if (output != null) {
                 BnOutput.write(output, config, result);
@@ -138,11 +137,6 @@ public final class BnCommand extends JobCommand {
             print(spec.commandLine().getOut(), config, result, output);
             return m == BnMethod.GIBBS && !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED
                     : ExitCode.OK;
-        } catch (RuntimeException ex) {
-            if (output != null) {
-                output.abort();
-            }
-            throw ex;
         }
     }
 

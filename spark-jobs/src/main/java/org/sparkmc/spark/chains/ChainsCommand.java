@@ -152,13 +152,14 @@ public final class ChainsCommand extends JobCommand {
         if (reportParameters < 1) {
             throw new InvalidInputException("report-parameters must be ≥ 1, is " + reportParameters);
         }
-        SparkSession spark = outputOptions.session("sparkmc chains");
-        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        AtomicOutput output = outputOptions.open(spark);
-        int parts = partitions > 0 ? partitions : Math.min(chains, sc.defaultParallelism());
-        ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
-                maxRounds, minEss, maxRhat, seed, parts, driverDrawsLimit);
-        try {
+        try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
+                .apart("--checkpoint", checkpoint.dir()))) {
+            checkpoint.claim();
+            SparkSession spark = outputOptions.session("sparkmc chains");
+            JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            int parts = partitions > 0 ? partitions : Math.min(chains, sc.defaultParallelism());
+            ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
+                    maxRounds, minEss, maxRhat, seed, parts, driverDrawsLimit);
             ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpoint.dir(), checkpointEvery,
                     checkpoint.resume(), fingerprint(parameters)));
             ChainsResult result = job.run();
@@ -169,9 +170,6 @@ public final class ChainsCommand extends JobCommand {
                     + "outputs in %s%n", result.converged() ? "converged" : "NOT converged", result.samplingRounds(),
                     result.drawsPerChain(), result.seconds(), output.target());
             return !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
-        } catch (RuntimeException e) {
-            output.abort();
-            throw e;
         }
     }
 

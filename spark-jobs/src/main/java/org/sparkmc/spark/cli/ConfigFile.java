@@ -59,6 +59,11 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
         }
     }
 
+    /** The file as a {@code file:} URI, or null without one. */
+    public String location() {
+        return location == null ? null : new File(location).getAbsoluteFile().toURI().toString();
+    }
+
     /** The value of {@code --conf} in the arguments, if any. */
     public static String find(String[] args) {
         for (int i = 0; i < args.length; i++) {

@@ -9,6 +9,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.model.ModelParameters;
+import org.sparkmc.spark.io.RunPaths;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -29,6 +30,11 @@ public abstract class JobCommand implements Callable<Integer> {
 
     public final void useConfigFile(ConfigFile file) {
         this.configFile = file;
+    }
+
+    /** The run's paths other than its output, so far its config file: the job adds its inputs and directories. */
+    protected RunPaths runPaths() {
+        return RunPaths.none().input(ConfigFile.OPTION, configFile.location());
     }
 
     /**

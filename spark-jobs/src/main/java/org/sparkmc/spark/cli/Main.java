@@ -77,11 +77,27 @@ public final class Main implements Callable<Integer> {
                 cmd.getErr().println(prefixed(cmd, bad.getMessage()));
                 return ExitCode.BAD_INPUT;
             }
-            cmd.getErr().println("sparkmc " + cmd.getCommandName() + " failed: " + e);
-            e.printStackTrace(cmd.getErr());
-            return ExitCode.FAILURE;
+            return failed(cmd.getErr(), cmd.getCommandName(), e);
         });
-        return commandLine.execute(args);
+        try {
+            return commandLine.execute(args);
+        } catch (Error e) {
+            // picocli passes Errors through (e.g. Hadoop's FSError on a full local disk): same report.
+            return failed(err, "", e);
+        }
+    }
+
+    /** Exit 1: one line for a failure of the machine (a full disk), else the error and its stack trace. */
+    private static int failed(PrintWriter err, String job, Throwable e) {
+        String name = job.isEmpty() ? "sparkmc" : "sparkmc " + job;
+        String environment = EnvironmentFailures.describe(e);
+        if (environment != null) {
+            err.println(name + ": " + environment);
+        } else {
+            err.println(name + " failed: " + e);
+            e.printStackTrace(err);
+        }
+        return ExitCode.FAILURE;
     }
 
     /** Subcommands print the top-level version for {@code --version} (their help lists the option). */

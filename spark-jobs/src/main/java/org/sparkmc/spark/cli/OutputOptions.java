@@ -1,10 +1,10 @@
 package org.sparkmc.spark.cli;
 
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.RunPaths;
 import picocli.CommandLine.Option;
 
 /** The options of a job that writes an output directory with Spark: where, whether to replace it, which master. */
@@ -31,9 +31,11 @@ public final class OutputOptions {
         return SparkSetup.session(appName, master);
     }
 
-    /** The staged output directory, refused when it exists without --overwrite. */
-    public AtomicOutput open(SparkSession spark) {
-        return AtomicOutput.open(out, overwrite,
-                JavaSparkContext.fromSparkContext(spark.sparkContext()).hadoopConfiguration());
+    /**
+     * The staged output directory, opened before Spark starts so a refusal is quick: refused when it exists without
+     * --overwrite, or when it may not be replaced or overlaps the run's other paths ({@link AtomicOutput#open}).
+     */
+    public AtomicOutput open(RunPaths paths) {
+        return AtomicOutput.open(out, overwrite, SparkSetup.hadoopConfiguration(), paths);
     }
 }

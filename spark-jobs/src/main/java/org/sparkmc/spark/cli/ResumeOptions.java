@@ -1,6 +1,8 @@
 package org.sparkmc.spark.cli;
 
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.io.CheckpointStates;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,6 +26,16 @@ public final class ResumeOptions {
         }
         if (every < 1) {
             throw new InvalidInputException("checkpoint-every must be ≥ 1, is " + every);
+        }
+    }
+
+    /**
+     * Claims the checkpoint directory, if any, before Spark starts ({@link CheckpointStates#claim}): a foreign
+     * non-empty or unwritable directory is refused now.
+     */
+    public void claim() {
+        if (dir != null) {
+            CheckpointStates.claim(dir, SparkSetup.hadoopConfiguration());
         }
     }
 

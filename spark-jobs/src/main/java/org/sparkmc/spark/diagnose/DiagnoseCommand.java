@@ -15,6 +15,7 @@ import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.RunPaths;
 import org.sparkmc.spark.report.HtmlReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -66,10 +67,11 @@ public final class DiagnoseCommand extends JobCommand {
         if (!(maxRhat > 1) || !(minEssPerChain >= 0) || reportParameters < 1) {
             throw new InvalidInputException("need --max-rhat > 1, --min-ess-per-chain ≥ 0, --report-parameters ≥ 1");
         }
-        SparkSession spark = outputOptions.session("sparkmc diagnose");
-        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        AtomicOutput output = outputOptions.open(spark);
-        try {
+        RunPaths paths = runPaths();
+        inputs.forEach(in -> paths.input("input", in));
+        try (AtomicOutput output = outputOptions.open(paths)) {
+            SparkSession spark = outputOptions.session("sparkmc diagnose");
+            JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             long t0 = System.nanoTime();
             DrawsSource source = DrawsSource.load(spark, inputs, format);
             LOG.info("diagnose: {}", source.description());
@@ -92,9 +94,6 @@ public final class DiagnoseCommand extends JobCommand {
             output.commit();
             printVerdict(spec.commandLine().getOut(), failing, summaries.size(), output.target().toString());
             return !failing.isEmpty() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
-        } catch (RuntimeException e) {
-            output.abort();
-            throw e;
         }
     }
 

@@ -4,43 +4,64 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.UUID;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ShutdownHookManager;
 import org.sparkmc.core.InvalidInputException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An output directory committed all at once through Hadoop's FileSystem (file://, hdfs://, s3a://): everything is
  * written under a hidden temporary directory beside the target, which is renamed into place at the end, and
- * {@code _SUCCESS} is written last. An existing target is refused unless overwriting was asked for; then it is
- * moved aside, replaced, and only then deleted, so it is never half-overwritten (and is moved back if the staged
- * output cannot be moved into place). A failed job leaves nothing at the target (call {@link #abort()}).
+ * {@code _SUCCESS} is written last, listing what the output holds. An existing target is refused unless
+ * overwriting was asked for, and even then unless it is a sparkmc output holding nothing else ({@link OutputManifest}),
+ * is neither the working directory nor one of its ancestors, and holds none of the run's inputs ({@link RunPaths});
+ * a replaced output is moved aside, replaced, and only then deleted, so it is never half-overwritten (and is moved
+ * back if the staged output cannot be moved into place). The commit checks that the rename really put the output
+ * at the target (a directory that appeared there meanwhile would otherwise swallow it). Closing without a commit,
+ * after any failure or on a JVM shutdown (SIGTERM), removes the staging directory, so a failed job leaves nothing.
  */
-public final class AtomicOutput {
-    public static final String SUCCESS = "_SUCCESS";
+public final class AtomicOutput implements AutoCloseable {
+    public static final String SUCCESS = OutputManifest.SUCCESS;
+    private static final Logger LOG = LoggerFactory.getLogger(AtomicOutput.class);
+    private static final String STAGING = ".sparkmc-tmp-";
+    private static final String OLD = ".sparkmc-old-";
 
     private final FileSystem fs;
     private final Path target;
     private final Path staging;
     private final boolean overwrite;
+    private final Runnable onShutdown = this::cleanUpAfterShutdown;
+    private volatile Path aside;
+    private volatile boolean done;
 
     private AtomicOutput(FileSystem fs, Path target, boolean overwrite) {
         this.fs = fs;
         this.target = target;
         this.overwrite = overwrite;
-        this.staging = new Path(target.getParent(), "." + target.getName() + ".sparkmc-tmp-" + UUID.randomUUID());
+        this.staging = sibling(STAGING);
+    }
+
+    /** {@link #open(String, boolean, Configuration, RunPaths)} for a run with no other paths to protect. */
+    public static AtomicOutput open(String location, boolean overwrite, Configuration hadoopConf) {
+        return open(location, overwrite, hadoopConf, RunPaths.none());
     }
 
     /**
-     * Checks the target before any work is done: it must not exist unless {@code overwrite}, and a directory must be
+     * Checks the target before any work is done: it must lie apart from the run's working directories; it must not
+     * exist unless {@code overwrite}, and then it must be a replaceable sparkmc output; and a directory must be
      * creatable beside it (the staging directory is created, with any missing parents, and removed again), so an
-     * unwritable location fails now rather than after the run.
+     * unwritable location fails now rather than after the run. Staging directories that killed runs left beside the
+     * target are named in a warning.
      *
-     * @throws InvalidInputException if the target exists and overwriting was not asked for, or nothing can be
-     *         created where it goes
+     * @throws InvalidInputException if the target may not be written or replaced, saying why
      */
-    public static AtomicOutput open(String location, boolean overwrite, Configuration hadoopConf) {
+    public static AtomicOutput open(String location, boolean overwrite, Configuration hadoopConf, RunPaths paths) {
         try {
             Path path = new Path(location);
             FileSystem fs = path.getFileSystem(hadoopConf);
@@ -48,15 +69,39 @@ public final class AtomicOutput {
             if (target.getParent() == null) {
                 throw new InvalidInputException("output '" + location + "' cannot be the root of a file system");
             }
-            if (fs.exists(target) && !overwrite) {
-                throw new InvalidInputException("output '" + target + "' already exists; choose another --out or "
-                        + "pass --overwrite to replace it");
+            paths.checkApart(target, hadoopConf);
+            if (fs.exists(target)) {
+                if (!overwrite) {
+                    throw new InvalidInputException("output '" + target + "' already exists; choose another --out or "
+                            + "pass --overwrite to replace it");
+                }
+                checkReplaceable(fs, target, paths, hadoopConf);
             }
             AtomicOutput output = new AtomicOutput(fs, target, overwrite);
             output.probeWritable(location);
+            output.warnOfLeftovers();
+            ShutdownHookManager.get().addShutdownHook(output.onShutdown, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
             return output;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot inspect output location '" + location + "'", e);
+        }
+    }
+
+    /** Refuses to replace the working directory or an ancestor, a directory holding an input, or a foreign one. */
+    private static void checkReplaceable(FileSystem fs, Path target, RunPaths paths, Configuration conf)
+            throws IOException {
+        if ("file".equals(target.toUri().getScheme())) {
+            Path cwd = fs.makeQualified(new Path(System.getProperty("user.dir")));
+            if (RunPaths.within(cwd, target)) {
+                throw new InvalidInputException("--overwrite refuses to replace '" + target + "': it is the working "
+                        + "directory or holds it; choose another --out");
+            }
+        }
+        paths.checkNoInputWithin(target, conf);
+        String why = OutputManifest.whyNotReplaceable(fs, target);
+        if (why != null) {
+            throw new InvalidInputException("--overwrite refuses to replace '" + target + "': " + why
+                    + "; remove it yourself or choose another --out");
         }
     }
 
@@ -150,34 +195,57 @@ public final class AtomicOutput {
         }
     }
 
-    /** Moves the staged output into place and writes {@code _SUCCESS} last. */
+    /**
+     * Moves the staged output into place and writes {@code _SUCCESS} last.
+     *
+     * @throws InvalidInputException if the target appeared while the job ran (without overwrite), is no longer
+     *         replaceable, or appeared between the check and the rename; the staged output is kept for
+     *         {@link #close()} to remove, and any other directory at the target is left as it is
+     */
     public void commit() {
         try {
             fs.mkdirs(staging);
-            Path aside = null;
+            List<String> entries = OutputManifest.entries(fs, staging);
             if (fs.exists(target)) {
                 if (!overwrite) {
-                    throw new InvalidInputException("output '" + target + "' appeared while the job ran; "
-                            + "nothing was written there (pass --overwrite to replace it)");
+                    throw appeared();
                 }
-                aside = new Path(target.getParent(), "." + target.getName() + ".sparkmc-old-" + UUID.randomUUID());
+                String why = OutputManifest.whyNotReplaceable(fs, target);
+                if (why != null) {
+                    throw new InvalidInputException("--overwrite refuses to replace '" + target + "': " + why
+                            + " (it changed while the job ran); nothing was written there");
+                }
+                aside = sibling(OLD);
                 rename(target, aside);
             }
             try {
                 rename(staging, target);
+                Path swallowed = new Path(target, staging.getName());
+                if (fs.exists(swallowed)) {
+                    // Hadoop's rename moves a directory into an existing one: another run committed meanwhile.
+                    rename(swallowed, staging);
+                    throw appeared();
+                }
             } catch (IOException | RuntimeException e) {
                 if (aside != null) {
-                    putBack(aside, e);
+                    putBack(e);
                 }
                 throw e;
             }
-            fs.create(new Path(target, SUCCESS), true).close();
+            OutputManifest.write(fs, target, entries);
+            done = true;
             if (aside != null) {
                 fs.delete(aside, true);
             }
+            removeShutdownHook();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot commit output to " + target, e);
         }
+    }
+
+    private InvalidInputException appeared() {
+        return new InvalidInputException("output '" + target + "' appeared while the job ran; nothing was written "
+                + "there" + (overwrite ? "" : " (pass --overwrite to replace it)"));
     }
 
     /** Removes whatever was staged; the target is untouched. */
@@ -189,11 +257,63 @@ public final class AtomicOutput {
         }
     }
 
+    /** Without a commit, removes the staged output (a failed run, whatever it threw, leaves nothing). */
+    @Override
+    public void close() {
+        if (!done) {
+            done = true;
+            removeShutdownHook();
+            abort();
+        }
+    }
+
+    private void removeShutdownHook() {
+        if (!ShutdownHookManager.get().isShutdownInProgress()) {
+            ShutdownHookManager.get().removeShutdownHook(onShutdown);
+        }
+    }
+
+    /** On a JVM shutdown before the commit ended: an old output set aside goes back, the staging is removed. */
+    private void cleanUpAfterShutdown() {
+        if (done) {
+            return;
+        }
+        try {
+            Path old = aside;
+            if (old != null && fs.exists(old) && !fs.exists(target)) {
+                fs.rename(old, target);
+            }
+            fs.delete(staging, true);
+            LOG.warn("shut down before the output was committed: removed the staged output {}", staging);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("shut down before the output was committed; cannot remove the staged output {}: {}", staging,
+                    e.toString());
+        }
+    }
+
+    /** Warns of staging or set-aside directories beside the target that runs killed outright left behind. */
+    private void warnOfLeftovers() throws IOException {
+        String prefix = "." + target.getName();
+        if (!fs.exists(target.getParent())) {
+            return;
+        }
+        FileStatus[] left = fs.listStatus(target.getParent(), p -> p.getName().startsWith(prefix + STAGING)
+                || p.getName().startsWith(prefix + OLD));
+        for (FileStatus f : left) {
+            LOG.warn("{} was left by an earlier run that was killed (or is another run's, still going); "
+                    + "remove it when no run writes {}", f.getPath(), target);
+        }
+    }
+
+    private Path sibling(String infix) {
+        return new Path(target.getParent(), "." + target.getName() + infix + UUID.randomUUID());
+    }
+
     /**
      * After the staged output could not be moved into place, moves the old output set aside back to the target; if
      * that fails too, {@code failure} says where the old output is.
      */
-    private void putBack(Path aside, Exception failure) {
+    private void putBack(Exception failure) {
         try {
             if (fs.exists(target)) {
                 throw new IOException(target + " exists");

@@ -37,6 +37,10 @@ public final class CheckpointStates {
     public static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
             .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
     private static final String CHECKSUM = "\n#sha256:";
+    /** The names of the states this class writes, and the only files of the directory's top level it deletes. */
+    private static final String STATE_NAME = "state-\\d{5,}\\.json";
+    /** The file that marks a directory as a sparkmc checkpoint, written when a run first claims it. */
+    static final String MARKER = "_sparkmc-checkpoint";
 
     private final FileSystem fs;
     private final Path dir;
@@ -48,6 +52,50 @@ public final class CheckpointStates {
             this.dir = fs.makeQualified(path);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open checkpoint directory " + location, e);
+        }
+    }
+
+    /**
+     * Claims {@code location} as a job's checkpoint directory before the run starts: a new or empty directory is
+     * created and marked ({@value #MARKER}); one already marked is sparkmc's and is taken as it is. A directory
+     * holding anything else is refused, so a checkpoint never deletes or overwrites files it did not write; so is
+     * one where nothing can be written (found now, not after the first round).
+     *
+     * @throws InvalidInputException if the location is a file, a foreign non-empty directory, or not writable
+     */
+    public static void claim(String location, Configuration conf) {
+        try {
+            Path path = new Path(location);
+            FileSystem fs = path.getFileSystem(conf);
+            Path dir = fs.makeQualified(path);
+            Path marker = new Path(dir, MARKER);
+            if (fs.exists(dir)) {
+                if (!fs.getFileStatus(dir).isDirectory()) {
+                    throw new InvalidInputException("--checkpoint '" + location + "' is a file; give a directory");
+                }
+                if (fs.exists(marker)) {
+                    return;
+                }
+                FileStatus[] held = fs.listStatus(dir);
+                if (held.length > 0) {
+                    List<String> names = new ArrayList<>();
+                    for (int i = 0; i < Math.min(5, held.length); i++) {
+                        names.add(held[i].getPath().getName());
+                    }
+                    throw new InvalidInputException("--checkpoint '" + location + "' holds files sparkmc did not "
+                            + "write (" + String.join(", ", names) + (held.length > 5 ? ", …" : "") + "); give a new "
+                            + "or empty directory");
+                }
+            }
+            try {
+                fs.mkdirs(dir);
+                fs.create(marker, true).close();
+            } catch (IOException e) {
+                throw new InvalidInputException("cannot write checkpoint directory '" + location + "': "
+                        + rootMessage(e) + "; choose another --checkpoint", e);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot inspect checkpoint directory " + location, e);
         }
     }
 
@@ -77,7 +125,7 @@ public final class CheckpointStates {
             }
             Path target = new Path(dir, String.format("state-%05d.json", index));
             replace(tmp, target);
-            for (FileStatus old : fs.listStatus(dir, p -> p.getName().startsWith("state-"))) {
+            for (FileStatus old : fs.listStatus(dir, p -> p.getName().matches(STATE_NAME))) {
                 if (!old.getPath().getName().equals(target.getName())) {
                     fs.delete(old.getPath(), false);
                 }
@@ -127,7 +175,7 @@ public final class CheckpointStates {
                 return null;
             }
             FileStatus newest = null;
-            for (FileStatus f : fs.listStatus(dir, p -> p.getName().matches("state-\\d+\\.json"))) {
+            for (FileStatus f : fs.listStatus(dir, p -> p.getName().matches(STATE_NAME))) {
                 if (newest == null || f.getPath().getName().compareTo(newest.getPath().getName()) > 0) {
                     newest = f;
                 }

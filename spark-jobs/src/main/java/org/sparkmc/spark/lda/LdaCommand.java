@@ -167,14 +167,15 @@ public final class LdaCommand extends JobCommand {
         LdaCorpusReader.TextOptions textOptions = plain
                 ? LdaCorpusReader.TextOptions.of(vocabSize, minDf, !keepStopWords) : null;
 
-        SparkSession spark = outputOptions.session("sparkmc lda");
-        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        AtomicOutput output = outputOptions.open(spark);
-        if (partitions <= 0) {
-            config = config.withPartitions(Math.max(1, Math.min(blocks, sc.defaultParallelism())));
-        }
         LdaResult result = null;
-        try {
+        try (AtomicOutput output = outputOptions.open(runPaths().input("--docword", docword).input("--vocab", vocab)
+                .input("--text", text).apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir))) {
+            checkpoint.claim();
+            SparkSession spark = outputOptions.session("sparkmc lda");
+            JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            if (partitions <= 0) {
+                config = config.withPartitions(Math.max(1, Math.min(blocks, sc.defaultParallelism())));
+            }
             // Read on the executors: the driver holds only the header, the vocabulary and the documents' index.
             LdaCorpus corpus = uci ? LdaCorpusReader.readUci(sc, docword, vocab)
                     : LdaCorpusReader.readText(spark, text, textOptions);
@@ -191,9 +192,6 @@ public final class LdaCommand extends JobCommand {
                             : String.format(Locale.ROOT, "%.2f", result.heldOutResult().perplexity()),
                     output.target());
             return ExitCode.OK;
-        } catch (RuntimeException e) {
-            output.abort();
-            throw e;
         } finally {
             if (result != null) {
                 result.run().close();

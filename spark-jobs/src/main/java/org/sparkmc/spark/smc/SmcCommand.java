@@ -165,13 +165,14 @@ public final class SmcCommand extends JobCommand {
                 new ObservationFeed.Follow(follow, pollSeconds, idleTimeout),
                 smcModel.model().observationDimension(), new Configuration());
 
-        SparkSession spark = outputOptions.session("sparkmc smc");
-        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        AtomicOutput output = outputOptions.open(spark);
-        if (partitions <= 0) {
-            config = config.withPartitions(Math.max(1, Math.min(config.blocks(), sc.defaultParallelism())));
-        }
-        try {
+        try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
+                .apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir))) {
+            checkpoint.claim();
+            SparkSession spark = outputOptions.session("sparkmc smc");
+            JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            if (partitions <= 0) {
+                config = config.withPartitions(Math.max(1, Math.min(config.blocks(), sc.defaultParallelism())));
+            }
             SmcResult result = new SmcJob(sc, config, checkpointing).run(feed);
             SmcOutput.write(spark, output, config, result);
             output.commit();
@@ -182,12 +183,8 @@ public final class SmcCommand extends JobCommand {
             return ExitCode.OK;
         } catch (WeightCollapseException e) {
             // Not bad input in the scheduler's sense: the run itself failed at a time step.
-            output.abort();
             spec.commandLine().getErr().println("sparkmc smc failed: " + e.getMessage());
             return ExitCode.FAILURE;
-        } catch (RuntimeException e) {
-            output.abort();
-            throw e;
         }
     }
 

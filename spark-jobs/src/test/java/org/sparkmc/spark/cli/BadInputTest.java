@@ -178,14 +178,17 @@ public class BadInputTest extends SparkTestBase {
         assertEquals("precious", Files.readString(out.resolve("keep.txt")));
     }
 
+    /** A sparkmc output is replaced whole: nothing of the old one (here its CmdStan CSVs) is left. */
     @Test
     void overwriteReplacesTheWholeDirectory() throws IOException {
-        Path out = Files.createDirectories(tmp.resolve("replaced"));
-        Files.writeString(out.resolve("stale.txt"), "old");
-        Result r = runCapturing("chains", "--out", out.toString(), "--overwrite", "--round-size", "200",
-                "--warmup", "100", "--max-rounds", "1", "--scale", "10");
+        Path out = tmp.resolve("replaced");
+        String[] quick = {"chains", "--out", out.toString(), "--round-size", "200", "--warmup", "100", "--max-rounds",
+            "1", "--scale", "10"};
+        assertEquals(ExitCode.OK, runCapturing(append(quick, "--cmdstan-csv")).code);
+        assertTrue(Files.exists(out.resolve("cmdstan")));
+        Result r = runCapturing(append(quick, "--overwrite"));
         assertEquals(ExitCode.OK, r.code, r.err);
-        assertFalse(Files.exists(out.resolve("stale.txt")));
+        assertFalse(Files.exists(out.resolve("cmdstan")));
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
         try (Stream<Path> siblings = Files.list(tmp)) {
             assertEquals(1, siblings.count(), "no staging or set-aside directories left behind");

@@ -28,10 +28,15 @@ public class LauncherIT {
     }
 
     public static Run launch(String... args) throws IOException, InterruptedException {
+        return launchIn(TestPaths.projectRoot(), args);
+    }
+
+    /** Runs the launcher with {@code dir} as the working directory. */
+    public static Run launchIn(Path dir, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(TestPaths.projectRoot().resolve("submit/sparkmc").toString());
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
                 .redirectErrorStream(true);
         pb.environment().remove("SPARK_HOME");
         pb.environment().put("SPARKMC_JAVA_OPTS", "-Xmx1g");
@@ -52,6 +57,59 @@ public class LauncherIT {
         assertTrue(run.output().contains("round 2/21 sampling"), run.output());
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
         assertTrue(summary(out).get("converged").asBoolean());
+    }
+
+    /**
+     * The adversarial case that deleted a user's directory (issue 18 A): a config file alone, with out = "." and
+     * overwrite = true, run in a directory holding the user's files. Now exit 2 before Spark starts, nothing touched.
+     */
+    @Test
+    void aConfigFileCannotMakeARunReplaceTheWorkingDirectory() throws Exception {
+        Path work = Files.createDirectories(tmp.resolve("work"));
+        Files.writeString(work.resolve("PRECIOUS.txt"), "keep");
+        Files.writeString(work.resolve("innocent.conf"), "out = \".\"\noverwrite = true\nmax-rounds = 1\n");
+        Run run = launchIn(work, "chains", "--conf", "innocent.conf");
+        assertEquals(2, run.code(), run.output());
+        assertTrue(run.output().contains("it is the working directory or holds it"), run.output());
+        assertEquals("keep", Files.readString(work.resolve("PRECIOUS.txt")));
+        assertTrue(Files.exists(work.resolve("innocent.conf")));
+    }
+
+    /**
+     * SIGTERM while the output is being written (issue 18 G: the old code left the staging directory behind): the
+     * shutdown hook removes the staging, and nothing appears at --out. The kill is sent the moment the staging
+     * directory appears; the CmdStan CSVs of 8 × 200,000 draws keep the run writing for seconds after that.
+     */
+    @Test
+    void sigtermWhileWritingLeavesNoStaging() throws Exception {
+        Path out = tmp.resolve("killed");
+        List<String> command = List.of(TestPaths.projectRoot().resolve("submit/sparkmc").toString(), "chains",
+                "--out", out.toString(), "--warmup", "100", "--round-size", "200000", "--max-rounds", "1",
+                "--cmdstan-csv", "--master", "local[2]");
+        ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("killed.log").toFile());
+        pb.environment().remove("SPARK_HOME");
+        pb.environment().put("SPARKMC_JAVA_OPTS", "-Xmx1g");
+        Process p = pb.start();
+        long deadline = System.nanoTime() + 180_000_000_000L;
+        while (staging(tmp).isEmpty() && p.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertTrue(p.isAlive(), "the run ended before it began writing: " + Files.readString(tmp.resolve(
+                "killed.log")));
+        p.destroy(); // SIGTERM
+        int code = p.waitFor();
+        String log = Files.readString(tmp.resolve("killed.log"));
+        assertEquals(143, code, "killed by SIGTERM before the commit: " + log);
+        assertEquals(List.of(), staging(tmp), log);
+        assertTrue(!Files.exists(out), log);
+        assertTrue(log.contains("removed the staged output"), log);
+    }
+
+    private static List<Path> staging(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().contains(".sparkmc-tmp-")).toList();
+        }
     }
 
     @Test

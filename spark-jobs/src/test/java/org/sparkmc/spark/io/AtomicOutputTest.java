@@ -81,4 +81,48 @@ class AtomicOutputTest {
         assertTrue(e.getMessage().contains("in file:/proc/no-such (permission denied or read-only file system at "
                 + "file:/proc)"), e.getMessage());
     }
+
+    /**
+     * Another run commits the same output between the existence check and the rename: Hadoop's rename would move
+     * this run's output inside the other's and report success (the old code then wrote _SUCCESS into the other's
+     * output and exited 0). The commit now fails, leaves the other output as it was, and close() removes its own.
+     */
+    @Test
+    void anOutputThatAppearsJustBeforeTheRenameIsLeftAloneAndTheCommitFails() throws Exception {
+        Path target = tmp.resolve("out");
+        AtomicOutput out = AtomicOutput.open(FaultyFileSystem.uri(target), false, new Configuration());
+        out.writeText("summary.json", "{}");
+        FaultyFileSystem.beforeRename((from, to) -> {
+            try {
+                Files.createDirectories(target);
+                Files.writeString(target.resolve("theirs.txt"), "the other run's");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        try {
+            InvalidInputException e = assertThrows(InvalidInputException.class, out::commit);
+            assertTrue(e.getMessage().contains("appeared while the job ran; nothing was written there"),
+                    e.getMessage());
+        } finally {
+            FaultyFileSystem.reset();
+        }
+        out.close();
+        try (Stream<Path> inTarget = Files.list(target); Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of("theirs.txt"), inTarget.map(p -> p.getFileName().toString()).toList());
+            assertEquals(List.of(target), left.toList(), "no staging left");
+        }
+    }
+
+    /** Closing without a commit, whatever the failure was, removes the staging directory. */
+    @Test
+    void closeWithoutCommitRemovesTheStaging() throws Exception {
+        Path target = tmp.resolve("out");
+        try (AtomicOutput out = AtomicOutput.open(target.toString(), false, new Configuration())) {
+            out.writeText("draws.csv", "x\n1\n");
+        }
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.toList());
+        }
+    }
 }

@@ -51,6 +51,40 @@ class CheckpointStatesTest {
         assertArrayEquals(values, back);
     }
 
+    /** Saving a state deletes only older states it wrote, never another file whose name begins with state-. */
+    @Test
+    void savingDeletesOnlyItsOwnStates() throws Exception {
+        Path dir = tmp.resolve("ck");
+        CheckpointStates.claim(dir.toString(), new Configuration());
+        Files.writeString(dir.resolve("state-of-the-art.txt"), "mine");
+        Files.writeString(dir.resolve("state-1.json"), "{}");
+        CheckpointStates states = new CheckpointStates(dir.toString(), new Configuration());
+        for (int n = 1; n <= 2; n++) {
+            states.save(n, Map.of("fingerprint", "f"));
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of("_sparkmc-checkpoint", "state-00002.json", "state-1.json", "state-of-the-art.txt"),
+                    files.map(p -> p.getFileName().toString()).filter(f -> !f.startsWith(".")).sorted().toList());
+        }
+    }
+
+    /** A claimed directory is claimed again as it is; a file, or a foreign non-empty directory, is refused. */
+    @Test
+    void claimTakesNewEmptyOrOwnDirectoriesOnly() throws Exception {
+        Configuration conf = new Configuration();
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        CheckpointStates.claim(empty.toString(), conf);
+        Files.writeString(empty.resolve("state-00001.json"), "{}");
+        CheckpointStates.claim(empty.toString(), conf);
+        Path file = Files.writeString(tmp.resolve("file"), "x");
+        assertTrue(assertThrows(InvalidInputException.class, () -> CheckpointStates.claim(file.toString(), conf))
+                .getMessage().contains("is a file"));
+        Path foreign = Files.createDirectories(tmp.resolve("foreign"));
+        Files.writeString(foreign.resolve("notes.txt"), "x");
+        assertTrue(assertThrows(InvalidInputException.class, () -> CheckpointStates.claim(foreign.toString(), conf))
+                .getMessage().contains("holds files sparkmc did not write (notes.txt)"));
+    }
+
     @Test
     void corruptAndForeignStatesAreRefused() throws Exception {
         Path dir = tmp.resolve("ck");

@@ -1,0 +1,38 @@
+package org.sparkmc.spark.cli;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One-line messages for failures of the machine rather than of the run's input or of sparkmc: a full disk. The
+ * output's staging is removed by then ({@code AtomicOutput.close}), so the message can say nothing was written.
+ */
+final class EnvironmentFailures {
+    private static final String NO_SPACE = "No space left on device";
+    private static final Pattern PATH = Pattern.compile("([a-z][a-z0-9+.-]*:)?/[^\\s'\"]+");
+
+    private EnvironmentFailures() {
+    }
+
+    /** The message for {@code e}, or null when it is not such a failure. */
+    static String describe(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains(NO_SPACE)) {
+                return "no space left on device while writing" + where(e) + "; nothing was written there and an "
+                        + "output it was to replace is intact (free space, or choose another --out or --checkpoint)";
+            }
+        }
+        return null;
+    }
+
+    /** " PATH": the first path a message of the chain names, or "" when none does. */
+    private static String where(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            Matcher m = t.getMessage() == null ? null : PATH.matcher(t.getMessage());
+            if (m != null && m.find()) {
+                return " " + m.group().replaceAll("[.,;:]$", "");
+            }
+        }
+        return "";
+    }
+}

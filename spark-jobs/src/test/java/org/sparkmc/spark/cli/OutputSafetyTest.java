@@ -1,0 +1,184 @@
+package org.sparkmc.spark.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.sparkmc.spark.cli.BadInputTest.runCapturing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.BadInputTest.Result;
+import org.sparkmc.spark.io.FaultyFileSystem;
+
+/**
+ * A run never destroys what it did not write: --overwrite replaces only a sparkmc output holding nothing else and
+ * never one holding the run's inputs; a checkpoint directory is never a foreign one, nor overlaps the output; and a
+ * full disk leaves neither staging nor a damaged earlier output. Each case reproduces a data loss an adversarial
+ * run found on the old code (issue 18, A–C and G).
+ */
+public class OutputSafetyTest extends SparkTestBase {
+    private static final String[] QUICK = {"--round-size", "100", "--warmup", "50", "--max-rounds", "1"};
+
+    @TempDir
+    Path tmp;
+
+    @AfterEach
+    void healDisk() {
+        FaultyFileSystem.reset();
+    }
+
+    private static String[] chains(String... args) {
+        return Stream.concat(Stream.of("chains"), Stream.concat(Stream.of(args), Stream.of(QUICK)))
+                .toArray(String[]::new);
+    }
+
+    private Path chainsOutput(String name) {
+        Path out = tmp.resolve(name);
+        Result r = runCapturing(chains("--out", out.toString()));
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        return out;
+    }
+
+    private List<String> listing(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void overwriteRefusesADirectoryThatIsNotASparkmcOutput() throws IOException {
+        Path out = Files.createDirectories(tmp.resolve("mine"));
+        Files.writeString(out.resolve("PRECIOUS.txt"), "keep");
+        Result r = runCapturing(chains("--out", out.toString(), "--overwrite"));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--overwrite refuses to replace '" + "file:" + out + "': it is not a sparkmc "
+                + "output (it has no _SUCCESS)"), r.err());
+        assertEquals(List.of("PRECIOUS.txt"), listing(out));
+        assertEquals(List.of("mine"), listing(tmp), "no staging left");
+    }
+
+    @Test
+    void overwriteReplacesASparkmcOutputButNotOneAUserAddedTo() throws IOException {
+        Path out = chainsOutput("o");
+        Result again = runCapturing(chains("--out", out.toString(), "--overwrite", "--seed", "7"));
+        assertEquals(ExitCode.OK, again.code(), again.err());
+        Files.writeString(out.resolve("notes.txt"), "my notes");
+        Result r = runCapturing(chains("--out", out.toString(), "--overwrite"));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("it holds 1 entry sparkmc did not write: notes.txt"), r.err());
+        assertEquals("my notes", Files.readString(out.resolve("notes.txt")));
+        assertEquals(List.of("o"), listing(tmp));
+    }
+
+    /** The old code deleted the data file it was about to read: --data DIR/x.json --out DIR --overwrite. */
+    @Test
+    void overwriteNeverDeletesTheRunsOwnInput() throws IOException {
+        Path out = chainsOutput("o");
+        Result r = runCapturing("diagnose", out.resolve("draws.parquet").toString(), "--out", out.toString(),
+                "--overwrite");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--overwrite would delete the run's own input: input '" + out.resolve(
+                "draws.parquet") + "' lies in --out"), r.err());
+        assertTrue(Files.exists(out.resolve("draws.parquet")));
+
+        Path data = Files.copy(TestPaths.projectRoot().resolve("data/eight_schools/eight_schools.json"),
+                out.resolve("eight_schools.json"));
+        r = runCapturing(chains("--model", "eight_schools_noncentered", "--data", data.toString(), "--out",
+                out.toString(), "--overwrite"));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--data '" + data + "' lies in --out"), r.err());
+        assertTrue(Files.exists(data));
+    }
+
+    /** Even a sparkmc output is not replaced while it is the working directory (or holds it). */
+    @Test
+    void overwriteRefusesTheWorkingDirectoryAndItsAncestors() {
+        Path cwd = Path.of(System.getProperty("user.dir"));
+        for (Path out : List.of(cwd, cwd.getParent())) {
+            Result r = runCapturing(chains("--out", out.toString(), "--overwrite"));
+            assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+            assertTrue(r.err().contains("it is the working directory or holds it"), r.err());
+        }
+        assertTrue(Files.exists(cwd.resolve("pom.xml")));
+    }
+
+    /** The old code deleted every file whose name began with state- in the checkpoint directory. */
+    @Test
+    void aCheckpointNeverTakesOverAForeignDirectory() throws IOException {
+        Path ckpt = Files.createDirectories(tmp.resolve("ckpt"));
+        Files.writeString(ckpt.resolve("state-of-the-art.txt"), "a");
+        Files.writeString(ckpt.resolve("state-notes.json"), "{}");
+        Result r = runCapturing(chains("--out", tmp.resolve("o").toString(), "--checkpoint", ckpt.toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--checkpoint '" + ckpt + "' holds files sparkmc did not write"), r.err());
+        assertEquals(List.of("state-notes.json", "state-of-the-art.txt"), listing(ckpt));
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
+    /** A new checkpoint directory is claimed (marked) and used; a second run with --resume takes it as its own. */
+    @Test
+    void aNewCheckpointDirectoryIsClaimedAndResumable() throws IOException {
+        Path ckpt = tmp.resolve("ckpt");
+        Result r = runCapturing(chains("--out", tmp.resolve("o1").toString(), "--checkpoint", ckpt.toString()));
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertTrue(listing(ckpt).contains("_sparkmc-checkpoint"), listing(ckpt).toString());
+        r = runCapturing(chains("--out", tmp.resolve("o2").toString(), "--checkpoint", ckpt.toString(), "--resume"));
+        assertEquals(ExitCode.OK, r.code(), r.err());
+    }
+
+    /** The old code ran the whole job, then exited 2; with --overwrite it deleted the checkpoint. */
+    @Test
+    void aCheckpointInsideTheOutputIsRefusedAtTheStart() {
+        Path out = tmp.resolve("o/nest");
+        for (String[] paths : List.of(new String[] {out.resolve("ckpt").toString(), out.toString()},
+                new String[] {out.toString(), out.resolve("sub").toString()})) {
+            long t0 = System.nanoTime();
+            Result r = runCapturing(chains("--checkpoint", paths[0], "--out", paths[1]));
+            assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+            assertTrue(r.err().contains("--checkpoint '" + paths[0] + "' and --out") && r.err().contains("overlap"),
+                    r.err());
+            assertTrue((System.nanoTime() - t0) / 1e9 < 5, "refused before any sampling");
+        }
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
+    @Test
+    void aReadOnlyCheckpointIsRefusedAtTheStart() {
+        Result r = runCapturing(chains("--out", tmp.resolve("o").toString(), "--checkpoint", "/proc/sparkmc-ckpt"));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("cannot write checkpoint directory '/proc/sparkmc-ckpt'"), r.err());
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
+    /**
+     * A disk that fills while the draws are written: exit 1 with one line saying so, no staging left, and an
+     * earlier output replaced by --overwrite is intact.
+     */
+    @Test
+    void aFullDiskLeavesNoStagingAndKeepsTheOldOutput() throws IOException {
+        Path old = chainsOutput("o");
+        List<String> before = listing(old);
+        String summary = Files.readString(old.resolve("summary.json"));
+        for (String[] args : List.of(new String[] {"--out", FaultyFileSystem.uri(tmp.resolve("new"))},
+                new String[] {"--out", FaultyFileSystem.uri(old), "--overwrite"})) {
+            FaultyFileSystem.freeBytes(2_000);
+            Result r = runCapturing(chains(args));
+            FaultyFileSystem.reset();
+            assertEquals(ExitCode.FAILURE, r.code(), r.err());
+            assertTrue(r.err().matches("(?s).*no space left on device while writing faulty:\\S*/draws.parquet; "
+                    + "nothing was written there.*"), r.err());
+            assertFalse(r.err().contains("\tat "), "one message, no stack trace: " + r.err());
+            assertEquals(List.of("o"), listing(tmp), "no staging left");
+            assertEquals(before, listing(old));
+            assertEquals(summary, Files.readString(old.resolve("summary.json")));
+        }
+    }
+}

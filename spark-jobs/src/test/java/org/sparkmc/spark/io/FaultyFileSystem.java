@@ -1,0 +1,133 @@
+package org.sparkmc.spark.io;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FSError;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.util.Progressable;
+
+/**
+ * The local file system under the scheme {@code faulty:}, with two faults a test can switch on: a disk that fills
+ * after a number of bytes (writes then fail with Hadoop's {@link FSError}, as the local file system reports ENOSPC),
+ * and an action run just before a rename (to let a competing writer in). Registered through
+ * {@code META-INF/services}, so Spark's writers use it too for {@code faulty:} paths.
+ */
+public final class FaultyFileSystem extends RawLocalFileSystem {
+    public static final String SCHEME = "faulty";
+    private static final AtomicLong FREE_BYTES = new AtomicLong(Long.MAX_VALUE);
+    private static volatile BiConsumer<Path, Path> beforeRename = (from, to) -> { };
+
+    /** The disk holds only this many more bytes from now on. */
+    public static void freeBytes(long bytes) {
+        FREE_BYTES.set(bytes);
+    }
+
+    /** Runs {@code action} (from, to) before every rename. */
+    public static void beforeRename(BiConsumer<Path, Path> action) {
+        beforeRename = action;
+    }
+
+    /** Back to a healthy disk. */
+    public static void reset() {
+        freeBytes(Long.MAX_VALUE);
+        beforeRename((from, to) -> { });
+    }
+
+    /** A {@code faulty:} URI for a local path. */
+    public static String uri(java.nio.file.Path local) {
+        return SCHEME + "://" + local.toAbsolutePath();
+    }
+
+    @Override
+    public String getScheme() {
+        return SCHEME;
+    }
+
+    @Override
+    public URI getUri() {
+        return URI.create(SCHEME + ":///");
+    }
+
+    @Override
+    public void initialize(URI uri, Configuration conf) throws IOException {
+        super.initialize(uri, conf);
+        setConf(conf);
+    }
+
+    @Override
+    public boolean rename(Path src, Path dst) throws IOException {
+        beforeRename.accept(src, dst);
+        return super.rename(src, dst);
+    }
+
+    @Override
+    public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
+            short replication, long blockSize, Progressable progress) throws IOException {
+        return limited(super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress));
+    }
+
+    @Override
+    public FSDataOutputStream create(Path f, boolean overwrite, int bufferSize, short replication, long blockSize,
+            Progressable progress) throws IOException {
+        return limited(super.create(f, overwrite, bufferSize, replication, blockSize, progress));
+    }
+
+    @Override
+    public FSDataOutputStream createNonRecursive(Path f, FsPermission permission, java.util.EnumSet<
+            org.apache.hadoop.fs.CreateFlag> flags, int bufferSize, short replication, long blockSize,
+            Progressable progress) throws IOException {
+        return limited(super.createNonRecursive(f, permission, flags, bufferSize, replication, blockSize, progress));
+    }
+
+    private FSDataOutputStream limited(FSDataOutputStream real) throws IOException {
+        OutputStream counting = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                take(1);
+                real.write(b);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                take(len);
+                real.write(b, off, len);
+            }
+
+            @Override
+            public void flush() throws IOException {
+                real.flush();
+            }
+
+            @Override
+            public void close() throws IOException {
+                real.close();
+            }
+        };
+        return new FSDataOutputStream(counting, null);
+    }
+
+    /** What the local file system throws on ENOSPC (FSError's constructor is Hadoop's own: reached by reflection). */
+    private static FSError diskFull() {
+        try {
+            var make = FSError.class.getDeclaredConstructor(Throwable.class);
+            make.setAccessible(true);
+            return make.newInstance(new IOException("No space left on device"));
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void take(long bytes) {
+        if (FREE_BYTES.addAndGet(-bytes) < 0) {
+            FREE_BYTES.set(0);
+            throw diskFull();
+        }
+    }
+}
