@@ -61,8 +61,8 @@ public final class RandomStreams implements Serializable {
         return state;
     }
 
-    /** SplitMix64's output function (Stafford's variant 13). */
-    static long mix(long z) {
+    /** SplitMix64's output function (Stafford's variant 13): a bijective 64-bit mix, also usable as a hash step. */
+    public static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
         z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
         return z ^ (z >>> 31);

@@ -202,8 +202,11 @@ public final class CheckpointStates {
                         + " start over");
             }
             if (!fingerprint.equals(expectedFingerprint)) {
-                throw new InvalidInputException("checkpoint " + dir + " was made by a run with other settings ("
-                        + settingsDifference(fingerprint, expectedFingerprint) + "); --resume needs the same settings");
+                List<String> keys = differingKeys(fingerprint, expectedFingerprint);
+                boolean data = !keys.isEmpty() && keys.stream().allMatch(k -> k.equals("data") || k.startsWith("data-"));
+                throw new InvalidInputException("checkpoint " + dir + (data ? " was made on other data ("
+                        : " was made by a run with other settings (") + settingsDifference(fingerprint,
+                        expectedFingerprint) + "); --resume needs the same " + (data ? "data" : "settings"));
             }
             return doc;
         } catch (org.apache.hadoop.fs.ChecksumException e) {
@@ -268,15 +271,23 @@ public final class CheckpointStates {
         java.util.Map<String, String> a = settings(saved);
         java.util.Map<String, String> b = settings(now);
         List<String> out = new java.util.ArrayList<>();
-        java.util.Set<String> keys = new java.util.TreeSet<>(a.keySet());
-        keys.addAll(b.keySet());
-        for (String key : keys) {
-            if (!java.util.Objects.equals(a.get(key), b.get(key))) {
-                out.add(key + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now "
-                        + b.getOrDefault(key, "(none)"));
-            }
+        for (String key : differingKeys(saved, now)) {
+            out.add(key + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now " + b.getOrDefault(key, "(none)"));
         }
         return out.isEmpty() ? "checkpoint " + saved + ", now " + now : String.join("; ", out);
+    }
+
+    /**
+     * The keys whose values differ between two fingerprints, sorted; keys named {@code data} or {@code data-…}
+     * describe the input data rather than settings.
+     */
+    private static List<String> differingKeys(String saved, String now) {
+        java.util.Map<String, String> a = settings(saved);
+        java.util.Map<String, String> b = settings(now);
+        java.util.Set<String> keys = new java.util.TreeSet<>(a.keySet());
+        keys.addAll(b.keySet());
+        keys.removeIf(key -> java.util.Objects.equals(a.get(key), b.get(key)));
+        return List.copyOf(keys);
     }
 
     private static java.util.Map<String, String> settings(String fingerprint) {

@@ -7,6 +7,7 @@ import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.smc.ResamplingScheme;
+import org.sparkmc.spark.io.CheckpointStates;
 
 /**
  * The settings of an {@code lda} run.
@@ -78,14 +79,17 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
     }
 
     /**
-     * The settings that determine every draw, with the corpus: a checkpoint resumes only under the same ones. The
-     * number of sweeps is not among them, so a finished run can be extended.
+     * The settings that determine every draw, with the corpus (its size, {@link LdaDocuments#contentHash()} and the
+     * SHA-256 of its vocabulary; not its path, so the same corpus moved elsewhere resumes): a checkpoint resumes only
+     * under the same ones. The number of sweeps is not among them, so a finished run can be extended.
      */
     public String fingerprint(LdaCorpus corpus) {
+        LdaDocuments docs = corpus.documents();
         return String.format(Locale.ROOT, "lda K=%d alpha=%s beta=%s kernel=%s sync=%d blocks=%d seed=%d "
-                + "held-out=%d corpus=%s docs=%d tokens=%d vocabulary=%d", priors.numTopics(), priors.alpha(),
-                priors.beta(), kernel, syncInterval, blocks, seed, heldOutEvery, corpus.source(),
-                corpus.documents().numDocuments(), corpus.documents().numTokens(),
-                corpus.documents().vocabularySize());
+                + "held-out=%d data-documents=%d data-tokens=%d data-words=%d data-content=%016x "
+                + "data-vocabulary-sha256=%s", priors.numTopics(), priors.alpha(), priors.beta(), kernel,
+                syncInterval, blocks, seed, heldOutEvery, docs.numDocuments(), docs.numTokens(),
+                docs.vocabularySize(), docs.contentHash(),
+                CheckpointStates.sha256(String.join("\n", corpus.vocabulary())));
     }
 }

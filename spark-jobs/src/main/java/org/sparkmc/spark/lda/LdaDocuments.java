@@ -2,6 +2,7 @@ package org.sparkmc.spark.lda;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -9,6 +10,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
 import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.random.RandomStreams;
 import scala.Tuple2;
 
 /**
@@ -17,39 +19,80 @@ import scala.Tuple2;
  * cuts the same documents in id order. The tokens never pass through the driver.
  */
 public final class LdaDocuments {
+    private static final long GOLDEN_GAMMA = 0x9e3779b97f4a7c15L;
     private final JavaPairRDD<Integer, int[]> documents;
     private final int[] ids;
     private final int[] lengths;
     private final int vocabularySize;
+    private final long contentHash;
 
-    private LdaDocuments(JavaPairRDD<Integer, int[]> documents, int[] ids, int[] lengths, int vocabularySize) {
+    private LdaDocuments(JavaPairRDD<Integer, int[]> documents, int[] ids, int[] lengths, int vocabularySize,
+            long contentHash) {
         this.documents = documents;
         this.ids = ids;
         this.lengths = lengths;
         this.vocabularySize = vocabularySize;
+        this.contentHash = contentHash;
     }
 
     /**
      * Documents (id → word ids in [0, W), non-empty, ids distinct); persists them (memory, then disk), so the input
-     * is parsed once for the index and the blocks, and collects their index to the driver. {@link #release()} frees
-     * them once the blocks are built.
+     * is parsed once for the index and the blocks, and collects their index and {@link #contentHash()} to the driver
+     * in one pass. {@link #release()} frees them once the blocks are built.
      *
      * @throws IllegalArgumentException if an id repeats
      */
     public static LdaDocuments of(JavaPairRDD<Integer, int[]> documents, int vocabularySize) {
         documents.persist(StorageLevel.MEMORY_AND_DISK());
-        List<Tuple2<Integer, Integer>> index = new ArrayList<>(documents.mapValues(w -> w.length).collect());
-        index.sort((a, b) -> Integer.compare(a._1(), b._1()));
-        int[] ids = new int[index.size()];
-        int[] lengths = new int[index.size()];
-        for (int d = 0; d < ids.length; d++) {
-            ids[d] = index.get(d)._1();
-            lengths[d] = index.get(d)._2();
+        List<Tuple2<long[], Long>> parts = documents.mapPartitions(LdaDocuments::indexPart).collect();
+        int n = 0;
+        long hash = 0;
+        for (Tuple2<long[], Long> p : parts) {
+            n += p._1().length;
+            hash += p._2();
+        }
+        long[] index = new long[n];
+        int at = 0;
+        for (Tuple2<long[], Long> p : parts) {
+            System.arraycopy(p._1(), 0, index, at, p._1().length);
+            at += p._1().length;
+        }
+        Arrays.sort(index); // by id: the id is in the high half
+        int[] ids = new int[n];
+        int[] lengths = new int[n];
+        for (int d = 0; d < n; d++) {
+            ids[d] = (int) (index[d] >> 32);
+            lengths[d] = (int) index[d];
             if (d > 0 && ids[d] == ids[d - 1]) {
                 throw new IllegalArgumentException("document id " + ids[d] + " occurs twice");
             }
         }
-        return new LdaDocuments(documents, ids, lengths, vocabularySize);
+        return new LdaDocuments(documents, ids, lengths, vocabularySize, hash);
+    }
+
+    /** A partition's documents as (id, length) packed in longs, with the sum of their {@link #documentHash}es. */
+    private static Iterator<Tuple2<long[], Long>> indexPart(Iterator<Tuple2<Integer, int[]>> docs) {
+        long[] packed = new long[16];
+        int n = 0;
+        long hash = 0;
+        while (docs.hasNext()) {
+            Tuple2<Integer, int[]> doc = docs.next();
+            if (n == packed.length) {
+                packed = Arrays.copyOf(packed, 2 * n);
+            }
+            packed[n++] = (long) doc._1() << 32 | doc._2().length;
+            hash += documentHash(doc._1(), doc._2());
+        }
+        return List.of(new Tuple2<>(Arrays.copyOf(packed, n), hash)).iterator();
+    }
+
+    /** A document's id, then its word ids in order, through SplitMix64's mix. */
+    static long documentHash(int id, int[] words) {
+        long h = RandomStreams.mix(id + GOLDEN_GAMMA);
+        for (int w : words) {
+            h = RandomStreams.mix((h + GOLDEN_GAMMA) ^ w);
+        }
+        return RandomStreams.mix(h + words.length);
     }
 
     /** A driver-side corpus as documents on the executors (for small corpora and tests). */
@@ -86,6 +129,15 @@ public final class LdaDocuments {
         return vocabularySize;
     }
 
+    /**
+     * A 64-bit hash of the documents as read: the sum of a hash of each document's id and word ids (in order, as
+     * the sampler sees them), so it depends on the content only, not on how the input was split or partitioned. A
+     * subset ({@link #heldOut}, {@link #training}) keeps the hash of the documents it was cut from.
+     */
+    public long contentHash() {
+        return contentHash;
+    }
+
     /** The held-out documents: those whose id is a multiple of {@code every} (none when every ≤ 0). */
     public LdaDocuments heldOut(int every) {
         return every <= 0 ? multiplesOf(1, false) : multiplesOf(every, true);
@@ -111,7 +163,7 @@ public final class LdaDocuments {
             keptLengths[i] = lengths[kept.get(i)];
         }
         return new LdaDocuments(documents.filter(t -> (t._1() % every == 0) == keep), keptIds, keptLengths,
-                vocabularySize);
+                vocabularySize, contentHash);
     }
 
     /**

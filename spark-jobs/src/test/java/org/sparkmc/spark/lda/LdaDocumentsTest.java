@@ -2,6 +2,7 @@ package org.sparkmc.spark.lda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +31,37 @@ class LdaDocumentsTest extends SparkTestBase {
         assertSame(expected.corpus(), read.documents().collect());
         assertEquals(expected.emptyDocuments(), read.emptyDocuments());
         assertEquals(expected.corpus().numTokens(), read.documents().numTokens());
+    }
+
+    /**
+     * The content hash of a corpus is the same however its documents are partitioned, and changes when one word of
+     * one document does (same D, tokens and W).
+     */
+    @Test
+    void contentHashDependsOnContentNotPartitioning() {
+        Corpus kos = LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect().range(0, 200);
+        long one = LdaDocuments.parallelize(jsc(), kos, 1).contentHash();
+        assertEquals(one, LdaDocuments.parallelize(jsc(), kos, 7).contentHash());
+        int[] words = kos.words().clone();
+        words[words.length / 2] = (words[words.length / 2] + 1) % kos.vocabularySize();
+        Corpus changed = Corpus.of(starts(kos), words, docIds(kos), kos.vocabularySize());
+        assertNotEquals(one, LdaDocuments.parallelize(jsc(), changed, 1).contentHash());
+    }
+
+    private static int[] starts(Corpus c) {
+        int[] s = new int[c.numDocuments() + 1];
+        for (int d = 0; d < c.numDocuments(); d++) {
+            s[d + 1] = c.docEnd(d);
+        }
+        return s;
+    }
+
+    private static int[] docIds(Corpus c) {
+        int[] ids = new int[c.numDocuments()];
+        for (int d = 0; d < ids.length; d++) {
+            ids[d] = c.docId(d);
+        }
+        return ids;
     }
 
     @Test

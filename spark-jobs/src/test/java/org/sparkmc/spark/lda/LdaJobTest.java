@@ -171,6 +171,50 @@ class LdaJobTest extends SparkTestBase {
                 LdaRuns.summaryWithoutTimes(resumed).stream().filter(l -> !l.contains("\"partitions\"")).toList());
     }
 
+    /**
+     * A checkpoint resumes only on the corpus it was made on: the file rewritten with the same documents and counts
+     * but every word id changed (same D, tokens, W and NNZ) is refused as other data; the original content at
+     * another path resumes.
+     */
+    @Test
+    void checkpointOfAnotherCorpusIsRefused() throws IOException {
+        Path vocab = Files.writeString(tmp.resolve("vocab.txt"), "a\nb\nc\nd\ne\nf\ng\nh\n");
+        Path corpus = Files.writeString(tmp.resolve("docword.a.txt"), smallDocword(0));
+        Path checkpoint = tmp.resolve("ckpt");
+        assertEquals(ExitCode.OK, Main.run(smallRun(corpus, vocab, tmp.resolve("a"), 2, "--checkpoint",
+                checkpoint.toString())));
+        Files.writeString(corpus, smallDocword(1));
+        BadInputTest.Result other = BadInputTest.runCapturing(smallRun(corpus, vocab, tmp.resolve("b"), 4,
+                "--checkpoint", checkpoint.toString(), "--resume"));
+        assertEquals(ExitCode.BAD_INPUT, other.code(), other.err());
+        assertTrue(other.err().contains(" was made on other data (data-content: checkpoint "), other.err());
+        assertTrue(other.err().contains("; --resume needs the same data"), other.err());
+        assertTrue(Files.notExists(tmp.resolve("b")));
+        Path moved = Files.writeString(tmp.resolve("docword.moved.txt"), smallDocword(0));
+        assertEquals(ExitCode.OK, Main.run(smallRun(moved, vocab, tmp.resolve("c"), 4, "--checkpoint",
+                checkpoint.toString(), "--resume")));
+    }
+
+    /** 12 documents of 3 distinct words out of 8, each word id shifted by {@code shift} (mod 8). */
+    private static String smallDocword(int shift) {
+        StringBuilder b = new StringBuilder("12\n8\n36\n");
+        for (int d = 1; d <= 12; d++) {
+            for (int j = 0; j < 3; j++) {
+                int w = (d + 3 * j) % 8;
+                b.append(d).append(' ').append((w + shift) % 8 + 1).append(' ').append(1 + (d + j) % 4).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    private static String[] smallRun(Path docword, Path vocab, Path out, int sweeps, String... extra) {
+        String[] base = {"lda", "--docword", docword.toString(), "--vocab", vocab.toString(), "--topics", "3",
+            "--blocks", "2", "--sweeps", Integer.toString(sweeps), "--held-out-every", "0", "--top-words", "3",
+            "--seed", "5", "--out", out.toString()};
+        return java.util.stream.Stream.concat(java.util.Arrays.stream(base), java.util.Arrays.stream(extra))
+                .toArray(String[]::new);
+    }
+
     @Test
     void corruptOrForeignCheckpointsAreRefused() throws IOException {
         Path checkpoint = tmp.resolve("ckpt");
