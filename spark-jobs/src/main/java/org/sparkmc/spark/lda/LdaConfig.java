@@ -31,6 +31,9 @@ import org.sparkmc.spark.io.CheckpointStates;
 public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int syncInterval, int blocks, int partitions,
         long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval,
         int topicSamples, int topicSampleEvery, int leftToRightParticles, int leftToRightMoves) {
+    /** The largest α and β taken (see {@link #checkPrior}). */
+    public static final double MAX_PRIOR = 1e6;
+
     public LdaConfig {
         if (sweeps < 1 || syncInterval < 1 || blocks < 1 || partitions < 1 || heldOutEvery < 0 || topWords < 1
                 || lineageInterval < 1 || evalBurnIn < 0 || evalSamples < 1 || topicSamples < 1
@@ -38,6 +41,8 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
                 || leftToRightMoves < 0) {
             throw new IllegalArgumentException("lda settings out of range: " + this);
         }
+        checkPrior("--alpha", priors.alpha(), "every document's topic mixture");
+        checkPrior("--beta", priors.beta(), "every topic's word distribution");
         if (topicSamples > 1) {
             if ((long) (topicSamples - 1) * topicSampleEvery >= sweeps) {
                 throw new InvalidInputException("--topic-samples " + topicSamples + " every " + topicSampleEvery
@@ -49,6 +54,18 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
                         + "only every " + syncInterval + " sweeps: --topic-sample-every (" + topicSampleEvery
                         + ") and --sweeps (" + sweeps + ") must be multiples of it");
             }
+        }
+    }
+
+    /**
+     * Refuses a prior above {@link #MAX_PRIOR}: beyond it the log-likelihood's log-gamma differences (lnΓ(n + Kα) −
+     * lnΓ(Kα), lnΓ(n + Wβ) − lnΓ(Wβ)) lose their digits and then overflow to NaN, for no modelling purpose.
+     */
+    private static void checkPrior(String option, double value, String uniform) {
+        if (value > MAX_PRIOR) {
+            throw new InvalidInputException(option + " is " + value + ", above its limit " + MAX_PRIOR + ": beyond it "
+                    + "the log-likelihood's log-gamma terms lose their precision (and overflow to NaN), and a prior "
+                    + "that large makes " + uniform + " uniform anyway");
         }
     }
 

@@ -64,6 +64,12 @@ class LdaBadInputTest extends SparkTestBase {
                     "--topics", "0"}, new String[] {"number of topics must be in [1, 65535], is 0"}),
                 Arguments.of("negative beta", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
                     "--beta", "-1"}, new String[] {"beta must be positive"}),
+                Arguments.of("alpha overflowing the log-likelihood", new String[] {"--docword", LdaRuns.DOCWORD,
+                    "--vocab", LdaRuns.VOCAB, "--alpha", "1e308"}, new String[] {"--alpha is 1.0E308, above its limit "
+                        + "1000000.0: beyond it the log-likelihood's log-gamma terms lose their precision"}),
+                Arguments.of("beta overflowing the log-likelihood", new String[] {"--docword", LdaRuns.DOCWORD,
+                    "--vocab", LdaRuns.VOCAB, "--beta", "1e308"}, new String[] {"--beta is 1.0E308, above its limit "
+                        + "1000000.0", "every topic's word distribution uniform"}),
                 Arguments.of("negative partitions", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--partitions", "-3"},
                         new String[] {"partitions must be ≥ 0 (0: Spark's default parallelism), is -3"}),
