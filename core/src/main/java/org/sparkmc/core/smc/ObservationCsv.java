@@ -62,6 +62,16 @@ public final class ObservationCsv {
      * @throws UncheckedIOException if reading fails
      */
     public static Observations read(Reader reader, String source, Options options) {
+        return read(reader, source, options, new TimeOrder());
+    }
+
+    /**
+     * Reads every row of {@code reader} as {@link #read(Reader, String, Options)} does; its times (if it has a time
+     * column) must come after those {@code order} has seen, from earlier files of the same series.
+     *
+     * @throws InvalidInputException for malformed input, or a time not after the previous one (naming both lines)
+     */
+    public static Observations read(Reader reader, String source, Options options, TimeOrder order) {
         List<String[]> rows = new ArrayList<>();
         List<Integer> lineNumbers = new ArrayList<>();
         String[] header = null;
@@ -153,6 +163,7 @@ public final class ObservationCsv {
                     throw new InvalidInputException(source + " line " + lineNo + ": the time column '"
                             + names[timeIndex] + "' is missing; every row needs a time");
                 }
+                order.next(t, f[timeIndex].strip(), names[timeIndex], source, lineNo);
                 times[r] = t;
             }
             for (int k = 0; k < valueIndex.size(); k++) {

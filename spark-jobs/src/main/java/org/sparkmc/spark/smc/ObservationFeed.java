@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.smc.ObservationCsv;
 import org.sparkmc.core.smc.Observations;
+import org.sparkmc.core.smc.TimeOrder;
 
 /**
  * Where the {@code smc} job's observations come from, one batch at a time, through Hadoop's FileSystem (file://,
@@ -33,7 +34,8 @@ import org.sparkmc.core.smc.Observations;
  *       already processed is an error, not silently skipped.</li>
  * </ul>
  * The feed holds one batch at a time, the last file name processed and a count: constant memory however long the
- * stream runs. Every batch must have the columns of the first.
+ * stream runs. Every batch must have the columns of the first, and its times (with a time column) must follow the
+ * previous batch's.
  */
 public final class ObservationFeed {
     /** The file whose appearance ends a followed stream. */
@@ -60,6 +62,7 @@ public final class ObservationFeed {
     private final ObservationCsv.Options options;
     private final Follow follow;
     private final int dimension;
+    private final TimeOrder timeOrder = new TimeOrder();
     private List<String> columns;
     private String lastName;
     private long processed;
@@ -219,7 +222,7 @@ public final class ObservationFeed {
         current = file.toString();
         Observations o;
         try (Reader reader = new InputStreamReader(fs.open(file), StandardCharsets.UTF_8)) {
-            o = ObservationCsv.read(reader, file.toString(), options);
+            o = ObservationCsv.read(reader, file.toString(), options, timeOrder);
         } catch (FileNotFoundException e) {
             throw new InvalidInputException("observation file '" + file + "' does not exist");
         } catch (IOException e) {

@@ -90,6 +90,34 @@ class SmcBadInputTest extends SparkTestBase {
         assertTrue(r.err().contains("ragged.csv line 3") && r.err().contains("1 fields, expected 2"), r.err());
     }
 
+    /**
+     * The time column must increase strictly: an unsorted or repeated time is refused with the file, both lines and
+     * both times, within a file and across the batch files of a directory (it used to be filtered in file order).
+     */
+    @Test
+    void unsortedOrRepeatedTimesAreRefused() throws IOException {
+        Path unsorted = Files.writeString(tmp.resolve("unsorted.csv"), "year,flow\n1871,1120\n1873,1160\n"
+                + "# a comment\n1872,963\n1874,1210\n");
+        BadInputTest.Result r = run(tmp.resolve("o"), "--data", unsorted.toString(), "--particles", "200");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains(unsorted + " line 5: time 'year' is 1872, before 1873 at line 3; the times must "
+                + "increase strictly (sort the rows by time)"), r.err());
+        Path repeated = Files.writeString(tmp.resolve("repeated.csv"), "year,flow\n1871,1120\n1872,1160\n"
+                + "1872,963\n");
+        r = run(tmp.resolve("o"), "--data", repeated.toString(), "--particles", "200");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains(repeated + " line 4: time 'year' is 1872 again (as at line 3); the times must "
+                + "increase strictly (merge or drop the repeated rows)"), r.err());
+        Path batches = Files.createDirectories(tmp.resolve("batches"));
+        Files.writeString(batches.resolve("b1.csv"), "year,flow\n1871,1120\n1872,1160\n");
+        Files.writeString(batches.resolve("b2.csv"), "year,flow\n1870,963\n");
+        r = run(tmp.resolve("o"), "--data", batches.toString(), "--particles", "200");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("b2.csv line 2: time 'year' is 1870, before 1872 at "), r.err());
+        assertTrue(r.err().contains("b1.csv line 3; the times must increase strictly"), r.err());
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
     /** The old names get neither picocli's suggestion of the resumable options nor its usage. */
     @Test
     void renamedOptionsNameTheirNewNames() throws IOException {
