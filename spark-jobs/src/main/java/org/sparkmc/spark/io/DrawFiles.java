@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -52,19 +53,45 @@ public final class DrawFiles {
         return line.replace("\"", "").startsWith("chain,draw");
     }
 
-    /** The parameter names a file's header declares (sampler columns other than lp__ left out). */
+    /**
+     * The parameter names a file's header declares (sampler columns other than lp__ left out).
+     *
+     * @throws InvalidInputException if it declares none, or two columns name the same parameter
+     */
     public static List<String> parameterNames(String source, BufferedReader in, Format format) throws IOException {
-        String[] header = header(source, in);
-        List<String> names = new ArrayList<>();
-        for (int i = firstParameterColumn(format); i < header.length; i++) {
-            if (kept(header[i])) {
-                names.add(CmdStanCsv.bracketName(header[i]));
-            }
-        }
+        LineCounter lines = new LineCounter(in);
+        String[] header = header(source, lines);
+        List<Integer> columns = parameterColumns(header, format);
+        List<String> names = names(header, columns);
         if (names.isEmpty()) {
             throw new InvalidInputException(source + ": the header names no parameter");
         }
+        Map<String, Integer> seen = new HashMap<>();
+        for (int j = 0; j < names.size(); j++) {
+            Integer first = seen.putIfAbsent(names.get(j), columns.get(j));
+            if (first != null) {
+                throw new InvalidInputException(source + ":" + lines.headerLine + ": columns " + (first + 1) + " and "
+                        + (columns.get(j) + 1) + " both name parameter '" + names.get(j) + "'; each parameter needs "
+                        + "its own column");
+            }
+        }
         return names;
+    }
+
+    /** The header's parameter columns (0-based): sampler columns other than lp__ left out. */
+    private static List<Integer> parameterColumns(String[] header, Format format) {
+        List<Integer> columns = new ArrayList<>();
+        for (int i = firstParameterColumn(format); i < header.length; i++) {
+            if (kept(header[i])) {
+                columns.add(i);
+            }
+        }
+        return columns;
+    }
+
+    /** The parameter names of those columns (CmdStan's a.1 as a[1]). */
+    private static List<String> names(String[] header, List<Integer> columns) {
+        return columns.stream().map(i -> CmdStanCsv.bracketName(header[i])).toList();
     }
 
     /**
@@ -81,15 +108,8 @@ public final class DrawFiles {
         } catch (InvalidInputException e) {
             return Parsed.failure(e.getMessage());
         }
-        int first = firstParameterColumn(format);
-        List<Integer> columns = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        for (int i = first; i < header.length; i++) {
-            if (kept(header[i])) {
-                columns.add(i);
-                names.add(CmdStanCsv.bracketName(header[i]));
-            }
-        }
+        List<Integer> columns = parameterColumns(header, format);
+        List<String> names = names(header, columns);
         if (!names.equals(expected)) {
             return Parsed.failure(source + ":" + lines.headerLine + ": parameters " + names
                     + " differ from the first file's " + expected);

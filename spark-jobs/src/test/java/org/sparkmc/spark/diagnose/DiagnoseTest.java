@@ -168,6 +168,10 @@ class DiagnoseTest extends SparkTestBase {
                         + "draws 1 to 3 but not draw 2"),
                 Arguments.of("short.csv", header + "1,1,0.5,0.1\n1,2,0.5,0.1\n2,1,1,1\n", "has 1 draws but chain 1 has 2"),
                 Arguments.of("one.csv", header + "1,1,0.5,0.1\n1,2,0.5,0.1\n", "at least 2 chains"),
+                Arguments.of("repeated.csv", "chain,draw,a,b,a\n1,1,0.5,0.1,0.2\n2,1,1,1,1\n", "repeated.csv:1: "
+                        + "columns 3 and 5 both name parameter 'a'; each parameter needs its own column"),
+                Arguments.of("stan-repeated.csv", "# comment\nlp__,a.1,b,a[1]\n-1,0.5,1,2\n", "stan-repeated.csv:2: "
+                        + "columns 2 and 4 both name parameter 'a[1]'"),
                 Arguments.of("nothing.csv", "", "empty file"),
                 Arguments.of("what.csv", "x,y\n1,2\n", "what.csv:1: cannot tell the format"),
                 Arguments.of("stan.csv", "# comment\nlp__,theta\n-1,0.5\n-2\n", "stan.csv:4: expected 2 values"));
