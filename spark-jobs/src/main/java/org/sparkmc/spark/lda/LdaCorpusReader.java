@@ -104,7 +104,7 @@ public final class LdaCorpusReader {
         JavaPairRDD<Integer, int[]> documents = body.mapToPair(t -> {
             long[] f = UciBagOfWords.bodyLine(t._2(), docword, t._1(), header);
             return new Tuple2<>((int) f[0], new long[] {t._1(), f[1] - 1, f[2]});
-        }).groupByKey().mapValues(LdaCorpusReader::expand);
+        }).groupByKey().mapToPair(t -> new Tuple2<>(t._1(), expand(t._1(), t._2(), docword)));
         LdaDocuments docs = LdaDocuments.of(documents, header.vocabularySize());
         long lines = body.count();
         if (lines > header.lines()) {
@@ -122,10 +122,25 @@ public final class LdaCorpusReader {
         return new LdaCorpus(docs, words, docword, header.documents() - docs.numDocuments());
     }
 
-    /** A document's (line, word, count) entries as its word ids, each repeated count times, in file order. */
-    private static int[] expand(Iterable<long[]> entries) {
+    /**
+     * A document's (line, word, count) entries as its word ids, each repeated count times, in file order.
+     *
+     * @throws InvalidInputException if a word has two lines (a UCI docword file lists each pair once, as the NNZ of a
+     *     sparse matrix: a repeated pair is a concatenated or damaged file, whose counts would silently add up)
+     */
+    private static int[] expand(int docId, Iterable<long[]> entries, String docword) {
         List<long[]> sorted = new ArrayList<>();
         entries.forEach(sorted::add);
+        sorted.sort(Comparator.<long[]>comparingLong(e -> e[1]).thenComparingLong(e -> e[0]));
+        for (int i = 1; i < sorted.size(); i++) {
+            long[] a = sorted.get(i - 1);
+            long[] b = sorted.get(i);
+            if (a[1] == b[1]) {
+                throw new InvalidInputException(docword + " lines " + a[0] + " and " + b[0] + ": docID " + docId
+                        + " and wordID " + (b[1] + 1) + " twice (counts " + a[2] + " and " + b[2] + "); a docword file "
+                        + "lists each (docID, wordID) pair once: merge the two lines into one with the summed count");
+            }
+        }
         sorted.sort((a, b) -> Long.compare(a[0], b[0]));
         long n = 0;
         for (long[] e : sorted) {

@@ -35,6 +35,9 @@ class LdaBadInputTest extends SparkTestBase {
                         new String[] {"NNZ=5"}),
                 Arguments.of("more lines than the header's NNZ", "2\n3\n1\n1 1 2\n2 3 1\n",
                         new String[] {"line 5", "NNZ=1"}),
+                Arguments.of("a (docID, wordID) pair twice", "2\n3\n4\n1 1 2\n1 3 1\n2 3 1\n1 1 5\n",
+                        new String[] {"lines 4 and 7: docID 1 and wordID 1 twice (counts 2 and 5); a docword file "
+                            + "lists each (docID, wordID) pair once"}),
                 Arguments.of("a document id beyond D", "2\n3\n2\n1 1 2\n3 3 1\n", new String[] {"line 5", "docID 3"}));
     }
 
