@@ -2,8 +2,11 @@ package org.sparkmc.spark.io;
 
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigValue;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -31,7 +34,9 @@ public final class ModelDataReader {
             try (Reader reader = new InputStreamReader(fs.open(path), StandardCharsets.UTF_8)) {
                 ConfigParseOptions options = ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON)
                         .setOriginDescription(location);
-                return new LinkedHashMap<>(ConfigFactory.parseReader(reader, options).root().unwrapped());
+                ConfigObject root = ConfigFactory.parseReader(reader, options).root();
+                root.forEach((name, value) -> requireFinite(location, "'" + name, value));
+                return new LinkedHashMap<>(root.unwrapped());
             }
         } catch (FileNotFoundException e) {
             throw new InvalidInputException("model data file '" + location + "' does not exist");
@@ -39,6 +44,26 @@ public final class ModelDataReader {
             throw new InvalidInputException("model data file is not a valid JSON object: " + e.getMessage(), e);
         } catch (IOException e) {
             throw new InvalidInputException("cannot read model data file '" + location + "': " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Refuses a number beyond the range of a double (JSON's 1e999 parses as infinity, which a model would only
+     * report later as a log density without a finite starting point), naming the field, element and line.
+     *
+     * @param path the field as written so far: an opening quote, its name and any [index] after it
+     */
+    private static void requireFinite(String location, String path, ConfigValue value) {
+        if (value instanceof ConfigList list) {
+            for (int i = 0; i < list.size(); i++) {
+                requireFinite(location, path + "[" + (i + 1) + "]", list.get(i));
+            }
+        } else if (value instanceof ConfigObject object) {
+            object.forEach((name, v) -> requireFinite(location, path + "." + name, v));
+        } else if (value.unwrapped() instanceof Number n && !Double.isFinite(n.doubleValue())) {
+            throw new InvalidInputException("model data file " + location + " line " + value.origin().lineNumber()
+                    + ": " + path + "' is " + (n.doubleValue() > 0 ? "" : "minus ") + "infinity (a number beyond "
+                    + "±1.8e308); model data must be finite numbers");
         }
     }
 }

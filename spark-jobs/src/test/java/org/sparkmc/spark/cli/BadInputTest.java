@@ -71,6 +71,24 @@ public class BadInputTest extends SparkTestBase {
         assertFalse(Files.exists(out), "nothing written");
     }
 
+    /**
+     * An infinite number in a model's JSON data (1e999 overflows a double) is refused naming the file, line and
+     * element; it used to reach the model and be reported as chains without a finite starting point.
+     */
+    @Test
+    void infiniteModelDataNamesTheField() throws IOException {
+        Path data = Files.writeString(tmp.resolve("eight.json"), "{\n  \"J\": 8,\n  \"y\": [28, 8, -3, 7, -1, 1, 18, 12],"
+                + "\n  \"sigma\": [15, 10, 16, 11, 1e999, 11, 10, 18]\n}\n");
+        Path out = tmp.resolve("out");
+        Result r = runCapturing("chains", "--model", "eight_schools_noncentered", "--data", data.toString(),
+                "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("model data file " + data + " line 4: 'sigma[5]' is infinity (a number beyond "
+                + "±1.8e308); model data must be finite numbers"), r.err);
+        assertFalse(r.err.contains("starting point"), r.err);
+        assertFalse(Files.exists(out));
+    }
+
     @Test
     void malformedConfigNamesFileAndLine() throws IOException {
         Path conf = tmp.resolve("broken.conf");
