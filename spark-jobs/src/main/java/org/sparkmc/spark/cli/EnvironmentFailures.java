@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
  */
 final class EnvironmentFailures {
     private static final String NO_SPACE = "No space left on device";
-    private static final Pattern PATH = Pattern.compile("([a-z][a-z0-9+.-]*:)?/[^\\s'\"]+");
+    /** A path or URI, not a stack frame's {@code java.base/jdk…} (which follows a word character). */
+    private static final Pattern PATH = Pattern.compile("(?<![\\w./])([a-z][a-z0-9+.-]*:)?/[^\\s'\"()]+");
 
     private EnvironmentFailures() {
     }
@@ -25,7 +26,7 @@ final class EnvironmentFailures {
         return null;
     }
 
-    /** " PATH": the first path a message of the chain names, or "" when none does. */
+    /** " PATH": the first path a message of the chain names. */
     private static String where(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             Matcher m = t.getMessage() == null ? null : PATH.matcher(t.getMessage());
@@ -33,6 +34,6 @@ final class EnvironmentFailures {
                 return " " + m.group().replaceAll("[.,;:]$", "");
             }
         }
-        return "";
+        return " the output or checkpoint";
     }
 }

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
+import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -78,9 +79,15 @@ public final class AtomicOutput implements AutoCloseable {
                 checkReplaceable(fs, target, paths, hadoopConf);
             }
             AtomicOutput output = new AtomicOutput(fs, target, overwrite);
-            output.probeWritable(location);
             output.warnOfLeftovers();
+            // Before the probe, which creates the staging directory for a moment.
             ShutdownHookManager.get().addShutdownHook(output.onShutdown, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
+            try {
+                output.probeWritable(location);
+            } catch (RuntimeException e) {
+                output.close();
+                throw e;
+            }
             return output;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot inspect output location '" + location + "'", e);
@@ -171,8 +178,8 @@ public final class AtomicOutput implements AutoCloseable {
     public void writeBytes(String name, byte[] content) {
         try (OutputStream out = fs.create(new Path(staging, name), false)) {
             out.write(content);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + name + " under " + staging, e);
+        } catch (IOException | FSError e) {
+            throw cannotWrite(new Path(staging, name).toString(), e);
         }
     }
 
@@ -190,9 +197,16 @@ public final class AtomicOutput implements AutoCloseable {
         Path path = new Path(stagedPath);
         try (OutputStream out = path.getFileSystem(conf).create(path, true)) {
             out.write(content.getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + stagedPath, e);
+        } catch (IOException | FSError e) {
+            throw cannotWrite(stagedPath, e);
         }
+    }
+
+    /** The failure to write {@code path}, naming it (the local file system's FSError on a full disk names none). */
+    private static UncheckedIOException cannotWrite(String path, Throwable e) {
+        IOException cause = e instanceof IOException io ? io : e.getCause() instanceof IOException io ? io
+                : new IOException(e);
+        return new UncheckedIOException("cannot write " + path, cause);
     }
 
     /**

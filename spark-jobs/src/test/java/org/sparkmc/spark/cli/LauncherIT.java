@@ -92,6 +92,12 @@ public class LauncherIT {
         pb.environment().put("SPARKMC_JAVA_OPTS", "-Xmx1g");
         Process p = pb.start();
         long deadline = System.nanoTime() + 180_000_000_000L;
+        // The output is opened (and its staging probed) before Spark starts: wait for the sampling to end first.
+        while (!new String(Files.readAllBytes(tmp.resolve("killed.log")), StandardCharsets.UTF_8).contains("round 2/2")
+                && p.isAlive()
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
         while (staging(tmp).isEmpty() && p.isAlive() && System.nanoTime() < deadline) {
             Thread.sleep(5);
         }

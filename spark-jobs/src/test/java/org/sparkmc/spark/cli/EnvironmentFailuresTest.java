@@ -1,0 +1,28 @@
+package org.sparkmc.spark.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.junit.jupiter.api.Test;
+
+/** The one-line message for a full disk names the path being written, never a stack frame. */
+class EnvironmentFailuresTest {
+    @Test
+    void aFullDiskNamesThePathNotAStackFrame() {
+        Exception spark = new RuntimeException("Job aborted: Lost task 0.0: java.lang.Error\n\tat java.base/jdk.internal"
+                + ".reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)\n[TASK_WRITE_FAILED] Task failed "
+                + "while writing rows to faulty:/tmp/x/.o.sparkmc-tmp-1/draws.parquet. SQLSTATE: 58030",
+                new IOException("No space left on device"));
+        String m = EnvironmentFailures.describe(spark);
+        assertTrue(m.startsWith("no space left on device while writing faulty:/tmp/x/.o.sparkmc-tmp-1/draws.parquet; "),
+                m);
+        assertEquals("no space left on device while writing /out/summary.json; nothing was written there and an "
+                + "output it was to replace is intact (free space, or choose another --out or --checkpoint)",
+                EnvironmentFailures.describe(new UncheckedIOException("cannot write /out/summary.json",
+                        new IOException("No space left on device"))));
+        assertNull(EnvironmentFailures.describe(new IllegalStateException("a bug")));
+    }
+}
