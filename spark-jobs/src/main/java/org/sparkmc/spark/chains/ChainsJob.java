@@ -5,7 +5,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.LongStream;
+import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function2;
@@ -59,6 +61,8 @@ public final class ChainsJob {
     private long[] acceptedByChain;
     private long[] proposedByChain;
     private boolean converged;
+    /** The next round, submitted before this one's diagnostics; null when none is under way. */
+    private Launched ahead;
 
     /** Checkpointing: a directory (null for none), how often the state is saved, whether to resume from it. */
     public record Checkpointing(String dir, int every, boolean resume, String fingerprint) {
@@ -117,40 +121,89 @@ public final class ChainsJob {
         return converged || round >= config.warmupRounds() + config.maxRounds();
     }
 
-    /** Runs one round on the executors, then (in sampling) the diagnostics. */
-    public RoundSummary nextRound() {
-        round++;
-        long t0 = System.nanoTime();
-        boolean warmup = round <= config.warmupRounds();
-        int iterations = warmup ? Math.min(config.roundSize(), config.warmup() - (round - 1) * config.roundSize())
+    /**
+     * A round's sampling job, submitted but perhaps not finished: the chains advance on the executors while the
+     * driver computes the previous round's diagnostics.
+     */
+    private record Launched(int round, int iterations, boolean warmup, boolean onDriver, JavaRDD<RoundResult> rdd,
+            JavaFutureAction<List<RoundResult>> collected) {
+        /** The round's results in chain order. */
+        List<RoundResult> await() {
+            try {
+                List<RoundResult> results = new ArrayList<>(collected.get());
+                results.sort(Comparator.comparingLong(RoundResult::chain));
+                return results;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while round " + round + " ran", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+
+        /** Drops a round that will not be used (the run stopped before it). */
+        void discard() {
+            collected.cancel(true);
+            rdd.unpersist(false);
+        }
+    }
+
+    /** Submits round {@code r} from {@code from}: the chains advance with their (chain, round) streams. */
+    private Launched launch(int r, List<ChainState> from) {
+        boolean warmup = r <= config.warmupRounds();
+        int iterations = warmup ? Math.min(config.roundSize(), config.warmup() - (r - 1) * config.roundSize())
                 : config.roundSize();
         String phase = warmup ? "warmup" : "sampling";
-        sc.setJobGroup("sparkmc-chains-round-" + round, "chains: round " + round + " (" + phase + ", "
-                + iterations + " iterations × " + config.chains() + " chains)", false);
-
+        sc.setJobGroup("sparkmc-chains-round-" + r, "chains: round " + r + " (" + phase + ", "
+                + iterations + " iterations × " + config.chains() + " chains)", true);
         Target target = config.target();
         Kernel kernel = config.kernel();
         RandomStreams rs = streams;
-        int thisRound = round;
-        JavaRDD<RoundResult> results = sc.parallelize(states, config.partitions())
-                .map(s -> ChainRound.run(target, kernel, s, thisRound, iterations, warmup, !warmup, rs));
+        JavaRDD<RoundResult> results = sc.parallelize(from, config.partitions())
+                .map(s -> ChainRound.run(target, kernel, s, r, iterations, warmup, !warmup, rs));
         if (!warmup) {
             results.persist(StorageLevel.MEMORY_AND_DISK());
-            samplingRounds.add(results);
-            drawsPerChain += iterations;
         }
         boolean onDriver = !warmup && draws != null
-                && (long) drawsPerChain * config.chains() * summarised.size() <= config.driverDrawsLimit();
-        if (!warmup && !onDriver) {
-            draws = null;
+                && (long) (drawsPerChain + iterations) * config.chains() * summarised.size() <= config.driverDrawsLimit();
+        JavaFutureAction<List<RoundResult>> collected = onDriver || warmup ? results.collectAsync()
+                : results.map(x -> new RoundResult(x.state(), x.round(), new double[0][], x.accepted(), x.proposed()))
+                        .collectAsync();
+        return new Launched(r, iterations, warmup, onDriver, results, collected);
+    }
+
+    /**
+     * Runs one round on the executors, then (in sampling) the diagnostics. The next round is submitted before the
+     * diagnostics start, so the executors sample while the driver computes them (its draws do not depend on them:
+     * each chain's round r always uses the stream keyed by (chain, r)); if the diagnostics stop the run, that round
+     * is dropped unused. The parameters' summaries are computed in parallel.
+     */
+    public RoundSummary nextRound() {
+        round++;
+        long t0 = System.nanoTime();
+        Launched launched = ahead != null ? ahead : launch(round, states);
+        ahead = null;
+        List<RoundResult> collected = launched.await();
+        double samplingSeconds = (System.nanoTime() - t0) / 1e9;
+        boolean warmup = launched.warmup();
+        String phase = warmup ? "warmup" : "sampling";
+        if (!warmup) {
+            samplingRounds.add(launched.rdd());
+            drawsPerChain += launched.iterations();
+            if (!launched.onDriver()) {
+                draws = null;
+            }
         }
-        List<RoundResult> collected = new ArrayList<>(onDriver ? results.collect()
-                : results.map(r -> new RoundResult(r.state(), r.round(), new double[0][], r.accepted(), r.proposed()))
-                        .collect());
-        collected.sort(Comparator.comparingLong(RoundResult::chain));
         states = collected.stream().map(RoundResult::state).collect(Collectors.toList());
         long roundAccepted = collected.stream().mapToLong(RoundResult::accepted).sum();
         long roundProposed = collected.stream().mapToLong(RoundResult::proposed).sum();
+        if (!warmup && draws != null) {
+            draws.appendRound(collected.stream().map(RoundResult::draws).collect(Collectors.toList()));
+        }
+        if (round < config.warmupRounds() + config.maxRounds()) {
+            ahead = launch(round + 1, states);
+        }
+        long t1 = System.nanoTime();
         double maxRhat = Double.NaN;
         double minBulk = Double.NaN;
         double minTail = Double.NaN;
@@ -166,14 +219,12 @@ public final class ChainsJob {
                 proposedByChain[(int) r.chain() - 1] += r.proposed();
             }
             List<ParameterSummary> summaries;
-            if (onDriver) {
-                draws.appendRound(collected.stream().map(RoundResult::draws).collect(Collectors.toList()));
-                summaries = new ArrayList<>();
-                for (int p = 0; p < summarised.size(); p++) {
-                    summaries.add(ParameterSummary.of(summarised.get(p), draws.parameter(p)));
-                }
+            List<String> names = summarised;
+            if (draws != null) {
+                PooledDraws pooled = draws;
+                summaries = IntStream.range(0, names.size()).parallel()
+                        .mapToObj(p -> ParameterSummary.of(names.get(p), pooled.parameter(p))).toList();
             } else {
-                List<String> names = summarised;
                 summaries = byParameter((p, d) -> ParameterSummary.of(names.get(p), d));
             }
             maxRhat = worst(summaries, ParameterSummary::rhat, true);
@@ -181,13 +232,19 @@ public final class ChainsJob {
             minTail = worst(summaries, ParameterSummary::essTail, false);
             converged = maxRhat < config.maxRhat() && minBulk >= config.minEss() && minTail >= config.minEss();
         }
+        double diagnosticsSeconds = (System.nanoTime() - t1) / 1e9;
+        if (isDone() && ahead != null) {
+            ahead.discard();
+            ahead = null;
+        }
         double seconds = (System.nanoTime() - t0) / 1e9;
         RoundSummary summary = new RoundSummary(round, phase, drawsPerChain, maxRhat, minBulk, minTail,
-                (double) roundAccepted / roundProposed, seconds, (double) iterations * config.chains() / seconds);
+                (double) roundAccepted / roundProposed, seconds,
+                (double) launched.iterations() * config.chains() / seconds);
         history.add(summary);
         if (checkpoint != null) {
             if (!warmup) {
-                checkpoint.saveRound(round, results, recorded);
+                checkpoint.saveRound(round, launched.rdd(), recorded);
             }
             if (round % checkpointing.every() == 0 || isDone()) {
                 checkpoint.save(new ChainsCheckpoint.Saved(checkpointing.fingerprint(), round, drawsPerChain, accepted,
@@ -198,8 +255,9 @@ public final class ChainsJob {
         String diagnostics = warmup ? "no diagnostics in warm-up"
                 : String.format(Locale.ROOT, "max R-hat %.4f  min ESS bulk %.0f tail %.0f", maxRhat, minBulk, minTail);
         progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  acceptance %.3f  "
-                + "%.0f draws/s", round, config.warmupRounds() + config.maxRounds(), phase, summary.drawsPerChain(),
-                diagnostics, summary.acceptance(), summary.drawsPerSecond()), isDone());
+                + "%.0f draws/s  (waited %.2f s for sampling, diagnostics %.2f s)", round,
+                config.warmupRounds() + config.maxRounds(), phase, summary.drawsPerChain(), diagnostics,
+                summary.acceptance(), summary.drawsPerSecond(), samplingSeconds, diagnosticsSeconds), isDone());
         return summary;
     }
 
@@ -242,10 +300,10 @@ public final class ChainsJob {
         if (samplingRounds.isEmpty()) {
             results = List.of();
         } else if (draws != null) {
-            results = new ArrayList<>();
-            for (int p = 0; p < summarised.size(); p++) {
-                results.add(ParameterResult.of(summarised.get(p), draws.parameter(p)));
-            }
+            PooledDraws pooled = draws;
+            List<String> names = summarised;
+            results = IntStream.range(0, names.size()).parallel()
+                    .mapToObj(p -> ParameterResult.of(names.get(p), pooled.parameter(p))).toList();
         } else {
             List<String> names = summarised;
             sc.setJobDescription("chains: final diagnostics by parameter");
@@ -328,6 +386,10 @@ public final class ChainsJob {
     }
 
     public void release() {
+        if (ahead != null) {
+            ahead.discard();
+            ahead = null;
+        }
         samplingRounds.forEach(JavaRDD::unpersist);
     }
 

@@ -53,12 +53,34 @@ class ChainsDeterminismTest {
         assertEquals(undisturbed, retried);
     }
 
+    /**
+     * The next round is sampled while the driver computes a round's diagnostics; a run that stops on convergence
+     * drops it. Its outputs are exactly those of a run capped at the same number of rounds.
+     */
+    @Test
+    void aRoundSampledAheadOfAStopLeavesNoTrace() {
+        String[] base = {"chains", "--scale", "3", "--chains", "6", "--warmup", "300", "--round-size", "200",
+            "--seed", "77", "--model", "bimodal", "--partitions", "2"};
+        List<Row> converged = runArgs("local[2]", "converged", concat(base, "--max-rounds", "20", "--min-ess",
+                "100", "--max-rhat", "1.5"));
+        int rounds = converged.size() / (6 * 200);
+        org.junit.jupiter.api.Assertions.assertTrue(rounds < 20, "the run stops on convergence");
+        List<Row> capped = runArgs("local[2]", "capped", concat(base, "--max-rounds", Integer.toString(rounds),
+                "--min-ess", "1e9"));
+        assertEquals(capped, converged);
+    }
+
     private List<Row> run(String master, int partitions) {
         return run(master, partitions, "--model", "bimodal");
     }
 
     private List<Row> run(String master, int partitions, String... extra) {
-        Path out = tmp.resolve(master.replaceAll("\\W", "") + "-" + partitions + "-" + extra[extra.length - 1].length());
+        String name = master.replaceAll("\\W", "") + "-" + partitions + "-" + extra[extra.length - 1].length();
+        return runArgs(master, name, concat(concat(RUN, "--partitions", Integer.toString(partitions)), extra));
+    }
+
+    private List<Row> runArgs(String master, String name, String[] jobArgs) {
+        Path out = tmp.resolve(name);
         SparkSession spark = SparkSession.builder().master(master).appName("determinism")
                 .config("spark.ui.enabled", "false")
                 .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
@@ -66,9 +88,7 @@ class ChainsDeterminismTest {
                 .config("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName())
                 .getOrCreate();
         try {
-            String[] args = concat(concat(RUN, "--partitions", Integer.toString(partitions), "--out", out.toString()),
-                    extra);
-            assertEquals(ExitCode.OK, Main.run(args));
+            assertEquals(ExitCode.OK, Main.run(concat(jobArgs, "--out", out.toString())));
             return ChainsOutputs.draws(spark, out);
         } finally {
             spark.stop();
