@@ -108,16 +108,24 @@ public final class ChainsOverheadBenchmark {
     private static double sparkJob(JavaSparkContext sc, SparkSession spark, ChainsConfig config, boolean outputs)
             throws Exception {
         Path dir = Files.createTempDirectory("chains-bench");
-        long t0 = System.nanoTime();
-        ChainsJob job = new ChainsJob(sc, config);
-        ChainsResult result = job.run();
-        if (outputs) {
-            AtomicOutput out = AtomicOutput.open(dir.resolve("out").toString(), false, sc.hadoopConfiguration());
-            ChainsOutput.write(spark, out, job, config, result, ChainsOutput.Options.DEFAULT);
-            out.commit();
-        } else {
-            job.release();
+        try {
+            long t0 = System.nanoTime();
+            ChainsJob job = new ChainsJob(sc, config);
+            ChainsResult result = job.run();
+            if (outputs) {
+                try (AtomicOutput out = AtomicOutput.open(dir.resolve("out").toString(), false,
+                        sc.hadoopConfiguration())) {
+                    ChainsOutput.write(spark, out, job, config, result, ChainsOutput.Options.DEFAULT);
+                    out.commit();
+                }
+            } else {
+                job.release();
+            }
+            return (System.nanoTime() - t0) / 1e9;
+        } finally {
+            try (var files = Files.walk(dir)) { // no chains-bench* left in /tmp
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
-        return (System.nanoTime() - t0) / 1e9;
     }
 }
