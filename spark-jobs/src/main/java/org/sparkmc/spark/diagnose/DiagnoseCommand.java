@@ -46,9 +46,14 @@ public final class DiagnoseCommand extends JobCommand {
             description = "A parameter fails when its R-hat is at least this. Default: ${DEFAULT-VALUE}.")
     private double maxRhat;
 
-    @Option(names = "--min-ess-per-chain", paramLabel = "X", defaultValue = "100",
-            description = "…or its bulk or tail ESS is below this times the chains. Default: ${DEFAULT-VALUE}.")
-    private double minEssPerChain;
+    @Option(names = "--min-ess", paramLabel = "X", defaultValue = "400",
+            description = "…or its bulk or tail ESS (over all chains) is below this: the chains job's rule. "
+                + "Default: ${DEFAULT-VALUE}.")
+    private double minEss;
+
+    @Option(names = "--min-ess-per-chain", paramLabel = "X",
+            description = "Instead of --min-ess: this times the number of chains.")
+    private Double minEssPerChain;
 
     @Option(names = "--require-convergence", description = "Exit with code 3 when any parameter fails.")
     private boolean requireConvergence;
@@ -64,8 +69,10 @@ public final class DiagnoseCommand extends JobCommand {
     public Integer call() {
         configFile.checkKeys(spec, Set.of());
         outputOptions.requireOut();
-        if (!(maxRhat > 1) || !(minEssPerChain >= 0) || reportParameters < 1) {
-            throw new InvalidInputException("need --max-rhat > 1, --min-ess-per-chain ≥ 0, --report-parameters ≥ 1");
+        if (!(maxRhat > 1) || !(minEss >= 0) || minEssPerChain != null && !(minEssPerChain >= 0)
+                || reportParameters < 1) {
+            throw new InvalidInputException("need --max-rhat > 1, --min-ess and --min-ess-per-chain ≥ 0, "
+                    + "--report-parameters ≥ 1");
         }
         RunPaths paths = runPaths();
         inputs.forEach(in -> paths.input("input", in));
@@ -80,7 +87,8 @@ public final class DiagnoseCommand extends JobCommand {
             List<ParameterResult> results = ByParameter.map(source.series(),
                     Math.max(1, Math.min(names.size(), 4 * sc.defaultParallelism())),
                     (p, d) -> ParameterResult.of(names.get(p), d));
-            Thresholds thresholds = new Thresholds(maxRhat, minEssPerChain * source.chains());
+            Thresholds thresholds = new Thresholds(maxRhat, minEssPerChain == null ? minEss
+                    : minEssPerChain * source.chains());
             List<FullParameterSummary> summaries = results.stream().map(ParameterResult::summary).toList();
             Map<String, List<String>> failing = new LinkedHashMap<>();
             for (FullParameterSummary s : summaries) {

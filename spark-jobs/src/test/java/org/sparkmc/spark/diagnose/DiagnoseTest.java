@@ -146,6 +146,26 @@ class DiagnoseTest extends SparkTestBase {
         }
     }
 
+    /**
+     * One convergence rule: a chains run that stopped converged (min ESS 400 over all chains with 8 chains, where the
+     * old diagnose default asked 100 per chain = 800) is converged for diagnose's defaults too.
+     */
+    @Test
+    void diagnoseAndChainsApplyTheSameRule() throws IOException {
+        Path job = tmp.resolve("job");
+        assertEquals(ExitCode.OK, Main.run("chains", "--model", "bimodal", "--scale", "10", "--chains", "8",
+                "--warmup", "500", "--round-size", "250", "--max-rounds", "40", "--out", job.toString()));
+        JsonNode chains = new ObjectMapper().readTree(job.resolve("summary.json").toFile());
+        assertTrue(chains.get("converged").asBoolean());
+        JsonNode diagnosed = run(tmp.resolve("diagnosed"), job.toString());
+        assertEquals(0, diagnosed.get("failing").size(), diagnosed.get("failing").toString());
+        double minEss = Double.MAX_VALUE;
+        for (JsonNode p : diagnosed.get("parameters")) {
+            minEss = Math.min(minEss, Math.min(p.get("ess_bulk").asDouble(), p.get("ess_tail").asDouble()));
+        }
+        assertTrue(minEss < 800, "the case where the two rules used to disagree: min ESS " + minEss);
+    }
+
     @Test
     void failingParametersExitThreeWithAList() throws IOException {
         Path csv = TestPaths.sharedData().resolve("diagnostics/one_chain_shifted_1sd.csv");
