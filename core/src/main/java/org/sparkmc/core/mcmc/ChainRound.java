@@ -32,6 +32,7 @@ public final class ChainRound {
             double[] x = target.initialPosition(rng);
             double lp = target.logDensity(x);
             if (Double.isFinite(lp)) {
+                checkReported(target, x);
                 return new ChainState(chain, x, lp, kernel.initialTuning(target.dimension()));
             }
         }
@@ -40,6 +41,31 @@ public final class ChainRound {
     }
 
     /** The names of the recorded rows of a round's draws: the target's parameters, then lp__ and accept_stat__. */
+    /**
+     * Refuses a target whose reported values and names disagree at {@code x}: as many values as names, no name
+     * twice, none of the recorded columns' own names (a user target got a 150-line index error, or silently dropped
+     * values, or Spark's "fields should have distinct names").
+     *
+     * @throws InvalidInputException saying which
+     */
+    static void checkReported(Target target, double[] x) {
+        java.util.List<String> names = target.parameterNames();
+        int values = target.parameters(x).length;
+        String what = "target " + target.getClass().getName();
+        if (values != names.size()) {
+            throw new InvalidInputException(what + " reports " + values + " values (parameters(position)) but names "
+                    + names.size() + " (parameterNames()); the two must have the same length and order");
+        }
+        java.util.Set<String> seen = new java.util.HashSet<>(java.util.List.of(LOG_DENSITY, ACCEPT_STAT, "chain",
+                "draw"));
+        for (String name : names) {
+            if (!seen.add(name)) {
+                throw new InvalidInputException(what + " names parameter '" + name + "' twice, or uses a name the "
+                        + "draws already have (" + LOG_DENSITY + ", " + ACCEPT_STAT + ", chain, draw)");
+            }
+        }
+    }
+
     public static java.util.List<String> recordedNames(Target target) {
         java.util.List<String> names = new java.util.ArrayList<>(target.parameterNames());
         names.add(LOG_DENSITY);
