@@ -90,11 +90,16 @@ public final class ChainsJob {
 
     /** Runs the whole loop. */
     public ChainsResult run() {
-        initialize();
-        while (!isDone()) {
-            nextRound();
+        try {
+            initialize();
+            while (!isDone()) {
+                nextRound();
+            }
+            return result();
+        } catch (RuntimeException | Error e) {
+            release(); // the round sampled ahead and the cached rounds
+            throw e;
         }
-        return result();
     }
 
     /**
@@ -202,6 +207,8 @@ public final class ChainsJob {
         }
         if (round < config.warmupRounds() + config.maxRounds()) {
             ahead = launch(round + 1, states);
+            sc.setJobGroup("sparkmc-chains-round-" + round, "chains: round " + round + " diagnostics and checkpoint",
+                    false);
         }
         long t1 = System.nanoTime();
         double maxRhat = Double.NaN;
@@ -220,13 +227,7 @@ public final class ChainsJob {
             }
             List<ParameterSummary> summaries;
             List<String> names = summarised;
-            if (draws != null) {
-                PooledDraws pooled = draws;
-                summaries = IntStream.range(0, names.size()).parallel()
-                        .mapToObj(p -> ParameterSummary.of(names.get(p), pooled.parameter(p))).toList();
-            } else {
-                summaries = byParameter((p, d) -> ParameterSummary.of(names.get(p), d));
-            }
+            summaries = summaries((p, d) -> ParameterSummary.of(names.get(p), d));
             maxRhat = worst(summaries, ParameterSummary::rhat, true);
             minBulk = worst(summaries, ParameterSummary::essBulk, false);
             minTail = worst(summaries, ParameterSummary::essTail, false);
@@ -299,19 +300,32 @@ public final class ChainsJob {
         List<ParameterResult> results;
         if (samplingRounds.isEmpty()) {
             results = List.of();
-        } else if (draws != null) {
-            PooledDraws pooled = draws;
-            List<String> names = summarised;
-            results = IntStream.range(0, names.size()).parallel()
-                    .mapToObj(p -> ParameterResult.of(names.get(p), pooled.parameter(p))).toList();
         } else {
             List<String> names = summarised;
             sc.setJobDescription("chains: final diagnostics by parameter");
-            results = byParameter((p, d) -> ParameterResult.of(names.get(p), d));
+            results = summaries((p, d) -> ParameterResult.of(names.get(p), d));
         }
         return new ChainsResult(results, converged, samplingRounds.size(), drawsPerChain,
                 (System.nanoTime() - started) / 1e9, proposed == 0 ? Double.NaN : (double) accepted / proposed,
                 List.copyOf(history));
+    }
+
+    /**
+     * {@code summary} of every summarised parameter's draws [chain][iteration], in parameter order: in parallel on
+     * the driver's copy while it is kept, else by parameter on the executors.
+     */
+    private <R extends java.io.Serializable> List<R> summaries(Function2<Integer, double[][], R> summary) {
+        if (draws == null) {
+            return byParameter(summary);
+        }
+        PooledDraws pooled = draws;
+        return IntStream.range(0, summarised.size()).parallel().mapToObj(p -> {
+            try {
+                return summary.call(p, pooled.parameter(p));
+            } catch (Exception e) {
+                throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            }
+        }).toList();
     }
 
     private <R extends java.io.Serializable> List<R> byParameter(Function2<Integer, double[][], R> summary) {

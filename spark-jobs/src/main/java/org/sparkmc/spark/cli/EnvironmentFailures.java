@@ -20,7 +20,8 @@ final class EnvironmentFailures {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t.getMessage() != null && t.getMessage().contains(NO_SPACE)) {
                 return "no space left on device while writing" + where(e) + "; nothing was written there and an "
-                        + "output it was to replace is intact (free space, or choose another --out or --checkpoint)";
+                        + "output it was to replace is intact (free space there, or choose another --out, "
+                        + "--checkpoint or spark.local.dir)";
             }
         }
         return null;

@@ -69,6 +69,9 @@ public final class DiagnoseCommand extends JobCommand {
     public Integer call() {
         configFile.checkKeys(spec, Set.of());
         outputOptions.requireOut();
+        if (minEssPerChain != null && spec.commandLine().getParseResult().hasMatchedOption("--min-ess")) {
+            throw new InvalidInputException("give --min-ess (over all chains) or --min-ess-per-chain, not both");
+        }
         if (!(maxRhat > 1) || !(minEss >= 0) || minEssPerChain != null && !(minEssPerChain >= 0)
                 || reportParameters < 1) {
             throw new InvalidInputException("need --max-rhat > 1, --min-ess and --min-ess-per-chain ≥ 0, "

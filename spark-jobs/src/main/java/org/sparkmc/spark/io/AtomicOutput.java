@@ -38,8 +38,9 @@ public final class AtomicOutput implements AutoCloseable {
     private final Path staging;
     private final boolean overwrite;
     private final Runnable onShutdown = this::cleanUpAfterShutdown;
-    private volatile Path aside;
-    private volatile boolean done;
+    private Path aside;
+    private boolean committed;
+    private boolean closed;
 
     private AtomicOutput(FileSystem fs, Path target, boolean overwrite) {
         this.fs = fs;
@@ -105,10 +106,13 @@ public final class AtomicOutput implements AutoCloseable {
             }
         }
         paths.checkNoInputWithin(target, conf);
+        refuseUnlessReplaceable(fs, target, "; remove it yourself or choose another --out");
+    }
+
+    private static void refuseUnlessReplaceable(FileSystem fs, Path target, String advice) throws IOException {
         String why = OutputManifest.whyNotReplaceable(fs, target);
         if (why != null) {
-            throw new InvalidInputException("--overwrite refuses to replace '" + target + "': " + why
-                    + "; remove it yourself or choose another --out");
+            throw new InvalidInputException("--overwrite refuses to replace '" + target + "': " + why + advice);
         }
     }
 
@@ -216,7 +220,7 @@ public final class AtomicOutput implements AutoCloseable {
      *         replaceable, or appeared between the check and the rename; the staged output is kept for
      *         {@link #close()} to remove, and any other directory at the target is left as it is
      */
-    public void commit() {
+    public synchronized void commit() {
         try {
             fs.mkdirs(staging);
             List<String> entries = OutputManifest.entries(fs, staging);
@@ -224,11 +228,7 @@ public final class AtomicOutput implements AutoCloseable {
                 if (!overwrite) {
                     throw appeared();
                 }
-                String why = OutputManifest.whyNotReplaceable(fs, target);
-                if (why != null) {
-                    throw new InvalidInputException("--overwrite refuses to replace '" + target + "': " + why
-                            + " (it changed while the job ran); nothing was written there");
-                }
+                refuseUnlessReplaceable(fs, target, " (it changed while the job ran); nothing was written there");
                 aside = sibling(OLD);
                 rename(target, aside);
             }
@@ -240,18 +240,23 @@ public final class AtomicOutput implements AutoCloseable {
                     rename(swallowed, staging);
                     throw appeared();
                 }
-            } catch (IOException | RuntimeException e) {
+                try {
+                    OutputManifest.write(fs, target, entries);
+                } catch (IOException | RuntimeException | Error e) {
+                    rename(target, staging); // not committed after all: the old output goes back below
+                    throw e;
+                }
+            } catch (IOException | RuntimeException | Error e) {
                 if (aside != null) {
                     putBack(e);
                 }
                 throw e;
             }
-            OutputManifest.write(fs, target, entries);
-            done = true;
-            if (aside != null) {
-                fs.delete(aside, true);
-            }
+            committed = true;
             removeShutdownHook();
+            if (aside != null && !fs.delete(aside, true)) {
+                LOG.warn("committed {}, but the previous output set aside at {} could not be deleted", target, aside);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot commit output to " + target, e);
         }
@@ -273,9 +278,9 @@ public final class AtomicOutput implements AutoCloseable {
 
     /** Without a commit, removes the staged output (a failed run, whatever it threw, leaves nothing). */
     @Override
-    public void close() {
-        if (!done) {
-            done = true;
+    public synchronized void close() {
+        if (!committed && !closed) {
+            closed = true;
             removeShutdownHook();
             abort();
         }
@@ -287,9 +292,13 @@ public final class AtomicOutput implements AutoCloseable {
         }
     }
 
-    /** On a JVM shutdown before the commit ended: an old output set aside goes back, the staging is removed. */
-    private void cleanUpAfterShutdown() {
-        if (done) {
+    /**
+     * On a JVM shutdown (SIGTERM) without a commit: an old output set aside goes back and the staging is removed,
+     * also after {@link #close()}, as tasks still stopping may have written into it again. Holds the lock, so it
+     * never runs in the middle of a commit.
+     */
+    private synchronized void cleanUpAfterShutdown() {
+        if (committed) {
             return;
         }
         try {
@@ -327,7 +336,7 @@ public final class AtomicOutput implements AutoCloseable {
      * After the staged output could not be moved into place, moves the old output set aside back to the target; if
      * that fails too, {@code failure} says where the old output is.
      */
-    private void putBack(Exception failure) {
+    private void putBack(Throwable failure) {
         try {
             if (fs.exists(target)) {
                 throw new IOException(target + " exists");

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -41,6 +42,10 @@ public final class CheckpointStates {
     private static final String STATE_NAME = "state-\\d{5,}\\.json";
     /** The file that marks a directory as a sparkmc checkpoint, written when a run first claims it. */
     static final String MARKER = "_sparkmc-checkpoint";
+    /** Every top-level name a checkpoint of an earlier sparkmc (before the marker) can hold. */
+    private static final String EARLIER_CHECKPOINT =
+            "state-\\d{5,}\\.json|rounds|particles|rows|samples|rdd|topics-\\d+\\.parquet|\\..*\\.(tmp|crc)";
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CheckpointStates.class);
 
     private final FileSystem fs;
     private final Path dir;
@@ -53,6 +58,7 @@ public final class CheckpointStates {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open checkpoint directory " + location, e);
         }
+        claim(location, conf); // the command line claims it before Spark starts; a job used directly, here
     }
 
     /**
@@ -76,15 +82,20 @@ public final class CheckpointStates {
                 if (fs.exists(marker)) {
                     return;
                 }
+                List<String> foreign = new ArrayList<>();
                 FileStatus[] held = fs.listStatus(dir);
-                if (held.length > 0) {
-                    List<String> names = new ArrayList<>();
-                    for (int i = 0; i < Math.min(5, held.length); i++) {
-                        names.add(held[i].getPath().getName());
+                for (FileStatus f : held) {
+                    if (!f.getPath().getName().matches(EARLIER_CHECKPOINT)) {
+                        foreign.add(f.getPath().getName());
                     }
+                }
+                if (!foreign.isEmpty()) {
                     throw new InvalidInputException("--checkpoint '" + location + "' holds files sparkmc did not "
-                            + "write (" + String.join(", ", names) + (held.length > 5 ? ", …" : "") + "); give a new "
-                            + "or empty directory");
+                            + "write (" + String.join(", ", foreign.subList(0, Math.min(5, foreign.size())))
+                            + (foreign.size() > 5 ? ", …" : "") + "); give a new or empty directory");
+                }
+                if (held.length > 0) {
+                    LOG.info("{}: taking a checkpoint made before checkpoint directories were marked", location);
                 }
             }
             try {

@@ -3,7 +3,10 @@ package org.sparkmc.spark.io;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparkmc.core.InvalidInputException;
 
@@ -17,6 +20,7 @@ public final class RunPaths {
     private record Named(String option, String location) {
     }
 
+    private static final Pattern GLOB = Pattern.compile("[*?\\[{]");
     private final List<Named> inputs = new ArrayList<>();
     private final List<Named> apart = new ArrayList<>();
 
@@ -59,38 +63,82 @@ public final class RunPaths {
     }
 
     /**
-     * Refuses to replace an output that holds one of the run's inputs.
+     * Refuses to replace an output that holds one of the run's inputs: a glob is expanded and each match checked,
+     * and an input whose location cannot be made out is refused too (it might lie there).
      *
      * @throws InvalidInputException naming the input
      */
     void checkNoInputWithin(Path target, Configuration conf) {
         for (Named in : inputs) {
-            Path p = qualified(in.location(), conf);
-            if (p != null && within(p, target)) {
-                throw new InvalidInputException("--overwrite would delete the run's own input: " + in.option() + " '"
-                        + in.location() + "' lies in --out '" + target + "'; choose another --out");
+            for (Path p : matches(in, conf)) {
+                if (within(p, target)) {
+                    throw new InvalidInputException("--overwrite would delete the run's own input: " + in.option()
+                            + " '" + in.location() + "' " + (GLOB.matcher(in.location()).find() ? "(" + p + ") " : "")
+                            + "lies in --out '" + target + "'; choose another --out");
+                }
             }
         }
     }
 
-    /** True when {@code inner} is {@code outer} or lies below it (same file system). */
+    /** The input's paths, qualified (its glob's matches); none when nothing matches (reading it fails later). */
+    private static List<Path> matches(Named in, Configuration conf) {
+        try {
+            Path path = new Path(in.location());
+            FileSystem fs = path.getFileSystem(conf);
+            FileStatus[] found = fs.globStatus(path);
+            List<Path> out = new ArrayList<>();
+            if (found != null) {
+                for (FileStatus f : found) {
+                    out.add(fs.makeQualified(f.getPath()));
+                }
+            }
+            if (out.isEmpty() && !GLOB.matcher(in.location()).find()) {
+                out.add(fs.makeQualified(path));
+            }
+            return out;
+        } catch (IOException | IllegalArgumentException e) {
+            throw new InvalidInputException("--overwrite cannot tell whether " + in.option() + " '" + in.location()
+                    + "' lies in --out (" + e.getMessage() + "); choose another --out", e);
+        }
+    }
+
+    /**
+     * True when {@code inner} is {@code outer} or lies below it (same file system); local paths are compared with
+     * their symbolic links resolved, so a link cannot hide an input or the working directory.
+     */
     static boolean within(Path inner, Path outer) {
-        for (Path p = inner; p != null; p = p.getParent()) {
-            if (p.equals(outer)) {
+        Path real = real(outer);
+        for (Path p = real(inner); p != null; p = p.getParent()) {
+            if (p.equals(real)) {
                 return true;
             }
         }
         return false;
     }
 
-    /** The location qualified by its own file system, up to its first glob character; null if it names none. */
+    /** A local path with the links of its nearest existing ancestor resolved; any other path as it is. */
+    private static Path real(Path p) {
+        if (!"file".equals(p.toUri().getScheme())) {
+            return p;
+        }
+        java.nio.file.Path local = java.nio.file.Paths.get(p.toUri().getPath());
+        java.nio.file.Path rest = local.getFileSystem().getPath("");
+        for (java.nio.file.Path q = local; q != null; q = q.getParent()) {
+            try {
+                java.nio.file.Path resolved = q.toRealPath().resolve(rest);
+                return new Path("file", null, resolved.toString());
+            } catch (IOException | SecurityException e) {
+                rest = rest.toString().isEmpty() ? q.getFileName() : q.getFileName().resolve(rest);
+            }
+        }
+        return p;
+    }
+
+    /** The location qualified by its own file system; null if it is not a usable path. */
     private static Path qualified(String location, Configuration conf) {
         try {
             Path p = new Path(location);
-            while (p != null && p.getName().matches(".*[*?\\[{].*")) {
-                p = p.getParent();
-            }
-            return p == null ? null : p.getFileSystem(conf).makeQualified(p);
+            return p.getFileSystem(conf).makeQualified(p);
         } catch (IOException | IllegalArgumentException e) {
             return null; // not a usable path: reading it fails later with its own message
         }

@@ -55,16 +55,27 @@ class ChainsDeterminismTest {
 
     /**
      * The next round is sampled while the driver computes a round's diagnostics; a run that stops on convergence
-     * drops it. Its outputs are exactly those of a run capped at the same number of rounds.
+     * drops it: the draws hold exactly the rounds summary.json reports, the checkpoint has no file of the dropped
+     * round, and the outputs equal those of a run capped at the same number of rounds.
      */
     @Test
-    void aRoundSampledAheadOfAStopLeavesNoTrace() {
+    void aRoundSampledAheadOfAStopLeavesNoTrace() throws Exception {
         String[] base = {"chains", "--scale", "3", "--chains", "6", "--warmup", "300", "--round-size", "200",
             "--seed", "77", "--model", "bimodal", "--partitions", "2"};
+        Path checkpoint = tmp.resolve("checkpoint");
         List<Row> converged = runArgs("local[2]", "converged", concat(base, "--max-rounds", "20", "--min-ess",
-                "100", "--max-rhat", "1.5"));
-        int rounds = converged.size() / (6 * 200);
-        org.junit.jupiter.api.Assertions.assertTrue(rounds < 20, "the run stops on convergence");
+                "100", "--max-rhat", "1.5", "--checkpoint", checkpoint.toString()));
+        com.fasterxml.jackson.databind.JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(tmp.resolve("converged/summary.json").toFile());
+        int rounds = summary.get("rounds").asInt();
+        org.junit.jupiter.api.Assertions.assertTrue(summary.get("converged").asBoolean() && rounds < 20,
+                "the run stops on convergence: " + summary);
+        assertEquals(6 * 200 * rounds, converged.size(), "only the rounds the summary reports");
+        int lastRound = 2 + rounds; // two warm-up rounds (300 in rounds of 200)
+        org.junit.jupiter.api.Assertions.assertTrue(java.nio.file.Files.exists(checkpoint.resolve(
+                String.format("rounds/round-%05d.parquet", lastRound))));
+        org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(checkpoint.resolve(
+                String.format("rounds/round-%05d.parquet", lastRound + 1))), "no file of the dropped round");
         List<Row> capped = runArgs("local[2]", "capped", concat(base, "--max-rounds", Integer.toString(rounds),
                 "--min-ess", "1e9"));
         assertEquals(capped, converged);

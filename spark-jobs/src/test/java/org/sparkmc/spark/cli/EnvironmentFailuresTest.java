@@ -20,7 +20,8 @@ class EnvironmentFailuresTest {
         assertTrue(m.startsWith("no space left on device while writing faulty:/tmp/x/.o.sparkmc-tmp-1/draws.parquet; "),
                 m);
         assertEquals("no space left on device while writing /out/summary.json; nothing was written there and an "
-                + "output it was to replace is intact (free space, or choose another --out or --checkpoint)",
+                + "output it was to replace is intact (free space there, or choose another --out, --checkpoint or "
+                + "spark.local.dir)",
                 EnvironmentFailures.describe(new UncheckedIOException("cannot write /out/summary.json",
                         new IOException("No space left on device"))));
         assertNull(EnvironmentFailures.describe(new IllegalStateException("a bug")));

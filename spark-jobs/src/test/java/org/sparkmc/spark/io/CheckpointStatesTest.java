@@ -39,8 +39,8 @@ class CheckpointStatesTest {
             states.save(n, doc);
         }
         try (Stream<Path> files = Files.list(tmp.resolve("ck"))) {
-            assertEquals(List.of("state-00003.json"), files.map(p -> p.getFileName().toString())
-                    .filter(f -> !f.startsWith(".")).toList());
+            assertEquals(List.of("_sparkmc-checkpoint", "state-00003.json"), files.map(p -> p.getFileName()
+                    .toString()).filter(f -> !f.startsWith(".")).sorted().toList());
         }
         JsonNode doc = states.loadNewest("f");
         assertEquals(3, doc.get("n").asInt());
