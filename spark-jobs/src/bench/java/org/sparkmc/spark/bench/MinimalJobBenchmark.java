@@ -1,0 +1,72 @@
+package org.sparkmc.spark.bench;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+import org.sparkmc.spark.SparkSetup;
+
+/**
+ * The floor under any per-step Spark job on this machine: the median wall time of (a) {@code map} + {@code collect}
+ * over 2 cached partitions, (b) the same reading a fresh 150 KB broadcast per job (the lda job's counts), (c) a
+ * persisted {@code map} whose result is then collected by a second map (the lda and smc jobs' step shape), and
+ * (d) {@code treeAggregate} of a 150 KB int array per partition.
+ *
+ * <p>Usage: {@code submit/bench spark-jobs org.sparkmc.spark.bench.MinimalJobBenchmark [jobs] [master]}
+ */
+public final class MinimalJobBenchmark {
+    public static void main(String[] args) {
+        int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 300;
+        String master = args.length > 1 ? args[1] : "local[2]";
+        SparkSession spark = SparkSetup.session("minimal-job", master);
+        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        JavaRDD<Integer> cached = sc.parallelize(List.of(0, 1), 2).persist(StorageLevel.MEMORY_ONLY());
+        cached.count();
+        System.out.printf(Locale.ROOT, "%s, %d jobs each, median ms per job%n", master, jobs);
+        System.out.printf(Locale.ROOT, "map+collect: %.2f%n", median(jobs, () -> cached.map(x -> x + 1).collect()));
+        int[] payload = new int[37_000];
+        System.out.printf(Locale.ROOT, "map+collect with a new 150 KB broadcast: %.2f%n", median(jobs, () -> {
+            Broadcast<int[]> b = sc.broadcast(payload);
+            cached.map(x -> x + b.value().length).collect();
+            b.destroy(false);
+        }));
+        JavaRDD<Integer>[] previous = new JavaRDD[] {cached};
+        System.out.printf(Locale.ROOT, "persisted map, then map+collect of it: %.2f%n", median(jobs, () -> {
+            JavaRDD<Integer> next = previous[0].map(x -> x + 1).persist(StorageLevel.MEMORY_AND_DISK());
+            next.map(x -> x).collect();
+            if (previous[0] != cached) {
+                previous[0].unpersist(false);
+            }
+            previous[0] = next;
+        }));
+        System.out.printf(Locale.ROOT, "treeAggregate of a 150 KB int[] per partition: %.2f%n", median(jobs,
+                () -> cached.treeAggregate(new int[37_000], (a, x) -> {
+                    a[x] += 1;
+                    return a;
+                }, (a, c) -> {
+                    for (int i = 0; i < a.length; i++) {
+                        a[i] += c[i];
+                    }
+                    return a;
+                })));
+        spark.stop();
+    }
+
+    private static double median(int jobs, Runnable job) {
+        for (int i = 0; i < Math.max(20, jobs / 10); i++) {
+            job.run();
+        }
+        double[] ms = new double[jobs];
+        for (int i = 0; i < jobs; i++) {
+            long t0 = System.nanoTime();
+            job.run();
+            ms[i] = (System.nanoTime() - t0) / 1e6;
+        }
+        Arrays.sort(ms);
+        return ms[jobs / 2];
+    }
+}
