@@ -10,7 +10,8 @@ import org.apache.commons.numbers.gamma.LogGamma;
  *   log p(z)     = D [lnΓ(Kα) − K lnΓ(α)] + Σ_d [Σ_k lnΓ(n_{d,k} + α) − lnΓ(n_d + Kα)]
  * </pre>
  * Zero counts contribute nothing once the lnΓ(β), lnΓ(α) constants are folded in, so both sums run over non-zero
- * cells only. The document term is a sum over documents: the Spark job adds the blocks' terms.
+ * cells only. The document term is a sum over documents: the Spark job adds the blocks' terms. The lnΓ of counts
+ * come from {@link LogGammaTable} (the same doubles, without a lnΓ evaluation per cell).
  */
 public final class LdaLogLikelihood {
     private LdaLogLikelihood() {
@@ -26,8 +27,9 @@ public final class LdaLogLikelihood {
             sum -= LogGamma.value(t + w * beta);
         }
         int bits = counts.topicBits();
+        LogGammaTable cell = LogGammaTable.of(beta);
         for (int e : counts.entries()) {
-            sum += LogGamma.value((e >>> bits) + beta) - lgBeta;
+            sum += cell.value(e >>> bits) - lgBeta;
         }
         return sum;
     }
@@ -41,6 +43,8 @@ public final class LdaLogLikelihood {
         double alpha = priors.alpha();
         double lgAlpha = LogGamma.value(alpha);
         double lgKAlpha = LogGamma.value(k * alpha);
+        LogGammaTable cell = LogGammaTable.of(alpha);
+        LogGammaTable length = LogGammaTable.of(k * alpha);
         int[] counts = new int[k];
         int[] touched = new int[k];
         double sum = 0;
@@ -51,9 +55,9 @@ public final class LdaLogLikelihood {
                     touched[n++] = topics[i];
                 }
             }
-            sum += lgKAlpha - LogGamma.value(docs.docLength(d) + k * alpha);
+            sum += lgKAlpha - length.value(docs.docLength(d));
             for (int j = 0; j < n; j++) {
-                sum += LogGamma.value(counts[touched[j]] + alpha) - lgAlpha;
+                sum += cell.value(counts[touched[j]]) - lgAlpha;
                 counts[touched[j]] = 0;
             }
         }

@@ -393,8 +393,8 @@ public final class SparseLdaSampler implements LdaSampler {
         int[] srcStarts = before.rowStarts();
         int[] src = before.entries();
         int[] dense = new int[numTopics];
-        boolean[] seen = new boolean[numTopics];
-        int[] touched = new int[numTopics];
+        // the topics a row touches, as bits: visited in increasing topic order without sorting
+        long[] touched = new long[(numTopics + 63) >>> 6];
         TopicWordCounts.IntList words = new TopicWordCounts.IntList(1024);
         TopicWordCounts.IntList topics = new TopicWordCounts.IntList(1024);
         TopicWordCounts.IntList changes = new TopicWordCounts.IntList(1024);
@@ -402,33 +402,33 @@ public final class SparseLdaSampler implements LdaSampler {
             if (!present[w]) {
                 continue;
             }
-            int n = 0;
+            int lo = touched.length;
+            int hi = -1;
             for (int e = rows[2 * w]; e < rows[2 * w] + rows[2 * w + 1]; e++) {
                 int k = cells[e] & mask;
                 dense[k] += cells[e] >>> bits;
-                if (!seen[k]) {
-                    seen[k] = true;
-                    touched[n++] = k;
-                }
+                touched[k >>> 6] |= 1L << k;
+                lo = Math.min(lo, k >>> 6);
+                hi = Math.max(hi, k >>> 6);
             }
             for (int e = srcStarts[w]; e < srcStarts[w + 1]; e++) {
                 int k = src[e] & mask;
                 dense[k] -= src[e] >>> bits;
-                if (!seen[k]) {
-                    seen[k] = true;
-                    touched[n++] = k;
-                }
+                touched[k >>> 6] |= 1L << k;
+                lo = Math.min(lo, k >>> 6);
+                hi = Math.max(hi, k >>> 6);
             }
-            java.util.Arrays.sort(touched, 0, n);
-            for (int i = 0; i < n; i++) {
-                int k = touched[i];
-                if (dense[k] != 0) {
-                    words.add(w);
-                    topics.add(k);
-                    changes.add(dense[k]);
+            for (int i = lo; i <= hi; i++) {
+                for (long m = touched[i]; m != 0; m &= m - 1) {
+                    int k = i << 6 | Long.numberOfTrailingZeros(m);
+                    if (dense[k] != 0) {
+                        words.add(w);
+                        topics.add(k);
+                        changes.add(dense[k]);
+                    }
+                    dense[k] = 0;
                 }
-                dense[k] = 0;
-                seen[k] = false;
+                touched[i] = 0;
             }
         }
         int[] topicChanges = new int[numTopics];
