@@ -17,6 +17,7 @@ import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.io.LineageCheckpoints;
 import scala.Tuple2;
 
@@ -161,8 +162,8 @@ public final class AdLdaSpark {
         int first = sweeps;
         sc.setJobGroup("sparkmc-lda-sweep-" + first, "lda: sweeps " + first + ".." + (first + numSweeps - 1), false);
         long broadcastBytes = global.payloadBytes();
-        double sampling = collectStep(blocks.map(b -> b.sweep(counts.value(), p, rs, first, numSweeps, k)), global,
-                t0);
+        double sampling = collectStep(DirectFunctions.map(blocks, b -> b.sweep(counts.value(), p, rs, first, numSweeps,
+                k)), global, t0);
         sweeps += numSweeps;
         last = stepSummary(t0, sampling, numSweeps, broadcastBytes);
         return last;
@@ -196,7 +197,7 @@ public final class AdLdaSpark {
                 next.rdd().localCheckpoint();
             }
         }
-        List<LdaBlock.BlockReport> reports = new ArrayList<>(next.map(LdaBlock::report).collect());
+        List<LdaBlock.BlockReport> reports = new ArrayList<>(DirectFunctions.mapCollect(next, LdaBlock::report));
         reports.sort(Comparator.comparingInt(LdaBlock.BlockReport::block));
         if (reports.size() != numBlocks) {
             throw new IllegalStateException(reports.size() + " block reports for " + numBlocks + " blocks");

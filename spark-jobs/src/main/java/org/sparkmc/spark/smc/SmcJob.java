@@ -26,6 +26,7 @@ import org.sparkmc.core.smc.ResidualBlock;
 import org.sparkmc.core.smc.ResidualWeights;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.core.smc.StepSummary;
+import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.cli.Progress;
 import org.sparkmc.spark.io.LineageCheckpoints;
 
@@ -158,7 +159,7 @@ public final class SmcJob {
         RandomStreams rs = streams;
         double[] y = observation == null ? null : observation.clone();
         sc.setJobGroup("sparkmc-smc-step-" + n, "smc: step " + n + " (move, weight, summarise)", false);
-        JavaRDD<ParticleBlock> next = pending.map(b -> b.propagate(kernel, n, y, prev, rs));
+        JavaRDD<ParticleBlock> next = DirectFunctions.map(pending, b -> b.propagate(kernel, n, y, prev, rs));
         next.persist(StorageLevel.MEMORY_AND_DISK());
         boolean cut = (n + 1) % config.lineageEvery() == 0;
         if (cut) {
@@ -168,7 +169,7 @@ public final class SmcJob {
                 next.rdd().localCheckpoint();
             }
         }
-        List<BlockSummary> summaries = new ArrayList<>(next.map(ParticleBlock::summary).collect());
+        List<BlockSummary> summaries = new ArrayList<>(DirectFunctions.mapCollect(next, ParticleBlock::summary));
         summaries.sort(Comparator.comparingInt(BlockSummary::block));
         if (weighted != null) {
             weighted.unpersist(false);
@@ -191,8 +192,8 @@ public final class SmcJob {
             ResidualWeights residual = null;
             ResamplingDraw draw;
             if (scheme == ResamplingScheme.RESIDUAL) {
-                List<ResidualBlock> parts = new ArrayList<>(next.map(b -> OffsetResampling.residualBlock(
-                        b.logWeights(), 0, b.count(), b.block(), g, particles)).collect());
+                List<ResidualBlock> parts = new ArrayList<>(DirectFunctions.mapCollect(next, b -> OffsetResampling
+                        .residualBlock(b.logWeights(), 0, b.count(), b.block(), g, particles)));
                 parts.sort(Comparator.comparingInt(ResidualBlock::block));
                 residual = ResidualWeights.of(particles, parts);
                 draw = scheme.draw(residual.residualPoints(), streams, n);
