@@ -62,7 +62,7 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(org.sparkmc.core.lda.TopicWordCounts.class);
         kryo.register(org.sparkmc.core.lda.TopicWordDelta.class);
         kryo.register(org.sparkmc.spark.lda.LdaBlock.class);
-        kryo.register(org.sparkmc.spark.lda.LdaBlock.BlockReport.class);
+        kryo.register(org.sparkmc.spark.lda.LdaBlock.BlockReport.class, java);
         kryo.register(org.sparkmc.core.lda.DocumentCompletion.Result.class, java);
         kryo.register(org.apache.spark.sql.catalyst.expressions.GenericRow.class); // topic_word rows, parallelized
         kryo.register(org.apache.spark.sql.types.BinaryType$.class); // checkpointed topics

@@ -86,46 +86,16 @@ public final class LdaBlock implements Serializable {
     }
 
     /**
-     * What a block tells the driver after a step: its id, its count changes, its documents' term of log p(w, z), the
-     * time its sweeps took, and the Spark partition that holds it (for timing only: blocks of one partition run in
-     * turn). A plain class of primitives and primitive arrays, so Kryo writes it field by field (as a record it
-     * needed Java serialisation, several milliseconds per step for KOS's 0.7 MB of changes per task).
+     * What a block tells the driver after a step.
+     *
+     * @param block the block id
+     * @param delta its count changes
+     * @param documentTerm its documents' term of log p(w, z)
+     * @param samplingSeconds the time its sweeps took
+     * @param partition the Spark partition that holds it (for timing only: blocks of one partition run in turn)
      */
-    public static final class BlockReport implements Serializable {
-        private static final long serialVersionUID = 1L;
-
-        private final int block;
-        private final TopicWordDelta delta;
-        private final double documentTerm;
-        private final double samplingSeconds;
-        private final int partition;
-
-        BlockReport(int block, TopicWordDelta delta, double documentTerm, double samplingSeconds, int partition) {
-            this.block = block;
-            this.delta = delta;
-            this.documentTerm = documentTerm;
-            this.samplingSeconds = samplingSeconds;
-            this.partition = partition;
-        }
-
-        public int block() {
-            return block;
-        }
-
-        public TopicWordDelta delta() {
-            return delta;
-        }
-
-        public double documentTerm() {
-            return documentTerm;
-        }
-
-        public double samplingSeconds() {
-            return samplingSeconds;
-        }
-
-        public int partition() {
-            return partition;
-        }
+    public record BlockReport(int block, TopicWordDelta delta, double documentTerm, double samplingSeconds,
+            int partition)
+            implements Serializable {
     }
 }
