@@ -21,6 +21,7 @@ import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.cli.Progress;
 import org.sparkmc.spark.diagnose.ByParameter;
 import org.sparkmc.spark.diagnose.ChainSeries;
@@ -164,16 +165,17 @@ public final class ChainsJob {
         Target target = config.target();
         Kernel kernel = config.kernel();
         RandomStreams rs = streams;
-        JavaRDD<RoundResult> results = sc.parallelize(from, config.partitions())
-                .map(s -> ChainRound.run(target, kernel, s, r, iterations, warmup, !warmup, rs));
+        // Named function objects: Spark's closure cleaner re-parses a lambda's defining class on every submission.
+        JavaRDD<RoundResult> results = DirectFunctions.map(sc.parallelize(from, config.partitions()),
+                s -> ChainRound.run(target, kernel, s, r, iterations, warmup, !warmup, rs));
         if (!warmup) {
             results.persist(StorageLevel.MEMORY_AND_DISK());
         }
         boolean onDriver = !warmup && draws != null
                 && (long) (drawsPerChain + iterations) * config.chains() * summarised.size() <= config.driverDrawsLimit();
         JavaFutureAction<List<RoundResult>> collected = onDriver || warmup ? results.collectAsync()
-                : results.map(x -> new RoundResult(x.state(), x.round(), new double[0][], x.accepted(), x.proposed()))
-                        .collectAsync();
+                : DirectFunctions.map(results, x -> new RoundResult(x.state(), x.round(), new double[0][], x.accepted(),
+                        x.proposed())).collectAsync();
         return new Launched(r, iterations, warmup, onDriver, results, collected);
     }
 
