@@ -42,11 +42,19 @@ public record ChainsConfig(String modelName, Target target, String kernelName, K
         if (chains < 2) {
             throw new InvalidInputException("chains must be at least 2 for R-hat, is " + chains);
         }
+        if ((long) roundSize * maxRounds > Integer.MAX_VALUE) {
+            throw new InvalidInputException("round-size × max-rounds, the sampling draws per chain at most, must be ≤ "
+                    + Integer.MAX_VALUE + ", is " + (long) roundSize * maxRounds + "; lower --max-rounds");
+        }
+        if (((long) warmup + roundSize - 1) / roundSize + maxRounds > Integer.MAX_VALUE) {
+            throw new InvalidInputException("warm-up and sampling rounds together must be ≤ " + Integer.MAX_VALUE
+                    + "; lower --warmup or --max-rounds, or raise --round-size");
+        }
     }
 
     /** Warm-up rounds: the warm-up iterations cut into rounds of {@code roundSize} (the last may be shorter). */
     public int warmupRounds() {
-        return (warmup + roundSize - 1) / roundSize;
+        return (int) (((long) warmup + roundSize - 1) / roundSize);
     }
 
     private static void positive(String name, long value) {

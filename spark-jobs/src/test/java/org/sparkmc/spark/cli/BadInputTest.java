@@ -38,6 +38,12 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("negative round size", new String[] {"chains", "--round-size", "-5"}, "round-size"),
                 Arguments.of("negative partitions", new String[] {"chains", "--partitions", "-2"},
                         "partitions must be ≥ 0 (0: Spark's default parallelism), is -2"),
+                Arguments.of("max-rounds near the int limit", new String[] {"chains", "--max-rounds", "2147483647"},
+                        "round-size × max-rounds, the sampling draws per chain at most, must be ≤ 2147483647, is "
+                            + "2147483647000; lower --max-rounds"),
+                Arguments.of("warm-up near the int limit", new String[] {"chains", "--warmup", "2147483647",
+                    "--round-size", "1", "--max-rounds", "10"}, "warm-up and sampling rounds together must be ≤ "
+                        + "2147483647"),
                 Arguments.of("non-numeric count", new String[] {"chains", "--chains", "many"}, "'many'"),
                 Arguments.of("bad scale", new String[] {"chains", "--scale", "0"}, "scale"),
                 Arguments.of("missing config", new String[] {"chains", "--conf", "/nonexistent/x.conf"},
