@@ -102,7 +102,7 @@ public final class ChainsCommand extends JobCommand {
     private long seed;
 
     @Option(names = "--partitions", paramLabel = "N", defaultValue = "0",
-            description = "Spark partitions for the chains (does not change any draw). Default: "
+            description = "Spark partitions for the chains, at most one per chain (does not change any draw). Default: "
                 + "min(chains, Spark's default parallelism).")
     private int partitions;
 
@@ -157,7 +157,8 @@ public final class ChainsCommand extends JobCommand {
             checkpoint.claim();
             SparkSession spark = outputOptions.session("sparkmc chains");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            int parts = partitions > 0 ? partitions : Math.min(chains, sc.defaultParallelism());
+            // More partitions than chains would only be empty (each one a task and a file of draws.parquet).
+            int parts = Math.min(chains, partitions > 0 ? partitions : sc.defaultParallelism());
             ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
                     maxRounds, minEss, maxRhat, seed, parts, driverDrawsLimit);
             ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpoint.dir(), checkpointEvery,

@@ -38,10 +38,13 @@ class ChainsDeterminismTest {
         List<Row> oneCoreFourPartitions = run("local[1]", 4);
         List<Row> twoCoresFourPartitions = run("local[2]", 4);
         List<Row> twoCoresOnePartition = run("local[2]", 1);
+        // Far more partitions than chains: capped at one per chain (it used to run 100,000 empty tasks, for hours).
+        List<Row> manyPartitions = run("local[2]", 100_000);
         assertEquals(6 * 400, oneCoreOnePartition.size());
         assertEquals(oneCoreOnePartition, oneCoreFourPartitions);
         assertEquals(oneCoreOnePartition, twoCoresFourPartitions);
         assertEquals(oneCoreOnePartition, twoCoresOnePartition);
+        assertEquals(oneCoreOnePartition, manyPartitions);
         assertEquals(plainLoop(), xColumn(oneCoreOnePartition));
     }
 
