@@ -268,7 +268,7 @@ public final class AtomicOutput implements AutoCloseable {
     }
 
     /** Removes whatever was staged; the target is untouched. */
-    public void abort() {
+    private void abort() {
         try {
             fs.delete(staging, true);
         } catch (IOException e) {
