@@ -15,11 +15,15 @@ final class EnvironmentFailures {
     private EnvironmentFailures() {
     }
 
-    /** The message for {@code e}, or null when it is not such a failure. */
-    static String describe(Throwable e) {
+    /**
+     * The message for {@code e}, or null when it is not such a failure. It names the first path the exception's
+     * messages give, else {@code places}: the run's output and checkpoint options (a file the disk could not even
+     * create is named by no message).
+     */
+    static String describe(Throwable e, String places) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t.getMessage() != null && t.getMessage().contains(NO_SPACE)) {
-                return "no space left on device while writing" + where(e) + "; nothing was written there and an "
+                return "no space left on device while writing" + where(e, places) + "; nothing was written there and an "
                         + "output it was to replace is intact (free space there, or choose another --out, "
                         + "--checkpoint or spark.local.dir)";
             }
@@ -28,13 +32,13 @@ final class EnvironmentFailures {
     }
 
     /** " PATH": the first path a message of the chain names. */
-    private static String where(Throwable e) {
+    private static String where(Throwable e, String places) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             Matcher m = t.getMessage() == null ? null : PATH.matcher(t.getMessage());
             if (m != null && m.find()) {
                 return " " + m.group().replaceAll("[.,;:]$", "");
             }
         }
-        return " the output or checkpoint";
+        return places == null || places.isEmpty() ? " the output or checkpoint" : " under " + places;
     }
 }

@@ -1,6 +1,8 @@
 package org.sparkmc.spark.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
@@ -11,6 +13,7 @@ import org.sparkmc.spark.lda.LdaCommand;
 import org.sparkmc.spark.smc.SmcCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * The {@code sparkmc} command line: {@code sparkmc <job> [--conf FILE] [options]}. Exit codes are those of
@@ -77,20 +80,20 @@ public final class Main implements Callable<Integer> {
                 cmd.getErr().println(prefixed(cmd, bad.getMessage()));
                 return ExitCode.BAD_INPUT;
             }
-            return failed(cmd.getErr(), cmd.getCommandName(), e);
+            return failed(cmd.getErr(), cmd, e);
         });
         try {
             return commandLine.execute(args);
         } catch (Error e) {
             // picocli passes Errors through (e.g. Hadoop's FSError on a full local disk): same report.
-            return failed(err, "", e);
+            return failed(err, null, e);
         }
     }
 
     /** Exit 1: one line for a failure of the machine (a full disk), else the error and its stack trace. */
-    private static int failed(PrintWriter err, String job, Throwable e) {
-        String name = job.isEmpty() ? "sparkmc" : "sparkmc " + job;
-        String environment = EnvironmentFailures.describe(e);
+    private static int failed(PrintWriter err, CommandLine job, Throwable e) {
+        String name = job == null ? "sparkmc" : "sparkmc " + job.getCommandName();
+        String environment = EnvironmentFailures.describe(e, job == null ? null : writtenPlaces(job));
         if (environment != null) {
             err.println(name + ": " + environment);
         } else {
@@ -98,6 +101,18 @@ public final class Main implements Callable<Integer> {
             e.printStackTrace(err);
         }
         return ExitCode.FAILURE;
+    }
+
+    /** "--out 'DIR' or --checkpoint 'DIR'": the places the job writes that were given (on the line or in --conf). */
+    private static String writtenPlaces(CommandLine job) {
+        List<String> places = new ArrayList<>();
+        for (String name : List.of("--out", "--checkpoint")) {
+            OptionSpec option = job.getCommandSpec().findOption(name);
+            if (option != null && option.getValue() != null) {
+                places.add(name + " '" + option.getValue() + "'");
+            }
+        }
+        return String.join(" or ", places);
     }
 
     /** Subcommands print the top-level version for {@code --version} (their help lists the option). */

@@ -16,14 +16,24 @@ class EnvironmentFailuresTest {
                 + ".reflect.NativeConstructorAccessorImpl.newInstance0(Native Method)\n[TASK_WRITE_FAILED] Task failed "
                 + "while writing rows to faulty:/tmp/x/.o.sparkmc-tmp-1/draws.parquet. SQLSTATE: 58030",
                 new IOException("No space left on device"));
-        String m = EnvironmentFailures.describe(spark);
+        String m = EnvironmentFailures.describe(spark, "--out '/o'");
         assertTrue(m.startsWith("no space left on device while writing faulty:/tmp/x/.o.sparkmc-tmp-1/draws.parquet; "),
                 m);
         assertEquals("no space left on device while writing /out/summary.json; nothing was written there and an "
                 + "output it was to replace is intact (free space there, or choose another --out, --checkpoint or "
                 + "spark.local.dir)",
                 EnvironmentFailures.describe(new UncheckedIOException("cannot write /out/summary.json",
-                        new IOException("No space left on device"))));
-        assertNull(EnvironmentFailures.describe(new IllegalStateException("a bug")));
+                        new IOException("No space left on device")), null));
+        assertNull(EnvironmentFailures.describe(new IllegalStateException("a bug"), "--out '/o'"));
+    }
+
+    /** Parquet's writer failing as it creates its file: no message names a path, so the run's options do. */
+    @Test
+    void aFullDiskNamedByNoMessageNamesTheRunsOutput() {
+        Error creating = new Error(new IOException("No space left on device"));
+        assertTrue(EnvironmentFailures.describe(creating, "--out '/o' or --checkpoint '/c'")
+                .startsWith("no space left on device while writing under --out '/o' or --checkpoint '/c'; "));
+        assertTrue(EnvironmentFailures.describe(creating, null)
+                .startsWith("no space left on device while writing the output or checkpoint; "));
     }
 }
