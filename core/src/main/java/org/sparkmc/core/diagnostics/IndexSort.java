@@ -1,79 +1,66 @@
 package org.sparkmc.core.diagnostics;
 
 /**
- * Sorts an array of values ascending together with a parallel array of indices (bottom-up merge sort with
- * insertion-sorted runs, stable, O(n log n)), so that ranks can be assigned in one pass afterwards. Values must not
- * be NaN.
+ * Sorts an array of values ascending together with a parallel array of indices, so that ranks can be assigned in
+ * one pass afterwards: a least-significant-digit radix sort of the values' bits mapped to keys whose unsigned order
+ * is the numeric order (negative values with all bits flipped, others with the sign bit set), in passes of
+ * {@value #DIGIT_BITS} bits that skip a digit all keys share (usually the exponent's high bits). O(n) per pass and
+ * stable. Values must not be NaN.
  */
 final class IndexSort {
-    private static final int RUN = 32;
+    private static final int DIGIT_BITS = 11;
+    private static final int BUCKETS = 1 << DIGIT_BITS;
+    private static final int PASSES = (Long.SIZE + DIGIT_BITS - 1) / DIGIT_BITS;
 
     private IndexSort() {
     }
 
     static void sort(double[] values, int[] index) {
         int n = values.length;
-        for (int lo = 0; lo < n; lo += RUN) {
-            insertionSort(values, index, lo, Math.min(lo + RUN, n));
-        }
-        double[] v = values;
-        int[] ix = index;
-        double[] vBuf = new double[n];
-        int[] ixBuf = new int[n];
-        for (int width = RUN; width < n; width <<= 1) {
-            for (int lo = 0; lo < n; lo += 2 * width) {
-                int mid = Math.min(lo + width, n);
-                int hi = Math.min(lo + 2 * width, n);
-                merge(v, ix, vBuf, ixBuf, lo, mid, hi);
+        long[] keys = new long[n];
+        int[][] counts = new int[PASSES][BUCKETS];
+        for (int i = 0; i < n; i++) {
+            long bits = Double.doubleToRawLongBits(values[i]);
+            long key = bits ^ ((bits >> 63) | Long.MIN_VALUE);
+            keys[i] = key;
+            for (int p = 0; p < PASSES; p++) {
+                counts[p][(int) (key >>> (p * DIGIT_BITS)) & (BUCKETS - 1)]++;
             }
-            double[] tv = v;
-            v = vBuf;
-            vBuf = tv;
+        }
+        long[] keyBuf = new long[n];
+        int[] ix = index;
+        int[] ixBuf = new int[n];
+        for (int p = 0; p < PASSES; p++) {
+            int[] count = counts[p];
+            int shift = p * DIGIT_BITS;
+            if (n == 0 || count[(int) (keys[0] >>> shift) & (BUCKETS - 1)] == n) {
+                continue; // every key has this digit: the pass would not move anything
+            }
+            int sum = 0;
+            for (int b = 0; b < BUCKETS; b++) {
+                int c = count[b];
+                count[b] = sum;
+                sum += c;
+            }
+            for (int i = 0; i < n; i++) {
+                long key = keys[i];
+                int to = count[(int) (key >>> shift) & (BUCKETS - 1)]++;
+                keyBuf[to] = key;
+                ixBuf[to] = ix[i];
+            }
+            long[] tk = keys;
+            keys = keyBuf;
+            keyBuf = tk;
             int[] ti = ix;
             ix = ixBuf;
             ixBuf = ti;
         }
-        if (v != values) {
-            System.arraycopy(v, 0, values, 0, n);
+        for (int i = 0; i < n; i++) {
+            long key = keys[i];
+            values[i] = Double.longBitsToDouble(key ^ ((~key >> 63) | Long.MIN_VALUE));
+        }
+        if (ix != index) {
             System.arraycopy(ix, 0, index, 0, n);
-        }
-    }
-
-    private static void insertionSort(double[] v, int[] ix, int lo, int hi) {
-        for (int i = lo + 1; i < hi; i++) {
-            double key = v[i];
-            int keyIndex = ix[i];
-            int j = i - 1;
-            while (j >= lo && v[j] > key) {
-                v[j + 1] = v[j];
-                ix[j + 1] = ix[j];
-                j--;
-            }
-            v[j + 1] = key;
-            ix[j + 1] = keyIndex;
-        }
-    }
-
-    private static void merge(double[] v, int[] ix, double[] outV, int[] outIx, int lo, int mid, int hi) {
-        int i = lo;
-        int j = mid;
-        int k = lo;
-        while (i < mid && j < hi) {
-            if (v[j] < v[i]) {
-                outV[k] = v[j];
-                outIx[k++] = ix[j++];
-            } else {
-                outV[k] = v[i];
-                outIx[k++] = ix[i++];
-            }
-        }
-        while (i < mid) {
-            outV[k] = v[i];
-            outIx[k++] = ix[i++];
-        }
-        while (j < hi) {
-            outV[k] = v[j];
-            outIx[k++] = ix[j++];
         }
     }
 }
