@@ -1,7 +1,6 @@
 package org.sparkmc.core.diagnostics;
 
 import java.util.Arrays;
-import org.apache.commons.statistics.distribution.NormalDistribution;
 
 /**
  * Draws {@code [chain][iteration]} with their pooled values sorted once, so that quantiles, the median, ranks,
@@ -9,9 +8,6 @@ import org.apache.commons.statistics.distribution.NormalDistribution;
  * the public diagnostics and the summaries.
  */
 final class PooledDraws {
-    private static final NormalDistribution STANDARD_NORMAL = NormalDistribution.of(0.0, 1.0);
-    /** Blom's fractional offset used by posterior's rank normalisation. */
-    private static final double RANK_OFFSET = 3.0 / 8.0;
 
     final double[][] draws;
     final int chains;
@@ -22,6 +18,8 @@ final class PooledDraws {
     /** pooled index {@code chain * iterations + iteration} of each element of {@link #sorted}; null with NaN */
     private final int[] order;
     final boolean anyNaN;
+    /** {@link #rankNormalizedSplit()}, once computed */
+    private double[][] rankNormalized;
 
     private PooledDraws(double[][] draws) {
         Draws.validate(draws);
@@ -109,6 +107,9 @@ final class PooledDraws {
         if (anyNaN) {
             return null;
         }
+        if (rankNormalized != null) {
+            return rankNormalized;
+        }
         int kept = keptCount();
         double[] values = new double[kept];
         int[] index = new int[kept];
@@ -119,7 +120,8 @@ final class PooledDraws {
                 index[k++] = order[j];
             }
         }
-        return normalScores(values, index);
+        rankNormalized = normalScores(values, index);
+        return rankNormalized;
     }
 
     /**
@@ -177,7 +179,7 @@ final class PooledDraws {
      */
     private double[][] normalScores(double[] values, int[] index) {
         int total = values.length;
-        double denominator = total - 2 * RANK_OFFSET + 1;
+        double[] untied = NormalScores.of(total);
         int half = iterations == 1 ? 1 : iterations / 2;
         int splitChains = iterations == 1 ? chains : 2 * chains;
         double[][] out = new double[splitChains][half];
@@ -188,7 +190,7 @@ final class PooledDraws {
                 end++;
             }
             double rank = (start + 1 + end) / 2.0; // average of ranks start+1 … end
-            double z = STANDARD_NORMAL.inverseCumulativeProbability((rank - RANK_OFFSET) / denominator);
+            double z = end == start + 1 ? untied[start] : NormalScores.score(rank, total);
             for (int k = start; k < end; k++) {
                 int chain = index[k] / iterations;
                 int iteration = index[k] % iterations;
