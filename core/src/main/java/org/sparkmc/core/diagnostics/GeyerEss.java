@@ -36,8 +36,8 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
         if (n < 3 || Draws.shouldReturnNaN(x)) {
             return null;
         }
-        double[] acov = Autocovariance.meanOverChains(x);
-        double meanVar = acov[0] * n / (n - 1);
+        LaggedAutocovariance acov = new LaggedAutocovariance(x);
+        double meanVar = acov.at(0) * n / (n - 1);
         double varPlus = meanVar * (n - 1) / n;
         if (m > 1) {
             double[] chainMeans = new double[m];
@@ -52,12 +52,12 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
         int t = 0;
         double rhoEven = 1.0;
         rho[0] = rhoEven;
-        double rhoOdd = 1.0 - (meanVar - acov[1]) / varPlus;
+        double rhoOdd = 1.0 - (meanVar - acov.at(1)) / varPlus;
         rho[1] = rhoOdd;
         while (t < n - 5 && !Double.isNaN(rhoEven + rhoOdd) && rhoEven + rhoOdd > 0) {
             t += 2;
-            rhoEven = 1.0 - (meanVar - acov[t]) / varPlus;
-            rhoOdd = 1.0 - (meanVar - acov[t + 1]) / varPlus;
+            rhoEven = 1.0 - (meanVar - acov.at(t)) / varPlus;
+            rhoOdd = 1.0 - (meanVar - acov.at(t + 1)) / varPlus;
             if (rhoEven + rhoOdd >= 0) {
                 rho[t] = rhoEven;
                 rho[t + 1] = rhoOdd;
