@@ -134,33 +134,38 @@ final class PooledDraws {
         if (!Double.isFinite(median)) {
             return null;
         }
-        // the folded values of the sorted draws are sorted after merging the two runs that leave the median
         int kept = keptCount();
         double[] values = new double[kept];
         int[] index = new int[kept];
+        int[] k = {0};
+        inFoldedOrder(median, j -> {
+            if (!dropped(order[j])) {
+                values[k[0]] = Math.abs(sorted[j] - median);
+                index[k[0]++] = order[j];
+            }
+            return true;
+        });
+        return normalScores(values, index);
+    }
+
+    /**
+     * Visits the positions in {@link #sorted} in ascending order of |x − centre|, merging the two runs that leave
+     * {@code centre} (so the folded draws need no sort of their own), until {@code visit} returns false.
+     */
+    void inFoldedOrder(double centre, java.util.function.IntPredicate visit) {
         int right = 0;
-        while (right < size && sorted[right] < median) {
+        while (right < size && sorted[right] < centre) {
             right++;
         }
         int left = right - 1;
-        int k = 0;
-        while (left >= 0 || right < size) {
-            int j;
-            if (right >= size) {
-                j = left--;
-            } else if (left < 0) {
-                j = right++;
-            } else if (Math.abs(sorted[left] - median) <= Math.abs(sorted[right] - median)) {
-                j = left--;
+        boolean more = true;
+        while (more && (left >= 0 || right < size)) {
+            if (right >= size || left >= 0 && Math.abs(sorted[left] - centre) <= Math.abs(sorted[right] - centre)) {
+                more = visit.test(left--);
             } else {
-                j = right++;
-            }
-            if (!dropped(order[j])) {
-                values[k] = Math.abs(sorted[j] - median);
-                index[k++] = order[j];
+                more = visit.test(right++);
             }
         }
-        return normalScores(values, index);
     }
 
     /** Number of draws kept by posterior's chain splitting. */

@@ -59,11 +59,19 @@ public final class PooledStatistics {
         if (Double.isNaN(median)) {
             return Double.NaN;
         }
-        double[] deviations = new double[pooled.size];
-        for (int i = 0; i < pooled.size; i++) {
-            deviations[i] = Math.abs(pooled.sorted[i] - median);
+        if (Double.isInfinite(median)) {
+            return Double.NaN; // every deviation of the infinite draws is NaN, and R's median of them is NA
         }
-        java.util.Arrays.sort(deviations);
-        return MAD_CONSTANT * PooledDraws.medianOfSorted(deviations);
+        // the smallest half (and one) of the deviations, in order, without sorting them
+        int n = pooled.size;
+        double[] smallest = new double[n / 2 + 1];
+        int[] k = {0};
+        pooled.inFoldedOrder(median, j -> {
+            smallest[k[0]++] = Math.abs(pooled.sorted[j] - median);
+            return k[0] < smallest.length;
+        });
+        int half = (n + 1) / 2;
+        double middle = n % 2 == 1 ? smallest[half - 1] : (smallest[half - 1] + smallest[half]) / 2.0;
+        return MAD_CONSTANT * middle;
     }
 }
