@@ -49,6 +49,7 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(FullParameterSummary.class, java);
         kryo.register(ParameterResult.class, java);
         kryo.register(ParameterPlots.class, java);
+        kryo.register(org.sparkmc.spark.smc.LocalSteps.Chunk.class, java); // smc: steps run in one task
         // bn: per-partition sampling statistics (exact sums inside) and Gibbs chains between rounds.
         kryo.register(int[][].class);
         kryo.register(WeightedCounts.class, java);

@@ -4,7 +4,10 @@ import java.io.Serializable;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.BlockPropagation;
 import org.sparkmc.core.smc.BlockSummary;
+import org.sparkmc.core.smc.GlobalWeights;
+import org.sparkmc.core.smc.OffsetResampling;
 import org.sparkmc.core.smc.ParticleKernel;
+import org.sparkmc.core.smc.ResidualBlock;
 
 /**
  * One block of particles as an executor holds it between time steps: the block's global index, its states (count×d
@@ -63,6 +66,11 @@ public final class ParticleBlock implements Serializable {
 
     double[] logWeights() {
         return logWeights;
+    }
+
+    /** This block's part of residual resampling's weights after a step summarised by {@code g}. */
+    ResidualBlock residualPart(GlobalWeights g, long particles) {
+        return OffsetResampling.residualBlock(logWeights, 0, logWeights.length, block, g, particles);
     }
 
     BlockSummary summary() {

@@ -8,8 +8,6 @@ import java.util.TreeMap;
 import org.sparkmc.core.smc.BlockPropagation;
 import org.sparkmc.core.smc.GlobalWeights;
 import org.sparkmc.core.smc.OffsetResampling;
-import org.sparkmc.core.smc.ResamplingDraw;
-import org.sparkmc.core.smc.ResidualWeights;
 import scala.Tuple2;
 
 /**
@@ -24,18 +22,16 @@ final class Rebalancing {
     private Rebalancing() {
     }
 
-    /**
-     * @param residual the residual weights for residual resampling (then {@code draw} is the residual draw), else
-     *     null
-     */
+    /** The runs of block {@code b}'s offspring under the step's resampling {@code plan}, keyed by destination. */
     static Iterator<Tuple2<Integer, Offspring>> offspring(ParticleBlock b, int dim, int blockSize, GlobalWeights g,
-            ResamplingDraw draw, ResidualWeights residual) {
+            ResamplingPlan plan) {
         double[] lw = b.logWeights();
         int n = lw.length;
         int[] counts = new int[n];
-        long first = residual == null
-                ? OffsetResampling.offspring(lw, 0, n, b.block(), g, draw, counts, 0)
-                : OffsetResampling.residualOffspring(lw, 0, n, b.block(), g, residual, draw, counts, 0);
+        long first = plan.residual() == null
+                ? OffsetResampling.offspring(lw, 0, n, b.block(), g, plan.draw(), counts, 0)
+                : OffsetResampling.residualOffspring(lw, 0, n, b.block(), g, plan.residual(), plan.draw(), counts,
+                        0);
         long total = 0;
         for (int c : counts) {
             total += c;

@@ -18,14 +18,11 @@ import org.sparkmc.core.smc.BlockSummary;
 import org.sparkmc.core.smc.GlobalWeights;
 import org.sparkmc.core.smc.MissingObservations;
 import org.sparkmc.core.smc.Observations;
-import org.sparkmc.core.smc.OffsetResampling;
 import org.sparkmc.core.smc.ParticleKernel;
-import org.sparkmc.core.smc.ResamplingDraw;
 import org.sparkmc.core.smc.ResamplingScheme;
-import org.sparkmc.core.smc.ResidualBlock;
-import org.sparkmc.core.smc.ResidualWeights;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.core.smc.StepSummary;
+import org.sparkmc.core.smc.WeightCollapseException;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.cli.Progress;
 import org.sparkmc.spark.io.LineageCheckpoints;
@@ -56,6 +53,10 @@ import org.sparkmc.spark.io.LineageCheckpoints;
  */
 public final class SmcJob {
     private static final Logger LOG = LoggerFactory.getLogger(SmcJob.class);
+    /** A chunk of steps in one task ({@link #steps}) stops at this many steps… */
+    private static final int MAX_CHUNK_STEPS = 4_096;
+    /** …or at about this many particle-steps (≈ 0.15 s of the bootstrap filter's work). */
+    private static final long CHUNK_PARTICLE_STEPS = 10_000_000L;
 
     private final JavaSparkContext sc;
     private final SmcConfig config;
@@ -63,7 +64,8 @@ public final class SmcJob {
     private final BlockPartitioner partitioner;
     private final int dim;
     private JavaRDD<ParticleBlock> pending;
-    private JavaRDD<ParticleBlock> weighted;
+    /** The persisted generation the pending particles derive from (weighted blocks, or a chunk of steps). */
+    private JavaRDD<?> weighted;
     /** Particles persisted for a checkpoint (or read from one): released once the next step has moved them. */
     private JavaRDD<ParticleBlock> saved;
     private LineageCheckpoints lineageCheckpoints;
@@ -147,11 +149,7 @@ public final class SmcJob {
             throw new IllegalStateException("initialize() first");
         }
         SmcOptions options = config.options();
-        boolean missing = Observations.isMissing(observation);
-        if (observation != null && missing && options.missing() == MissingObservations.FAIL) {
-            throw new InvalidInputException("observation at time step " + step
-                    + " is missing (NaN); set missing observations to 'skip' to treat it as unobserved");
-        }
+        boolean missing = checkMissing(observation, step);
         int n = step;
         long particles = config.particles();
         ParticleKernel kernel = config.model().kernel();
@@ -188,22 +186,12 @@ public final class SmcJob {
         boolean resample = options.resamples(g.ess(), particles);
         if (resample) {
             sc.setJobGroup("sparkmc-smc-step-" + n, "smc: step " + n + " (resample)", false);
-            ResamplingScheme scheme = options.scheme();
-            ResidualWeights residual = null;
-            ResamplingDraw draw;
-            if (scheme == ResamplingScheme.RESIDUAL) {
-                List<ResidualBlock> parts = new ArrayList<>(DirectFunctions.mapCollect(next, b -> OffsetResampling
-                        .residualBlock(b.logWeights(), 0, b.count(), b.block(), g, particles)));
-                parts.sort(Comparator.comparingInt(ResidualBlock::block));
-                residual = ResidualWeights.of(particles, parts);
-                draw = scheme.draw(residual.residualPoints(), streams, n);
-            } else {
-                draw = scheme.draw(particles, streams, n);
-            }
-            ResidualWeights r = residual;
+            JavaRDD<ParticleBlock> weightedBlocks = next;
+            ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n,
+                    () -> DirectFunctions.mapCollect(weightedBlocks, b -> b.residualPart(g, particles)));
             int d = dim;
             int bs = options.blockSize();
-            pending = next.flatMapToPair(b -> Rebalancing.offspring(b, d, bs, g, draw, r))
+            pending = next.flatMapToPair(b -> Rebalancing.offspring(b, d, bs, g, plan))
                     .partitionBy(partitioner)
                     .mapPartitions(runs -> Rebalancing.assemble(runs, d, bs, particles), true);
             previousLogSum = BlockPropagation.logSumAfterResampling(particles);
@@ -215,6 +203,98 @@ public final class SmcJob {
         step++;
         return new StepSummary(n, g.mean(), g.variance(), g.ess(), resample, increment,
                 observation == null || !missing);
+    }
+
+    /**
+     * A weight collapse in the task, unwrapped from Spark's job failure as the per-step path throws it; else
+     * {@code e} (a checked one wrapped).
+     */
+    private static RuntimeException collapseWithin(Exception e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof WeightCollapseException collapse) {
+                return collapse;
+            }
+        }
+        return e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+    }
+
+    /** Whether the observation is missing (NaN-marked); fails when it is and missing observations fail. */
+    private boolean checkMissing(double[] observation, int n) {
+        boolean missing = Observations.isMissing(observation);
+        if (observation != null && missing && config.options().missing() == MissingObservations.FAIL) {
+            throw new InvalidInputException("observation at time step " + n
+                    + " is missing (NaN); set missing observations to 'skip' to treat it as unobserved");
+        }
+        return missing;
+    }
+
+    /**
+     * Runs the next {@code observations.size()} time steps as {@link #step} would, one after another, in the one
+     * task that holds every block ({@link LocalSteps}): one Spark job for all of them. Only for a single partition.
+     */
+    List<StepSummary> steps(List<double[]> observations) {
+        if (pending == null) {
+            throw new IllegalStateException("initialize() first");
+        }
+        if (config.partitions() != 1) {
+            throw new IllegalStateException("steps in one task need a single partition, not " + config.partitions());
+        }
+        int first = step;
+        List<double[]> ys = new ArrayList<>(observations.size());
+        boolean[] missing = new boolean[observations.size()];
+        for (int k = 0; k < observations.size(); k++) {
+            double[] y = observations.get(k);
+            missing[k] = checkMissing(y, first + k);
+            ys.add(y == null ? null : y.clone());
+        }
+        LocalSteps local = new LocalSteps(config.model().kernel(), config.options(), streams, dim,
+                config.particles());
+        double prev = previousLogSum;
+        sc.setJobGroup("sparkmc-smc-step-" + first, "smc: steps " + first + "–" + (first + ys.size() - 1)
+                + " in one task", false);
+        // one job per chunk, not per step: the Java API's closure cleaning is paid once for many steps
+        JavaRDD<LocalSteps.Chunk> chunk = pending.mapPartitions(
+                blocks -> List.of(local.run(blocks, first, ys, prev)).iterator());
+        chunk.persist(StorageLevel.MEMORY_AND_DISK());
+        JavaRDD<ParticleBlock> next = chunk.flatMap(c -> c.blocks().iterator());
+        int lineageEvery = config.lineageEvery();
+        boolean cut = (first + ys.size()) / lineageEvery > first / lineageEvery;
+        if (cut) {
+            if (config.lineageDir() != null) {
+                chunk.checkpoint();
+            } else {
+                chunk.rdd().localCheckpoint();
+            }
+        }
+        LocalSteps.Chunk done;
+        try {
+            done = DirectFunctions.mapCollect(chunk, LocalSteps.Chunk::summaries).get(0);
+        } catch (Exception e) { // Spark's job failure is a checked SparkException that Scala throws undeclared
+            throw collapseWithin(e);
+        }
+        if (weighted != null) {
+            weighted.unpersist(false);
+        }
+        weighted = chunk;
+        if (saved != null) {
+            saved.unpersist(false);
+        }
+        saved = null;
+        if (cut && config.lineageDir() != null) {
+            lineageCheckpoints.written(chunk);
+        }
+        pending = next;
+        List<StepSummary> out = new ArrayList<>(ys.size());
+        for (int k = 0; k < ys.size(); k++) {
+            GlobalWeights g = done.weights().get(k);
+            logLikelihood += g.logSum();
+            resamplings += done.resampled()[k] ? 1 : 0;
+            out.add(new StepSummary(first + k, g.mean(), g.variance(), g.ess(), done.resampled()[k], g.logSum(),
+                    ys.get(k) == null || !missing[k]));
+        }
+        previousLogSum = done.previousLogSum();
+        step += ys.size();
+        return out;
     }
 
     /**
@@ -240,21 +320,37 @@ public final class SmcJob {
                 if (feed.online()) {
                     LOG.info("smc: batch {} ({} observations)", feed.currentSource(), batch.size());
                 }
-                for (int i = 0; i < batch.size(); i++) {
-                    double[] y = batch.value(i);
+                int i = 0;
+                while (i < batch.size()) {
                     if (consumed < restoredRows.size()) {
-                        checkReplayed(restoredRows.get(consumed++), batch.time(i), y, feed);
+                        checkReplayed(restoredRows.get(consumed++), batch.time(i), batch.value(i), feed);
+                        i++;
                         continue;
                     }
-                    StepSummary s = step(y);
-                    StepRow row = new StepRow(s.step(), batch.time(i), y, s);
-                    rows.add(row);
+                    int count = chunkLength(batch.size() - i);
+                    List<double[]> ys = new ArrayList<>(count);
+                    for (int k = 0; k < count; k++) {
+                        ys.add(batch.value(i + k));
+                    }
+                    double logLik = logLikelihood;
+                    List<StepSummary> done = config.partitions() == 1 ? steps(ys) : List.of(step(ys.get(0)));
+                    List<StepRow> added = new ArrayList<>(count);
+                    for (int k = 0; k < count; k++) {
+                        StepSummary s = done.get(k);
+                        added.add(new StepRow(s.step(), batch.time(i + k), ys.get(k), s));
+                    }
+                    rows.addAll(added);
                     if (checkpoint != null && step % checkpointing.every() == 0) {
                         save(rows);
                     }
-                    boolean last = expected > 0 && s.step() + 1 == expected;
-                    closed |= last;
-                    progress.step(s.step() + 1, "filter", line(row, expected, (System.nanoTime() - t0) / 1e9), last);
+                    double seconds = (System.nanoTime() - t0) / 1e9;
+                    for (StepRow row : added) {
+                        logLik += row.summary().logLikelihoodIncrement();
+                        boolean last = expected > 0 && row.step() + 1 == expected;
+                        closed |= last;
+                        progress.step(row.step() + 1, "filter", line(row, expected, seconds, logLik), last);
+                    }
+                    i += count;
                 }
             }
             if (consumed < restoredRows.size()) {
@@ -314,7 +410,23 @@ public final class SmcJob {
         return true;
     }
 
-    private String line(StepRow row, int expectedSteps, double seconds) {
+    /**
+     * How many of the next {@code remaining} observations to run as one job: one (a job per step) over several
+     * partitions; over one partition as many as give the task about 10^7 particle-steps (at most 4,096), ending
+     * where a checkpoint is due.
+     */
+    private int chunkLength(int remaining) {
+        if (config.partitions() != 1) {
+            return 1;
+        }
+        int length = (int) Math.max(1, Math.min(MAX_CHUNK_STEPS, CHUNK_PARTICLE_STEPS / config.particles()));
+        if (checkpoint != null) {
+            length = Math.min(length, checkpointing.every() - step % checkpointing.every());
+        }
+        return Math.min(length, remaining);
+    }
+
+    private String line(StepRow row, int expectedSteps, double seconds, double logLik) {
         StepSummary s = row.summary();
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "step %d%s t %s ", s.step() + 1,
                 expectedSteps > 0 ? "/" + expectedSteps : "", number(row.time())));
@@ -326,7 +438,7 @@ public final class SmcJob {
         double perStep = seconds / (s.step() + 1);
         b.append(String.format(Locale.ROOT, "  ESS %.0f (%.0f%%)%s  log p̂ %.3f  %.1f steps/s  %s particle-steps/s",
                 s.ess(), 100 * s.ess() / config.particles(), s.resampled() ? "  resampled" : "",
-                logLikelihood, 1 / perStep, number(config.particles() / perStep)));
+                logLik, 1 / perStep, number(config.particles() / perStep)));
         if (!s.observed()) {
             b.append("  (missing observation skipped)");
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -49,6 +50,55 @@ class SmcDistributedTest extends SparkTestBase {
                 .withMissing(MissingObservations.SKIP);
         int resampled = compare(new SmcConfig(model, 700, options, 3, 77, 7, null), y, 13);
         assertTrue(resampled > 3, "too few resampling steps to test: " + resampled);
+    }
+
+    /**
+     * Over one partition, chunks of steps run in one task ({@link SmcJob#steps}) equal the single-machine filter bit
+     * for bit too: every scheme, 7 blocks in the partition, a skipped missing observation, chunks of 1, 6 and 33
+     * steps (resampling inside a chunk), particles compared after each chunk; and the lineage cut every 5 steps
+     * keeps it bounded across chunks.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ResamplingScheme.class)
+    void chunksOfStepsInOneTaskEqualTheSingleMachineFilter(ResamplingScheme scheme) {
+        SmcModel model = SmcModel.create("linear-gaussian", "guided", SmcTestData.trend());
+        double[][] y = java.util.Arrays.copyOf(NILE, 40);
+        y[12] = new double[] {Double.NaN};
+        SmcOptions options = SmcOptions.defaults().withScheme(scheme).withBlockSize(100).withEssThreshold(0.9)
+                .withMissing(MissingObservations.SKIP);
+        SmcConfig config = new SmcConfig(model, 700, options, 1, 77, 5, null);
+        ParticleSystem single = new ParticleSystem(model.kernel(), 700, options, new RandomStreams(77));
+        SmcJob job = new SmcJob(jsc(), config);
+        job.initialize();
+        int resampled = 0;
+        int n = 0;
+        try {
+            for (int length : new int[] {1, 6, 33}) {
+                List<double[]> chunk = java.util.Arrays.asList(y).subList(n, n + length);
+                List<StepSummary> actual = job.steps(chunk);
+                assertEquals(length, actual.size());
+                for (StepSummary a : actual) {
+                    StepSummary expected = single.step(y[n]);
+                    String where = scheme + ", step " + n;
+                    assertEquals(expected.step(), a.step(), where);
+                    assertArrayEquals(expected.mean(), a.mean(), 0.0, where);
+                    assertArrayEquals(expected.variance(), a.variance(), 0.0, where);
+                    assertEquals(expected.ess(), a.ess(), 0.0, where);
+                    assertEquals(expected.resampled(), a.resampled(), where);
+                    assertEquals(expected.logLikelihoodIncrement(), a.logLikelihoodIncrement(), 0.0, where);
+                    assertEquals(expected.observed(), a.observed(), where);
+                    resampled += a.resampled() ? 1 : 0;
+                    n++;
+                }
+                assertArrayEquals(single.states(), job.states(), 0.0, scheme + " after step " + n + ": particles");
+            }
+            assertEquals(single.logLikelihood(), job.logLikelihood(), 0.0);
+            assertEquals(resampled, job.resamplings());
+            assertTrue(resampled > 3, "too few resampling steps to test: " + resampled);
+            assertTrue(job.lineageDepth() < 8, "lineage depth " + job.lineageDepth());
+        } finally {
+            job.release();
+        }
     }
 
     /** Runs both filters side by side; compares particles every {@code statesEvery} steps and at the end. */
