@@ -78,15 +78,7 @@ class SmcDistributedTest extends SparkTestBase {
                 List<StepSummary> actual = job.steps(chunk);
                 assertEquals(length, actual.size());
                 for (StepSummary a : actual) {
-                    StepSummary expected = single.step(y[n]);
-                    String where = scheme + ", step " + n;
-                    assertEquals(expected.step(), a.step(), where);
-                    assertArrayEquals(expected.mean(), a.mean(), 0.0, where);
-                    assertArrayEquals(expected.variance(), a.variance(), 0.0, where);
-                    assertEquals(expected.ess(), a.ess(), 0.0, where);
-                    assertEquals(expected.resampled(), a.resampled(), where);
-                    assertEquals(expected.logLikelihoodIncrement(), a.logLikelihoodIncrement(), 0.0, where);
-                    assertEquals(expected.observed(), a.observed(), where);
+                    assertSameStep(single.step(y[n]), a, scheme + ", step " + n);
                     resampled += a.resampled() ? 1 : 0;
                     n++;
                 }
@@ -101,6 +93,17 @@ class SmcDistributedTest extends SparkTestBase {
         }
     }
 
+    /** Every number of a step, bit for bit. */
+    private static void assertSameStep(StepSummary expected, StepSummary actual, String where) {
+        assertEquals(expected.step(), actual.step(), where);
+        assertArrayEquals(expected.mean(), actual.mean(), 0.0, where);
+        assertArrayEquals(expected.variance(), actual.variance(), 0.0, where);
+        assertEquals(expected.ess(), actual.ess(), 0.0, where);
+        assertEquals(expected.resampled(), actual.resampled(), where);
+        assertEquals(expected.logLikelihoodIncrement(), actual.logLikelihoodIncrement(), 0.0, where);
+        assertEquals(expected.observed(), actual.observed(), where);
+    }
+
     /** Runs both filters side by side; compares particles every {@code statesEvery} steps and at the end. */
     private int compare(SmcConfig config, double[][] y, int statesEvery) {
         ParticleSystem single = new ParticleSystem(config.model().kernel(), config.particles(), config.options(),
@@ -110,16 +113,9 @@ class SmcDistributedTest extends SparkTestBase {
         int resampled = 0;
         try {
             for (int n = 0; n < y.length; n++) {
-                StepSummary expected = single.step(y[n]);
                 StepSummary actual = job.step(y[n]);
                 String where = config.partitions() + " partitions, step " + n;
-                assertEquals(expected.step(), actual.step(), where);
-                assertArrayEquals(expected.mean(), actual.mean(), 0.0, where);
-                assertArrayEquals(expected.variance(), actual.variance(), 0.0, where);
-                assertEquals(expected.ess(), actual.ess(), 0.0, where);
-                assertEquals(expected.resampled(), actual.resampled(), where);
-                assertEquals(expected.logLikelihoodIncrement(), actual.logLikelihoodIncrement(), 0.0, where);
-                assertEquals(expected.observed(), actual.observed(), where);
+                assertSameStep(single.step(y[n]), actual, where);
                 resampled += actual.resampled() ? 1 : 0;
                 if (n % statesEvery == statesEvery - 1 || n == y.length - 1) {
                     assertArrayEquals(single.states(), job.states(), 0.0, where + ": particles");
