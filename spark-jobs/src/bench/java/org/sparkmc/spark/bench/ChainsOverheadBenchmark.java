@@ -74,7 +74,7 @@ public final class ChainsOverheadBenchmark {
     }
 
     /** The job's work without Spark: every chain's rounds in turn, then the same diagnostics after each round. */
-    private static double plainLoop(ChainsConfig config) {
+    static double plainLoop(ChainsConfig config) {
         long t0 = System.nanoTime();
         RandomStreams streams = new RandomStreams(config.seed());
         Target target = config.target();
@@ -105,7 +105,7 @@ public final class ChainsOverheadBenchmark {
         return (System.nanoTime() - t0) / 1e9;
     }
 
-    private static double sparkJob(JavaSparkContext sc, SparkSession spark, ChainsConfig config, boolean outputs)
+    static double sparkJob(JavaSparkContext sc, SparkSession spark, ChainsConfig config, boolean outputs)
             throws Exception {
         Path dir = Files.createTempDirectory("chains-bench");
         try {

@@ -33,25 +33,7 @@ public final class DiagnosticsAtScaleBenchmark {
         System.setProperty("spark.driver.maxResultSize", "0");
         SparkSession spark = SparkSetup.session("diagnostics-at-scale", "local[2]");
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        List<Integer> ids = new ArrayList<>();
-        for (int c = 1; c <= chains; c++) {
-            ids.add(c);
-        }
-        JavaRDD<ChainSeries> series = sc.parallelize(ids, 16).flatMap(c -> {
-            List<ChainSeries> out = new ArrayList<>(parameters);
-            for (int p = 0; p < parameters; p++) {
-                Rng rng = new RandomStreams(1).rng("bench", p, c);
-                double phi = 0.9 * (p % 10) / 10;
-                double[] x = new double[draws];
-                double prev = rng.normal();
-                for (int i = 0; i < draws; i++) {
-                    prev = phi * prev + Math.sqrt(1 - phi * phi) * rng.normal();
-                    x[i] = prev;
-                }
-                out.add(new ChainSeries(p, c, 0, x));
-            }
-            return out.iterator();
-        }).persist(StorageLevel.MEMORY_AND_DISK_SER());
+        JavaRDD<ChainSeries> series = series(sc, chains, parameters, draws);
         long t0 = System.nanoTime();
         long count = series.count();
         double generate = (System.nanoTime() - t0) / 1e9;
@@ -87,5 +69,31 @@ public final class DiagnosticsAtScaleBenchmark {
                 collectSeconds, collectedDriverBytes, same);
         Arrays.fill(byParameter, null);
         spark.stop();
+    }
+
+    /**
+     * C chains × P parameters of S draws each: AR(1) series (φ = 0.9 · (p mod 10) / 10) made on the executors in 16
+     * partitions and persisted (serialised, memory and disk); not yet computed.
+     */
+    static JavaRDD<ChainSeries> series(JavaSparkContext sc, int chains, int parameters, int draws) {
+        List<Integer> ids = new ArrayList<>();
+        for (int c = 1; c <= chains; c++) {
+            ids.add(c);
+        }
+        return sc.parallelize(ids, 16).flatMap(c -> {
+            List<ChainSeries> out = new ArrayList<>(parameters);
+            for (int p = 0; p < parameters; p++) {
+                Rng rng = new RandomStreams(1).rng("bench", p, c);
+                double phi = 0.9 * (p % 10) / 10;
+                double[] x = new double[draws];
+                double prev = rng.normal();
+                for (int i = 0; i < draws; i++) {
+                    prev = phi * prev + Math.sqrt(1 - phi * phi) * rng.normal();
+                    x[i] = prev;
+                }
+                out.add(new ChainSeries(p, c, 0, x));
+            }
+            return out.iterator();
+        }).persist(StorageLevel.MEMORY_AND_DISK_SER());
     }
 }

@@ -32,16 +32,14 @@ import org.sparkmc.spark.smc.SmcModel;
  * <p>Usage: {@code submit/bench spark-jobs org.sparkmc.spark.bench.SmcBenchmark [N,N,...] [largestN] [largestSteps]}
  */
 public final class SmcBenchmark {
-    private static double[][] nile;
+    static double[][] nile;
 
     public static void main(String[] args) throws Exception {
         long[] sizes = Arrays.stream((args.length > 0 ? args[0] : "10000,100000,1000000").split(","))
                 .mapToLong(Long::parseLong).toArray();
         int largest = args.length > 1 ? Integer.parseInt(args[1]) : 10_000_000;
         int largestSteps = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-        Path file = Path.of("data/nile/nile.csv");
-        nile = ObservationCsv.read(Files.newBufferedReader(file), file.toString(),
-                ObservationCsv.Options.defaults().withTimeColumn("year")).values();
+        loadNile();
         SparkSession spark = SparkSetup.session("smc-benchmark", "local[2]");
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         double kalman = KalmanFilter.run(LocalLevelModel.nile().asLinearGaussian(), nile).logLikelihood();
@@ -85,6 +83,13 @@ public final class SmcBenchmark {
         spark.stop();
     }
 
+    /** Reads the Nile series ({@code data/nile/nile.csv}, from the project root) into {@link #nile}. */
+    static void loadNile() throws java.io.IOException {
+        Path file = Path.of("data/nile/nile.csv");
+        nile = ObservationCsv.read(Files.newBufferedReader(file), file.toString(),
+                ObservationCsv.Options.defaults().withTimeColumn("year")).values();
+    }
+
     interface Timed {
         double seconds() throws Exception;
     }
@@ -101,13 +106,13 @@ public final class SmcBenchmark {
         return s[runs / 2];
     }
 
-    private static SmcConfig config(int n, double tau, int blockSize) {
+    static SmcConfig config(int n, double tau, int blockSize) {
         SmcModel model = SmcModel.create("local-level", "bootstrap", ModelParameters.empty());
         return new SmcConfig(model, n, SmcOptions.defaults().withEssThreshold(tau).withBlockSize(blockSize), 2, 1,
                 25, null);
     }
 
-    private static double core(int n, int steps) {
+    static double core(int n, int steps) {
         long t0 = System.nanoTime();
         ParticleSystem ps = new ParticleSystem(config(n, 0.5, 4096).model().kernel(), n,
                 SmcOptions.defaults(), new RandomStreams(1));
@@ -117,7 +122,7 @@ public final class SmcBenchmark {
         return (System.nanoTime() - t0) / 1e9;
     }
 
-    private static double spark(JavaSparkContext sc, int n, int steps, double tau, int blockSize, double[] ll) {
+    static double spark(JavaSparkContext sc, int n, int steps, double tau, int blockSize, double[] ll) {
         long t0 = System.nanoTime();
         SmcJob job = new SmcJob(sc, config(n, tau, blockSize));
         job.initialize();

@@ -38,6 +38,8 @@ import org.sparkmc.core.smc.ResamplingScheme;
  * CPU time (less sensitive to other processes competing for the cores). Each Mallet chunk gets its own seed, as each
  * of our sweeps gets its own stream. {@code -DmalletThreads=N} runs Mallet with N threads, which is Mallet's own
  * AD-LDA (a copy of the counts per thread, summed after each sweep): the reference for our block-count property.
+ * Each system's rate is also printed as one {@code RESULT row=lda-K system=… tokens_per_second=…} line;
+ * {@code -Deval=false} stops there, before the (slow) held-out evaluations.
  */
 public final class KosLdaBenchmark {
     /** Particles of both left-to-right estimates (Mallet's {@code evaluate-topics} default is 10). */
@@ -88,6 +90,19 @@ public final class KosLdaBenchmark {
                     ours.run(done, n);
                 }
             }
+        }
+        // One machine-readable line per system (submit/bench-all reads Mallet's); -Deval=false stops here.
+        if (ours != null) {
+            System.out.printf(Locale.ROOT, "RESULT row=lda-%d system=sparkmc-core tokens_per_second=%.1f seconds=%.3f%n",
+                    k, (double) train.numTokens() * sweeps / ours.wall, ours.wall);
+        }
+        if (mallet != null) {
+            System.out.printf(Locale.ROOT, "RESULT row=lda-%d system=mallet-2.0.8 threads=%d tokens_per_second=%.1f"
+                    + " seconds=%.3f%n", k, Integer.getInteger("malletThreads", 1),
+                    (double) train.numTokens() * sweeps / mallet.wall, mallet.wall);
+        }
+        if (!Boolean.parseBoolean(System.getProperty("eval", "true"))) {
+            return;
         }
         if (ours != null) {
             TopicWordCounts counts = ours.sampler.counts();
