@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.sparkmc.core.bayesnet.WideNetwork;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
@@ -87,6 +88,17 @@ class BnBadInputTest extends SparkTestBase {
         Path out = tmp.resolve("out");
         assertBadInput(out, new String[] {"bn", "--network", bif.toString(), "--query", "A", "--out",
             out.toString()}, new String[] {bif.toString(), "A"});
+    }
+
+    /** A node with 26 binary parents ran out of memory in WeightedSamplingJob.run (exit 1). */
+    @Test
+    void tableBeyondTheLimitNamesFileLineVariableSizeAndLimit() throws IOException {
+        Path bif = tmp.resolve("wide.bif");
+        Files.writeString(bif, WideNetwork.bif(26));
+        Path out = tmp.resolve("out");
+        assertBadInput(out, new String[] {"bn", "--network", bif.toString(), "--query", "V0", "--out",
+            out.toString()}, new String[] {bif + ":55: variable V26 with 26 parents needs a table of 134,217,728 "
+                + "probabilities (1.00 GB)", "may hold at most 16,777,216 (128 MB) together"});
     }
 
     @Test
