@@ -46,6 +46,10 @@ class BnBadInputTest extends SparkTestBase {
                         new String[] {"samples must be a positive whole number, is -5"}),
                 Arguments.of("one chain", new String[] {"--query", "CO", "--method", "gibbs", "--chains", "1"},
                         new String[] {"chains must be at least 2"}),
+                Arguments.of("Gibbs draws beyond the driver's limit (was: out of memory)", new String[] {"--query",
+                    "CO", "--method", "gibbs", "--draws", "2000000000"}, new String[] {"--method gibbs keeps every kept "
+                        + "draw on the driver for R-hat and ESS: 4 chains × 2,000,000,000 draws × 3 query states = "
+                        + "24,000,000,000, above the limit 16,000,000; lower --draws or --chains"}),
                 Arguments.of("unknown method", new String[] {"--query", "CO", "--method", "mcmc"},
                         new String[] {"unknown method 'mcmc'; one of lw, rejection, gibbs, exact"}),
                 Arguments.of("bad --exact", new String[] {"--query", "CO", "--exact=maybe"},
