@@ -1,10 +1,12 @@
 package org.sparkmc.core.bayesnet;
 
 import java.io.Serializable;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.PriorityQueue;
 import org.sparkmc.core.InvalidInputException;
@@ -20,6 +22,11 @@ import org.sparkmc.core.InvalidInputException;
  * arrays only), so it can be shipped to Spark executors as is.
  */
 public final class BayesNet implements Serializable {
+    /**
+     * At most this many probabilities in a network's tables together (2^24: 128 MB of doubles). The network is
+     * held whole on the driver and on every executor, so a larger one would exhaust their memory.
+     */
+    public static final long MAX_TABLE_ENTRIES = 1L << 24;
     private static final long serialVersionUID = 1L;
 
     private final String name;
@@ -66,21 +73,24 @@ public final class BayesNet implements Serializable {
         for (int i = 0; i < n; i++) {
             kids.add(new ArrayList<>());
         }
+        long total = 0;
         for (int i = 0; i < n; i++) {
             this.parents[i] = parents[i].clone();
             int[] st = new int[parents[i].length];
-            long configs = 1;
-            for (int j = st.length - 1; j >= 0; j--) {
+            int[] parentCards = new int[st.length];
+            for (int j = 0; j < st.length; j++) {
                 int p = parents[i][j];
                 if (p < 0 || p >= n || p == i) {
                     throw new InvalidInputException("variable " + variables[i] + " has an invalid parent index " + p);
                 }
+                parentCards[j] = cardinality[p];
+            }
+            total = addTable(total, variables[i], cardinality[i], parentCards);
+            long configs = 1;
+            for (int j = st.length - 1; j >= 0; j--) {
                 st[j] = (int) configs;
-                configs *= cardinality[p];
-                if (configs * cardinality[i] > Integer.MAX_VALUE) {
-                    throw new InvalidInputException("the table of " + variables[i] + " is too large");
-                }
-                kids.get(p).add(i);
+                configs *= cardinality[parents[i][j]];
+                kids.get(parents[i][j]).add(i);
             }
             this.strides[i] = st;
             if (cpt[i].length != configs * cardinality[i]) {
@@ -107,6 +117,41 @@ public final class BayesNet implements Serializable {
             this.children[i] = kids.get(i).stream().mapToInt(Integer::intValue).distinct().toArray();
         }
         this.order = topologicalOrder(n);
+    }
+
+    /**
+     * Checks, before anything is allocated, that a variable's table fits within {@link #MAX_TABLE_ENTRIES} with the
+     * tables before it.
+     *
+     * @param total        the entries of the tables before this one
+     * @param states       the variable's number of states
+     * @param parentStates each parent's number of states
+     * @return the entries of the tables so far, this one included
+     * @throws InvalidInputException naming the variable, its table's size and the limit
+     */
+    public static long addTable(long total, String variable, int states, int[] parentStates) {
+        BigInteger entries = BigInteger.valueOf(states);
+        for (int k : parentStates) {
+            entries = entries.multiply(BigInteger.valueOf(k));
+        }
+        BigInteger all = entries.add(BigInteger.valueOf(total));
+        if (all.compareTo(BigInteger.valueOf(MAX_TABLE_ENTRIES)) > 0) {
+            String needed = String.format(Locale.ROOT, "%,d", entries);
+            String before = total == 0 ? "" : String.format(Locale.ROOT, " (%,d with the tables before it)", all);
+            throw new InvalidInputException(String.format(Locale.ROOT, "variable %s with %d parent%s needs a table of "
+                + "%s probabilities (%s)%s; a network's tables may hold at most %,d (%s) together",
+                variable, parentStates.length, parentStates.length == 1 ? "" : "s", needed,
+                bytes(entries.multiply(BigInteger.valueOf(Double.BYTES))), before, MAX_TABLE_ENTRIES,
+                bytes(BigInteger.valueOf(MAX_TABLE_ENTRIES * Double.BYTES))));
+        }
+        return all.longValueExact();
+    }
+
+    /** A byte count such as 128 MB or 1.00 GB. */
+    private static String bytes(BigInteger b) {
+        double mb = b.doubleValue() / (1 << 20);
+        return mb < 1024 ? String.format(Locale.ROOT, "%.0f MB", mb)
+            : String.format(Locale.ROOT, "%.3g GB", mb / 1024);
     }
 
     private int[] topologicalOrder(int n) {

@@ -36,6 +36,7 @@ public final class BifReader {
     private final Map<Integer, int[]> parents = new HashMap<>();
     private final Map<Integer, double[]> tables = new HashMap<>();
     private String networkName = "unknown";
+    private long tableEntries;
 
     private BifReader(Reader reader, String source) {
         this.in = new Tokenizer(reader, source);
@@ -228,11 +229,20 @@ public final class BifReader {
         String name = childToken.text;
         int k = states.get(child).length;
         int[] parentIndex = ps.stream().mapToInt(Integer::intValue).toArray();
-        int configs = 1;
-        for (int p : parentIndex) {
-            configs = Math.multiplyExact(configs, states.get(p).length);
+        int[] parentStates = new int[parentIndex.length];
+        for (int j = 0; j < parentIndex.length; j++) {
+            parentStates[j] = states.get(parentIndex[j]).length;
         }
-        double[] table = new double[Math.multiplyExact(configs, k)];
+        try {
+            tableEntries = BayesNet.addTable(tableEntries, name, k, parentStates);
+        } catch (InvalidInputException tooLarge) {
+            throw in.error(at, tooLarge.getMessage());
+        }
+        int configs = 1;
+        for (int card : parentStates) {
+            configs *= card;
+        }
+        double[] table = new double[configs * k];
         boolean[] seen = new boolean[configs];
         double[] fallback = null;
         while (true) {

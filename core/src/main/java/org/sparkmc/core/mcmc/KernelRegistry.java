@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.UserClasses;
 import org.sparkmc.core.model.FullConditionals;
 import org.sparkmc.core.model.LaplaceApproximation;
 import org.sparkmc.core.model.MarkovRandomField;
@@ -176,16 +177,7 @@ public final class KernelRegistry {
 
     private static Proposal userProposal(String className) {
         try {
-            ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            Class<?> type = Class.forName(className, true,
-                    loader != null ? loader : KernelRegistry.class.getClassLoader());
-            if (!Proposal.class.isAssignableFrom(type)) {
-                throw new InvalidInputException("proposal class '" + className + "' does not implement "
-                        + Proposal.class.getName());
-            }
-            return (Proposal) type.getConstructor().newInstance();
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new InvalidInputException("proposal class '" + className + "' is not on the classpath", e);
+            return UserClasses.load("proposal", className, Proposal.class, "").getConstructor().newInstance();
         } catch (NoSuchMethodException e) {
             throw new InvalidInputException("proposal class '" + className + "' needs a public no-argument constructor");
         } catch (InvocationTargetException e) {

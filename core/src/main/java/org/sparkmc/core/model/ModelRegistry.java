@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.UserClasses;
 
 /**
  * Builds a {@link Target} from a name in a job's configuration: a built-in short name ({@code bimodal},
@@ -55,24 +56,14 @@ public final class ModelRegistry {
     }
 
     private static Target fromClass(String className, ModelParameters parameters) {
-        Class<?> type;
-        try {
-            ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            type = Class.forName(className, true, loader != null ? loader : ModelRegistry.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new InvalidInputException("model class '" + className + "' is not on the classpath (ship it with "
-                    + "--jars to spark-submit, or --classpath to submit/sparkmc)", e);
-        }
-        if (!Target.class.isAssignableFrom(type)) {
-            throw new InvalidInputException("model class '" + className + "' does not implement "
-                    + Target.class.getName());
-        }
+        Class<? extends Target> type = UserClasses.load("model", className, Target.class, " (ship it with --jars to "
+                + "spark-submit, or --classpath to submit/sparkmc)");
         try {
             try {
-                Constructor<?> withParameters = type.getConstructor(ModelParameters.class);
-                return (Target) withParameters.newInstance(parameters);
+                Constructor<? extends Target> withParameters = type.getConstructor(ModelParameters.class);
+                return withParameters.newInstance(parameters);
             } catch (NoSuchMethodException e) {
-                return (Target) type.getConstructor().newInstance();
+                return type.getConstructor().newInstance();
             }
         } catch (NoSuchMethodException e) {
             throw new InvalidInputException("model class '" + className + "' needs a public constructor taking "

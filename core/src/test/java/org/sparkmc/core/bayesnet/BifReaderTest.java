@@ -133,4 +133,18 @@ class BifReaderTest {
             "probability ( A | B ) { (lo) 0.5, 0.5; (mid) 0.5, 0.5; (hi) 0.5, 0.5; }");
         assertTrue(error(cyclic).contains("directed cycle through [A, B]"), error(cyclic));
     }
+
+    @Test
+    void refusesATableBeyondTheLimitBeforeAllocatingIt() throws IOException {
+        int line = 2 * 26 + 3;
+        assertEquals("test.bif:" + line + ": variable V26 with 26 parents needs a table of 134,217,728 probabilities "
+            + "(1.00 GB) (134,217,780 with the tables before it); a network's tables may hold at most 16,777,216 "
+            + "(128 MB) together", error(WideNetwork.bif(26)));
+        String overflow = error(WideNetwork.bif(40));
+        assertTrue(overflow.startsWith("test.bif:" + (2 * 40 + 3) + ": variable V40 with 40 parents needs a table of "
+            + "2,199,023,255,552 probabilities"), overflow);
+        // 23 binary parents (16,777,216 entries with the child's 2 states, plus the roots' 46) is just over; 22 fit.
+        assertTrue(error(WideNetwork.bif(23)).contains("at most 16,777,216"));
+        assertEquals(23, read(WideNetwork.bif(22)).size());
+    }
 }

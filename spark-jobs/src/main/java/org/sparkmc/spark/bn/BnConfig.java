@@ -1,5 +1,6 @@
 package org.sparkmc.spark.bn;
 
+import java.util.Locale;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.bayesnet.BayesNet;
 import org.sparkmc.core.bayesnet.Evidence;
@@ -23,6 +24,11 @@ import org.sparkmc.spark.cli.JobCommand;
 public record BnConfig(String networkPath, BayesNet net, Evidence evidence, int[] query, BnMethod method,
         ExactMode exact, long samples, long blockSize, int chains, int warmup, int draws, int roundSize, long seed,
         int partitions, double maxRhat, double minEss) {
+    /**
+     * Gibbs keeps every kept draw of every query state on the driver (R-hat and ESS rank all of them): at most this
+     * many chains × draws × query states, 16 million, about 128 MB with the diagnostics' working copies.
+     */
+    public static final long GIBBS_DRIVER_DRAWS = 16_000_000L;
 
     public BnConfig {
         positive("samples", samples);
@@ -41,6 +47,19 @@ public record BnConfig(String networkPath, BayesNet net, Evidence evidence, int[
         }
         if (!(minEss >= 0) || Double.isInfinite(minEss)) {
             throw new InvalidInputException("min-ess must be a number ≥ 0, is " + minEss);
+        }
+        if (method == BnMethod.GIBBS) {
+            long states = 0;
+            for (int v : query) {
+                states += net.cardinality(v);
+            }
+            if ((double) chains * draws * states > GIBBS_DRIVER_DRAWS) {
+                throw new InvalidInputException(String.format(Locale.ROOT, "--method gibbs keeps every kept draw on "
+                    + "the driver for R-hat and ESS: %,d chains × %,d draws × %,d query states = %,.0f, above the limit"
+                    + " %,d; lower --draws or --chains, or query fewer variables (--samples counts lw and rejection "
+                    + "samples, which are summed on the executors and have no such limit)", chains, draws, states,
+                    (double) chains * draws * states, GIBBS_DRIVER_DRAWS));
+            }
         }
         if (method == BnMethod.EXACT && exact == ExactMode.NEVER) {
             throw new InvalidInputException("--method exact contradicts --exact=never");

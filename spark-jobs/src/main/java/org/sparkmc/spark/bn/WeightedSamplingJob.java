@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
-import java.util.stream.LongStream;
+import java.util.stream.IntStream;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,19 +78,10 @@ public final class WeightedSamplingJob {
         long started = System.nanoTime();
         long from = 0;
         for (int wave = 1; wave <= waves; wave++) {
-            long to = blocks * wave / waves;
-            List<Long> ids = LongStream.range(from, to).boxed().collect(Collectors.toList());
+            long to = shareStart(0, blocks, wave, waves);
             sc.setJobGroup("sparkmc-bn-wave-" + wave, "bn: " + config.method().option() + " wave " + wave + "/"
                     + waves + " (blocks " + from + "–" + (to - 1) + ")", false);
-            WeightedCounts identity = empty;
-            List<WeightedCounts> parts = sc.parallelize(ids, Math.min(partitions, ids.size())).mapPartitions(it -> {
-                WeightedCounts acc = identity;
-                while (it.hasNext()) {
-                    long b = it.next();
-                    acc = acc.merge(sampler.block(streams, b, plan.samplesIn(b)));
-                }
-                return List.of(acc).iterator();
-            }).collect();
+            List<WeightedCounts> parts = wave(from, to, empty, sampler, plan, streams).collect();
             for (WeightedCounts part : parts) {
                 total = total.merge(part);
             }
@@ -98,6 +91,37 @@ public final class WeightedSamplingJob {
             from = to;
         }
         return new Outcome(total, history);
+    }
+
+    /**
+     * Blocks [from, to) as one Spark job: task i of k draws the i-th of k nearly equal runs of consecutive blocks
+     * and returns their merged statistic. Only the task numbers are shipped, so the driver's share does not grow
+     * with the number of blocks; a task checks between blocks whether Spark has killed it.
+     */
+    JavaRDD<WeightedCounts> wave(long from, long to, WeightedCounts empty, BlockSampler sampler, BlockPlan plan,
+            RandomStreams streams) {
+        List<Integer> ids = taskIds(from, to, partitions);
+        int tasks = ids.size();
+        return sc.parallelize(ids, tasks).map(i -> {
+            WeightedCounts acc = empty;
+            TaskContext task = TaskContext.get();
+            for (long b = shareStart(from, to, i, tasks); b < shareStart(from, to, i + 1, tasks); b++) {
+                task.killTaskIfInterrupted();
+                acc = acc.merge(sampler.block(streams, b, plan.samplesIn(b)));
+            }
+            return acc;
+        });
+    }
+
+    /** What a wave of blocks [from, to) ships to its tasks: their numbers, one per partition at most. */
+    static List<Integer> taskIds(long from, long to, int partitions) {
+        return IntStream.range(0, (int) Math.min(partitions, to - from)).boxed().collect(Collectors.toList());
+    }
+
+    /** The first block of share i when [from, to) is cut into k runs whose lengths differ by at most one. */
+    static long shareStart(long from, long to, int i, int k) {
+        long span = to - from;
+        return from + span / k * i + Math.min(i, span % k);
     }
 
     private String progressLine(int wave, int waves, WeightedCounts total, double seconds) {

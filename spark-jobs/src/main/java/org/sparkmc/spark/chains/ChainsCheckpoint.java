@@ -11,7 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.storage.StorageLevel;
 import org.sparkmc.core.InvalidInputException;
@@ -35,6 +39,8 @@ final class ChainsCheckpoint {
     private final CheckpointStates files;
     /** Sampling round → SHA-256 of its draws ({@link #roundDigest}), for the rounds written or loaded so far. */
     private final TreeMap<Integer, String> roundSha256 = new TreeMap<>();
+    /** The state {@link #load} returned, if any. */
+    private Saved loaded;
 
     /** The driver's state after a round. */
     record Saved(String fingerprint, int round, int drawsPerChain, long accepted, long proposed, boolean converged,
@@ -78,8 +84,7 @@ final class ChainsCheckpoint {
             if (draws != null) {
                 draws.unpersist(false);
             }
-            throw new InvalidInputException("checkpoint draws " + path + " cannot be read ("
-                    + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
+            throw unreadable(path, e);
         }
         if (!found.equals(expected)) {
             draws.unpersist(false);
@@ -87,6 +92,39 @@ final class ChainsCheckpoint {
                     + "the one recorded for round " + round + "); remove the checkpoint directory to start over");
         }
         return draws;
+    }
+
+    /**
+     * Before Spark starts: the newest state (as {@link #load}) and, for each sampling round it covers, whether its
+     * draws are there and every file of them is Parquet (its footer reads). An unreadable round is then refused
+     * with one line, not after a Spark task has failed and logged its trace; the draws' SHA-256 is checked as
+     * {@link #loadRound} reads them.
+     *
+     * @param firstSamplingRound the first round after warm-up
+     */
+    Saved loadForResume(String expectedFingerprint, int firstSamplingRound) {
+        Saved saved = load(expectedFingerprint);
+        for (int r = firstSamplingRound; saved != null && r <= saved.round(); r++) {
+            String path = roundDraws(r);
+            try {
+                FileSystem fs = files.fileSystem();
+                for (FileStatus part : fs.listStatus(new Path(path),
+                        p -> !p.getName().startsWith("_") && !p.getName().startsWith("."))) {
+                    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(part,
+                            fs.getConf()))) {
+                        reader.getFooter();
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                throw unreadable(path, e);
+            }
+        }
+        return saved;
+    }
+
+    private static InvalidInputException unreadable(String path, Exception e) {
+        return new InvalidInputException("checkpoint draws " + path + " cannot be read ("
+                + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
     }
 
     /**
@@ -124,8 +162,18 @@ final class ChainsCheckpoint {
         files.save(saved.round(), doc);
     }
 
-    /** The newest saved state, verified; null when the directory holds none. */
+    /**
+     * The newest saved state, verified; null when the directory holds none. Read once: a command loads it before
+     * Spark starts, so a foreign or corrupt state is refused before any Spark output, and the job gets the same.
+     */
     Saved load(String expectedFingerprint) {
+        if (loaded == null || !loaded.fingerprint().equals(expectedFingerprint)) {
+            loaded = read(expectedFingerprint);
+        }
+        return loaded;
+    }
+
+    private Saved read(String expectedFingerprint) {
         JsonNode doc = files.loadNewest(expectedFingerprint);
         if (doc == null) {
             return null;

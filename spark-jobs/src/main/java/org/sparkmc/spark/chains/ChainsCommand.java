@@ -11,6 +11,7 @@ import org.sparkmc.core.mcmc.KernelRegistry;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.model.ModelRegistry;
 import org.sparkmc.core.model.Target;
+import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
@@ -146,8 +147,8 @@ public final class ChainsCommand extends JobCommand {
                 new KernelRegistry.Settings(scale, adapt, targetAccept, threads), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
-        new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize, maxRounds, minEss, maxRhat,
-                seed, Math.max(partitions, 1), driverDrawsLimit);
+        int warmupRounds = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
+                maxRounds, minEss, maxRhat, seed, Math.max(partitions, 1), driverDrawsLimit).warmupRounds();
         checkpoint.check(checkpointEvery);
         if (reportParameters < 1) {
             throw new InvalidInputException("report-parameters must be ≥ 1, is " + reportParameters);
@@ -155,6 +156,11 @@ public final class ChainsCommand extends JobCommand {
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()))) {
             checkpoint.claim();
+            ChainsCheckpoint store = checkpoint.dir() == null ? null
+                    : new ChainsCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration());
+            if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts
+                store.loadForResume(fingerprint(parameters), warmupRounds + 1);
+            }
             SparkSession spark = outputOptions.session("sparkmc chains");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             // More partitions than chains would only be empty (each one a task and a file of draws.parquet).
@@ -162,7 +168,7 @@ public final class ChainsCommand extends JobCommand {
             ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
                     maxRounds, minEss, maxRhat, seed, parts, driverDrawsLimit);
             ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpoint.dir(), checkpointEvery,
-                    checkpoint.resume(), fingerprint(parameters)));
+                    checkpoint.resume(), fingerprint(parameters)), store);
             ChainsResult result = job.run();
             ChainsOutput.write(spark, output, job, config, result,
                     new ChainsOutput.Options(cmdstanCsv, reportParameters));

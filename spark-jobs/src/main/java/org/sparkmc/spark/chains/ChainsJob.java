@@ -78,11 +78,16 @@ public final class ChainsJob {
     }
 
     public ChainsJob(JavaSparkContext sc, ChainsConfig config, Checkpointing checkpointing) {
+        this(sc, config, checkpointing, checkpointing.dir() == null ? null
+                : new ChainsCheckpoint(checkpointing.dir(), sc.hadoopConfiguration()));
+    }
+
+    /** With the checkpoint directory already open (its state possibly loaded before Spark started). */
+    ChainsJob(JavaSparkContext sc, ChainsConfig config, Checkpointing checkpointing, ChainsCheckpoint checkpoint) {
         this.sc = sc;
         this.config = config;
         this.checkpointing = checkpointing;
-        this.checkpoint = checkpointing.dir() == null ? null
-                : new ChainsCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
+        this.checkpoint = checkpoint;
         this.streams = new RandomStreams(config.seed());
         this.recorded = ChainRound.recordedNames(config.target());
         this.summarised = List.copyOf(recorded.subList(0, recorded.size() - 1));

@@ -3,6 +3,10 @@ package org.sparkmc.spark.cli;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigIncludeContext;
+import com.typesafe.config.ConfigIncluder;
+import com.typesafe.config.ConfigIncluderFile;
+import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
@@ -21,7 +25,7 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * A job's configuration file (HOCON, e.g. {@code conf/chains-bimodal.conf}): its keys are the job's long option
  * names without dashes, and supply the defaults that command-line options override. Keys that name no option are
- * an error with the file and line.
+ * an error with the file and line; an include names a file relative to the including one and must exist.
  */
 public final class ConfigFile implements CommandLine.IDefaultValueProvider {
     /** The option that names the file. */
@@ -51,11 +55,50 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
             throw new InvalidInputException("config file '" + location + "' is not readable");
         }
         try {
-            Config config = ConfigFactory.parseFile(file, ConfigParseOptions.defaults().setAllowMissing(false))
-                    .resolve();
+            Config config = parse(file, 0).resolve();
             return new ConfigFile(location, config);
         } catch (ConfigException e) {
             throw new InvalidInputException("malformed config file: " + e.getMessage(), e);
+        }
+    }
+
+    private static Config parse(File file, int depth) {
+        return ConfigFactory.parseFile(file, ConfigParseOptions.defaults().setAllowMissing(false)
+                .setIncluder(new FileIncluder(file, depth)));
+    }
+
+    /**
+     * Reads {@code include "x.conf"} and {@code include required("x.conf")} alike as the file x.conf in the including
+     * file's directory (or the absolute path given), and refuses one that does not exist: HOCON's own includer skips
+     * a missing plain include silently and looks for a missing required one on the classpath, so a mistyped name
+     * would go unnoticed or be reported as a classpath resource.
+     */
+    private record FileIncluder(File including, int depth) implements ConfigIncluder, ConfigIncluderFile {
+        private static final int MAX_DEPTH = 20;
+
+        @Override
+        public ConfigIncluder withFallback(ConfigIncluder fallback) {
+            return this;
+        }
+
+        @Override
+        public ConfigObject include(ConfigIncludeContext context, String what) {
+            return includeFile(context, new File(what));
+        }
+
+        @Override
+        public ConfigObject includeFile(ConfigIncludeContext context, File what) {
+            File target = what.isAbsolute() ? what : new File(including.getParentFile(), what.getPath());
+            if (!target.isFile()) {
+                throw new InvalidInputException("config file '" + including + "' includes '" + what + "', but '"
+                        + target + "' does not exist or is not a file (an include is read from the including file's "
+                        + "directory)");
+            }
+            if (depth == MAX_DEPTH) {
+                throw new InvalidInputException("config file '" + including + "' includes '" + what + "' "
+                        + MAX_DEPTH + " files deep; does a file include itself?");
+            }
+            return parse(target, depth + 1).root();
         }
     }
 

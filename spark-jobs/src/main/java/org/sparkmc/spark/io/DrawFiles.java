@@ -153,6 +153,10 @@ public final class DrawFiles {
                     return Parsed.failure(source + ":" + lines.number + ": '" + abbreviate(field) + "' in column '"
                             + names.get(j) + "' is not a number");
                 }
+                if (!Double.isFinite(values[j])) {
+                    return Parsed.failure(source + ":" + lines.number + ", column " + (columns.get(j) + 1) + " ('"
+                            + names.get(j) + "'): " + notFinite(values[j]));
+                }
             }
             if (rows.computeIfAbsent(rowChain, c -> new TreeMap<>()).put(draw, values) != null) {
                 return Parsed.failure(source + ":" + lines.number + ": chain " + rowChain + " has draw " + draw
@@ -189,6 +193,12 @@ public final class DrawFiles {
             }
         }
         return new Parsed(null, series, counts);
+    }
+
+    /** What is wrong with a draw that is NaN or infinite (text and Parquet draws alike). */
+    public static String notFinite(double value) {
+        return "the draw is " + value + "; diagnostics need finite draws (a sampler that produced it has failed: "
+                + "remove or fix that chain)";
     }
 
     /** The message for a chain whose draw numbers have a gap (text and Parquet draws alike). */

@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.count_distinct;
 import static org.apache.spark.sql.functions.count_if;
 import static org.apache.spark.sql.functions.exists;
+import static org.apache.spark.sql.functions.isnan;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.min;
@@ -71,7 +72,7 @@ public final class ParquetDraws {
      */
     public static Map<Integer, Integer> check(Dataset<Row> draws, List<String> names, String source) {
         Column anyNull = exists(array(names.stream().map(n -> col(quoted(n))).toArray(Column[]::new)),
-                Column::isNull);
+                v -> v.isNull().or(isnan(v)).or(v.isin(Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY)));
         List<Row> chains = draws.groupBy("chain").agg(count(lit(1)), count(col("draw")),
                 count_distinct(col("draw")), min("draw"), max("draw"), count_if(anyNull)).orderBy("chain")
                 .collectAsList();
@@ -103,11 +104,12 @@ public final class ParquetDraws {
             if (r.getLong(6) > 0) {
                 Row bad = own.filter(anyNull).orderBy("draw").first();
                 int p = 0;
-                while (!bad.isNullAt(p + 2)) {
+                while (!bad.isNullAt(p + 2) && Double.isFinite(((Number) bad.get(p + 2)).doubleValue())) {
                     p++;
                 }
                 throw new InvalidInputException(where + ", draw " + bad.getInt(1) + ": column '" + names.get(p)
-                        + "' is null, not a number");
+                        + (bad.isNullAt(p + 2) ? "' is null, not a number"
+                            : "': " + DrawFiles.notFinite(((Number) bad.get(p + 2)).doubleValue())));
             }
             counts.put(chain, (int) rows);
         }

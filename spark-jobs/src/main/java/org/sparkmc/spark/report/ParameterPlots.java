@@ -2,12 +2,18 @@ package org.sparkmc.spark.report;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * What a report draws for one parameter, computed where its draws are (an executor) so only this reaches the
  * driver: trace lines (first {@value #MAX_CHAINS} chains, thinned to at most {@value #TRACE_POINTS} points), rank
- * histograms per chain (ranks over all chains pooled, {@value #RANK_BINS} bins: uniform when the chains agree) and a
- * kernel density per chain on a common grid.
+ * histograms per chain ({@value #RANK_BINS} bins: uniform when the chains agree) and a kernel density per chain on
+ * a common grid.
+ *
+ * <p>Its memory is bounded whatever the number of draws: each plotted chain is thinned to at most
+ * {@value #DENSITY_POINTS} evenly spaced draws for its density and ranks, and the ranks are taken among at most
+ * {@value #RANK_POOL} draws spaced evenly over all chains, never a copy of every draw. Values that are not finite
+ * are left out of the ranks, densities and grid.
  */
 public final class ParameterPlots implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -15,6 +21,10 @@ public final class ParameterPlots implements Serializable {
     public static final int TRACE_POINTS = 400;
     public static final int RANK_BINS = 20;
     public static final int GRID = 120;
+    /** At most this many draws per plotted chain for its density and rank histogram. */
+    public static final int DENSITY_POINTS = 2000;
+    /** At most this many draws, spaced evenly over all chains, against which ranks are taken. */
+    public static final int RANK_POOL = 20_000;
 
     private final int thin;
     private final double[][] traces;
@@ -34,32 +44,52 @@ public final class ParameterPlots implements Serializable {
     public static ParameterPlots of(double[][] draws) {
         int chains = Math.min(draws.length, MAX_CHAINS);
         int n = draws[0].length;
-        int thin = Math.max(1, (n + TRACE_POINTS - 1) / TRACE_POINTS);
+        int thin = stride(n, TRACE_POINTS);
         double[][] traces = new double[chains][];
+        double[][] thinned = new double[chains][];
         for (int c = 0; c < chains; c++) {
             traces[c] = new double[(n + thin - 1) / thin];
             for (int i = 0, j = 0; i < n; i += thin, j++) {
                 traces[c][j] = draws[c][i];
             }
+            thinned[c] = finiteThinned(draws[c], DENSITY_POINTS);
         }
-        return new ParameterPlots(thin, traces, rankCounts(draws, chains), grid(draws), null).withDensities(draws,
-                chains);
+        double[] grid = grid(draws);
+        return new ParameterPlots(thin, traces, rankCounts(thinned, pool(draws)), grid, densities(thinned, grid));
     }
 
-    private static int[][] rankCounts(double[][] draws, int chains) {
-        int n = draws[0].length;
-        double[] pooled = new double[draws.length * n];
-        for (int c = 0; c < draws.length; c++) {
-            System.arraycopy(draws[c], 0, pooled, c * n, n);
-        }
+    /** The step that keeps at most {@code max} of n evenly spaced items. */
+    static int stride(int n, int max) {
+        return Math.max(1, (n + max - 1) / max);
+    }
+
+    /** The finite values among at most {@code max} evenly spaced draws of a chain. */
+    static double[] finiteThinned(double[] chain, int max) {
+        int step = stride(chain.length, max);
+        return IntStream.iterate(0, i -> i < chain.length, i -> i + step).mapToDouble(i -> chain[i])
+                .filter(Double::isFinite).toArray();
+    }
+
+    /** The finite values among at most {@value #RANK_POOL} draws spaced evenly over every chain, sorted. */
+    static double[] pool(double[][] draws) {
+        long n = draws[0].length;
+        long total = draws.length * n;
+        int size = (int) Math.min(total, RANK_POOL);
+        double[] pooled = IntStream.range(0, size).mapToLong(j -> j * total / size)
+                .mapToDouble(t -> draws[(int) (t / n)][(int) (t % n)]).filter(Double::isFinite).toArray();
         Arrays.sort(pooled);
-        int[][] counts = new int[chains][RANK_BINS];
-        for (int c = 0; c < chains; c++) {
-            for (double x : draws[c]) {
-                // average rank of x among the pooled draws (ties share their mean rank), scaled to [0, 1)
-                int lo = lowerBound(pooled, x);
-                int hi = upperBound(pooled, x);
-                double rank = (lo + hi - 1) / 2.0;
+        return pooled;
+    }
+
+    private static int[][] rankCounts(double[][] thinned, double[] pooled) {
+        int[][] counts = new int[thinned.length][RANK_BINS];
+        if (pooled.length == 0) {
+            return counts;
+        }
+        for (int c = 0; c < thinned.length; c++) {
+            for (double x : thinned[c]) {
+                // average rank of x among the pooled draws (ties share their mean rank), scaled to [0, 1]
+                double rank = (lowerBound(pooled, x) + upperBound(pooled, x)) / 2.0;
                 int bin = (int) Math.min(RANK_BINS - 1, Math.floor(rank / pooled.length * RANK_BINS));
                 counts[c][bin]++;
             }
@@ -78,6 +108,9 @@ public final class ParameterPlots implements Serializable {
                 }
             }
         }
+        if (!Double.isFinite(min)) {
+            min = 0;
+        }
         if (!(max > min)) {
             max = min + 1;
         }
@@ -88,32 +121,29 @@ public final class ParameterPlots implements Serializable {
         return grid;
     }
 
-    /** Gaussian kernel densities with Silverman's bandwidth, from at most 2,000 evenly spaced draws per chain. */
-    private ParameterPlots withDensities(double[][] draws, int chains) {
-        double[][] dens = new double[chains][GRID];
-        for (int c = 0; c < chains; c++) {
-            double[] x = draws[c];
-            int step = Math.max(1, x.length / 2000);
-            int m = (x.length + step - 1) / step;
-            double mean = 0;
-            double sq = 0;
-            for (int i = 0; i < x.length; i += step) {
-                mean += x[i];
-                sq += x[i] * x[i];
+    /** Gaussian kernel densities with Silverman's bandwidth, one per chain's thinned draws. */
+    private static double[][] densities(double[][] thinned, double[] grid) {
+        double[][] dens = new double[thinned.length][GRID];
+        for (int c = 0; c < thinned.length; c++) {
+            double[] x = thinned[c];
+            int m = x.length;
+            if (m == 0) {
+                continue;
             }
-            mean /= m;
-            double sd = Math.sqrt(Math.max(sq / m - mean * mean, 0));
+            double mean = Arrays.stream(x).sum() / m;
+            double sq = Arrays.stream(x).map(v -> (v - mean) * (v - mean)).sum();
+            double sd = Math.sqrt(sq / m);
             double h = 1.06 * (sd > 0 ? sd : (grid[GRID - 1] - grid[0]) / 10) * Math.pow(m, -0.2);
             for (int g = 0; g < GRID; g++) {
                 double sum = 0;
-                for (int i = 0; i < x.length; i += step) {
-                    double z = (grid[g] - x[i]) / h;
+                for (double v : x) {
+                    double z = (grid[g] - v) / h;
                     sum += Math.exp(-0.5 * z * z);
                 }
                 dens[c][g] = sum / (m * h * Math.sqrt(2 * Math.PI));
             }
         }
-        return new ParameterPlots(thin, traces, rankCounts, grid, dens);
+        return dens;
     }
 
     private static int lowerBound(double[] sorted, double x) {

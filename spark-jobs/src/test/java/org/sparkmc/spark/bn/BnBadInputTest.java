@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.sparkmc.core.bayesnet.WideNetwork;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
@@ -45,6 +46,10 @@ class BnBadInputTest extends SparkTestBase {
                         new String[] {"samples must be a positive whole number, is -5"}),
                 Arguments.of("one chain", new String[] {"--query", "CO", "--method", "gibbs", "--chains", "1"},
                         new String[] {"chains must be at least 2"}),
+                Arguments.of("Gibbs draws beyond the driver's limit (was: out of memory)", new String[] {"--query",
+                    "CO", "--method", "gibbs", "--draws", "2000000000"}, new String[] {"--method gibbs keeps every kept "
+                        + "draw on the driver for R-hat and ESS: 4 chains × 2,000,000,000 draws × 3 query states = "
+                        + "24,000,000,000, above the limit 16,000,000; lower --draws or --chains"}),
                 Arguments.of("unknown method", new String[] {"--query", "CO", "--method", "mcmc"},
                         new String[] {"unknown method 'mcmc'; one of lw, rejection, gibbs, exact"}),
                 Arguments.of("bad --exact", new String[] {"--query", "CO", "--exact=maybe"},
@@ -87,6 +92,17 @@ class BnBadInputTest extends SparkTestBase {
         Path out = tmp.resolve("out");
         assertBadInput(out, new String[] {"bn", "--network", bif.toString(), "--query", "A", "--out",
             out.toString()}, new String[] {bif.toString(), "A"});
+    }
+
+    /** A node with 26 binary parents ran out of memory in WeightedSamplingJob.run (exit 1). */
+    @Test
+    void tableBeyondTheLimitNamesFileLineVariableSizeAndLimit() throws IOException {
+        Path bif = tmp.resolve("wide.bif");
+        Files.writeString(bif, WideNetwork.bif(26));
+        Path out = tmp.resolve("out");
+        assertBadInput(out, new String[] {"bn", "--network", bif.toString(), "--query", "V0", "--out",
+            out.toString()}, new String[] {bif + ":55: variable V26 with 26 parents needs a table of 134,217,728 "
+                + "probabilities (1.00 GB)", "may hold at most 16,777,216 (128 MB) together"});
     }
 
     @Test

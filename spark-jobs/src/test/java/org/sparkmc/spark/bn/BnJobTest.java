@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkmc.core.bayesnet.BayesNet;
+import org.sparkmc.core.bayesnet.BlockPlan;
 import org.sparkmc.core.bayesnet.Evidence;
 import org.sparkmc.core.bayesnet.Marginal;
 import org.sparkmc.core.bayesnet.VariableElimination;
@@ -40,6 +41,35 @@ class BnJobTest extends SparkTestBase {
     Path tmp;
 
     private final BayesNet net = BnRuns.alarm();
+
+    /**
+     * {@code --samples 10^10 --block-size 1}: the driver built a list of the first wave's 10^9 block ids and ran out
+     * of memory (exit 1). Now a wave ships one number per task, however many blocks it has, and each task draws
+     * its own run of blocks.
+     */
+    @Test
+    void hugeSampleCountsDoNotHoldTheBlocksOnTheDriver() {
+        BlockPlan plan = new BlockPlan(10_000_000_000L, 1);
+        long firstWave = WeightedSamplingJob.shareStart(0, plan.blocks(), 1, WeightedSamplingJob.MAX_WAVES);
+        assertEquals(1_000_000_000L, firstWave);
+        assertEquals(List.of(0, 1), WeightedSamplingJob.taskIds(0, firstWave, 2));
+        assertEquals(List.of(0), WeightedSamplingJob.taskIds(7, 8, 2), "never more tasks than blocks");
+    }
+
+    @Test
+    void sharesCoverTheBlocksWithoutOverflow() {
+        long from = 5;
+        long to = Long.MAX_VALUE - 3;
+        long previous = from;
+        for (int i = 1; i <= 7; i++) {
+            long next = WeightedSamplingJob.shareStart(from, to, i, 7);
+            long length = next - previous;
+            assertTrue(length == (to - from) / 7 || length == (to - from) / 7 + 1, "share " + i + ": " + length);
+            previous = next;
+        }
+        assertEquals(to, previous);
+        assertEquals(4, WeightedSamplingJob.shareStart(0, 10, 1, 3), "10 blocks in 3 shares: 4, 3, 3");
+    }
 
     @ParameterizedTest(name = "evidence [{0}]")
     @ValueSource(strings = {"", "HISTORY=TRUE,CVP=LOW"})

@@ -2,6 +2,7 @@ package org.sparkmc.spark.chains;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -10,12 +11,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
@@ -80,6 +83,41 @@ class ChainsCheckpointTest extends SparkTestBase {
         r = resume(old, tmp.resolve("out-old"));
         assertRefused(r, tmp.resolve("out-old"), "records no SHA-256 for the draws of round 2 (it predates their "
                 + "verification)");
+    }
+
+    /**
+     * A truncated part file of a round's draws failed a Spark task on resume, which logged a 50-line trace before
+     * the exit-2 message; it is now found, as a foreign checkpoint is, before Spark starts (the check needs no
+     * Spark: it is called here without it), and the command prints one line.
+     */
+    @Test
+    void unreadableOrForeignCheckpointIsRefusedBeforeSparkStarts() throws Exception {
+        Path checkpoint = tmp.resolve("checkpoint");
+        BadInputTest.Result first = run("--max-rounds", "2", "--checkpoint", checkpoint.toString(), "--out",
+                tmp.resolve("first").toString());
+        assertEquals(ExitCode.OK, first.code(), first.err());
+        String fingerprint = fingerprint(checkpoint);
+        InvalidInputException foreign = assertThrows(InvalidInputException.class, () -> new ChainsCheckpoint(
+                checkpoint.toString(), new Configuration()).loadForResume(fingerprint.replace(" seed=20261122",
+                    " seed=99"), 2));
+        assertTrue(foreign.getMessage().contains("other settings (seed: checkpoint 20261122, now 99)"),
+                foreign.getMessage());
+
+        Path part;
+        try (Stream<Path> files = Files.list(checkpoint.resolve("rounds/round-00002.parquet"))) {
+            part = files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+        }
+        Files.write(part, Arrays.copyOf(Files.readAllBytes(part), 100));
+        Files.deleteIfExists(part.resolveSibling("." + part.getFileName() + ".crc"));
+        InvalidInputException truncated = assertThrows(InvalidInputException.class, () -> new ChainsCheckpoint(
+                checkpoint.toString(), new Configuration()).loadForResume(fingerprint, 2));
+        assertTrue(truncated.getMessage().contains("round-00002.parquet cannot be read (")
+                && truncated.getMessage().contains("is not a Parquet file"), truncated.getMessage());
+
+        Path out = tmp.resolve("out-truncated");
+        BadInputTest.Result r = resume(checkpoint, out);
+        assertRefused(r, out, "round-00002.parquet cannot be read (");
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
     }
 
     private static void assertRefused(BadInputTest.Result r, Path out, String expected) {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.TestPaths;
 
@@ -56,6 +57,13 @@ public class BadInputTest extends SparkTestBase {
                         "not on the classpath"),
                 Arguments.of("user class not a target", new String[] {"chains", "--model", "class:java.lang.String"},
                         "does not implement"),
+                Arguments.of("user target whose static initialiser fails", new String[] {"chains", "--model",
+                    "class:org.sparkmc.core.UserClassesTest$BrokenTarget"}, "model class "
+                        + "'org.sparkmc.core.UserClassesTest$BrokenTarget' failed to initialise: "
+                        + "java.lang.IllegalStateException: static set-up failed"),
+                Arguments.of("user class not a target is not initialised", new String[] {"chains", "--model",
+                    "class:org.sparkmc.core.UserClassesTest$NotATarget"}, "model class "
+                        + "'org.sparkmc.core.UserClassesTest$NotATarget' does not implement org.sparkmc.core.model.Target"),
                 Arguments.of("unknown option", new String[] {"chains", "--conf", bimodal, "--chanis", "3"},
                         "Unknown option"),
                 Arguments.of("misspelt model parameter", new String[] {"chains", "--param", "thresold=3"},
@@ -102,6 +110,38 @@ public class BadInputTest extends SparkTestBase {
         Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
         assertEquals(ExitCode.BAD_INPUT, r.code);
         assertTrue(r.err.contains("broken.conf: 2"), r.err);
+    }
+
+    /**
+     * {@code include required("missing.conf")} said "not found on classpath" and a plain {@code include} of a
+     * missing file was skipped silently; both now exit 2 naming the file looked for, beside the including one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"include required(\"missing.conf\")", "include \"missing.conf\"",
+        "include file(\"missing.conf\")"})
+    void missingIncludeNamesThePathBesideTheConfig(String include) throws IOException {
+        Path conf = tmp.resolve("conf/main.conf");
+        Files.createDirectories(conf.getParent());
+        Files.writeString(conf, "chains = 4\n" + include + "\n");
+        Path out = tmp.resolve("o");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("config file '" + conf + "' includes 'missing.conf', but '"
+                + conf.resolveSibling("missing.conf") + "' does not exist"), r.err);
+        assertFalse(r.err.contains("classpath") || r.err.contains("\tat "), r.err);
+        assertFalse(Files.exists(out));
+    }
+
+    /** An included file is read from the including file's directory, its keys checked with its own name and line. */
+    @Test
+    void includedFileIsReadBesideTheConfig() throws IOException {
+        Path conf = tmp.resolve("conf/main.conf");
+        Files.createDirectories(conf.getParent());
+        Files.writeString(conf, "include \"common.conf\"\nchains = 4\n");
+        Files.writeString(conf.resolveSibling("common.conf"), "seed = 3\nchians = 8\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("common.conf:2") && r.err.contains("unknown key 'chians'"), r.err);
     }
 
     @Test

@@ -182,6 +182,13 @@ class DiagnoseTest extends SparkTestBase {
         return Stream.of(
                 Arguments.of("ragged.csv", header + "1,1,0.5,0.1\n1,2,0.4\n", "ragged.csv:3: expected 4 values"),
                 Arguments.of("text.csv", header + "1,1,0.5,0.1\n2,1,abc,0.2\n", "text.csv:3: 'abc' in column 'a'"),
+                // A NaN draw failed in the report's rank plot (ArrayIndexOutOfBoundsException, exit 1).
+                Arguments.of("nan.csv", header + "1,1,0.5,0.1\n2,1,NaN,0.2\n", "nan.csv:3, column 3 ('a'): the draw "
+                        + "is NaN; diagnostics need finite draws"),
+                Arguments.of("infinite.csv", header + "1,1,0.5,0.1\n2,1,0.5,-Infinity\n", "infinite.csv:3, column 4 "
+                        + "('b'): the draw is -Infinity; diagnostics need finite draws"),
+                Arguments.of("stan-infinite.csv", "# comment\nlp__,theta\n-1,0.5\n-2,Infinity\n",
+                        "stan-infinite.csv:4, column 2 ('theta'): the draw is Infinity"),
                 Arguments.of("twice.csv", header + "1,1,0.5,0.1\n1,1,0.5,0.1\n2,1,1,1\n", "twice.csv:3: chain 1 has "
                         + "draw 1 twice"),
                 Arguments.of("gap.csv", header + "1,1,0.5,0.1\n1,2,0.5,0.1\n2,1,1,1\n2,3,1,1\n", "gap.csv: chain 2 has "
@@ -248,6 +255,10 @@ class DiagnoseTest extends SparkTestBase {
                         "chain 2 has 1 row(s) without a draw number"),
                 Arguments.of("nullvalue", 4, new Object[] {2, 2, 0.5, null},
                         "chain 2, draw 2: column 'b' is null, not a number"),
+                Arguments.of("nanvalue", 4, new Object[] {2, 2, Double.NaN, 1.0},
+                        "chain 2, draw 2: column 'a': the draw is NaN; diagnostics need finite draws"),
+                Arguments.of("infinitevalue", 1, new Object[] {1, 2, 0.5, Double.POSITIVE_INFINITY},
+                        "chain 1, draw 2: column 'b': the draw is Infinity"),
                 Arguments.of("nullchain", 0, new Object[] {null, 1, 0.5, 1.0}, "1 row(s) without a chain number"));
     }
 
