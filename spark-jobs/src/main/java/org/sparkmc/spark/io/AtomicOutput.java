@@ -65,7 +65,7 @@ public final class AtomicOutput implements AutoCloseable {
      */
     public static AtomicOutput open(String location, boolean overwrite, Configuration hadoopConf, RunPaths paths) {
         try {
-            Path path = new Path(location);
+            Path path = UserPaths.path("--out", location);
             FileSystem fs = path.getFileSystem(hadoopConf);
             Path target = fs.makeQualified(path);
             if (target.getParent() == null) {
