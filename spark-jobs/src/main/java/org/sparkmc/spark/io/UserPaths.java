@@ -35,6 +35,11 @@ public final class UserPaths {
         }
     }
 
+    /** The entry {@code name} of {@code dir}; the name may hold a {@code :} ({@code new Path(dir, "a:b")} fails). */
+    public static Path child(Path dir, String name) {
+        return new Path(dir, "./" + name);
+    }
+
     /**
      * Bad input for Hadoop's refusal, while listing {@code location}, of a file or directory whose name holds a
      * {@code :}; null when {@code e} is not that refusal.

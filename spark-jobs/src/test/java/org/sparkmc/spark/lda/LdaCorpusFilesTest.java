@@ -70,7 +70,7 @@ class LdaCorpusFilesTest extends SparkTestBase {
     }
 
     @Test
-    void plainTextNamedGzIsRefusedBeforeSpark() throws IOException {
+    void plainTextNamedGzIsRefused() throws IOException {
         Path docword = Files.writeString(tmp.resolve("docword.plain.txt.gz"), "2\n3\n2\n1 1 2\n2 3 1\n");
         Path vocab = Files.writeString(tmp.resolve("vocab.txt"), VOCAB3);
         assertBadInput(lda(docword, vocab), "docword.plain.txt.gz: not a gzip file (its name ends in .gz but it does "
@@ -144,7 +144,7 @@ class LdaCorpusFilesTest extends SparkTestBase {
     void colonsInPathsAreReadAndWritten() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("x:y"));
         Path text = Files.writeString(dir.resolve("corpus.txt"), "zebra river\nzebra river lake\nlake river\n");
-        Path out = tmp.resolve("a:b").resolve("o");
+        Path out = tmp.resolve("a:b").resolve("c:d");
         BadInputTest.Result r = BadInputTest.runCapturing("lda", "--text", text.toString(), "--min-df", "1",
                 "--topics", "2", "--sweeps", "2", "--held-out-every", "0", "--out", out.toString());
         assertEquals(ExitCode.OK, r.code(), r.err());
