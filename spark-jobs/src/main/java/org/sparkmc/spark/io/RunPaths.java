@@ -85,15 +85,15 @@ public final class RunPaths {
         try {
             Path path = UserPaths.path(in.option(), in.location());
             FileSystem fs = path.getFileSystem(conf);
+            if (!GLOB.matcher(in.location()).find()) {
+                return List.of(fs.makeQualified(path)); // no glob: Hadoop's globber fails on a name with ':'
+            }
             FileStatus[] found = fs.globStatus(path);
             List<Path> out = new ArrayList<>();
             if (found != null) {
                 for (FileStatus f : found) {
                     out.add(fs.makeQualified(f.getPath()));
                 }
-            }
-            if (out.isEmpty() && !GLOB.matcher(in.location()).find()) {
-                out.add(fs.makeQualified(path));
             }
             return out;
         } catch (IOException | IllegalArgumentException e) {

@@ -46,6 +46,20 @@ class TextFilesTest {
     }
 
     @Test
+    void overwriteChecksAnInputInADirectoryWithAColon() throws IOException {
+        java.nio.file.Path dir = Files.createDirectories(tmp.resolve("x:y"));
+        String data = Files.writeString(dir.resolve("data.json"), "{}").toString();
+        Configuration conf = new Configuration();
+        FileSystem local = FileSystem.getLocal(conf);
+        RunPaths paths = RunPaths.none().input("--data", data);
+        paths.checkNoInputWithin(local.makeQualified(new Path(tmp.resolve("out").toUri())), conf);
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> paths.checkNoInputWithin(local.makeQualified(UserPaths.path("--out", dir.toString())), conf));
+        assertTrue(e.getMessage().startsWith("--overwrite would delete the run's own input: --data '" + data + "'"),
+                e.getMessage());
+    }
+
+    @Test
     void relativePathWithAColonInItsFirstNameIsAPathNotAScheme() throws IOException {
         // Hadoop alone reads 'a:b' as a scheme and fails with "Relative path in absolute URI".
         assertThrows(IllegalArgumentException.class, () -> new Path("a:b/o"));
