@@ -59,6 +59,12 @@ public final class UciBagOfWords {
         return header(reader, source, new int[] {0});
     }
 
+    /** Reads only the header of a docword text. */
+    public static Header readHeader(Reader reader, String source) throws IOException {
+        BufferedReader in = reader instanceof BufferedReader br ? br : new BufferedReader(reader, 1 << 16);
+        return header(in, source, new int[] {0});
+    }
+
     private static InputStream ungzipped(InputStream in) throws IOException {
         BufferedInputStream buffered = new BufferedInputStream(in, 1 << 16);
         buffered.mark(2);

@@ -2,15 +2,15 @@ package org.sparkmc.spark.bn;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.bayesnet.BayesNet;
 import org.sparkmc.core.bayesnet.BifReader;
+import org.sparkmc.spark.io.TextFiles;
+import org.sparkmc.spark.io.UserPaths;
 
 /**
  * Reads a Bayesian network in BIF through Hadoop's FileSystem on the driver, so the path may be local, hdfs:// or
@@ -21,13 +21,13 @@ public final class NetworkReader {
     }
 
     public static BayesNet read(String location, Configuration hadoopConf) {
-        Path path = new Path(location);
+        Path path = UserPaths.path("--network", location);
         try {
             FileSystem fs = path.getFileSystem(hadoopConf);
             if (fs.getFileStatus(path).isDirectory()) {
                 throw new InvalidInputException("network file '" + location + "' is a directory, not a BIF file");
             }
-            try (Reader reader = new InputStreamReader(fs.open(path), StandardCharsets.UTF_8)) {
+            try (Reader reader = TextFiles.reader(path, hadoopConf)) {
                 return BifReader.read(reader, location);
             }
         } catch (FileNotFoundException e) {

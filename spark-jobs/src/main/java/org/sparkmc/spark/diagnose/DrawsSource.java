@@ -2,9 +2,7 @@ package org.sparkmc.spark.diagnose;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -30,6 +28,8 @@ import org.apache.spark.util.SerializableConfiguration;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.io.DrawFiles;
 import org.sparkmc.spark.io.ParquetDraws;
+import org.sparkmc.spark.io.TextFiles;
+import org.sparkmc.spark.io.UserPaths;
 import scala.Tuple2;
 
 /**
@@ -65,7 +65,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         List<FileStatus> all = new ArrayList<>();
         for (String input : inputs) {
             try {
-                Path path = new Path(input);
+                Path path = UserPaths.path("input", input);
                 FileStatus[] found = path.getFileSystem(hadoop).globStatus(path);
                 if (found == null || found.length == 0) {
                     throw new InvalidInputException("input '" + input + "' does not exist (no file matches)");
@@ -156,8 +156,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
     }
 
     private static BufferedReader open(Path path, Configuration hadoop) throws IOException {
-        return new BufferedReader(new InputStreamReader(path.getFileSystem(hadoop).open(path),
-                StandardCharsets.UTF_8));
+        return new BufferedReader(TextFiles.reader(path, hadoop));
     }
 
     private static DrawsSource text(JavaSparkContext sc, List<String> files, DrawFiles.Format format) {

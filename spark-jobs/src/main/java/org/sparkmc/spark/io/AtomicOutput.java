@@ -65,7 +65,7 @@ public final class AtomicOutput implements AutoCloseable {
      */
     public static AtomicOutput open(String location, boolean overwrite, Configuration hadoopConf, RunPaths paths) {
         try {
-            Path path = new Path(location);
+            Path path = UserPaths.path("--out", location);
             FileSystem fs = path.getFileSystem(hadoopConf);
             Path target = fs.makeQualified(path);
             if (target.getParent() == null) {
@@ -234,7 +234,7 @@ public final class AtomicOutput implements AutoCloseable {
             }
             try {
                 rename(staging, target);
-                Path swallowed = new Path(target, staging.getName());
+                Path swallowed = UserPaths.child(target, staging.getName());
                 if (fs.exists(swallowed)) {
                     // Hadoop's rename moves a directory into an existing one: another run committed meanwhile.
                     rename(swallowed, staging);
@@ -329,7 +329,7 @@ public final class AtomicOutput implements AutoCloseable {
     }
 
     private Path sibling(String infix) {
-        return new Path(target.getParent(), "." + target.getName() + infix + UUID.randomUUID());
+        return UserPaths.child(target.getParent(), "." + target.getName() + infix + UUID.randomUUID());
     }
 
     /**

@@ -52,7 +52,7 @@ public final class CheckpointStates {
 
     public CheckpointStates(String location, Configuration conf) {
         try {
-            Path path = new Path(location);
+            Path path = UserPaths.path("--checkpoint", location);
             this.fs = path.getFileSystem(conf);
             this.dir = fs.makeQualified(path);
         } catch (IOException e) {
@@ -71,7 +71,7 @@ public final class CheckpointStates {
      */
     public static void claim(String location, Configuration conf) {
         try {
-            Path path = new Path(location);
+            Path path = UserPaths.path("--checkpoint", location);
             FileSystem fs = path.getFileSystem(conf);
             Path dir = fs.makeQualified(path);
             Path marker = new Path(dir, MARKER);

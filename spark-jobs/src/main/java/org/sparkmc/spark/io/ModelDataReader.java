@@ -9,13 +9,10 @@ import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.Reader;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparkmc.core.InvalidInputException;
 
@@ -28,10 +25,9 @@ public final class ModelDataReader {
     }
 
     public static Map<String, Object> read(String location, Configuration hadoopConf) {
-        Path path = new Path(location);
+        Path path = UserPaths.path("--data", location);
         try {
-            FileSystem fs = path.getFileSystem(hadoopConf);
-            try (Reader reader = new InputStreamReader(fs.open(path), StandardCharsets.UTF_8)) {
+            try (Reader reader = TextFiles.reader(path, hadoopConf)) {
                 ConfigParseOptions options = ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON)
                         .setOriginDescription(location);
                 ConfigObject root = ConfigFactory.parseReader(reader, options).root();

@@ -52,7 +52,7 @@ public final class RunPaths {
      */
     void checkApart(Path target, Configuration conf) {
         for (Named dir : apart) {
-            Path p = qualified(dir.location(), conf);
+            Path p = qualified(dir.option(), dir.location(), conf);
             if (p != null && (within(p, target) || within(target, p))) {
                 throw new InvalidInputException(dir.option() + " '" + dir.location() + "' and --out '" + target
                         + "' overlap (" + (p.equals(target) ? "the same directory" : within(p, target)
@@ -83,17 +83,17 @@ public final class RunPaths {
     /** The input's paths, qualified (its glob's matches); none when nothing matches (reading it fails later). */
     private static List<Path> matches(Named in, Configuration conf) {
         try {
-            Path path = new Path(in.location());
+            Path path = UserPaths.path(in.option(), in.location());
             FileSystem fs = path.getFileSystem(conf);
+            if (!GLOB.matcher(in.location()).find()) {
+                return List.of(fs.makeQualified(path)); // no glob: Hadoop's globber fails on a name with ':'
+            }
             FileStatus[] found = fs.globStatus(path);
             List<Path> out = new ArrayList<>();
             if (found != null) {
                 for (FileStatus f : found) {
                     out.add(fs.makeQualified(f.getPath()));
                 }
-            }
-            if (out.isEmpty() && !GLOB.matcher(in.location()).find()) {
-                out.add(fs.makeQualified(path));
             }
             return out;
         } catch (IOException | IllegalArgumentException e) {
@@ -135,9 +135,9 @@ public final class RunPaths {
     }
 
     /** The location qualified by its own file system; null if it is not a usable path. */
-    private static Path qualified(String location, Configuration conf) {
+    private static Path qualified(String option, String location, Configuration conf) {
         try {
-            Path p = new Path(location);
+            Path p = UserPaths.path(option, location);
             return p.getFileSystem(conf).makeQualified(p);
         } catch (IOException | IllegalArgumentException e) {
             return null; // not a usable path: reading it fails later with its own message

@@ -5,8 +5,9 @@ import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.explode;
 import static org.apache.spark.sql.functions.sum;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.Reader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -19,7 +20,6 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.FileInputFormat;
 import org.apache.hadoop.mapred.JobConf;
-import org.apache.hadoop.mapred.TextInputFormat;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -38,6 +38,9 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.UciBagOfWords;
+import org.sparkmc.spark.io.CheckedTextInputFormat;
+import org.sparkmc.spark.io.TextFiles;
+import org.sparkmc.spark.io.UserPaths;
 import scala.Tuple2;
 
 /**
@@ -87,24 +90,30 @@ public final class LdaCorpusReader {
     public static LdaCorpus readUci(JavaSparkContext sc, String docword, String vocab) {
         Configuration conf = sc.hadoopConfiguration();
         UciBagOfWords.Header header;
-        try (InputStream in = open(docword, conf)) {
+        Path docwordPath = UserPaths.path("--docword", docword);
+        try (Reader in = TextFiles.reader(docwordPath, conf)) {
             header = UciBagOfWords.readHeader(in, docword);
+        } catch (FileNotFoundException e) {
+            throw new InvalidInputException("no such file: " + docword, e);
         } catch (IOException e) {
             throw new InvalidInputException("cannot read " + docword + ": " + e.getMessage(), e);
         }
         String[] words;
-        try (InputStream in = open(vocab, conf)) {
+        try (Reader in = TextFiles.reader(UserPaths.path("--vocab", vocab), conf)) {
             words = UciBagOfWords.readVocabulary(in, vocab, header.vocabularySize());
+        } catch (FileNotFoundException e) {
+            throw new InvalidInputException("no such file: " + vocab, e);
         } catch (IOException e) {
             throw new InvalidInputException("cannot read " + vocab + ": " + e.getMessage(), e);
         }
+        long tokenLimit = documentTokenLimit(sc);
         // (line number, line) of the body's non-blank lines: file lines 4, 5, ...
-        JavaRDD<Tuple2<Long, String>> body = sc.textFile(docword).zipWithIndex()
+        JavaRDD<Tuple2<Long, String>> body = numberedLines(sc, new Path[] {docwordPath}, sc.defaultMinPartitions())
                 .filter(t -> t._2() >= 3 && !t._1().isBlank()).map(t -> new Tuple2<>(t._2() + 1, t._1()));
         JavaPairRDD<Integer, int[]> documents = body.mapToPair(t -> {
             long[] f = UciBagOfWords.bodyLine(t._2(), docword, t._1(), header);
             return new Tuple2<>((int) f[0], new long[] {t._1(), f[1] - 1, f[2]});
-        }).groupByKey().mapToPair(t -> new Tuple2<>(t._1(), expand(t._1(), t._2(), docword)));
+        }).groupByKey().mapToPair(t -> new Tuple2<>(t._1(), expand(t._1(), t._2(), docword, tokenLimit)));
         LdaDocuments docs = LdaDocuments.of(documents, header.vocabularySize());
         long lines = body.count();
         if (lines > header.lines()) {
@@ -114,7 +123,7 @@ public final class LdaCorpusReader {
         }
         if (lines < header.lines()) {
             throw new InvalidInputException(docword + ": the header says NNZ=" + header.lines() + " lines but the body "
-                    + "has " + lines + " (after line " + sc.textFile(docword).count() + ")");
+                    + "has " + lines + " (after line " + numberedLines(sc, new Path[] {docwordPath}, 1).count() + ")");
         }
         if (docs.numTokens() == 0) {
             throw new InvalidInputException(docword + ": the corpus has no tokens");
@@ -125,10 +134,11 @@ public final class LdaCorpusReader {
     /**
      * A document's (line, word, count) entries as its word ids, each repeated count times, in file order.
      *
-     * @throws InvalidInputException if a word has two lines (a UCI docword file lists each pair once, as the NNZ of a
+     * @throws InvalidInputException if the document has more than {@code tokenLimit} tokens, or if a word has two
+     *     lines (a UCI docword file lists each pair once, as the NNZ of a
      *     sparse matrix: a repeated pair is a concatenated or damaged file, whose counts would silently add up)
      */
-    private static int[] expand(int docId, Iterable<long[]> entries, String docword) {
+    private static int[] expand(int docId, Iterable<long[]> entries, String docword, long tokenLimit) {
         List<long[]> sorted = new ArrayList<>();
         entries.forEach(sorted::add);
         sorted.sort(Comparator.<long[]>comparingLong(e -> e[1]).thenComparingLong(e -> e[0]));
@@ -145,9 +155,13 @@ public final class LdaCorpusReader {
         long n = 0;
         for (long[] e : sorted) {
             n += e[2];
-        }
-        if (n > Integer.MAX_VALUE - 8) {
-            throw new InvalidInputException("a document has more than 2^31 - 8 tokens");
+            if (n > tokenLimit) {
+                throw new InvalidInputException(docword + " line " + e[0] + ": count " + e[2] + " brings docID " + docId
+                        + " to " + n + " tokens, more than the " + tokenLimit + " one document may hold here: its word"
+                        + " ids need " + mebibytes(4 * n) + " MiB on an executor, which may give a document "
+                        + mebibytes(4 * tokenLimit) + " MiB (a quarter of its heap, at most 2^31 - 8 tokens); raise "
+                        + "spark.executor.memory (in local mode the driver's -Xmx, SPARKMC_JAVA_OPTS), or check the count");
+            }
         }
         int[] words = new int[(int) n];
         int at = 0;
@@ -156,6 +170,20 @@ public final class LdaCorpusReader {
             at += (int) e[2];
         }
         return words;
+    }
+
+    /**
+     * The most tokens one document may have: its word ids (4 bytes each) may take a quarter of an executor's heap
+     * (local mode: the driver's), and no more than an array holds.
+     */
+    static long documentTokenLimit(JavaSparkContext sc) {
+        long heap = sc.isLocal() ? Runtime.getRuntime().maxMemory()
+                : sc.getConf().getSizeAsBytes("spark.executor.memory", "1g");
+        return Math.min(Integer.MAX_VALUE - 8, heap / 16);
+    }
+
+    private static long mebibytes(long bytes) {
+        return (bytes + (1 << 20) - 1) >> 20;
     }
 
     /**
@@ -184,10 +212,14 @@ public final class LdaCorpusReader {
      * in file order, however the files are split (Spark SQL's text source reads the largest files first instead).
      */
     static JavaPairRDD<String, Long> numberedLines(JavaSparkContext sc, String path, int minPartitions) {
+        return numberedLines(sc, textFiles(path, sc.hadoopConfiguration()), minPartitions);
+    }
+
+    /** The lines of {@code files} read by {@link CheckedTextInputFormat}, numbered as {@link #numberedLines}. */
+    private static JavaPairRDD<String, Long> numberedLines(JavaSparkContext sc, Path[] files, int minPartitions) {
         JobConf conf = new JobConf(sc.hadoopConfiguration());
-        conf.setInt(org.apache.hadoop.mapreduce.lib.input.FileInputFormat.LIST_STATUS_NUM_THREADS, 1); // keeps order
-        FileInputFormat.setInputPaths(conf, textFiles(path, conf));
-        return sc.hadoopRDD(conf, TextInputFormat.class, LongWritable.class, Text.class, minPartitions)
+        FileInputFormat.setInputPaths(conf, files);
+        return sc.hadoopRDD(conf, CheckedTextInputFormat.class, LongWritable.class, Text.class, minPartitions)
                 .map(t -> t._2().toString()).zipWithIndex();
     }
 
@@ -198,14 +230,16 @@ public final class LdaCorpusReader {
      * named directly.
      */
     private static Path[] textFiles(String location, Configuration conf) {
-        Path path = new Path(location);
+        Path path = UserPaths.path("--text", location);
         try {
             FileSystem fs = path.getFileSystem(conf);
-            FileStatus[] matched = fs.globStatus(path);
+            boolean pattern = location.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
+            // Without a pattern no glob: Hadoop's globber cannot walk a directory named with a ':'.
+            FileStatus[] matched = pattern ? fs.globStatus(path)
+                    : fs.exists(path) ? new FileStatus[] {fs.getFileStatus(path)} : null;
             if (matched == null || matched.length == 0) {
                 throw new InvalidInputException("no such file or directory: " + location);
             }
-            boolean pattern = location.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
             List<Path> files = new ArrayList<>();
             for (FileStatus m : matched) {
                 if (m.isDirectory()) {
@@ -224,6 +258,9 @@ public final class LdaCorpusReader {
             return files.stream().sorted(Comparator.comparing(Path::toString)).toArray(Path[]::new);
         } catch (IOException e) {
             throw new InvalidInputException("cannot read text corpus " + location + ": " + e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+            InvalidInputException colon = UserPaths.unlistable("--text", location, e);
+            throw colon == null ? e : colon;
         }
     }
 
@@ -285,14 +322,5 @@ public final class LdaCorpusReader {
             at += c;
         }
         return words;
-    }
-
-    private static InputStream open(String location, Configuration conf) throws IOException {
-        Path path = new Path(location);
-        FileSystem fs = path.getFileSystem(conf);
-        if (!fs.exists(path)) {
-            throw new InvalidInputException("no such file: " + location);
-        }
-        return fs.open(path);
     }
 }

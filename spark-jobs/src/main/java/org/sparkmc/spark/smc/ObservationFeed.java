@@ -2,10 +2,8 @@ package org.sparkmc.spark.smc;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +18,8 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.smc.ObservationCsv;
 import org.sparkmc.core.smc.Observations;
 import org.sparkmc.core.smc.TimeOrder;
+import org.sparkmc.spark.io.TextFiles;
+import org.sparkmc.spark.io.UserPaths;
 
 /**
  * Where the {@code smc} job's observations come from, one batch at a time, through Hadoop's FileSystem (file://,
@@ -90,7 +90,7 @@ public final class ObservationFeed {
             throw new InvalidInputException("--data PATH is required (or 'data' in the config file): an observation "
                     + "CSV file or a directory of batch files");
         }
-        Path path = new Path(location);
+        Path path = UserPaths.path("--data", location);
         try {
             FileSystem fs = path.getFileSystem(conf);
             if (!fs.exists(path)) {
@@ -221,7 +221,7 @@ public final class ObservationFeed {
     private Observations read(Path file) {
         current = file.toString();
         Observations o;
-        try (Reader reader = new InputStreamReader(fs.open(file), StandardCharsets.UTF_8)) {
+        try (Reader reader = TextFiles.reader(file, fs.getConf())) {
             o = ObservationCsv.read(reader, file.toString(), options, timeOrder);
         } catch (FileNotFoundException e) {
             throw new InvalidInputException("observation file '" + file + "' does not exist");

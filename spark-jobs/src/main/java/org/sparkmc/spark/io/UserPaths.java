@@ -1,0 +1,55 @@
+package org.sparkmc.spark.io;
+
+import java.net.URISyntaxException;
+import java.util.regex.Pattern;
+import org.apache.hadoop.fs.Path;
+import org.sparkmc.core.InvalidInputException;
+
+/**
+ * Hadoop paths from the locations a user gives on the command line or in a config file, for every job. A location
+ * with a scheme ({@code hdfs://…}, {@code file:/…}) is taken as a URI; any other is a path whose names may hold a
+ * {@code :} ({@code out/a:b}), which Hadoop's {@code new Path(String)} would read as a scheme. A name with a
+ * {@code :} found while listing a directory is beyond Hadoop's paths: {@link #unlistable} says so.
+ */
+public final class UserPaths {
+    private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:/");
+
+    private UserPaths() {
+    }
+
+    /**
+     * The path {@code location} names.
+     *
+     * @param option the option that gave it, for the message
+     * @throws InvalidInputException if Hadoop cannot hold it as a path (e.g. {@code hdfs://host:port} with a bad port)
+     */
+    public static Path path(String option, String location) {
+        try {
+            if (SCHEME.matcher(location).find()) {
+                return new Path(location);
+            }
+            String first = location.split("/", 2)[0];
+            return new Path(first.contains(":") ? "./" + location : location);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(option + " '" + location + "' is not a usable path: " + e.getMessage(), e);
+        }
+    }
+
+    /** The entry {@code name} of {@code dir}; the name may hold a {@code :} ({@code new Path(dir, "a:b")} fails). */
+    public static Path child(Path dir, String name) {
+        return new Path(dir, "./" + name);
+    }
+
+    /**
+     * Bad input for Hadoop's refusal, while listing {@code location}, of a file or directory whose name holds a
+     * {@code :}; null when {@code e} is not that refusal.
+     */
+    public static InvalidInputException unlistable(String option, String location, IllegalArgumentException e) {
+        if (!(e.getCause() instanceof URISyntaxException u)) {
+            return null;
+        }
+        return new InvalidInputException(option + " '" + location + "': Hadoop's file listing cannot hold the name '"
+                + u.getInput() + "' (a ':' in a file or directory name met while listing or matching a pattern); "
+                + "rename it, or name the file itself without a pattern", e);
+    }
+}

@@ -1,0 +1,75 @@
+package org.sparkmc.spark.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.InvalidInputException;
+
+/** The shared text reading and user paths, on real local files through Hadoop's FileSystem. */
+class TextFilesTest {
+    @TempDir
+    java.nio.file.Path tmp;
+
+    @Test
+    void modelDataWithAByteOrderMarkInADirectoryWithAColonIsRead() throws IOException {
+        java.nio.file.Path dir = Files.createDirectories(tmp.resolve("x:y"));
+        java.nio.file.Path json = dir.resolve("data.json");
+        byte[] text = "{\"J\": 2, \"y\": [1.5, 2]}\n".getBytes(StandardCharsets.UTF_8);
+        byte[] withBom = new byte[text.length + 3];
+        withBom[0] = (byte) 0xEF;
+        withBom[1] = (byte) 0xBB;
+        withBom[2] = (byte) 0xBF;
+        System.arraycopy(text, 0, withBom, 3, text.length);
+        Files.write(json, withBom);
+        Map<String, Object> data = ModelDataReader.read(json.toString(), new Configuration());
+        assertEquals(2, ((Number) data.get("J")).intValue());
+    }
+
+    @Test
+    void modelDataNotUtf8NamesLineAndColumn() throws IOException {
+        java.nio.file.Path json = tmp.resolve("data.json");
+        Files.write(json, new byte[] {'{', '\n', '"', 'n', (byte) 0xFF, '"', ':', '1', '}', '\n'});
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> ModelDataReader.read(json.toString(), new Configuration()));
+        assertTrue(e.getMessage().contains("data.json line 2 column 3: byte 0xFF (byte 3 of the line) is not UTF-8"),
+                e.getMessage());
+    }
+
+    @Test
+    void overwriteChecksAnInputInADirectoryWithAColon() throws IOException {
+        java.nio.file.Path dir = Files.createDirectories(tmp.resolve("x:y"));
+        String data = Files.writeString(dir.resolve("data.json"), "{}").toString();
+        Configuration conf = new Configuration();
+        FileSystem local = FileSystem.getLocal(conf);
+        RunPaths paths = RunPaths.none().input("--data", data);
+        paths.checkNoInputWithin(local.makeQualified(new Path(tmp.resolve("out").toUri())), conf);
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> paths.checkNoInputWithin(local.makeQualified(UserPaths.path("--out", dir.toString())), conf));
+        assertTrue(e.getMessage().startsWith("--overwrite would delete the run's own input: --data '" + data + "'"),
+                e.getMessage());
+    }
+
+    @Test
+    void relativePathWithAColonInItsFirstNameIsAPathNotAScheme() throws IOException {
+        // Hadoop alone reads 'a:b' as a scheme and fails with "Relative path in absolute URI".
+        assertThrows(IllegalArgumentException.class, () -> new Path("a:b/o"));
+        Path path = UserPaths.path("--out", "a:b/o");
+        Path qualified = FileSystem.getLocal(new Configuration()).makeQualified(path);
+        assertEquals(new Path(new java.io.File("a:b/o").getAbsoluteFile().toURI()).toUri().getPath(),
+                qualified.toUri().getPath());
+        assertEquals("hdfs", UserPaths.path("--out", "hdfs://namenode:8020/runs/a:b").toUri().getScheme());
+        InvalidInputException bad = assertThrows(InvalidInputException.class,
+                () -> UserPaths.path("--out", ""));
+        assertTrue(bad.getMessage().startsWith("--out '' is not a usable path"), bad.getMessage());
+    }
+}
