@@ -108,7 +108,7 @@ final class BnReport {
         double first = x.length == 0 ? 0 : x[0];
         double last = x.length == 0 ? 1 : x[x.length - 1];
         return "<div class=\"plots\">" + new Chart("max R-hat over the indicators", 420, 200)
-                .xLabel("draws per chain").line(x, rhat, Svg.COLOURS[0], "max R-hat")
+                .xLabel("draws per chain").markPoints().line(x, rhat, Svg.COLOURS[0], null)
                 .dashed(new double[] {first, last}, new double[] {config.maxRhat(), config.maxRhat()}, "#777",
                         "threshold").svg()
                 + "</div>";

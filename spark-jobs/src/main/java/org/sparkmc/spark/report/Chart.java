@@ -27,6 +27,7 @@ public final class Chart {
     private final List<Layer> layers = new ArrayList<>();
     private String xLabel;
     private boolean yFromZero;
+    private boolean markPoints;
 
     public Chart(String title, int width, int height) {
         this.title = title;
@@ -43,6 +44,12 @@ public final class Chart {
     /** The y axis starts at 0 and never goes below it (for seconds, counts, densities, ESS). */
     public Chart yFromZero() {
         this.yFromZero = true;
+        return this;
+    }
+
+    /** Marks every point of the solid lines with a dot (for short series, such as one value per round). */
+    public Chart markPoints() {
+        this.markPoints = true;
         return this;
     }
 
@@ -101,7 +108,7 @@ public final class Chart {
         }
         int w = width - LEFT - RIGHT;
         int h = height - TOP - BOTTOM;
-        Ticks xt = Ticks.within(xr[0], xr[1], Math.max(2, w / 80));
+        Ticks xt = Ticks.within(xr[0], xr[1], Math.max(2, w / 60));
         Ticks yt = Ticks.covering(yFromZero ? Math.max(0, yr[0]) : yr[0], yr[1], Math.max(2, h / 30));
         Scale s = new Scale(xt, yt, w, h);
         StringBuilder svg = new StringBuilder(Svg.open(title, width, height));
@@ -119,7 +126,8 @@ public final class Chart {
         }
         for (Layer l : layers) {
             svg.append(switch (l.kind()) {
-                case LINE, DASHED -> polyline(l, s);
+                case LINE -> polyline(l, s) + (markPoints ? dots(l, s) : "");
+                case DASHED -> polyline(l, s);
                 case BAND -> band(l, s);
                 case HISTOGRAM -> histogram(l, s);
             });
@@ -157,6 +165,17 @@ public final class Chart {
         return String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"%s\"/>",
                 l.colour(), l.kind() == Kind.DASHED ? "1.5" : "1.2",
                 l.kind() == Kind.DASHED ? " stroke-dasharray=\"5 4\"" : "", points.toString().trim());
+    }
+
+    private static String dots(Layer l, Scale s) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < l.x().length; i++) {
+            if (Double.isFinite(l.x()[i]) && Double.isFinite(l.y()[i])) {
+                out.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>",
+                        s.x(l.x()[i]), s.y(l.y()[i]), l.colour()));
+            }
+        }
+        return out.toString();
     }
 
     private static String band(Layer l, Scale s) {

@@ -22,7 +22,12 @@ public final class HtmlReport {
             + ".t{font-size:12px;font-weight:bold}.ya{font-size:9px;text-anchor:end}.xa{font-size:9px;"
             + "text-anchor:middle}.xl{font-size:10px;text-anchor:middle}.frame{fill:none;stroke:#999}"
             + ".grid{stroke:#eee}.note{color:#555;font-size:12px}.lg{font-size:10px}td.text{text-align:left}"
-            + ".chains{font-size:12px;display:flex;flex-wrap:wrap;gap:4px 14px;align-items:center}";
+            + ".chains{font-size:12px;display:flex;flex-wrap:wrap;gap:4px 14px;align-items:center}"
+            + ".scroll{max-height:520px;overflow-y:auto;display:inline-block;border-bottom:1px solid #ccc}"
+            + ".scroll th{position:sticky;top:0}";
+
+    /** Summary tables longer than this scroll in a box of their own, so the charts below stay in reach. */
+    static final int SCROLL_ROWS = 30;
 
     private final String title;
     private final StringBuilder body = new StringBuilder();
@@ -48,8 +53,10 @@ public final class HtmlReport {
                 : "<span class=\"fail\">" + failing + " of " + summaries.size() + " parameters fail</span>")
                 .append(String.format(Locale.ROOT, " (R-hat &lt; %.3f, bulk and tail ESS ≥ %.0f)</p>",
                         thresholds.maxRhat(), thresholds.minEss()));
+        body.append(summaries.size() > SCROLL_ROWS ? "<div class=\"scroll\">" : "<div>");
         body.append("<table><tr><th>parameter</th><th>mean</th><th>sd</th><th>q5</th><th>median</th><th>q95</th>"
-                + "<th>R-hat</th><th>ESS bulk</th><th>ESS tail</th><th>MCSE mean</th><th>verdict</th></tr>");
+                + "<th>R-hat</th><th>ESS bulk</th><th>ESS tail</th><th>MCSE mean</th><th class=\"text\">verdict</th>"
+                + "</tr>");
         for (FullParameterSummary s : summaries) {
             List<String> why = thresholds.failures(s);
             body.append(why.isEmpty() ? "<tr>" : "<tr class=\"fail\">").append("<td>").append(Svg.escape(s.name()))
@@ -60,9 +67,10 @@ public final class HtmlReport {
             body.append(String.format(Locale.ROOT, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
                     fixed(s.rhat(), "%.4f"), fixed(s.essBulk(), "%.0f"), fixed(s.essTail(), "%.0f"),
                     Svg.number(s.mcseMean())));
-            body.append("<td>").append(why.isEmpty() ? "ok" : Svg.escape(String.join("; ", why))).append("</td></tr>");
+            body.append("<td class=\"text\">").append(why.isEmpty() ? "ok" : Svg.escape(String.join("; ", why)))
+                    .append("</td></tr>");
         }
-        body.append("</table>");
+        body.append("</table></div>");
         return this;
     }
 

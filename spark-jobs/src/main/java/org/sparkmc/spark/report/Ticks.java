@@ -4,8 +4,8 @@ import java.util.Locale;
 
 /**
  * Axis ticks at round numbers, used by every chart of the reports: the step is 1, 2 or 5 times a power of ten, the
- * smallest such step that cuts the range into at most the wanted number of intervals (Heckbert's "nice numbers",
- * Graphics Gems, 1990), and labels carry as many decimals as the step needs, so no two labels are the same.
+ * one nearest to the range over the wanted number of intervals (Heckbert's "nice numbers", Graphics Gems, 1990), and
+ * labels carry as many decimals as the step needs, so no two labels are the same.
  *
  * @param lo   the axis' lower end
  * @param hi   the axis' upper end
@@ -23,7 +23,7 @@ public record Ticks(double lo, double hi, double step) {
 
     /**
      * An axis covering the data range [lo, hi] that begins and ends on a tick (the range widened to the multiples of
-     * the step around it), with at most {@code intervals} intervals. A constant or non-finite range is widened first.
+     * the step around it), with about {@code intervals} intervals. A constant or non-finite range is widened first.
      */
     public static Ticks covering(double lo, double hi, int intervals) {
         double[] range = range(lo, hi);
@@ -46,7 +46,10 @@ public record Ticks(double lo, double hi, double step) {
         return t;
     }
 
-    /** The smallest 1, 2 or 5 × 10^k that cuts {@code span} into at most {@code intervals} parts. */
+    /**
+     * The 1, 2 or 5 × 10^k nearest to {@code span / intervals} on a log scale, so the range holds between 0.63 and
+     * 1.6 times the wanted number of intervals.
+     */
     public static double step(double span, int intervals) {
         if (!(span > 0) || intervals < 1) {
             throw new IllegalArgumentException("step needs a positive span and interval count: " + span + ", "
@@ -54,15 +57,9 @@ public record Ticks(double lo, double hi, double step) {
         }
         double raw = span / intervals;
         int exponent = (int) Math.floor(Math.log10(raw));
-        for (int k = exponent - 1; k <= exponent + 1; k++) {
-            for (int m : new int[] {1, 2, 5}) {
-                double step = m * power(k);
-                if (step >= raw * (1 - EPS)) {
-                    return step;
-                }
-            }
-        }
-        return 10 * power(exponent + 1);
+        double m = raw / power(exponent);
+        double mantissa = m < Math.sqrt(2) ? 1 : m < Math.sqrt(10) ? 2 : m < Math.sqrt(50) ? 5 : 10;
+        return mantissa == 10 ? power(exponent + 1) : mantissa * power(exponent);
     }
 
     /** The tick values from lo to hi, each a whole multiple of the step. */

@@ -127,9 +127,10 @@ class BnJobTest extends SparkTestBase {
         List<String> rounds = lines.stream().filter(l -> l.startsWith("round ")).toList();
         assertTrue(rounds.get(0).startsWith("round 1/3 warmup   draws/chain 0  no diagnostics in warm-up  "),
                 rounds.toString());
+        assertFalse(rounds.get(0).contains("NaN"), rounds.get(0));
+        // An indicator's tail ESS can be NA (as in R's posterior), so min ESS may be NaN; R-hat is a number.
         assertTrue(rounds.get(rounds.size() - 1).matches("round 3/3 sampling draws/chain 200  max R-hat \\d\\.\\d{4}  "
-                + "min ESS \\d+  \\d+ sweeps/s"), rounds.toString());
-        assertFalse(lines.stream().anyMatch(l -> l.contains("NaN")), lines.toString());
+                + "min ESS (\\d+|NaN)  \\d+ sweeps/s"), rounds.toString());
     }
 
     /**

@@ -23,7 +23,7 @@ class ChartTest {
                 .dashed(new double[] {10000, 30000}, new double[] {1.01, 1.01}, "#777", "threshold").svg();
         List<String> y = labels(Y_LABEL, svg);
         assertEquals(new HashSet<>(y).size(), y.size(), y.toString());
-        assertEquals(List.of("1.004", "1.006", "1.008", "1.010", "1.012"), y);
+        assertEquals(List.of("1.004", "1.005", "1.006", "1.007", "1.008", "1.009", "1.010", "1.011"), y);
         assertEquals(List.of("10000", "15000", "20000", "25000", "30000"), labels(X_LABEL, svg));
     }
 
@@ -61,6 +61,17 @@ class ChartTest {
         int dashed = svg.indexOf("<polyline fill=\"none\" stroke=\"#E69F00\" stroke-width=\"1.5\" "
                 + "stroke-dasharray");
         assertTrue(band > 0 && band < line && line < dashed, svg);
+    }
+
+    /** One value per round: with a single round a line alone would draw nothing, so each point gets a dot. */
+    @Test
+    void markedPointsShowASingleRound() {
+        String svg = new Chart("max R-hat", 420, 200).markPoints()
+                .line(new double[] {5000}, new double[] {1.057}, "#0072B2", null)
+                .dashed(new double[] {5000, 5000}, new double[] {1.01, 1.01}, "#777", "threshold").svg();
+        assertEquals(1, svg.split("<circle ").length - 1, svg);
+        assertFalse(new Chart("t", 420, 200).line(new double[] {1, 2}, new double[] {1, 2}, "#000", null).svg()
+                .contains("<circle"));
     }
 
     @Test
