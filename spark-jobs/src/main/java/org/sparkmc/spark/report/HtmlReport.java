@@ -21,7 +21,7 @@ public final class HtmlReport {
             + "font-weight:bold}.plots{display:flex;flex-wrap:wrap;gap:8px}svg{background:#fff}"
             + ".t{font-size:12px;font-weight:bold}.ya{font-size:9px;text-anchor:end}.xa{font-size:9px;"
             + "text-anchor:middle}.xl{font-size:10px;text-anchor:middle}.frame{fill:none;stroke:#999}"
-            + ".grid{stroke:#eee}.note{color:#555;font-size:12px}.lg{font-size:10px}td.text{text-align:left}"
+            + ".grid{stroke:#eee}.note{color:#555;font-size:12px}.lg{font-size:10px}th.text,td.text{text-align:left}"
             + ".chains{font-size:12px;display:flex;flex-wrap:wrap;gap:4px 14px;align-items:center}"
             + ".scroll{max-height:520px;overflow-y:auto;display:inline-block;border-bottom:1px solid #ccc}"
             + ".scroll th{position:sticky;top:0}";

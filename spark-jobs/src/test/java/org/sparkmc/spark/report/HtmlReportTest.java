@@ -41,6 +41,7 @@ class HtmlReportTest {
         String longer = new HtmlReport("t").summary(rows, t).render();
         assertTrue(longer.contains("<div class=\"scroll\"><table>"), longer);
         assertTrue(longer.contains("<th class=\"text\">verdict</th>") && longer.contains("<td class=\"text\">"));
+        assertTrue(longer.contains("th.text,td.text{text-align:left}"), "header and cells alike");
         String shorter = new HtmlReport("t").summary(rows.subList(0, 3), t).render();
         assertFalse(shorter.contains("<div class=\"scroll\">"), shorter);
     }
