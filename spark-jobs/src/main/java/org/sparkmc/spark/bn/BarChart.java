@@ -2,18 +2,22 @@ package org.sparkmc.spark.bn;
 
 import java.util.Locale;
 import org.sparkmc.spark.report.Svg;
+import org.sparkmc.spark.report.Ticks;
 
 /**
  * An inline-SVG bar chart of one posterior marginal for the report (same look and CSS classes as
- * {@link Svg#chart}): a bar per state at the estimated probability, a whisker of ±2 standard errors, and the exact
+ * {@link org.sparkmc.spark.report.Chart}): a bar per state at the estimated probability, a whisker of ±2 standard errors, and the exact
  * probability, when known, as a black tick across the bar.
  */
 final class BarChart {
-    private static final int LEFT = 48;
+    private static final int LEFT = Svg.LEFT;
     private static final int RIGHT = 14;
     private static final int TOP = 20;
     private static final int BOTTOM = 30;
     private static final int SLOT = 64;
+    /** Height of a value label (9 px text) and its gap above the highest mark. */
+    private static final double LABEL_HEIGHT = 9;
+    static final int LABEL_GAP = 4;
 
     private BarChart() {
     }
@@ -28,25 +32,17 @@ final class BarChart {
                 top = Math.max(top, q.exact()[s]);
             }
         }
-        double yMax = niceCeiling(Math.min(1, top * 1.1));
+        int height = 230;
+        int h = height - TOP - BOTTOM;
+        Ticks ticks = headroom(Ticks.covering(0, Math.min(1, top * 1.1), 5), top, h);
+        double yMax = ticks.hi();
         String title = "P(" + q.variable() + " | evidence)";
         int w = Math.max(Math.max(160, k * SLOT), (int) (title.length() * 7.2) - LEFT + 8);
         int width = LEFT + w + RIGHT;
-        int height = 230;
-        int h = height - TOP - BOTTOM;
-        StringBuilder svg = new StringBuilder(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                + "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>%s</title>"
-                + "<text x=\"%d\" y=\"14\" class=\"t\">%s</text>", width, height, width, height, Svg.escape(title),
-                LEFT, Svg.escape(title)));
+        StringBuilder svg = new StringBuilder(Svg.open(title, width, height));
         svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame\"/>",
                 LEFT, TOP, w, h));
-        for (int i = 0; i <= 4; i++) {
-            double v = yMax * i / 4;
-            double py = y(v, yMax, h);
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
-                    + "<text x=\"%d\" y=\"%.1f\" class=\"ya\">%s</text>", LEFT, LEFT + w, py, py, LEFT - 4, py + 3,
-                    format(v)));
-        }
+        svg.append(Svg.yGrid(ticks, TOP, w, h));
         double slot = (double) w / k;
         for (int s = 0; s < k; s++) {
             double centre = LEFT + slot * (s + 0.5);
@@ -58,21 +54,24 @@ final class BarChart {
                     barWidth, TOP + h - py, Svg.COLOURS[0], Svg.escape(q.variable()), Svg.escape(q.states()[s]),
                     Svg.escape(describe(q, s))));
             double se = q.standardErrors()[s];
+            double highest = py;
             if (Double.isFinite(se) && se > 0) {
                 double lo = y(Math.max(0, p - 2 * se), yMax, h);
                 double hi = y(Math.min(yMax, p + 2 * se), yMax, h);
                 svg.append(String.format(Locale.ROOT, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" "
                         + "stroke=\"%s\" stroke-width=\"1.5\" fill=\"none\"/>", centre, lo, hi, centre - 6, lo,
                         centre + 6, centre - 6, hi, centre + 6, Svg.COLOURS[5]));
+                highest = Math.min(highest, hi);
             }
             if (q.exact() != null) {
                 double ey = y(q.exact()[s], yMax, h);
                 svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
                         + "stroke=\"#000\" stroke-width=\"2\"/>", centre - barWidth / 2 - 4, centre + barWidth / 2 + 4,
                         ey, ey));
+                highest = Math.min(highest, ey);
             }
             svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" class=\"xa\">%s</text>", centre,
-                    Math.max(TOP + 9.0, py - 3), format(p)));
+                    highest - LABEL_GAP, format(p)));
             svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" class=\"xl\">%s</text>", centre,
                     TOP + h + 14, Svg.escape(q.states()[s])));
         }
@@ -88,18 +87,14 @@ final class BarChart {
         return TOP + h - h * v / yMax;
     }
 
-    /** The smallest of 1, 2, 2.5, 5 × 10^k at or above v (and at most 1). */
-    static double niceCeiling(double v) {
-        if (!(v > 0)) {
-            return 1;
-        }
-        double scale = Math.pow(10, Math.floor(Math.log10(v)));
-        for (double m : new double[] {1, 2, 2.5, 5, 10}) {
-            if (m * scale >= v * (1 - 1e-12)) {
-                return Math.min(1, m * scale);
-            }
-        }
-        return 1;
+    /**
+     * The axis of round ticks, raised where needed (without ticks beyond the round ones, so a probability axis shows
+     * none above 1) so that a value label fits above the highest mark, {@code top}: each label sits
+     * {@value #LABEL_GAP} px above the highest of its bar's marks (bar top, whisker, exact tick) and touches none.
+     */
+    static Ticks headroom(Ticks round, double top, int h) {
+        double needed = top / (1 - (LABEL_HEIGHT + LABEL_GAP + 1) / h);
+        return new Ticks(0, Math.max(round.hi(), needed), round.step());
     }
 
     static String format(double v) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.sparkmc.spark.diagnose.Thresholds;
+import org.sparkmc.spark.report.Chart;
 import org.sparkmc.spark.report.HtmlReport;
 import org.sparkmc.spark.report.Svg;
 
@@ -106,9 +107,10 @@ final class BnReport {
         double[] rhat = sampling.stream().mapToDouble(BnResult.Step::maxRhat).toArray();
         double first = x.length == 0 ? 0 : x[0];
         double last = x.length == 0 ? 1 : x[x.length - 1];
-        return "<div class=\"plots\">" + Svg.chart("max R-hat over the indicators (dashed: threshold)", 420, 200,
-                List.of(new Svg.Series(x, rhat, Svg.COLOURS[0], false), new Svg.Series(new double[] {first, last},
-                        new double[] {config.maxRhat(), config.maxRhat()}, "#777", true)), "draws per chain")
+        return "<div class=\"plots\">" + new Chart("max R-hat over the indicators", 420, 200)
+                .xLabel("draws per chain").markPoints().line(x, rhat, Svg.COLOURS[0], null)
+                .dashed(new double[] {first, last}, new double[] {config.maxRhat(), config.maxRhat()}, "#777",
+                        "threshold").svg()
                 + "</div>";
     }
 

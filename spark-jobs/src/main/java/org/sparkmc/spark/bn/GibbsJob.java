@@ -111,8 +111,11 @@ public final class GibbsJob {
             }
             double seconds = (System.nanoTime() - started) / 1e9;
             history.add(new BnResult.Step(round, kept, maxRhat, minEss, seconds));
-            progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  max R-hat %.4f  "
-                    + "min ESS %.0f  %.0f sweeps/s", round, rounds, phase, kept, maxRhat, minEss,
+            // Warm-up rounds keep no draws, so they have no diagnostics to show (as in the chains job).
+            String diagnostics = warmup ? "no diagnostics in warm-up"
+                    : String.format(Locale.ROOT, "max R-hat %.4f  min ESS %.0f", maxRhat, minEss);
+            progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "
+                    + "%.0f sweeps/s", round, rounds, phase, kept, diagnostics,
                     sweeps * (double) config.chains() / ((System.nanoTime() - roundStart) / 1e9)), round == rounds);
         }
         return new Outcome(draws, history);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.sparkmc.spark.diagnose.ParameterResult;
 import org.sparkmc.spark.diagnose.Thresholds;
+import org.sparkmc.spark.report.Chart;
 import org.sparkmc.spark.report.HtmlReport;
 import org.sparkmc.spark.report.Svg;
 
@@ -59,7 +60,7 @@ final class ChainsReport {
         StringBuilder html = new StringBuilder("<div class=\"plots\">");
         html.append(Svg.bars("p(" + m + " | y), error bars ±2 MCSE", 600, 360, x, p, err, m));
         if (rj.predictive() != null) {
-            html.append(rj.predictive().svg(rj.data(), "y", "posterior predictive density"));
+            html.append(PredictiveChart.svg(rj.predictive(), rj.data(), "y"));
         }
         html.append("</div><div class=\"plots\" style=\"align-items:flex-start\"><table><tr><th>").append(Svg.escape(m))
                 .append("</th><th>p(").append(Svg.escape(m)).append(" | y)</th><th>MCSE</th><th>ESS</th>"
@@ -106,15 +107,13 @@ final class ChainsReport {
         double[] tail = sampling.stream().mapToDouble(RoundSummary::minEssTail).toArray();
         double first = draws.length == 0 ? 0 : draws[0];
         double last = draws.length == 0 ? 1 : draws[draws.length - 1];
-        return "<div class=\"plots\">" + Svg.chart("max R-hat (dashed: threshold)", 420, 200, List.of(
-                new Svg.Series(draws, rhat, Svg.COLOURS[0], false),
-                new Svg.Series(new double[] {first, last}, new double[] {config.maxRhat(), config.maxRhat()}, "#777",
-                        true)), "draws per chain")
-                + Svg.chart("min ESS: bulk (blue), tail (orange); dashed: target", 420, 200, List.of(
-                        new Svg.Series(draws, bulk, Svg.COLOURS[0], false),
-                        new Svg.Series(draws, tail, Svg.COLOURS[1], false),
-                        new Svg.Series(new double[] {first, last}, new double[] {config.minEss(), config.minEss()},
-                                "#777", true)), "draws per chain")
+        double[] ends = {first, last};
+        return "<div class=\"plots\">" + new Chart("max R-hat", 420, 200).xLabel("draws per chain").markPoints()
+                .line(draws, rhat, Svg.COLOURS[0], null)
+                .dashed(ends, new double[] {config.maxRhat(), config.maxRhat()}, "#777", "threshold").svg()
+                + new Chart("min ESS", 420, 200).xLabel("draws per chain").yFromZero().markPoints()
+                        .line(draws, bulk, Svg.COLOURS[0], "bulk").line(draws, tail, Svg.COLOURS[1], "tail")
+                        .dashed(ends, new double[] {config.minEss(), config.minEss()}, "#777", "target").svg()
                 + "</div>";
     }
 }

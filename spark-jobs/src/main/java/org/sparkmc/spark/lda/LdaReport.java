@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.sparkmc.spark.report.Chart;
 import org.sparkmc.spark.report.HtmlReport;
 import org.sparkmc.spark.report.Svg;
 
@@ -49,13 +50,13 @@ final class LdaReport {
         List<LoglikRow> steps = rows.subList(1, rows.size());
         double[] stepSweep = steps.stream().mapToDouble(LoglikRow::sweep).toArray();
         report.section("Log-likelihood", "<div class=\"plots\">"
-                + Svg.chart("log p(w, z) per token", 900, 260,
-                        List.of(new Svg.Series(sweep, perToken, Svg.COLOURS[0], false)), "sweep")
-                + Svg.chart("seconds per step: sampling (blue), synchronisation (orange)", 900, 220, List.of(
-                        new Svg.Series(stepSweep, steps.stream().mapToDouble(LoglikRow::samplingSeconds).toArray(),
-                                Svg.COLOURS[0], false),
-                        new Svg.Series(stepSweep, steps.stream().mapToDouble(LoglikRow::syncSeconds).toArray(),
-                                Svg.COLOURS[1], false)), "sweep")
+                + new Chart("log p(w, z) per token", 900, 260).xLabel("sweep")
+                        .line(sweep, perToken, Svg.COLOURS[0], null).svg()
+                + new Chart("seconds per step", 900, 220).xLabel("sweep").yFromZero()
+                        .line(stepSweep, steps.stream().mapToDouble(LoglikRow::samplingSeconds).toArray(),
+                                Svg.COLOURS[0], "sampling")
+                        .line(stepSweep, steps.stream().mapToDouble(LoglikRow::syncSeconds).toArray(),
+                                Svg.COLOURS[1], "synchronisation").svg()
                 + "</div>");
         report.section("Topics", topicTable(top, result.corpus().vocabulary(), result.run().counts().topicTotals()));
         return report.render();
@@ -64,7 +65,7 @@ final class LdaReport {
     private static String topicTable(List<TopWords.Entry> top, String[] vocabulary, int[] topicTokens) {
         StringBuilder html = new StringBuilder("<p class=\"note\">The ").append(WORDS_SHOWN)
                 .append(" most probable words of each topic, φ = (n + β)/(n_k + Wβ); all ranks are in topics.csv."
-                        + "</p><table><tr><th>topic</th><th>tokens</th><th>top words</th></tr>");
+                        + "</p><table><tr><th>topic</th><th>tokens</th><th class=\"text\">top words</th></tr>");
         int topic = -1;
         for (TopWords.Entry e : top) {
             if (e.topic() != topic) {
@@ -73,7 +74,7 @@ final class LdaReport {
                 }
                 topic = e.topic();
                 html.append("<tr><td>").append(topic).append("</td><td>").append(topicTokens[topic])
-                        .append("</td><td>");
+                        .append("</td><td class=\"text\">");
             }
             if (e.rank() <= WORDS_SHOWN) {
                 html.append(e.rank() > 1 ? " " : "").append(Svg.escape(vocabulary[e.word()]));

@@ -1,6 +1,5 @@
 package org.sparkmc.spark.report;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +21,13 @@ public final class HtmlReport {
             + "font-weight:bold}.plots{display:flex;flex-wrap:wrap;gap:8px}svg{background:#fff}"
             + ".t{font-size:12px;font-weight:bold}.ya{font-size:9px;text-anchor:end}.xa{font-size:9px;"
             + "text-anchor:middle}.xl{font-size:10px;text-anchor:middle}.frame{fill:none;stroke:#999}"
-            + ".grid{stroke:#eee}.note{color:#555;font-size:12px}";
+            + ".grid{stroke:#eee}.note{color:#555;font-size:12px}.lg{font-size:10px}th.text,td.text{text-align:left}"
+            + ".chains{font-size:12px;display:flex;flex-wrap:wrap;gap:4px 14px;align-items:center}"
+            + ".scroll{max-height:520px;overflow-y:auto;display:inline-block;border-bottom:1px solid #ccc}"
+            + ".scroll th{position:sticky;top:0}";
+
+    /** Summary tables longer than this scroll in a box of their own, so the charts below stay in reach. */
+    static final int SCROLL_ROWS = 30;
 
     private final String title;
     private final StringBuilder body = new StringBuilder();
@@ -48,8 +53,10 @@ public final class HtmlReport {
                 : "<span class=\"fail\">" + failing + " of " + summaries.size() + " parameters fail</span>")
                 .append(String.format(Locale.ROOT, " (R-hat &lt; %.3f, bulk and tail ESS ≥ %.0f)</p>",
                         thresholds.maxRhat(), thresholds.minEss()));
+        body.append(summaries.size() > SCROLL_ROWS ? "<div class=\"scroll\">" : "<div>");
         body.append("<table><tr><th>parameter</th><th>mean</th><th>sd</th><th>q5</th><th>median</th><th>q95</th>"
-                + "<th>R-hat</th><th>ESS bulk</th><th>ESS tail</th><th>MCSE mean</th><th>verdict</th></tr>");
+                + "<th>R-hat</th><th>ESS bulk</th><th>ESS tail</th><th>MCSE mean</th><th class=\"text\">verdict</th>"
+                + "</tr>");
         for (FullParameterSummary s : summaries) {
             List<String> why = thresholds.failures(s);
             body.append(why.isEmpty() ? "<tr>" : "<tr class=\"fail\">").append("<td>").append(Svg.escape(s.name()))
@@ -60,9 +67,10 @@ public final class HtmlReport {
             body.append(String.format(Locale.ROOT, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
                     fixed(s.rhat(), "%.4f"), fixed(s.essBulk(), "%.0f"), fixed(s.essTail(), "%.0f"),
                     Svg.number(s.mcseMean())));
-            body.append("<td>").append(why.isEmpty() ? "ok" : Svg.escape(String.join("; ", why))).append("</td></tr>");
+            body.append("<td class=\"text\">").append(why.isEmpty() ? "ok" : Svg.escape(String.join("; ", why)))
+                    .append("</td></tr>");
         }
-        body.append("</table>");
+        body.append("</table></div>");
         return this;
     }
 
@@ -79,20 +87,23 @@ public final class HtmlReport {
             body.append("<p class=\"note\">The ").append(results.size()).append(" of ").append(totalParameters)
                     .append(" parameters with the highest R-hat.</p>");
         }
+        if (!results.isEmpty()) {
+            body.append(chainLegend(results.get(0).plots().traces().length));
+        }
         for (ParameterResult r : results) {
             ParameterPlots p = r.plots();
             body.append("<h3>").append(Svg.escape(r.summary().name())).append("</h3><div class=\"plots\">");
-            List<Svg.Series> traces = new ArrayList<>();
+            Chart trace = new Chart("trace" + (p.thin() > 1 ? " (1 draw in " + p.thin() + " shown)" : ""), 420, 200)
+                    .xLabel("iteration");
             for (int c = 0; c < p.traces().length; c++) {
                 double[] x = new double[p.traces()[c].length];
                 for (int i = 0; i < x.length; i++) {
                     x[i] = 1 + (double) i * p.thin();
                 }
-                traces.add(new Svg.Series(x, p.traces()[c], colour(c), false));
+                trace.line(x, p.traces()[c], colour(c), null);
             }
-            body.append(Svg.chart("trace" + (p.thin() > 1 ? " (1 draw in " + p.thin() + " shown)" : ""), 420, 200,
-                    traces, "iteration"));
-            List<Svg.Series> ranks = new ArrayList<>();
+            body.append(trace.svg());
+            Chart ranks = new Chart("rank plot", 300, 200).xLabel("pooled rank").yFromZero();
             double expected = 0;
             for (int c = 0; c < p.rankCounts().length; c++) {
                 int[] counts = p.rankCounts()[c];
@@ -107,18 +118,35 @@ public final class HtmlReport {
                     total += counts[b];
                 }
                 expected = total / counts.length;
-                ranks.add(new Svg.Series(x, y, colour(c), false));
+                ranks.line(x, y, colour(c), null);
             }
-            ranks.add(new Svg.Series(new double[] {0, 1}, new double[] {expected, expected}, "#777", true));
-            body.append(Svg.chart("rank plot (uniform when chains agree)", 300, 200, ranks, "pooled rank"));
-            List<Svg.Series> densities = new ArrayList<>();
+            body.append(ranks.dashed(new double[] {0, 1}, new double[] {expected, expected}, "#777", "uniform")
+                    .svg());
+            Chart densities = new Chart("density per chain", 300, 200).xLabel(r.summary().name()).yFromZero();
             for (int c = 0; c < p.densities().length; c++) {
-                densities.add(new Svg.Series(p.grid(), p.densities()[c], colour(c), false));
+                densities.line(p.grid(), p.densities()[c], colour(c), null);
             }
-            body.append(Svg.chart("density per chain", 300, 200, densities, r.summary().name()));
+            body.append(densities.svg());
             body.append("</div>");
         }
         return this;
+    }
+
+    /**
+     * The key to the chain colours of the trace, rank and density plots; with more chains than colours, the chains
+     * that share a colour are listed together.
+     */
+    static String chainLegend(int chains) {
+        StringBuilder html = new StringBuilder("<div class=\"chains\">chains:");
+        for (int c = 0; c < Math.min(chains, Svg.COLOURS.length); c++) {
+            StringBuilder names = new StringBuilder();
+            for (int d = c; d < chains; d += Svg.COLOURS.length) {
+                names.append(d == c ? "" : ", ").append(d + 1);
+            }
+            html.append(String.format(Locale.ROOT, "<span><svg width=\"18\" height=\"8\"><line x1=\"0\" x2=\"18\" "
+                    + "y1=\"4\" y2=\"4\" stroke=\"%s\" stroke-width=\"3\"/></svg> %s</span>", colour(c), names));
+        }
+        return html.append("</div>").toString();
     }
 
     public String render() {

@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.sparkmc.core.smc.models.KalmanFilter;
+import org.sparkmc.spark.report.Chart;
 import org.sparkmc.spark.report.HtmlReport;
 import org.sparkmc.spark.report.Svg;
 
 /**
  * The {@code smc} job's report.html: run facts, the ESS over time against the resampling threshold, and per state
- * component the filtering mean with ±2 sd bands — over the observations for the local-level model, and beside the
- * exact Kalman filter (dashed) for linear-Gaussian models. Long series are thinned to at most
+ * component the filtering mean with a shaded ±2 sd band — over the observations for the local-level model, and under
+ * the exact Kalman filter's mean and ±2 sd (dashed) for linear-Gaussian models. Long series are thinned to at most
  * {@value #MAX_POINTS} points per line.
  */
 final class SmcReport {
@@ -46,19 +47,15 @@ final class SmcReport {
         double tau = config.options().essThreshold() * config.particles();
         double first = t.length == 0 ? 0 : t[0];
         double last = t.length == 0 ? 1 : t[t.length - 1];
-        report.section("Effective sample size", "<div class=\"plots\">" + Svg.chart(
-                "ESS per step (dashed: resampling threshold τ·N)", 900, 240, List.of(
-                        new Svg.Series(t, ess, Svg.COLOURS[0], false),
-                        new Svg.Series(new double[] {first, last}, new double[] {tau, tau}, "#777", true)), "t")
+        report.section("Effective sample size", "<div class=\"plots\">"
+                + new Chart("ESS per step", 900, 240).xLabel("t").yFromZero().line(t, ess, Svg.COLOURS[0], "ESS")
+                        .dashed(new double[] {first, last}, new double[] {tau, tau}, "#777",
+                                "resampling threshold τ·N").svg()
                 + "</div>");
-        StringBuilder filtering = new StringBuilder("<p class=\"note\">Blue: filtering mean; light blue: ±2 sd"
-                + (kalman != null ? "; orange dashed: the exact Kalman filter's mean and ±2 sd" : "")
-                + (config.model().name().equals("local-level") ? "; grey: the observations" : "")
-                + ".</p><div class=\"plots\">");
+        StringBuilder filtering = new StringBuilder("<div class=\"plots\">");
         List<String> names = config.model().stateNames();
         for (int k = 0; k < names.size(); k++) {
-            filtering.append(Svg.chart("filtering mean of " + names.get(k) + " ± 2 sd", 900, 300,
-                    componentSeries(config, rows, result, kalman, t, k), "t"));
+            filtering.append(componentChart(config, rows, kalman, t, k, names.get(k)));
         }
         filtering.append("</div>");
         report.section("Filtering distribution", filtering.toString());
@@ -67,16 +64,21 @@ final class SmcReport {
             for (int c = 0; c < result.observationColumns().size(); c++) {
                 int col = c;
                 double[] y = rows.stream().mapToDouble(r -> r.observation()[col]).toArray();
-                obs.append(Svg.chart(result.observationColumns().get(c), 900, 200,
-                        List.of(new Svg.Series(t, y, "#888", false)), "t"));
+                obs.append(new Chart(result.observationColumns().get(c), 900, 200).xLabel("t")
+                        .line(t, y, "#888", null).svg());
             }
             report.section("Observations", obs.append("</div>").toString());
         }
         return report.render();
     }
 
-    private static List<Svg.Series> componentSeries(SmcConfig config, List<StepRow> rows, SmcResult result,
-            KalmanFilter.Result kalman, double[] t, int k) {
+    /**
+     * One state component's filtering mean with its ±2 sd band and, when known, the exact Kalman filter's. Drawn so
+     * that all stay visible where they coincide: the particle band shaded and translucent, the particle mean solid,
+     * then the Kalman band edges and mean dashed on top, so the solid line shows through their gaps.
+     */
+    static String componentChart(SmcConfig config, List<StepRow> rows, KalmanFilter.Result kalman, double[] t,
+            int k, String name) {
         int m = rows.size();
         double[] mean = new double[m];
         double[] lo = new double[m];
@@ -88,14 +90,11 @@ final class SmcReport {
             lo[i] = mu - 2 * sd;
             hi[i] = mu + 2 * sd;
         }
-        List<Svg.Series> series = new ArrayList<>();
+        Chart chart = new Chart("filtering mean of " + name + " ± 2 sd", 900, 300).xLabel("t");
         if (config.model().name().equals("local-level")) {
-            double[] y = rows.stream().mapToDouble(r -> r.observation()[0]).toArray();
-            series.add(new Svg.Series(t, y, "#bbbbbb", false));
+            chart.line(t, rows.stream().mapToDouble(r -> r.observation()[0]).toArray(), "#bbbbbb", "observations");
         }
-        series.add(new Svg.Series(t, lo, "#9ecae1", false));
-        series.add(new Svg.Series(t, hi, "#9ecae1", false));
-        series.add(new Svg.Series(t, mean, Svg.COLOURS[0], false));
+        chart.band(t, lo, hi, Svg.COLOURS[0], "particle ±2 sd").line(t, mean, Svg.COLOURS[0], "particle mean");
         if (kalman != null) {
             double[] km = new double[m];
             double[] klo = new double[m];
@@ -107,11 +106,10 @@ final class SmcReport {
                 klo[i] = km[i] - 2 * sd;
                 khi[i] = km[i] + 2 * sd;
             }
-            series.add(new Svg.Series(t, km, Svg.COLOURS[1], true));
-            series.add(new Svg.Series(t, klo, Svg.COLOURS[1], true));
-            series.add(new Svg.Series(t, khi, Svg.COLOURS[1], true));
+            chart.dashed(t, klo, Svg.COLOURS[5], "Kalman ±2 sd").dashed(t, khi, Svg.COLOURS[5], null)
+                    .dashed(t, km, Svg.COLOURS[1], "Kalman mean");
         }
-        return series;
+        return chart.svg();
     }
 
     /** Every row, or every k-th (and the last) so that at most {@value #MAX_POINTS} remain. */

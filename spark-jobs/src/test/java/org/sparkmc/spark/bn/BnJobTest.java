@@ -131,6 +131,39 @@ class BnJobTest extends SparkTestBase {
     }
 
     /**
+     * Gibbs progress: a warm-up round keeps no draws, so its line says so instead of printing "max R-hat NaN min ESS
+     * NaN"; sampling rounds show the figures.
+     */
+    @Test
+    void gibbsWarmUpProgressShowsNoDiagnostics() throws Exception {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        org.apache.logging.log4j.core.Logger logger =
+                (org.apache.logging.log4j.core.Logger) LogManager.getLogger(GibbsJob.class);
+        AbstractAppender capture = new AbstractAppender("bn-progress", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                lines.add(event.getMessage().getFormattedMessage());
+            }
+        };
+        capture.start();
+        logger.addAppender(capture);
+        try {
+            BnRuns.run(tmp.resolve("progress"), "--method", "gibbs", "--query", "CO", "--chains", "2", "--warmup",
+                    "100", "--draws", "200", "--round-size", "100", "--seed", "13");
+        } finally {
+            logger.removeAppender(capture);
+            capture.stop();
+        }
+        List<String> rounds = lines.stream().filter(l -> l.startsWith("round ")).toList();
+        assertTrue(rounds.get(0).startsWith("round 1/3 warmup   draws/chain 0  no diagnostics in warm-up  "),
+                rounds.toString());
+        assertFalse(rounds.get(0).contains("NaN"), rounds.get(0));
+        // An indicator's tail ESS can be NA (as in R's posterior), so min ESS may be NaN; R-hat is a number.
+        assertTrue(rounds.get(rounds.size() - 1).matches("round 3/3 sampling draws/chain 200  max R-hat \\d\\.\\d{4}  "
+                + "min ESS (\\d+|NaN)  \\d+ sweeps/s"), rounds.toString());
+    }
+
+    /**
      * A Gibbs run that stops short of the thresholds (without --require-convergence) still exits 0 and writes, but
      * logs one WARN line naming the failing indicators with their R-hat/ESS against the thresholds, as chains does.
      */

@@ -101,6 +101,10 @@ class ChainsJobTest extends SparkTestBase {
         assertEquals(List.of("x", "x_gt_5", "lp__"), a.get("parameters").findValuesAsText("name"));
         String report = read(onExecutors.resolve("report.html"));
         assertTrue(report.contains("<svg") && report.contains("rank plot") && !report.contains("<script"));
+        // The key to the chain colours of the trace and density plots.
+        assertTrue(report.contains("<div class=\"chains\">chains:") && report.contains(
+                "stroke=\"" + org.sparkmc.spark.report.HtmlReport.colour(3) + "\" stroke-width=\"3\"/></svg> 4</span>"),
+                report);
         assertTrue(Files.exists(onExecutors.resolve("cmdstan/chain-4.csv")));
     }
 

@@ -73,6 +73,13 @@ class LdaJobTest extends SparkTestBase {
         assertTrue(perplexity > 500 && perplexity < 6906, "perplexity " + perplexity);
         String report = LdaRuns.read(out.resolve("report.html"));
         assertTrue(report.contains("log p(w, z) per token") && report.contains("left-to-right"));
+        // Top words read left to right from a common left edge; the numbers stay right-aligned.
+        assertTrue(report.contains("td.text{text-align:left}") && report.contains("<th class=\"text\">top words</th>")
+                && report.contains("</td><td class=\"text\">"), report);
+        // Seconds are never negative: the time axis starts at 0.
+        String times = report.substring(report.indexOf("seconds per step"));
+        times = times.substring(0, times.indexOf("</svg>"));
+        assertFalse(times.contains("class=\"ya\">-"), times);
         // The left-to-right estimate is core's LeftToRight on the held-out documents with the final counts, which
         // are the one-machine AD-LDA's (same seed and blocks).
         Corpus kos = LdaCorpusReader.readUci(jsc(), LdaRuns.DOCWORD, LdaRuns.VOCAB).documents().collect();

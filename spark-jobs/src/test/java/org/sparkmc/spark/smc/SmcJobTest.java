@@ -90,6 +90,15 @@ class SmcJobTest extends SparkTestBase {
         }
         String html = Files.readString(out.resolve("report.html"));
         assertTrue(html.contains("<svg") && html.contains("Kalman") && html.contains("ESS per step"));
+        // Filter band shaded under the filter mean, the Kalman lines dashed on top, all named in the legend.
+        String level = html.substring(html.indexOf("filtering mean of"));
+        int band = level.indexOf("fill-opacity=\"0.3\" stroke=\"none\"");
+        int mean = level.indexOf("<polyline fill=\"none\" stroke=\"#0072B2\"");
+        int dashed = level.indexOf("stroke-dasharray=\"5 4\"");
+        assertTrue(band > 0 && band < mean && mean < dashed, level);
+        for (String key : new String[] {"particle mean", "particle ±2 sd", "Kalman mean", "Kalman ±2 sd"}) {
+            assertTrue(level.contains("class=\"lg\">" + key + "<"), key);
+        }
     }
 
     @Test

@@ -28,11 +28,11 @@ import org.sparkmc.core.rjmcmc.RjmcmcKernel;
  * chain, streams keyed by (chain, round)) but in a plain loop on {@code threads} threads: prints p(k | y) for
  * k = 1..15 with MCSE next to R&amp;G's Table 1, R-hat and bulk ESS of k and of label-invariant quantities, per-move
  * acceptance rates, sweeps per second per thread and ESS of k per second; writes the predictive density with 90%
- * pointwise bands as SVG and PNG.
+ * pointwise bands as a PNG (the {@code chains} job's report draws the same plot as SVG).
  *
  * <p>Usage: {@code mvn -B -o -Pbench -pl core test-compile exec:java
  * -Dexec.mainClass=org.sparkmc.core.bench.rjmcmc.GalaxyRjmcmc -Dexec.classpathScope=test
- * -Dexec.args="chains warmup sweeps threads out.svg"} (defaults 16 20000 200000 2 target/galaxy-predictive.svg).
+ * -Dexec.args="chains warmup sweeps threads out.png"} (defaults 16 20000 200000 2 target/galaxy-predictive.png).
  */
 public final class GalaxyRjmcmc {
     /** Richardson &amp; Green (1997), Table 1, galaxy column: p(k | y) for k = 3..10 (their prior, kmax = 30). */
@@ -46,7 +46,7 @@ public final class GalaxyRjmcmc {
         int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
         int sweeps = args.length > 2 ? Integer.parseInt(args[2]) : 200_000;
         int threads = args.length > 3 ? Integer.parseInt(args[3]) : 2;
-        Path svg = Path.of(args.length > 4 ? args[4] : "target/galaxy-predictive.svg");
+        Path png = Path.of(args.length > 4 ? args[4] : "target/galaxy-predictive.png");
         double[] y = readGalaxies(sharedData().resolve("galaxy/galaxies_corrected_obs78_26960.csv"));
         for (int i = 0; i < y.length; i++) {
             y[i] /= 1000;
@@ -125,13 +125,10 @@ public final class GalaxyRjmcmc {
 
         PredictiveDensity pd = PredictiveDensity.of(grid, java.util.Arrays.copyOfRange(draws, 4, draws.length), 0.05,
                 0.95);
-        Files.createDirectories(svg.toAbsolutePath().getParent());
-        Files.writeString(svg, pd.svg(y, "velocity (1000 km/s)", String.format(Locale.ROOT,
-                "Galaxy data: RJMCMC predictive density (%d chains × %d sweeps)", chains, sweeps)));
-        Path png = svg.resolveSibling(svg.getFileName().toString().replaceFirst("\\.svg$", "") + ".png");
+        Files.createDirectories(png.toAbsolutePath().getParent());
         PngPlot.write(pd, y, String.format(Locale.ROOT, "Galaxy data: RJMCMC predictive density (%d chains × %d "
                 + "sweeps)", chains, sweeps), png);
-        System.out.println("wrote " + svg.toAbsolutePath() + " and " + png.toAbsolutePath());
+        System.out.println("wrote " + png.toAbsolutePath());
     }
 
     private static int index(double[] grid, double t) {
