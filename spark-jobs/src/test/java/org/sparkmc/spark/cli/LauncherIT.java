@@ -17,7 +17,8 @@ import org.sparkmc.spark.TestPaths;
 
 /**
  * The README's commands through the real launcher ({@code submit/sparkmc}, local mode, no SPARK_HOME), after the
- * app jar is packaged: the quick start, and the user-defined target example compiled from the README's own text.
+ * app jar is packaged: the quick start, bad input, the overwrite safety and a SIGTERM (a user's own target:
+ * {@link UserTargetIT}).
  */
 public class LauncherIT {
 
@@ -123,59 +124,5 @@ public class LauncherIT {
         Run run = launch("chains", "--model", "nope", "--out", tmp.resolve("x").toString());
         assertEquals(2, run.code(), run.output());
         assertTrue(run.output().contains("unknown model 'nope'"), run.output());
-    }
-
-    /**
-     * Compiles the README's NormalMean, ships it with --classpath, and checks the posterior mean against the
-     * conjugate answer within 4 MCSE (false-failure rate about 6e-5 for a correct sampler).
-     */
-    @Test
-    void readmeUserTargetCompilesAndRuns() throws Exception {
-        String readme = Files.readString(TestPaths.projectRoot().resolve("README.md"));
-        int marker = readme.indexOf("<!-- user-target-example -->");
-        int start = readme.indexOf("```java\n", marker) + "```java\n".length();
-        String source = readme.substring(start, readme.indexOf("```", start));
-        Path src = Files.createDirectories(tmp.resolve("src/com/example")).resolve("NormalMean.java");
-        Files.writeString(src, source);
-        Path classes = Files.createDirectories(tmp.resolve("classes"));
-        Path appJar = appJar();
-        int javac = javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null,
-                "-d", classes.toString(), "-cp", appJar.toString(), src.toString());
-        assertEquals(0, javac, "the README example must compile against the app jar");
-        Path userJar = tmp.resolve("my-target.jar");
-        Process jar = new ProcessBuilder("jar", "cf", userJar.toString(), "-C", classes.toString(), ".")
-                .inheritIO().start();
-        assertEquals(0, jar.waitFor());
-
-        Path out = tmp.resolve("normal-mean");
-        Run run = launch("chains", "--classpath", userJar.toString(), "--conf", "conf/chains-user-target.conf",
-                "--out", out.toString());
-        assertEquals(0, run.code(), run.output());
-        JsonNode summary = summary(out);
-        assertTrue(summary.get("converged").asBoolean(), summary.toString());
-        JsonNode mu = summary.get("parameters").get(0);
-        assertEquals("mu", mu.get("name").asText());
-
-        double[] y = {28, 26, 33, 24, 34, 27, 16, 40, 29, 22, 24, 21, 25, 30, 23, 29, 31, 19, 24, 20, 36, 32, 36, 28,
-            25, 21, 28, 29, 37, 25, 28, 26, 30, 32, 36, 26, 30, 22, 36, 23, 27, 27, 28, 27, 31, 27, 26, 33, 26, 32, 32,
-            24, 39, 28, 24, 25, 32, 25, 29, 27, 28, 29, 16, 23};
-        double precision = 1 / (100.0 * 100) + y.length / 25.0;
-        double sum = 0;
-        for (double v : y) {
-            sum += v;
-        }
-        double exactMean = (sum / 25.0) / precision;
-        double mcse = mu.get("mcse_mean").asDouble();
-        assertTrue(Math.abs(mu.get("mean").asDouble() - exactMean) < 4 * mcse,
-                "posterior mean " + mu.get("mean") + " vs exact " + exactMean + " (MCSE " + mcse + ")");
-        assertEquals(Math.sqrt(1 / precision), mu.get("sd").asDouble(), 0.1 * Math.sqrt(1 / precision));
-    }
-
-    private static Path appJar() throws IOException {
-        try (var files = Files.list(TestPaths.projectRoot().resolve("spark-jobs/target"))) {
-            return files.filter(p -> p.getFileName().toString().matches("sparkmc-spark-jobs-.*\\.jar"))
-                    .filter(p -> !p.getFileName().toString().contains("original"))
-                    .findFirst().orElseThrow(() -> new AssertionError("app jar not packaged"));
-        }
     }
 }
