@@ -119,6 +119,29 @@ public class LauncherIT {
         }
     }
 
+    /**
+     * A build that fails prints Maven's own output, not just the name of a log (issue 18, item 2): the launcher
+     * copied into a project whose POM is broken, so that Maven fails at once without touching the real checkout.
+     */
+    @Test
+    void aFailedBuildPrintsMavensOutput() throws Exception {
+        Path project = Files.createDirectories(tmp.resolve("broken/submit"));
+        for (String script : List.of("sparkmc", "java-flags.sh")) {
+            Files.copy(TestPaths.projectRoot().resolve("submit").resolve(script), project.resolve(script),
+                    java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        }
+        Files.writeString(tmp.resolve("broken/pom.xml"), "<project><modelVersion>4.0.0</modelVersion>\n<oops>\n");
+        ProcessBuilder pb = new ProcessBuilder(project.resolve("sparkmc").toString(), "chains", "--help")
+                .directory(tmp.toFile()).redirectErrorStream(true);
+        pb.environment().remove("SPARK_HOME");
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, p.waitFor(), output);
+        assertTrue(output.contains("sparkmc: building the app with Maven"), output);
+        assertTrue(output.contains("sparkmc: build failed (Maven exit 1); Maven's output"), output);
+        assertTrue(output.contains("[ERROR]") && output.contains("pom.xml"), output);
+    }
+
     @Test
     void badInputExitsTwoThroughTheLauncher() throws Exception {
         Run run = launch("chains", "--model", "nope", "--out", tmp.resolve("x").toString());
