@@ -142,6 +142,30 @@ public class LauncherIT {
         assertTrue(output.contains("[ERROR]") && output.contains("pom.xml"), output);
     }
 
+    /**
+     * A run refused because --out exists stops before Spark (issue 18, item 3): the JVM loads no Scala class and no
+     * Spark class beyond SparkSession's name, and no JVM warning precedes the one line of the refusal.
+     */
+    @Test
+    void aRefusedRunLoadsNeitherSparkNorScala() throws Exception {
+        Path out = Files.createDirectories(tmp.resolve("exists"));
+        List<String> command = List.of(TestPaths.projectRoot().resolve("submit/sparkmc").toString(), "chains",
+                "--conf", "conf/chains-bimodal.conf", "--out", out.toString());
+        ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
+                .redirectErrorStream(true);
+        pb.environment().remove("SPARK_HOME");
+        pb.environment().put("SPARKMC_JAVA_OPTS", "-Xmx1g -Xlog:class+load=info");
+        Process p = pb.start();
+        List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        assertEquals(2, p.waitFor(), String.join("\n", lines));
+        List<String> said = lines.stream().filter(l -> !l.contains("[class,load]")).toList();
+        assertEquals(1, said.size(), String.join("\n", said));
+        assertTrue(said.get(0).contains("already exists; choose another --out"), said.get(0));
+        assertEquals(List.of(), lines.stream().filter(l -> l.contains("[class,load] scala.")).toList());
+        assertTrue(lines.stream().filter(l -> l.contains("[class,load] org.apache.spark.")).count() <= 1,
+                "Spark classes loaded for a refusal");
+    }
+
     @Test
     void badInputExitsTwoThroughTheLauncher() throws Exception {
         Run run = launch("chains", "--model", "nope", "--out", tmp.resolve("x").toString());
