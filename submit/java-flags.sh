@@ -1,6 +1,8 @@
 # The JVM flags Spark's own launcher adds on Java 17 (org.apache.spark.launcher.JavaModuleOptions); sourced by
-# submit/sparkmc and submit/bench. The same list is in the parent POM (spark.jvm.flags) for Surefire.
-SPARK_JAVA_FLAGS=(-XX:+IgnoreUnrecognizedVMOptions --add-modules=jdk.incubator.vector
+# submit/sparkmc and submit/bench. The same list is in the parent POM (spark.jvm.flags) for Surefire, except
+# --add-modules=jdk.incubator.vector: only MLlib's vectorised BLAS uses that module, sparkmc's jobs call no BLAS,
+# and with it the JVM prints "WARNING: Using incubator modules" at every start of every command.
+SPARK_JAVA_FLAGS=(-XX:+IgnoreUnrecognizedVMOptions
   --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED
   --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED
   --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED

@@ -16,7 +16,11 @@ public final class SparkSetup {
     private SparkSetup() {
     }
 
+    /** Whether this process asked for a session: a run refused before Spark never loads Spark's classes. */
+    private static volatile boolean started;
+
     public static SparkSession session(String appName, String masterOverride) {
+        started = true;
         SparkConf conf = new SparkConf();
         if (masterOverride != null && !masterOverride.isBlank()) {
             conf.setMaster(masterOverride);
@@ -46,9 +50,10 @@ public final class SparkSetup {
      */
     public static Configuration hadoopConfiguration() {
         Configuration hadoop = new Configuration();
-        for (scala.Tuple2<String, String> kv : new SparkConf().getAll()) {
-            if (kv._1().startsWith("spark.hadoop.")) {
-                hadoop.set(kv._1().substring("spark.hadoop.".length()), kv._2());
+        // What new SparkConf() would hold: the JVM's spark.* system properties, read without loading Spark.
+        for (String key : System.getProperties().stringPropertyNames()) {
+            if (key.startsWith("spark.hadoop.")) {
+                hadoop.set(key.substring("spark.hadoop.".length()), System.getProperty(key));
             }
         }
         return hadoop;
@@ -56,6 +61,9 @@ public final class SparkSetup {
 
     /** Stops the session this process started, if any. */
     public static void stopActive() {
+        if (!started) {
+            return;
+        }
         SparkSession.getDefaultSession().foreach(s -> {
             s.stop();
             return null;

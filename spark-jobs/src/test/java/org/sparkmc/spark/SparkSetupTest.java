@@ -29,4 +29,17 @@ class SparkSetupTest {
         SparkConf listed = new SparkConf(false).set("spark.kryo.registrator", OURS + ", com.example.Reg");
         assertEquals(OURS + ", com.example.Reg", SparkSetup.withDefaults(listed, "t").get("spark.kryo.registrator"));
     }
+
+    /** The settings spark-submit passes as spark.hadoop.* reach the pre-Spark Hadoop configuration, as SparkConf's. */
+    @Test
+    void hadoopSettingsAreTheSparkHadoopSystemPropertiesAsSparkConfHoldsThem() {
+        String key = "spark.hadoop.sparkmc.test.setting";
+        System.setProperty(key, "from-submit");
+        try {
+            assertEquals("from-submit", SparkSetup.hadoopConfiguration().get("sparkmc.test.setting"));
+            assertEquals(new SparkConf().get(key), SparkSetup.hadoopConfiguration().get("sparkmc.test.setting"));
+        } finally {
+            System.clearProperty(key);
+        }
+    }
 }

@@ -139,6 +139,39 @@ public final class ModelParameters implements Serializable {
         throw wrongType(name, "an array of numbers", v);
     }
 
+    /**
+     * A matrix given as a list of rows, each a list of numbers of the same length (Stan's {@code matrix[N, D]} in a
+     * JSON data file, or {@code [[1, 0], [0, 1]]} in a config): {@code result[i][j]} is row i+1, column j+1.
+     * Anything else (not a list, an empty one, a row that is not a list, a non-number, rows of different lengths) is
+     * refused naming the field, and the row or element.
+     */
+    public double[][] getMatrix(String name) {
+        Object v = require(name);
+        if (!(v instanceof List<?> rows) || rows.isEmpty()) {
+            throw wrongType(name, "a matrix as a non-empty list of rows, e.g. [[1, 0], [0, 1]],", v);
+        }
+        double[][] out = new double[rows.size()][];
+        for (int i = 0; i < out.length; i++) {
+            if (!(rows.get(i) instanceof List<?> row)) {
+                throw new InvalidInputException(source + ": row " + (i + 1) + " of '" + name
+                        + "' must be a list of numbers but is " + rows.get(i));
+            }
+            if (i > 0 && row.size() != out[0].length) {
+                throw new InvalidInputException(source + ": row " + (i + 1) + " of '" + name + "' has " + row.size()
+                        + " values but row 1 has " + out[0].length + " (a matrix's rows must have the same length)");
+            }
+            out[i] = new double[row.size()];
+            for (int j = 0; j < out[i].length; j++) {
+                if (!(row.get(j) instanceof Number x)) {
+                    throw new InvalidInputException(source + ": '" + name + "[" + (i + 1) + "][" + (j + 1)
+                            + "]' must be a number but is " + row.get(j));
+                }
+                out[i][j] = x.doubleValue();
+            }
+        }
+        return out;
+    }
+
     private Object require(String name) {
         note(name);
         Object v = values.get(name);

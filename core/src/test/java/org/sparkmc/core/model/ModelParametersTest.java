@@ -1,6 +1,9 @@
 package org.sparkmc.core.model;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -11,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
 
 /** ModelParameters records every name a model asks about, so a job can refuse keys no model reads. */
 class ModelParametersTest {
@@ -53,5 +57,34 @@ class ModelParametersTest {
             assertEquals(1.0, copy.getDouble("a"));
             assertEquals(Set.of("a"), copy.consulted());
         }
+    }
+
+    /** Stan's matrix[N, D] arrives from JSON as a list of rows of numbers (integers or decimals). */
+    @Test
+    void aMatrixIsAListOfEqualRows() {
+        ModelParameters p = new ModelParameters("data.json",
+                Map.of("X", List.of(List.of(1, 2.5, 3), List.of(4, 5, 6.0))));
+        double[][] x = p.getMatrix("X");
+        assertArrayEquals(new double[] {1, 2.5, 3}, x[0]);
+        assertArrayEquals(new double[] {4, 5, 6}, x[1]);
+        assertEquals(Set.of("X"), p.consulted());
+    }
+
+    @Test
+    void aRaggedOrMalformedMatrixIsRefusedNamingTheRowOrElement() {
+        assertRefused(List.of(List.of(1, 2), List.of(3)), "data.json: row 2 of 'X' has 1 values but row 1 has 2");
+        assertRefused(List.of(List.of(1, 2), 3), "data.json: row 2 of 'X' must be a list of numbers but is 3");
+        assertRefused(List.of(List.of(1, "a")), "data.json: 'X[1][2]' must be a number but is a");
+        assertRefused(List.of(), "data.json: model parameter 'X' must be a matrix as a non-empty list of rows");
+        assertRefused(7, "data.json: model parameter 'X' must be a matrix as a non-empty list of rows");
+        InvalidInputException missing = assertThrows(InvalidInputException.class,
+                () -> new ModelParameters("data.json", Map.of()).getMatrix("X"));
+        assertTrue(missing.getMessage().contains("model parameter 'X' is missing"), missing.getMessage());
+    }
+
+    private static void assertRefused(Object value, String message) {
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> new ModelParameters("data.json", Map.of("X", value)).getMatrix("X"));
+        assertTrue(e.getMessage().startsWith(message), e.getMessage());
     }
 }

@@ -12,6 +12,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
+import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.RunningMeans;
 import org.sparkmc.spark.diagnose.SummaryFiles;
@@ -143,6 +144,24 @@ public final class ChainsOutput {
         return rows;
     }
 
+    /**
+     * Bulk ESS per second of sampling, by parameter, with the seconds used: the wall-clock seconds of the sampling
+     * rounds (each from its start to the end of its diagnostics; warm-up, start-up and writing excluded). Kept
+     * apart from {@code parameters}, which depend only on the draws.
+     */
+    static Map<String, Object> efficiency(ChainsResult result) {
+        double seconds = result.history().stream().filter(r -> r.phase().equals("sampling"))
+                .mapToDouble(RoundSummary::seconds).sum();
+        Map<String, Object> perSecond = new LinkedHashMap<>();
+        for (FullParameterSummary p : result.parameters()) {
+            perSecond.put(p.name(), seconds > 0 ? SummaryFiles.finite(p.essBulk() / seconds) : null);
+        }
+        Map<String, Object> block = new LinkedHashMap<>();
+        block.put("sampling_seconds", seconds);
+        block.put("ess_bulk_per_second", perSecond);
+        return block;
+    }
+
     /** summary.json; {@code rj} (null unless a reversible-jump run) adds the {@code rjmcmc} block. */
     static String summaryJson(ChainsConfig config, ChainsResult result, double[] acceptanceByChain,
             RjmcmcSummary rj) {
@@ -167,6 +186,7 @@ public final class ChainsOutput {
         top.put("max_rhat", config.maxRhat());
         top.put("min_ess", config.minEss());
         top.put("parameters", SummaryFiles.json(result.parameters()));
+        top.put("efficiency", efficiency(result));
         List<Map<String, Object>> rounds = new ArrayList<>();
         for (RoundSummary r : result.history()) {
             Map<String, Object> m = new LinkedHashMap<>();

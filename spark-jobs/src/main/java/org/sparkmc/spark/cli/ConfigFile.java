@@ -11,11 +11,13 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import java.io.File;
+import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.sparkmc.core.InvalidInputException;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
@@ -25,11 +27,19 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * A job's configuration file (HOCON, e.g. {@code conf/chains-bimodal.conf}): its keys are the job's long option
  * names without dashes, and supply the defaults that command-line options override. Keys that name no option are
- * an error with the file and line; an include names a file relative to the including one and must exist.
+ * an error with the file and line; an include names a file relative to the including one and must exist. A relative
+ * path in the file (the value of an option whose parameter is a {@code PATH}, {@code DIR} or {@code FILE}) is
+ * resolved against the file's directory, as HOCON resolves includes; absolute paths and URIs with a scheme
+ * ({@code hdfs://}, {@code s3a://}, {@code file:}) are kept as written.
  */
 public final class ConfigFile implements CommandLine.IDefaultValueProvider {
     /** The option that names the file. */
     public static final String OPTION = "--conf";
+
+    /** Parameter labels of the options whose values are paths. */
+    private static final Set<String> PATH_LABELS = Set.of("PATH", "DIR", "FILE");
+    /** A URI scheme such as {@code hdfs:}, {@code s3a:} or {@code file:} (two letters at least, so not a drive). */
+    private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]+:");
 
     private final String location;
     private final Config config;
@@ -164,7 +174,18 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
         Object value = config.getValue(key).unwrapped();
         String text = value instanceof List<?> list ? joined(option, key, list) : scalar(key, value);
         supplied.add(key);
-        return text;
+        return PATH_LABELS.contains(option.paramLabel()) ? resolved(text) : text;
+    }
+
+    /**
+     * A path from the file resolved against the file's directory: unchanged when absolute, empty or a URI with a
+     * scheme.
+     */
+    String resolved(String path) {
+        if (path.isEmpty() || SCHEME.matcher(path).find() || Paths.get(path).isAbsolute()) {
+            return path;
+        }
+        return Paths.get(location).toAbsolutePath().getParent().resolve(path).normalize().toString();
     }
 
     private String scalar(String key, Object value) {

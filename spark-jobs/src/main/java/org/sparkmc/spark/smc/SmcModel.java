@@ -53,8 +53,8 @@ public record SmcModel(String name, StateSpaceModel model, List<String> stateNam
             }
             case "linear-gaussian" -> {
                 double[] m0 = p.getDoubleArray("m0");
-                LinearGaussianModel m = new LinearGaussianModel(matrix(p, "F"), matrix(p, "Q"), matrix(p, "H"),
-                        matrix(p, "R"), m0, matrix(p, "P0"));
+                LinearGaussianModel m = new LinearGaussianModel(p.getMatrix("F"), p.getMatrix("Q"), p.getMatrix("H"),
+                        p.getMatrix("R"), m0, p.getMatrix("P0"));
                 List<String> names = new ArrayList<>();
                 for (int i = 1; i <= m0.length; i++) {
                     names.add("x" + i);
@@ -74,34 +74,6 @@ public record SmcModel(String name, StateSpaceModel model, List<String> stateNam
             }
             default -> throw new InvalidInputException("unknown model '" + name + "'; expected one of " + NAMES);
         }
-    }
-
-    /** A matrix given as a list of rows (each a list of numbers). */
-    private static double[][] matrix(ModelParameters p, String name) {
-        Object v = p.value(name);
-        if (v == null) {
-            throw new InvalidInputException(p.source() + ": model parameter '" + name + "' is missing (a matrix as a "
-                    + "list of rows, e.g. [[1, 0], [0, 1]])");
-        }
-        if (!(v instanceof List<?> rows) || rows.isEmpty()) {
-            throw new InvalidInputException(p.source() + ": model parameter '" + name + "' must be a list of rows");
-        }
-        double[][] out = new double[rows.size()][];
-        for (int i = 0; i < out.length; i++) {
-            if (!(rows.get(i) instanceof List<?> row)) {
-                throw new InvalidInputException(p.source() + ": row " + (i + 1) + " of '" + name
-                        + "' must be a list of numbers");
-            }
-            out[i] = new double[row.size()];
-            for (int j = 0; j < out[i].length; j++) {
-                if (!(row.get(j) instanceof Number x)) {
-                    throw new InvalidInputException(p.source() + ": '" + name + "[" + (i + 1) + "][" + (j + 1)
-                            + "]' must be a number but is " + row.get(j));
-                }
-                out[i][j] = x.doubleValue();
-            }
-        }
-        return out;
     }
 
     public int stateDimension() {

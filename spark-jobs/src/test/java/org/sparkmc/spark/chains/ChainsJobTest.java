@@ -56,6 +56,31 @@ class ChainsJobTest extends SparkTestBase {
         String csv = read(out.resolve("summary.csv"));
         assertTrue(csv.startsWith("name,mean,sd,q5,q50,q95,rhat,ess_bulk,ess_tail,mcse_mean,"), csv);
         assertTrue(csv.contains("\nx,") && csv.contains("\nlp__,"), csv);
+        assertEssPerSecond(summary);
+    }
+
+    /** ESS per second: each parameter's bulk ESS over the sampling rounds' seconds, which summary.json states. */
+    private static void assertEssPerSecond(JsonNode summary) {
+        JsonNode efficiency = summary.get("efficiency");
+        double seconds = efficiency.get("sampling_seconds").asDouble();
+        double sampling = 0;
+        for (JsonNode round : summary.get("history")) {
+            sampling += round.get("phase").asText().equals("sampling") ? round.get("seconds").asDouble() : 0;
+        }
+        assertEquals(sampling, seconds, 1e-9);
+        assertTrue(seconds > 0 && seconds < summary.get("seconds").asDouble(), summary::toString);
+        JsonNode perSecond = efficiency.get("ess_bulk_per_second");
+        assertEquals(List.of("x", "x_gt_5", "lp__"), listOf(perSecond.fieldNames()));
+        for (String name : List.of("x", "x_gt_5", "lp__")) {
+            double ess = ChainsOutputs.parameter(summary, name).get("ess_bulk").asDouble();
+            assertEquals(ess / seconds, perSecond.get(name).asDouble(), 1e-9 * ess / seconds, name);
+        }
+    }
+
+    private static <T> List<T> listOf(java.util.Iterator<T> it) {
+        List<T> out = new java.util.ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
     }
 
     @Test

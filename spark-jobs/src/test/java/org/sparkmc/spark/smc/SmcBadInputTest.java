@@ -53,7 +53,7 @@ class SmcBadInputTest extends SparkTestBase {
                 Arguments.of("vector not a list", List.of("--conf", TestPaths.conf("smc-nile-trend.conf").toString(),
                         "--data", nile, "--param", "m0=x"), "'m0' must be an array"),
                 Arguments.of("matrix not a list", List.of("--conf", TestPaths.conf("smc-nile-trend.conf").toString(),
-                        "--data", nile, "--param", "F=3"), "'F' must be a list of rows"),
+                        "--data", nile, "--param", "F=3"), "'F' must be a matrix as a non-empty list of rows"),
                 Arguments.of("old --checkpoint-interval", List.of("--data", nile, "--checkpoint-interval", "25"),
                         "--checkpoint-interval was renamed --lineage-every"),
                 Arguments.of("old --checkpoint-dir", List.of("--data", nile, "--checkpoint-dir", "/tmp/cuts"),
