@@ -24,6 +24,8 @@ final class LaggedAutocovariance {
     private final double[] direct;
     private int known;
     private double[] fromFft;
+    /** {@link #slowlyMixing()}, once decided. */
+    private Boolean slow;
 
     /** @param chains equal-length chains of finite draws, at least one, each at least one draw long */
     LaggedAutocovariance(double[][] chains) {
@@ -58,7 +60,7 @@ final class LaggedAutocovariance {
         if (lag < known) {
             return direct[lag];
         }
-        if (fromFft == null && lag < directLimit) {
+        if (fromFft == null && lag < directLimit && !(lag >= BLOCK && slowlyMixing())) {
             while (known <= lag) {
                 sumBlock(known, Math.min(known + BLOCK, n));
             }
@@ -68,6 +70,20 @@ final class LaggedAutocovariance {
             fromFft = Autocovariance.meanOverChains(chains);
         }
         return fromFft[lag];
+    }
+
+    /**
+     * Whether the first block's decay says Geyer's truncation lies beyond the direct limit, so the FFT is cheaper
+     * from here on: with r = (acov_3/acov_0)^{1/3} the autocorrelation falls to the noise level 1/√(MN) near lag
+     * ln(1/√(MN))/ln r (exact for an AR(1) chain). Decided once, after the first block.
+     */
+    private boolean slowlyMixing() {
+        if (slow == null && known >= BLOCK) {
+            double ratio = direct[BLOCK - 1] / direct[0];
+            double r = Math.pow(Math.min(ratio, 1.0), 1.0 / (BLOCK - 1));
+            slow = ratio > 0 && (r >= 1.0 || -0.5 * Math.log((double) n * chains.length) / Math.log(r) > directLimit);
+        }
+        return Boolean.TRUE.equals(slow);
     }
 
     /** Sums lags [from, to) over every chain in one pass. */
