@@ -9,6 +9,7 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.random.RandomStreams;
 import scala.Tuple2;
@@ -214,7 +215,20 @@ public final class LdaDocuments {
         return lo;
     }
 
+    /** The most tokens one block may hold: its arrays are indexed by int. */
+    static final long MAX_BLOCK_TOKENS = Integer.MAX_VALUE - 8;
+
     private static Corpus corpus(Iterable<Tuple2<Integer, int[]>> docs, int vocabularySize) {
+        return corpus(docs, vocabularySize, MAX_BLOCK_TOKENS);
+    }
+
+    /**
+     * One block's documents as a corpus in id order.
+     *
+     * @param maxTokens the most tokens a block may hold (an int-indexed array; tests pass less)
+     * @throws InvalidInputException naming the limit, the document reached and {@code --blocks}, beyond it
+     */
+    static Corpus corpus(Iterable<Tuple2<Integer, int[]>> docs, int vocabularySize, long maxTokens) {
         List<Tuple2<Integer, int[]>> sorted = new ArrayList<>();
         docs.forEach(sorted::add);
         sorted.sort((a, b) -> Integer.compare(a._1(), b._1()));
@@ -224,8 +238,11 @@ public final class LdaDocuments {
         for (int d = 0; d < docIds.length; d++) {
             docIds[d] = sorted.get(d)._1();
             tokens += sorted.get(d)._2().length;
-            if (tokens > Integer.MAX_VALUE - 8) {
-                throw new IllegalArgumentException("a block holds more than 2^31 - 8 tokens; use more --blocks");
+            if (tokens > maxTokens) {
+                throw new InvalidInputException(String.format(java.util.Locale.ROOT, "a document block holds more "
+                        + "than %,d tokens (the most one block's arrays can index), reached at document %d of the "
+                        + "block's %d; use more --blocks, so that the corpus' tokens divided by --blocks stay below "
+                        + "that", maxTokens, docIds[d], docIds.length));
             }
             starts[d + 1] = (int) tokens;
         }

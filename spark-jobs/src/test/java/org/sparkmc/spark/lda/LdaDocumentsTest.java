@@ -106,4 +106,20 @@ class LdaDocumentsTest extends SparkTestBase {
         assertArrayEquals(expected.words(), actual.words());
         assertEquals(expected.vocabularySize(), actual.vocabularySize());
     }
+
+    /**
+     * A block beyond the tokens its arrays can index is bad input naming the limit and --blocks (it failed on an
+     * executor with IllegalArgumentException, exit 1); the limit is lowered here, as 2^31 real tokens need 8 GB.
+     */
+    @Test
+    void aBlockBeyondItsTokenLimitIsBadInputNamingBlocks() {
+        java.util.List<scala.Tuple2<Integer, int[]>> docs = java.util.List.of(new scala.Tuple2<>(7, new int[] {0, 1}),
+                new scala.Tuple2<>(3, new int[] {1, 1, 0}));
+        assertEquals(5, LdaDocuments.corpus(docs, 2, 5).numTokens());
+        org.sparkmc.core.InvalidInputException e = org.junit.jupiter.api.Assertions.assertThrows(
+                org.sparkmc.core.InvalidInputException.class, () -> LdaDocuments.corpus(docs, 2, 4));
+        assertEquals("a document block holds more than 4 tokens (the most one block's arrays can index), reached at "
+                + "document 7 of the block's 2; use more --blocks, so that the corpus' tokens divided by --blocks "
+                + "stay below that", e.getMessage());
+    }
 }
