@@ -62,16 +62,16 @@ public final class PooledStatistics {
         if (Double.isInfinite(median)) {
             return Double.NaN; // every deviation of the infinite draws is NaN, and R's median of them is NA
         }
-        // the smallest half (and one) of the deviations, in order, without sorting them
+        // the deviations in ascending order, without sorting them, up to the middle one (or two)
         int n = pooled.size;
-        double[] smallest = new double[n / 2 + 1];
+        int last = n / 2; // 0-based index of the upper middle deviation
+        double[] middle = new double[2]; // the deviations at indices last − 1 and last
         int[] k = {0};
         pooled.inFoldedOrder(median, j -> {
-            smallest[k[0]++] = Math.abs(pooled.sorted[j] - median);
-            return k[0] < smallest.length;
+            middle[0] = middle[1];
+            middle[1] = Math.abs(pooled.sorted[j] - median);
+            return k[0]++ < last;
         });
-        int half = (n + 1) / 2;
-        double middle = n % 2 == 1 ? smallest[half - 1] : (smallest[half - 1] + smallest[half]) / 2.0;
-        return MAD_CONSTANT * middle;
+        return MAD_CONSTANT * (n % 2 == 1 ? middle[1] : (middle[0] + middle[1]) / 2.0);
     }
 }
