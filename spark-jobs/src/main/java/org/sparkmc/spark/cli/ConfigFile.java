@@ -11,7 +11,10 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +22,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.io.Utf8Lines;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,7 +31,9 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * A job's configuration file (HOCON, e.g. {@code conf/chains-bimodal.conf}): its keys are the job's long option
  * names without dashes, and supply the defaults that command-line options override. Keys that name no option are
- * an error with the file and line; an include names a file relative to the including one and must exist. A relative
+ * an error with the file and line; an include names a file relative to the including one and must exist. Every file
+ * read must be UTF-8 (else an error with its line and column), and the included files count as the run's inputs,
+ * which an {@code --overwrite} never deletes. A relative
  * path in the file (the value of an option whose parameter is a {@code PATH}, {@code DIR} or {@code FILE}) is
  * resolved against the file's directory, as HOCON resolves includes; absolute paths and URIs with a scheme
  * ({@code hdfs://}, {@code s3a://}, {@code file:}) are kept as written.
@@ -43,17 +49,20 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
 
     private final String location;
     private final Config config;
+    /** The files the main file includes, directly or not, as {@code file:} URIs (inputs of the run). */
+    private final List<String> included;
     /** The keys whose values this file has handed to picocli as option defaults. */
     private final Set<String> supplied = new HashSet<>();
 
-    private ConfigFile(String location, Config config) {
+    private ConfigFile(String location, Config config, List<String> included) {
         this.location = location;
         this.config = config;
+        this.included = List.copyOf(included);
     }
 
     /** No file: every option takes its built-in default. */
     public static ConfigFile none() {
-        return new ConfigFile(null, ConfigFactory.empty());
+        return new ConfigFile(null, ConfigFactory.empty(), List.of());
     }
 
     public static ConfigFile load(String location) {
@@ -65,16 +74,40 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
             throw new InvalidInputException("config file '" + location + "' is not readable");
         }
         try {
-            Config config = parse(file, 0).resolve();
-            return new ConfigFile(location, config);
+            List<String> included = new ArrayList<>();
+            Config config = parse(file, 0, included).resolve();
+            return new ConfigFile(location, config, included);
         } catch (ConfigException e) {
             throw new InvalidInputException("malformed config file: " + e.getMessage(), e);
         }
     }
 
-    private static Config parse(File file, int depth) {
+    private static Config parse(File file, int depth, List<String> included) {
+        checkUtf8(file);
         return ConfigFactory.parseFile(file, ConfigParseOptions.defaults().setAllowMissing(false)
-                .setIncluder(new FileIncluder(file, depth)));
+                .setIncluder(new FileIncluder(file, depth, included)));
+    }
+
+    /**
+     * Refuses a file that is not UTF-8, naming its line and column: HOCON would read such bytes as U+FFFD and pass a
+     * garbled value on (a byte-order mark is valid UTF-8, and HOCON drops it).
+     */
+    private static void checkUtf8(File file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file.toPath());
+        } catch (IOException e) {
+            throw new InvalidInputException("config file '" + file + "' cannot be read: " + e.getMessage(), e);
+        }
+        Utf8Lines lines = new Utf8Lines("config file '" + file + "'");
+        int start = 0;
+        long line = 1;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                lines.check(bytes, start, i - start, line++);
+                start = i + 1;
+            }
+        }
     }
 
     /**
@@ -83,7 +116,8 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
      * a missing plain include silently and looks for a missing required one on the classpath, so a mistyped name
      * would go unnoticed or be reported as a classpath resource.
      */
-    private record FileIncluder(File including, int depth) implements ConfigIncluder, ConfigIncluderFile {
+    private record FileIncluder(File including, int depth, List<String> included)
+            implements ConfigIncluder, ConfigIncluderFile {
         private static final int MAX_DEPTH = 20;
 
         @Override
@@ -108,13 +142,19 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
                 throw new InvalidInputException("config file '" + including + "' includes '" + what + "' "
                         + MAX_DEPTH + " files deep; does a file include itself?");
             }
-            return parse(target, depth + 1).root();
+            included.add(target.getAbsoluteFile().toURI().toString());
+            return parse(target, depth + 1, included).root();
         }
     }
 
     /** The file as a {@code file:} URI, or null without one. */
     public String location() {
         return location == null ? null : new File(location).getAbsoluteFile().toURI().toString();
+    }
+
+    /** The files the config file includes, directly or through other includes, as {@code file:} URIs. */
+    public List<String> included() {
+        return included;
     }
 
     /** The value of {@code --conf} in the arguments, if any. */

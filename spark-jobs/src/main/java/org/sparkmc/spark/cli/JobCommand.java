@@ -32,9 +32,14 @@ public abstract class JobCommand implements Callable<Integer> {
         this.configFile = file;
     }
 
-    /** The run's paths other than its output, so far its config file: the job adds its inputs and directories. */
+    /**
+     * The run's paths other than its output, so far its config file and the files it includes: the job adds its
+     * inputs and directories.
+     */
     protected RunPaths runPaths() {
-        return RunPaths.none().input(ConfigFile.OPTION, configFile.location());
+        RunPaths paths = RunPaths.none().input(ConfigFile.OPTION, configFile.location());
+        configFile.included().forEach(file -> paths.input(ConfigFile.OPTION + " (an included file)", file));
+        return paths;
     }
 
     /**

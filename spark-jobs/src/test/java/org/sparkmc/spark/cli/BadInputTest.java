@@ -144,6 +144,34 @@ public class BadInputTest extends SparkTestBase {
         assertTrue(r.err.contains("common.conf:2") && r.err.contains("unknown key 'chians'"), r.err);
     }
 
+    /**
+     * A config file (or a file it includes) in Latin-1 was read with its accented letters turned into U+FFFD and the
+     * garbled value used; now it is refused with the file, line and column. A byte-order mark is valid and dropped.
+     */
+    @Test
+    void aConfigFileThatIsNotUtf8NamesLineAndColumn() throws IOException {
+        Path conf = tmp.resolve("latin.conf");
+        Files.write(conf, "chains = 4\nout = \"r\u00e9sultats\"\n".getBytes(StandardCharsets.ISO_8859_1));
+        Result r = runCapturing("chains", "--conf", conf.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("config file '" + conf + "' line 2 column 9: byte 0xE9"), r.err);
+        assertFalse(Files.exists(tmp.resolve("r\ufffdsultats")));
+
+        Path main = Files.writeString(tmp.resolve("main.conf"), "include \"latin.conf\"\n");
+        r = runCapturing("chains", "--conf", main.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("config file '" + conf + "' line 2 column 9"), r.err);
+    }
+
+    @Test
+    void aConfigFileWithAByteOrderMarkIsRead() throws IOException {
+        Path conf = tmp.resolve("bom.conf");
+        Files.write(conf, "\ufeffchians = 4\n".getBytes(StandardCharsets.UTF_8));
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("unknown key 'chians'") && !r.err.contains("\ufeff"), r.err);
+    }
+
     @Test
     void unknownConfigKeyNamesFileAndLine() throws IOException {
         Path conf = tmp.resolve("typo.conf");

@@ -99,6 +99,19 @@ public class OutputSafetyTest extends SparkTestBase {
     }
 
     /** A glob input (a star for the run's directory) that matches a file inside --out is caught too. */
+    /** A file a config includes is read by the run as much as the config itself: --overwrite keeps it too. */
+    @Test
+    void overwriteNeverDeletesAFileTheConfigIncludes() throws IOException {
+        Path out = chainsOutput("o");
+        Path common = Files.writeString(out.resolve("common.conf"), "seed = 3\n");
+        Path conf = Files.writeString(tmp.resolve("main.conf"), "include \"" + common + "\"\n");
+        Result r = runCapturing(chains("--conf", conf.toString(), "--out", out.toString(), "--overwrite"));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--overwrite would delete the run's own input: --conf (an included file) '"
+                + common.toFile().toURI() + "' lies in --out"), r.err());
+        assertTrue(Files.exists(common));
+    }
+
     @Test
     void overwriteNeverDeletesAGlobbedInput() {
         Path out = chainsOutput("a");
