@@ -7,6 +7,7 @@ import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
@@ -166,6 +167,9 @@ public final class LdaCommand extends JobCommand {
         LdaConfig config = config();
         LdaCorpusReader.TextOptions textOptions = plain
                 ? LdaCorpusReader.TextOptions.of(vocabSize, minDf, !keepStopWords) : null;
+        // The header and vocabulary are checked before Spark starts (a refusal in about a second, not ten).
+        LdaCorpusReader.UciHead uciHead = uci
+                ? LdaCorpusReader.readUciHead(docword, vocab, SparkSetup.hadoopConfiguration()) : null;
 
         LdaResult result = null;
         try (AtomicOutput output = outputOptions.open(runPaths().input("--docword", docword).input("--vocab", vocab)
@@ -177,7 +181,7 @@ public final class LdaCommand extends JobCommand {
                 config = config.withPartitions(Math.max(1, Math.min(blocks, sc.defaultParallelism())));
             }
             // Read on the executors: the driver holds only the header, the vocabulary and the documents' index.
-            LdaCorpus corpus = uci ? LdaCorpusReader.readUci(sc, docword, vocab)
+            LdaCorpus corpus = uci ? LdaCorpusReader.readUci(sc, uciHead)
                     : LdaCorpusReader.readText(spark, text, textOptions);
             result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpoint.dir(), checkpointEvery,
                     checkpoint.resume(), lineageDir))

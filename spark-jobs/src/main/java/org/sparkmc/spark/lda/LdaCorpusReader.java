@@ -83,15 +83,33 @@ public final class LdaCorpusReader {
     }
 
     /**
+     * The driver's part of a UCI corpus, read before Spark starts so that a bad header or vocabulary is refused at
+     * once: the docword file's header and the vocabulary it promises.
+     *
+     * @param docword the docword file as the user gave it
+     * @param header its three header lines
+     * @param words the vocabulary, word id − 1 to word
+     */
+    public record UciHead(String docword, UciBagOfWords.Header header, String[] words) {
+    }
+
+    /**
      * A UCI docword file (gzipped or not) and its vocabulary. The driver reads the header and the vocabulary; the
      * body is read, checked line by line (file and line number in every error) and grouped into documents on the
      * executors.
      */
     public static LdaCorpus readUci(JavaSparkContext sc, String docword, String vocab) {
-        Configuration conf = sc.hadoopConfiguration();
+        return readUci(sc, readUciHead(docword, vocab, sc.hadoopConfiguration()));
+    }
+
+    /**
+     * Reads a docword file's header and its vocabulary through Hadoop's FileSystem.
+     *
+     * @throws InvalidInputException naming the file (and line) when either is missing, unreadable or malformed
+     */
+    public static UciHead readUciHead(String docword, String vocab, Configuration conf) {
         UciBagOfWords.Header header;
-        Path docwordPath = UserPaths.path("--docword", docword);
-        try (Reader in = TextFiles.reader(docwordPath, conf)) {
+        try (Reader in = TextFiles.reader(UserPaths.path("--docword", docword), conf)) {
             header = UciBagOfWords.readHeader(in, docword);
         } catch (FileNotFoundException e) {
             throw new InvalidInputException("no such file: " + docword, e);
@@ -106,6 +124,15 @@ public final class LdaCorpusReader {
         } catch (IOException e) {
             throw new InvalidInputException("cannot read " + vocab + ": " + e.getMessage(), e);
         }
+        return new UciHead(docword, header, words);
+    }
+
+    /** The corpus whose header and vocabulary are {@code head}: its body read and grouped on the executors. */
+    public static LdaCorpus readUci(JavaSparkContext sc, UciHead head) {
+        String docword = head.docword();
+        UciBagOfWords.Header header = head.header();
+        String[] words = head.words();
+        Path docwordPath = UserPaths.path("--docword", docword);
         long tokenLimit = documentTokenLimit(sc);
         // (line number, line) of the body's non-blank lines: file lines 4, 5, ...
         JavaRDD<Tuple2<Long, String>> body = numberedLines(sc, new Path[] {docwordPath}, sc.defaultMinPartitions())

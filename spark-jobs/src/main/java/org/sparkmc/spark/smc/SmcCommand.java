@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
@@ -15,6 +14,7 @@ import org.sparkmc.core.smc.ObservationCsv;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.core.smc.WeightCollapseException;
+import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
@@ -163,7 +163,7 @@ public final class SmcCommand extends JobCommand {
         }
         ObservationFeed feed = ObservationFeed.open(data, csv,
                 new ObservationFeed.Follow(follow, pollSeconds, idleTimeout),
-                smcModel.model().observationDimension(), new Configuration());
+                smcModel.model().observationDimension(), SparkSetup.hadoopConfiguration());
 
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir))) {

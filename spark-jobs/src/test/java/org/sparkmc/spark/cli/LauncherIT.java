@@ -1,6 +1,7 @@
 package org.sparkmc.spark.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -149,8 +150,24 @@ public class LauncherIT {
     @Test
     void aRefusedRunLoadsNeitherSparkNorScala() throws Exception {
         Path out = Files.createDirectories(tmp.resolve("exists"));
-        List<String> command = List.of(TestPaths.projectRoot().resolve("submit/sparkmc").toString(), "chains",
-                "--conf", "conf/chains-bimodal.conf", "--out", out.toString());
+        String said = refusedWithoutSpark("chains", "--conf", "conf/chains-bimodal.conf", "--out", out.toString());
+        assertTrue(said.contains("already exists; choose another --out"), said);
+    }
+
+    /** The lda job checks its docword header and vocabulary before Spark starts, as it checks --out. */
+    @Test
+    void aBadDocwordHeaderIsRefusedBeforeSpark() throws Exception {
+        Path docword = Files.writeString(tmp.resolve("docword.bad.txt"), "3\n6906\n-1\n");
+        String said = refusedWithoutSpark("lda", "--docword", docword.toString(), "--vocab",
+                "data/kos/vocab.kos.txt", "--out", tmp.resolve("lda-out").toString());
+        assertTrue(said.contains(docword.toString()) && said.contains("line 3"), said);
+        assertFalse(Files.exists(tmp.resolve("lda-out")));
+    }
+
+    /** Runs the launcher with class loading logged; returns its one line, checking it exited 2 before Spark. */
+    private static String refusedWithoutSpark(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(TestPaths.projectRoot().resolve("submit/sparkmc").toString()));
+        command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
                 .redirectErrorStream(true);
         pb.environment().remove("SPARK_HOME");
@@ -160,10 +177,10 @@ public class LauncherIT {
         assertEquals(2, p.waitFor(), String.join("\n", lines));
         List<String> said = lines.stream().filter(l -> !l.contains("[class,load]")).toList();
         assertEquals(1, said.size(), String.join("\n", said));
-        assertTrue(said.get(0).contains("already exists; choose another --out"), said.get(0));
         assertEquals(List.of(), lines.stream().filter(l -> l.contains("[class,load] scala.")).toList());
         assertTrue(lines.stream().filter(l -> l.contains("[class,load] org.apache.spark.")).count() <= 1,
                 "Spark classes loaded for a refusal");
+        return said.get(0);
     }
 
     @Test
