@@ -106,13 +106,17 @@ public final class GibbsJob {
                 kept += sweeps;
                 for (ParameterSummary s : indicatorSummaries(draws, kept)) {
                     maxRhat = worse(maxRhat, s.rhat(), true);
-                    minEss = worse(minEss, Math.min(s.essBulk(), s.essTail()), false);
+                    // A 0/1 indicator's tail ESS is often NA (its 5% and 95% quantiles are 0 or 1, as in R's
+                    // posterior): the minimum is over the ESS values that exist.
+                    minEss = worse(worse(minEss, s.essBulk(), false), s.essTail(), false);
                 }
             }
             double seconds = (System.nanoTime() - started) / 1e9;
             history.add(new BnResult.Step(round, kept, maxRhat, minEss, seconds));
-            // Warm-up rounds keep no draws, so they have no diagnostics to show (as in the chains job).
+            // Warm-up rounds keep no draws, so they have no diagnostics to show (as in the chains job); nor do
+            // indicators that have not varied yet (every chain always in the same state).
             String diagnostics = warmup ? "no diagnostics in warm-up"
+                    : Double.isNaN(maxRhat) ? "no diagnostics yet: no queried state has varied in any chain"
                     : String.format(Locale.ROOT, "max R-hat %.4f  min ESS %.0f", maxRhat, minEss);
             progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "
                     + "%.0f sweeps/s", round, rounds, phase, kept, diagnostics,
