@@ -28,6 +28,8 @@ public final class Main implements Callable<Integer> {
     private CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        ShutdownNotice.install(args.length > 0 && !args[0].startsWith("-") ? "sparkmc " + args[0] : "sparkmc",
+                System.err);
         int code = run(args);
         SparkSetup.stopActive();
         System.exit(code);
@@ -90,8 +92,14 @@ public final class Main implements Callable<Integer> {
         }
     }
 
-    /** Exit 1: one line for a failure of the machine (a full disk), else the error and its stack trace. */
+    /**
+     * Exit 1: one line for a failure of the machine (a full disk), else the error and its stack trace; nothing when
+     * the JVM is shutting down ({@link ShutdownNotice} has said so, and the failure is the shutdown's).
+     */
     private static int failed(PrintWriter err, CommandLine job, Throwable e) {
+        if (ShutdownNotice.inProgress()) {
+            return ExitCode.FAILURE;
+        }
         String name = job == null ? "sparkmc" : "sparkmc " + job.getCommandName();
         String environment = EnvironmentFailures.describe(e, job == null ? null : writtenPlaces(job));
         if (environment != null) {

@@ -1,0 +1,40 @@
+package org.sparkmc.spark.cli;
+
+import java.io.PrintStream;
+import org.apache.hadoop.util.ShutdownHookManager;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
+
+/**
+ * What a user sees when the JVM is stopped mid-run (SIGTERM from Airflow or a scheduler, Ctrl-C): one line saying
+ * so, instead of the stack traces Spark and the job would print for every write and job that fails once Spark's own
+ * shutdown hook has stopped the context under them. Its hook runs before Spark's (a higher priority in Hadoop's
+ * shutdown-hook manager, which Spark uses too); the staging clean-up is {@code AtomicOutput}'s own hook, later.
+ */
+public final class ShutdownNotice {
+    /** Above Spark's context shutdown (50) and the file systems' (10): runs first. */
+    static final int PRIORITY = 100;
+    private static volatile boolean inProgress;
+
+    private ShutdownNotice() {
+    }
+
+    /** Installs the notice for a command-line run of {@code command} (once per JVM). */
+    public static void install(String command, PrintStream err) {
+        ShutdownHookManager.get().addShutdownHook(() -> {
+            inProgress = true;
+            // The failures that follow are the shutdown's, not the job's: keep their traces off the console.
+            Configurator.setLevel("org.apache.spark", Level.OFF);
+            Configurator.setLevel("org.apache.parquet", Level.OFF);
+            Configurator.setLevel("org.apache.hadoop", Level.OFF);
+            err.println(command + ": stopping: the JVM is shutting down (SIGTERM or Ctrl-C); an output not yet "
+                    + "committed is removed");
+            err.flush();
+        }, PRIORITY);
+    }
+
+    /** True once the JVM has begun to shut down: a failure now is the shutdown's, and needs no report. */
+    public static boolean inProgress() {
+        return inProgress;
+    }
+}
