@@ -31,6 +31,7 @@ public final class Main implements Callable<Integer> {
         ShutdownNotice.install(args.length > 0 && !args[0].startsWith("-") ? "sparkmc " + args[0] : "sparkmc",
                 System.err);
         int code = run(args);
+        ShutdownNotice.ended();
         SparkSetup.stopActive();
         System.exit(code);
     }

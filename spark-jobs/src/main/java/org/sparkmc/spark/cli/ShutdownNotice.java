@@ -15,6 +15,8 @@ public final class ShutdownNotice {
     /** Above Spark's context shutdown (50) and the file systems' (10): runs first. */
     static final int PRIORITY = 100;
     private static volatile boolean inProgress;
+    /** Set when the run has returned its exit code: the shutdown that follows is the normal end. */
+    private static volatile boolean ended;
 
     private ShutdownNotice() {
     }
@@ -22,6 +24,9 @@ public final class ShutdownNotice {
     /** Installs the notice for a command-line run of {@code command} (once per JVM). */
     public static void install(String command, PrintStream err) {
         ShutdownHookManager.get().addShutdownHook(() -> {
+            if (ended) {
+                return;
+            }
             inProgress = true;
             // The failures that follow are the shutdown's, not the job's: keep their traces off the console.
             Configurator.setLevel("org.apache.spark", Level.OFF);
@@ -31,6 +36,11 @@ public final class ShutdownNotice {
                     + "committed is removed");
             err.flush();
         }, PRIORITY);
+    }
+
+    /** Marks the run as ended: the JVM's exit that follows is no interruption and prints nothing. */
+    public static void ended() {
+        ended = true;
     }
 
     /** True once the JVM has begun to shut down: a failure now is the shutdown's, and needs no report. */

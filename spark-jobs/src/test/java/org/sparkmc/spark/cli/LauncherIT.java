@@ -59,6 +59,8 @@ public class LauncherIT {
         assertTrue(run.output().contains("round 2/21 sampling"), run.output());
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
         assertTrue(summary(out).get("converged").asBoolean());
+        assertFalse(run.output().contains("stopping"), "a normal end is no interruption: " + run.output());
+        assertFalse(run.output().contains("WARN"), "a converged run warns of nothing: " + run.output());
     }
 
     /**
