@@ -105,12 +105,9 @@ final class BnReport {
         List<BnResult.Step> sampling = history.stream().filter(s -> s.samples() > 0).toList();
         double[] x = sampling.stream().mapToDouble(BnResult.Step::samples).toArray();
         double[] rhat = sampling.stream().mapToDouble(BnResult.Step::maxRhat).toArray();
-        double first = x.length == 0 ? 0 : x[0];
-        double last = x.length == 0 ? 1 : x[x.length - 1];
         return "<div class=\"plots\">" + new Chart("max R-hat over the indicators", 420, 200)
                 .xLabel("draws per chain").markPoints().line(x, rhat, Svg.COLOURS[0], null)
-                .dashed(new double[] {first, last}, new double[] {config.maxRhat(), config.maxRhat()}, "#777",
-                        "threshold").svg()
+                .level(config.maxRhat(), "#777", "threshold").svg()
                 + "</div>";
     }
 

@@ -105,15 +105,12 @@ final class ChainsReport {
         double[] rhat = sampling.stream().mapToDouble(RoundSummary::maxRhat).toArray();
         double[] bulk = sampling.stream().mapToDouble(RoundSummary::minEssBulk).toArray();
         double[] tail = sampling.stream().mapToDouble(RoundSummary::minEssTail).toArray();
-        double first = draws.length == 0 ? 0 : draws[0];
-        double last = draws.length == 0 ? 1 : draws[draws.length - 1];
-        double[] ends = {first, last};
         return "<div class=\"plots\">" + new Chart("max R-hat", 420, 200).xLabel("draws per chain").markPoints()
                 .line(draws, rhat, Svg.COLOURS[0], null)
-                .dashed(ends, new double[] {config.maxRhat(), config.maxRhat()}, "#777", "threshold").svg()
+                .level(config.maxRhat(), "#777", "threshold").svg()
                 + new Chart("min ESS", 420, 200).xLabel("draws per chain").yFromZero().markPoints()
                         .line(draws, bulk, Svg.COLOURS[0], "bulk").line(draws, tail, Svg.COLOURS[1], "tail")
-                        .dashed(ends, new double[] {config.minEss(), config.minEss()}, "#777", "target").svg()
+                        .level(config.minEss(), "#777", "target").svg()
                 + "</div>";
     }
 }

@@ -16,7 +16,7 @@ public final class Chart {
     private static final int TOP = 20;
     private static final int BOTTOM = 26;
 
-    private enum Kind { LINE, DASHED, BAND, HISTOGRAM }
+    private enum Kind { LINE, DASHED, LEVEL, BAND, HISTOGRAM }
 
     private record Layer(Kind kind, double[] x, double[] y, double[] y2, String colour, String label) {
     }
@@ -63,6 +63,14 @@ public final class Chart {
         return add(new Layer(Kind.DASHED, x, y, null, colour, label));
     }
 
+    /**
+     * A dashed horizontal line at {@code y} across the whole plot (a threshold or a target): it sets no x range, so
+     * it shows however few points the other layers have.
+     */
+    public Chart level(double y, String colour, String label) {
+        return add(new Layer(Kind.LEVEL, new double[] {Double.NaN}, new double[] {y}, null, colour, label));
+    }
+
     /** A translucent band between {@code lo} and {@code hi}. */
     public Chart band(double[] x, double[] lo, double[] hi, String colour, String label) {
         if (lo.length != hi.length) {
@@ -99,6 +107,10 @@ public final class Chart {
                 }
                 continue;
             }
+            if (l.kind() == Kind.LEVEL) {
+                extend(yr, l.y()[0]);
+                continue;
+            }
             for (int i = 0; i < l.x().length; i++) {
                 extend(xr, yr, l.x()[i], l.y()[i]);
                 if (l.y2() != null) {
@@ -128,11 +140,20 @@ public final class Chart {
             svg.append(switch (l.kind()) {
                 case LINE -> polyline(l, s) + (markPoints ? dots(l, s) : "");
                 case DASHED -> polyline(l, s);
+                case LEVEL -> polyline(new Layer(Kind.DASHED, new double[] {xt.lo(), xt.hi()},
+                        new double[] {l.y()[0], l.y()[0]}, null, l.colour(), null), s);
                 case BAND -> band(l, s);
                 case HISTOGRAM -> histogram(l, s);
             });
         }
         return svg.append("</svg>").toString();
+    }
+
+    private static void extend(double[] yr, double y) {
+        if (Double.isFinite(y)) {
+            yr[0] = Math.min(yr[0], y);
+            yr[1] = Math.max(yr[1], y);
+        }
     }
 
     private static void extend(double[] xr, double[] yr, double x, double y) {
@@ -221,7 +242,7 @@ public final class Chart {
             out.append(switch (l.kind()) {
                 case LINE -> String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"10\" y2=\"10\" "
                         + "stroke=\"%s\" stroke-width=\"2\"/>", x, x + 16, l.colour());
-                case DASHED -> String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"10\" y2=\"10\" "
+                case DASHED, LEVEL -> String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"10\" y2=\"10\" "
                         + "stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>", x, x + 16, l.colour());
                 case BAND, HISTOGRAM -> String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"5\" width=\"16\" "
                         + "height=\"10\" fill=\"%s\"%s/>", x, l.colour(), l.kind() == Kind.BAND

@@ -120,7 +120,7 @@ public final class HtmlReport {
                 expected = total / counts.length;
                 ranks.line(x, y, colour(c), null);
             }
-            body.append(ranks.dashed(new double[] {0, 1}, new double[] {expected, expected}, "#777", "uniform")
+            body.append(ranks.level(expected, "#777", "uniform")
                     .svg());
             Chart densities = new Chart("density per chain", 300, 200).xLabel(r.summary().name()).yFromZero();
             for (int c = 0; c < p.densities().length; c++) {

@@ -45,12 +45,9 @@ final class SmcReport {
         double[] t = rows.stream().mapToDouble(StepRow::time).toArray();
         double[] ess = rows.stream().mapToDouble(r -> r.summary().ess()).toArray();
         double tau = config.options().essThreshold() * config.particles();
-        double first = t.length == 0 ? 0 : t[0];
-        double last = t.length == 0 ? 1 : t[t.length - 1];
         report.section("Effective sample size", "<div class=\"plots\">"
                 + new Chart("ESS per step", 900, 240).xLabel("t").yFromZero().line(t, ess, Svg.COLOURS[0], "ESS")
-                        .dashed(new double[] {first, last}, new double[] {tau, tau}, "#777",
-                                "resampling threshold τ·N").svg()
+                        .level(tau, "#777", "resampling threshold τ·N").svg()
                 + "</div>");
         StringBuilder filtering = new StringBuilder("<div class=\"plots\">");
         List<String> names = config.model().stateNames();

@@ -20,7 +20,7 @@ class ChartTest {
     void rhatChartHasDistinctRoundLabels() {
         String svg = new Chart("max R-hat", 420, 200).xLabel("draws per chain")
                 .line(new double[] {10000, 20000, 30000}, new double[] {1.0107, 1.0063, 1.0041}, "#000", "max R-hat")
-                .dashed(new double[] {10000, 30000}, new double[] {1.01, 1.01}, "#777", "threshold").svg();
+                .level(1.01, "#777", "threshold").svg();
         List<String> y = labels(Y_LABEL, svg);
         assertEquals(new HashSet<>(y).size(), y.size(), y.toString());
         assertEquals(List.of("1.004", "1.005", "1.006", "1.007", "1.008", "1.009", "1.010", "1.011"), y);
@@ -63,13 +63,21 @@ class ChartTest {
         assertTrue(band > 0 && band < line && line < dashed, svg);
     }
 
-    /** One value per round: with a single round a line alone would draw nothing, so each point gets a dot. */
+    /**
+     * One value per round: with a single round a line alone would draw nothing, so each point gets a dot, and the
+     * threshold spans the plot (drawn between the first and last round, it had no length and did not show).
+     */
     @Test
     void markedPointsShowASingleRound() {
         String svg = new Chart("max R-hat", 420, 200).markPoints()
                 .line(new double[] {5000}, new double[] {1.057}, "#0072B2", null)
-                .dashed(new double[] {5000, 5000}, new double[] {1.01, 1.01}, "#777", "threshold").svg();
+                .level(1.01, "#777", "threshold").svg();
         assertEquals(1, svg.split("<circle ").length - 1, svg);
+        Matcher level = Pattern.compile("stroke=\"#777\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\" "
+                + "points=\"([0-9.]+),([0-9.]+) ([0-9.]+),([0-9.]+)\"").matcher(svg);
+        assertTrue(level.find(), svg);
+        assertEquals(level.group(2), level.group(4));
+        assertTrue(Double.parseDouble(level.group(3)) - Double.parseDouble(level.group(1)) > 300, svg);
         assertFalse(new Chart("t", 420, 200).line(new double[] {1, 2}, new double[] {1, 2}, "#000", null).svg()
                 .contains("<circle"));
     }
