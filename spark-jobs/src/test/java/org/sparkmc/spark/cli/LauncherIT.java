@@ -190,6 +190,38 @@ public class LauncherIT {
         return said.get(0);
     }
 
+    /**
+     * Class data sharing (issue 18, item 3: launch to the first progress line): {@code SPARKMC_CDS=record} records
+     * the classes a run loads, and the next run maps them from the archive instead of reading them from the jars.
+     */
+    @Test
+    void recordedClassesAreMappedByTheNextRun() throws Exception {
+        Path archive = TestPaths.projectRoot().resolve("spark-jobs/target/sparkmc-classes.jsa");
+        Path out = tmp.resolve("recorded");
+        ProcessBuilder record = new ProcessBuilder(TestPaths.projectRoot().resolve("submit/sparkmc").toString(),
+                "chains", "--model", "bimodal", "--warmup", "200", "--round-size", "200", "--max-rounds", "1",
+                "--out", out.toString()).directory(TestPaths.projectRoot().toFile()).redirectErrorStream(true);
+        record.environment().remove("SPARK_HOME");
+        record.environment().put("SPARKMC_JAVA_OPTS", "-Xmx1g");
+        record.environment().put("SPARKMC_CDS", "record");
+        Process p = record.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), output);
+        assertTrue(output.contains("sparkmc: recording the classes a run loads"), output);
+        assertFalse(output.contains("could not record"), output);
+        assertTrue(Files.size(archive) > 10_000_000, "archive of " + Files.size(archive) + " bytes");
+
+        ProcessBuilder next = new ProcessBuilder(TestPaths.projectRoot().resolve("submit/sparkmc").toString(),
+                "chains", "--out", out.toString()).directory(TestPaths.projectRoot().toFile())
+                .redirectErrorStream(true);
+        next.environment().remove("SPARK_HOME");
+        next.environment().put("SPARKMC_JAVA_OPTS", "-Xmx1g -Xlog:class+load=info");
+        p = next.start();
+        output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(2, p.waitFor(), output);
+        assertTrue(output.contains("org.sparkmc.spark.cli.Main source: shared objects file"), output);
+    }
+
     @Test
     void badInputExitsTwoThroughTheLauncher() throws Exception {
         Run run = launch("chains", "--model", "nope", "--out", tmp.resolve("x").toString());
