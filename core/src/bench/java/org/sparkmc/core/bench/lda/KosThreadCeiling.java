@@ -1,0 +1,108 @@
+package org.sparkmc.core.bench.lda;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.sparkmc.core.lda.AdLda;
+import org.sparkmc.core.lda.BlockUpdate;
+import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.LdaKernel;
+import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.TopicWordCounts;
+import org.sparkmc.core.lda.TopicWordDelta;
+import org.sparkmc.core.lda.UciBagOfWords;
+import org.sparkmc.core.random.RandomStreams;
+
+/**
+ * The ceiling of the {@code lda} job's design on this machine without Spark: AD-LDA on the KOS training split with
+ * the job's per-block work (sampler built from the global counts, {@code syncInterval} sweeps, count changes) run
+ * on a pool of plain Java threads, and the merge on the calling thread, as the driver does. Spark adds its per-step
+ * cost on top of this, so the job's tokens per second cannot exceed what this prints for the same threads.
+ *
+ * <p>Usage: {@code KosThreadCeiling <K> <alpha> <blocks> <threads,…> <sweeps> [syncInterval]}; prints, per thread
+ * count, tokens per second over the sweeps and the share of the wall time the busiest thread spent on its blocks.
+ */
+public final class KosThreadCeiling {
+    public static void main(String[] args) throws Exception {
+        int k = Integer.parseInt(args[0]);
+        double alpha = Double.parseDouble(args[1]);
+        int numBlocks = Integer.parseInt(args[2]);
+        String[] threadCounts = args[3].split(",");
+        int sweeps = Integer.parseInt(args[4]);
+        int syncInterval = args.length > 5 ? Integer.parseInt(args[5]) : 1;
+        Path dir = Path.of(System.getProperty("sparkmc.shared.data", "/work/shared/data"), "kos");
+        Corpus kos;
+        try (InputStream in = Files.newInputStream(dir.resolve("docword.kos.txt.gz"))) {
+            kos = UciBagOfWords.readDocword(in, "docword.kos.txt.gz").corpus().selectByDocId(id -> id % 10 != 0);
+        }
+        LdaPriors p = new LdaPriors(k, alpha, 0.01);
+        Corpus[] blocks = kos.blocks(numBlocks);
+        for (int round = 0; round < 2; round++) {
+            for (String t : threadCounts) {
+                run(kos.numTokens(), blocks, p, Integer.parseInt(t), sweeps, syncInterval, round == 0);
+            }
+        }
+    }
+
+    private static void run(long tokens, Corpus[] blocks, LdaPriors p, int threads, int sweeps, int syncInterval,
+            boolean warmUp) throws Exception {
+        RandomStreams rs = new RandomStreams(1);
+        char[][] z = new char[blocks.length][];
+        List<TopicWordDelta> deltas = new ArrayList<>();
+        for (int b = 0; b < blocks.length; b++) {
+            BlockUpdate u = AdLda.initializeBlock(blocks[b], b, p, rs);
+            z[b] = u.topics();
+            deltas.add(u.delta());
+        }
+        TopicWordCounts start = TopicWordCounts.empty(p.numTopics(), blocks[0].vocabularySize()).plus(deltas);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            TopicWordCounts global = start;
+            long busiest = 0;
+            long t0 = System.nanoTime();
+            for (int s = 0; s < sweeps; s += syncInterval) {
+                TopicWordCounts counts = global;
+                int first = s;
+                List<Future<long[]>> work = new ArrayList<>();
+                BlockUpdate[] updates = new BlockUpdate[blocks.length];
+                for (int w = 0; w < threads; w++) {
+                    int worker = w;
+                    work.add(pool.submit(() -> {
+                        long start0 = System.nanoTime();
+                        // Blocks dealt to threads as Spark's parallelize slices them over partitions.
+                        for (int b = worker * blocks.length / threads; b < (worker + 1) * blocks.length / threads;
+                                b++) {
+                            updates[b] = AdLda.sweepBlock(blocks[b], z[b], counts, p, rs, first, syncInterval, b,
+                                    LdaKernel.SPARSE_GIBBS);
+                        }
+                        return new long[] {System.nanoTime() - start0};
+                    }));
+                }
+                long slowest = 0;
+                for (Future<long[]> f : work) {
+                    slowest = Math.max(slowest, f.get()[0]);
+                }
+                busiest += slowest;
+                deltas.clear();
+                for (int b = 0; b < blocks.length; b++) {
+                    z[b] = updates[b].topics();
+                    deltas.add(updates[b].delta());
+                }
+                global = AdLda.merge(global, deltas);
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            System.out.printf(Locale.ROOT, "%sK=%d blocks=%d sync=%d threads=%d: %.2f M tokens/s over %d sweeps "
+                    + "(%.1f ms per sweep; busiest thread %.0f%% of the wall time)%n", warmUp ? "(warm-up) " : "",
+                    p.numTopics(), blocks.length, syncInterval, threads, tokens * (double) sweeps / seconds / 1e6,
+                    sweeps, 1e3 * seconds / sweeps, 100 * busiest / 1e9 / seconds);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
