@@ -1,13 +1,9 @@
 package org.sparkmc.core.bench.lda;
 
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.sparkmc.core.lda.AdLda;
-import org.sparkmc.core.lda.BlockUpdate;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaLogLikelihood;
@@ -15,7 +11,6 @@ import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.LdaSampler;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
-import org.sparkmc.core.lda.UciBagOfWords;
 import org.sparkmc.core.random.RandomStreams;
 
 /**
@@ -28,22 +23,14 @@ import org.sparkmc.core.random.RandomStreams;
  */
 public final class KosBlockParts {
     public static void main(String[] args) throws Exception {
-        Path dir = Path.of(System.getProperty("sparkmc.shared.data", "/work/shared/data"), "kos");
-        Corpus kos;
-        try (InputStream in = Files.newInputStream(dir.resolve("docword.kos.txt.gz"))) {
-            kos = UciBagOfWords.readDocword(in, "docword.kos.txt.gz").corpus().selectByDocId(id -> id % 10 != 0);
-        }
+        Corpus kos = KosTraining.split();
         LdaPriors p = new LdaPriors(100, 0.5, 0.01);
         RandomStreams rs = new RandomStreams(1);
         Corpus[] blocks = kos.blocks(8);
-        char[][] z = new char[blocks.length][];
+        KosTraining.Start start = KosTraining.randomStart(blocks, p, rs);
+        char[][] z = start.topics();
+        TopicWordCounts global = start.global();
         List<TopicWordDelta> deltas = new ArrayList<>();
-        for (int b = 0; b < blocks.length; b++) {
-            BlockUpdate u = AdLda.initializeBlock(blocks[b], b, p, rs);
-            z[b] = u.topics();
-            deltas.add(u.delta());
-        }
-        TopicWordCounts global = TopicWordCounts.empty(100, kos.vocabularySize()).plus(deltas);
         String[] names = {"sampler built from the global counts", "sweep", "count changes (delta)",
             "document term of log p(w,z)", "merge (driver)", "topic-word term of log p(w,z) (driver)"};
         double[] ns = new double[names.length];

@@ -1,8 +1,5 @@
 package org.sparkmc.core.bench.lda;
 
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +13,6 @@ import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
-import org.sparkmc.core.lda.UciBagOfWords;
 import org.sparkmc.core.random.RandomStreams;
 
 /**
@@ -36,11 +32,7 @@ public final class KosThreadCeiling {
         String[] threadCounts = args[3].split(",");
         int sweeps = Integer.parseInt(args[4]);
         int syncInterval = args.length > 5 ? Integer.parseInt(args[5]) : 1;
-        Path dir = Path.of(System.getProperty("sparkmc.shared.data", "/work/shared/data"), "kos");
-        Corpus kos;
-        try (InputStream in = Files.newInputStream(dir.resolve("docword.kos.txt.gz"))) {
-            kos = UciBagOfWords.readDocword(in, "docword.kos.txt.gz").corpus().selectByDocId(id -> id % 10 != 0);
-        }
+        Corpus kos = KosTraining.split();
         LdaPriors p = new LdaPriors(k, alpha, 0.01);
         Corpus[] blocks = kos.blocks(numBlocks);
         for (int round = 0; round < 2; round++) {
@@ -53,17 +45,12 @@ public final class KosThreadCeiling {
     private static void run(long tokens, Corpus[] blocks, LdaPriors p, int threads, int sweeps, int syncInterval,
             boolean warmUp) throws Exception {
         RandomStreams rs = new RandomStreams(1);
-        char[][] z = new char[blocks.length][];
+        KosTraining.Start start = KosTraining.randomStart(blocks, p, rs);
+        char[][] z = start.topics();
         List<TopicWordDelta> deltas = new ArrayList<>();
-        for (int b = 0; b < blocks.length; b++) {
-            BlockUpdate u = AdLda.initializeBlock(blocks[b], b, p, rs);
-            z[b] = u.topics();
-            deltas.add(u.delta());
-        }
-        TopicWordCounts start = TopicWordCounts.empty(p.numTopics(), blocks[0].vocabularySize()).plus(deltas);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
-            TopicWordCounts global = start;
+            TopicWordCounts global = start.global();
             long busiest = 0;
             long t0 = System.nanoTime();
             for (int s = 0; s < sweeps; s += syncInterval) {
