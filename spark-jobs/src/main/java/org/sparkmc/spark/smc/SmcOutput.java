@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
@@ -17,11 +18,15 @@ import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
 
 /**
- * Writes an {@code smc} run, committed atomically: {@code filter.parquet} and {@code filter.csv} (one row per time
- * step: step, t, mean_&lt;x&gt; and sd_&lt;x&gt; per state component, ess, resampled, log_likelihood_increment,
- * observed, y_&lt;column&gt; per observation column), {@code summary.json} and {@code report.html}.
+ * Writes an {@code smc} run, committed atomically: {@code filter.parquet} (a part file per 4,096 steps) and
+ * {@code filter.csv} (one row per time step: step, t, mean_&lt;x&gt; and sd_&lt;x&gt; per state component, ess,
+ * resampled, log_likelihood_increment, observed, y_&lt;column&gt; per observation column), {@code summary.json} and
+ * {@code report.html}.
  */
 public final class SmcOutput {
+    /** Steps per task (and part file) of {@code filter.parquet}. */
+    static final int ROWS_PER_TASK = 4096;
+
     private SmcOutput() {
     }
 
@@ -29,7 +34,12 @@ public final class SmcOutput {
         KalmanFilter.Result kalman = kalman(config, result);
         List<String> columns = columns(config, result);
         spark.sparkContext().setJobDescription("smc: write filter.parquet");
-        spark.createDataFrame(rows(result), schema(columns)).coalesce(1).write().parquet(out.staged("filter.parquet"));
+        // The rows are on the driver, and a task carries the rows it writes: a task per ROWS_PER_TASK steps keeps each
+        // below Spark's 1 MB task-size warning (one file for up to that many steps; a 10^6-step run made one 89 MB task).
+        List<Row> rows = rows(result);
+        int tasks = Math.max(1, (rows.size() + ROWS_PER_TASK - 1) / ROWS_PER_TASK);
+        spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(rows, tasks),
+                schema(columns)).write().parquet(out.staged("filter.parquet"));
         out.writeText("filter.csv", csv(columns, result));
         out.writeText("summary.json", summaryJson(config, result, kalman));
         out.writeText("report.html", SmcReport.render(config, result, kalman));

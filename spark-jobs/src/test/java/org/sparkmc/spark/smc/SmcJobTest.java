@@ -41,6 +41,40 @@ class SmcJobTest extends SparkTestBase {
         return new ObjectMapper().readTree(out.resolve("summary.json").toFile());
     }
 
+    /**
+     * A long series' step rows go to Parquet a task (and a part file) per {@link SmcOutput#ROWS_PER_TASK} steps: one
+     * task held every row (89 MB at 10^6 steps, with Spark's task-size warning). The rows read back in step order
+     * equal filter.csv's.
+     */
+    @Test
+    void aLongSeriesIsWrittenInTasksOfBoundedSize() throws Exception {
+        int steps = SmcOutput.ROWS_PER_TASK + 904;
+        StringBuilder csv = new StringBuilder("\"year\",\"flow\"\n");
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(5);
+        double level = 900;
+        for (int t = 1; t <= steps; t++) {
+            level += 40 * rng.nextGaussian();
+            csv.append(t).append(',').append(Math.round(level + 120 * rng.nextGaussian())).append('\n');
+        }
+        Path data = Files.writeString(tmp.resolve("long.csv"), csv);
+        Path out = tmp.resolve("long");
+        int code = Main.run("smc", "--conf", TestPaths.conf("smc-nile.conf").toString(), "--data", data.toString(),
+                "--particles", "200", "--partitions", "1", "--out", out.toString());
+        assertEquals(ExitCode.OK, code);
+        try (var files = Files.list(out.resolve("filter.parquet"))) {
+            assertEquals(2, files.filter(f -> f.getFileName().toString().startsWith("part-")).count());
+        }
+        List<Row> rows = spark().read().parquet(out.resolve("filter.parquet").toString()).orderBy("step")
+                .collectAsList();
+        List<String> lines = Files.readAllLines(out.resolve("filter.csv"));
+        assertEquals(steps, rows.size());
+        for (int n = 0; n < steps; n += 997) {
+            String[] f = lines.get(n + 1).split(",");
+            assertEquals(Integer.parseInt(f[0]), rows.get(n).getInt(0));
+            assertEquals(Double.parseDouble(f[2]), rows.get(n).getDouble(2), 0.0);
+        }
+    }
+
     @Test
     void nileConfigWritesEveryOutputAndMatchesKalman() throws Exception {
         Path out = tmp.resolve("nile");
