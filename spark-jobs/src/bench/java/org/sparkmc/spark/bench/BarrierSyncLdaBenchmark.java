@@ -40,15 +40,18 @@ import scala.runtime.AbstractFunction1;
  * blocks' {@link TopicWordDelta}s to a {@link SweepSyncServer} on the driver, gets every block's deltas back in
  * block order and merges them itself ({@link AdLda#merge}, as the job's driver does), so the run is bit-identical to
  * core's {@link AdLdaDriver}. KOS training split (as {@code KosBlockParts}), β = 0.01, 8 blocks on 2 partitions.
+ * The stage's results go through a one-partition shuffle: Spark reruns a failed barrier ShuffleMapStage (every task,
+ * from sweep 0, the same draws), but aborts the job when a barrier ResultStage fails.
  *
  * <p>Prints tokens per second, ms per sweep and its split (sampling / waiting for the sync / merge) over the first
  * 10 sweeps and at steady state (sweeps 150–200, or the last quarter; the sync wait also split into waiting for the
- * slower partition's sampling and the rest: encoding, the relay and decoding), then compares the final counts, topics and
- * log p(w, z) with {@link AdLdaDriver} run in this JVM: MATCH or MISMATCH.
+ * slower partition's sampling and the rest: encoding, the relay and decoding), then compares the final counts,
+ * topics and log p(w, z) with {@link AdLdaDriver} run in this JVM: MATCH or MISMATCH.
  *
  * <p>Usage: {@code BarrierSyncLdaBenchmark <K> <alpha> <sweeps> <seed> [failAtSweep] [master]}; {@code failAtSweep}
  * makes partition 1's first attempt throw at that sweep, to exercise the barrier stage's retry;
- * {@code -Dsparkmc.bench.frames=int|varint} picks the deltas' encoding ({@link DeltaFrames}).
+ * {@code -Dsparkmc.bench.frames=varint|int} picks the deltas' encoding ({@link DeltaFrames}), and
+ * {@code -Dsparkmc.bench.runs=n} runs the stage n times in this JVM (the later runs with a warm JIT).
  */
 public final class BarrierSyncLdaBenchmark {
     static final int BLOCKS = 8;
@@ -76,16 +79,67 @@ public final class BarrierSyncLdaBenchmark {
         System.setProperty("spark.kryo.registrator", Registrator.class.getName());
         SparkSession spark = SparkSetup.session("barrier-sync-lda", master);
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        String host = sc.getConf().get("spark.driver.host");
         long tokens = kos.numTokens();
+        String encoding = System.getProperty("sparkmc.bench.frames", "varint");
+        int runs = Integer.getInteger("sparkmc.bench.runs", 1);
+        System.out.printf(Locale.ROOT, "%s, K=%d alpha=%s beta=0.01, %d blocks on %d partitions, seed %d, %d sweeps,"
+                + " %,d tokens, %s frames%n", master, p.numTopics(), args[1], BLOCKS, PARTITIONS, seed, sweeps, tokens,
+                encoding);
+        List<PartitionResult> results = null;
+        for (int run = 1; run <= runs; run++) {
+            System.out.printf("run %d of %d in this JVM:%n", run, runs);
+            results = stage(sc, keyed, p, seed, sweeps, kos.vocabularySize(), run == 1 ? failAt : -1, encoding,
+                    tokens);
+        }
+        spark.stop();
+
+        long r0 = System.nanoTime();
+        AdLdaDriver reference = AdLdaDriver.start(kos, BLOCKS, p, new RandomStreams(seed));
+        for (int s = 0; s < sweeps; s++) {
+            reference.sweep();
+        }
+        double referenceSeconds = (System.nanoTime() - r0) / 1e9;
+        boolean blocksMatch = results.size() == PARTITIONS
+                && results.stream().mapToInt(r -> r.blockIds().length).sum() == BLOCKS;
+        boolean countsMatch = true;
+        // Summed as AdLdaDriver sums: the topic-word term, then each block's document term in block order.
+        double ll = LdaLogLikelihood.topicWordTerm(results.get(0).global(), p.beta());
+        for (PartitionResult r : results) {
+            countsMatch &= r.global().equals(reference.counts());
+            for (int i = 0; i < r.blockIds().length; i++) {
+                blocksMatch &= Arrays.equals(r.topics()[i], reference.topics(r.blockIds()[i]));
+                ll += LdaLogLikelihood.documentTerm(cut[r.blockIds()[i]], r.topics()[i], p);
+            }
+        }
+        double refLl = reference.logLikelihood();
+        boolean match = countsMatch && blocksMatch && ll == refLl;
+        if (!match) {
+            System.out.printf(Locale.ROOT, "counts equal: %s; every block's topics equal: %s; log p(w,z) equal: %s "
+                    + "(difference %g)%n", countsMatch, blocksMatch, ll == refLl, ll - refLl);
+        }
+        System.out.printf(Locale.ROOT, "log p(w,z): barrier stage %.6f, AdLdaDriver %.6f (one thread, %.2f M tokens/s)"
+                + "%n%s: final global counts of every task, every block's topics and log p(w,z) vs AdLdaDriver%n", ll,
+                refLl, tokens * (double) sweeps / referenceSeconds / 1e6, match ? "MATCH" : "MISMATCH");
+        System.out.println("load average (1, 5, 15 min) before: " + loadBefore + "; after: " + loadAverage());
+    }
+
+    private static String loadAverage() throws java.io.IOException {
+        Path proc = Path.of("/proc/loadavg");
+        return Files.exists(proc) ? String.join(" ", Arrays.copyOf(Files.readString(proc).split(" "), 3)) : "n/a";
+    }
+
+    /** Runs the barrier stage once and prints its timings; returns the tasks' results in partition order. */
+    private static List<PartitionResult> stage(JavaSparkContext sc, List<Tuple2<Integer, Corpus>> keyed, LdaPriors p,
+            long seed, int sweeps, int vocabularySize, int failAt, String encoding, long tokens) throws Exception {
+        String host = sc.getConf().get("spark.driver.host");
         List<PartitionResult> results;
         long[] rounds;
         long[] bytes;
         double seconds;
         try (SweepSyncServer server = new SweepSyncServer(sc.getConf().get("spark.driver.bindAddress", host),
                 PARTITIONS, TIMEOUT_MILLIS)) {
-            Sweeps task = new Sweeps(host, server.port(), p, new RandomStreams(seed), sweeps, BLOCKS,
-                    kos.vocabularySize(), failAt);
+            Sweeps task = new Sweeps(host, server.port(), p, new RandomStreams(seed), sweeps, BLOCKS, vocabularySize,
+                    failAt, encoding);
             ClassTag<PartitionResult> tag = ClassTag$.MODULE$.apply(PartitionResult.class);
             long t0 = System.nanoTime();
             RDD<PartitionResult> run = sc.parallelize(keyed, PARTITIONS).rdd().barrier().mapPartitions(task, false,
@@ -98,12 +152,7 @@ public final class BarrierSyncLdaBenchmark {
             System.out.printf(Locale.ROOT, "server: %.2f ms per round sending the deltas back%n",
                     server.relayNanos() / 1e6 / Math.max(1, rounds.length));
         }
-        spark.stop();
         results.sort((a, b) -> Integer.compare(a.partition(), b.partition()));
-
-        System.out.printf(Locale.ROOT, "%s, K=%d alpha=%s beta=0.01, %d blocks on %d partitions, seed %d, %d sweeps,"
-                + " %,d tokens, %s frames%n", master, p.numTopics(), args[1], BLOCKS, PARTITIONS, seed, sweeps, tokens,
-                System.getProperty("sparkmc.bench.frames", "int"));
         System.out.printf(Locale.ROOT, "whole stage (launch, initial topics, %d sweeps, collect): %.2f s = %.2f M "
                 + "tokens/s%n", sweeps, seconds, tokens * (double) sweeps / seconds / 1e6);
         System.out.printf(Locale.ROOT, "sweeps only (server clock, end of init to end of last sweep): %.2f M "
@@ -111,35 +160,7 @@ public final class BarrierSyncLdaBenchmark {
                 / 1e6, (rounds[sweeps] - rounds[0]) / 1e6 / sweeps);
         window(results, rounds, bytes, 0, Math.min(10, sweeps));
         window(results, rounds, bytes, Math.min(150, sweeps * 3 / 4), sweeps);
-
-        long r0 = System.nanoTime();
-        AdLdaDriver reference = AdLdaDriver.start(kos, BLOCKS, p, new RandomStreams(seed));
-        for (int s = 0; s < sweeps; s++) {
-            reference.sweep();
-        }
-        double referenceSeconds = (System.nanoTime() - r0) / 1e9;
-        boolean match = results.size() == PARTITIONS
-                && results.stream().mapToInt(r -> r.blockIds().length).sum() == BLOCKS;
-        double docTerms = 0;
-        for (PartitionResult r : results) {
-            match &= r.global().equals(reference.counts());
-            for (int i = 0; i < r.blockIds().length; i++) {
-                match &= Arrays.equals(r.topics()[i], reference.topics(r.blockIds()[i]));
-                docTerms += LdaLogLikelihood.documentTerm(cut[r.blockIds()[i]], r.topics()[i], p);
-            }
-        }
-        double ll = LdaLogLikelihood.topicWordTerm(results.get(0).global(), p.beta()) + docTerms;
-        double refLl = reference.logLikelihood();
-        match &= ll == refLl;
-        System.out.printf(Locale.ROOT, "log p(w,z): barrier stage %.6f, AdLdaDriver %.6f (one thread, %.2f M tokens/s)"
-                + "%n%s: final global counts of every task, every block's topics and log p(w,z) vs AdLdaDriver%n", ll,
-                refLl, tokens * (double) sweeps / referenceSeconds / 1e6, match ? "MATCH" : "MISMATCH");
-        System.out.println("load average (1, 5, 15 min) before: " + loadBefore + "; after: " + loadAverage());
-    }
-
-    private static String loadAverage() throws java.io.IOException {
-        Path proc = Path.of("/proc/loadavg");
-        return Files.exists(proc) ? String.join(" ", Arrays.copyOf(Files.readString(proc).split(" "), 3)) : "n/a";
+        return results;
     }
 
     /** Prints the wall ms per sweep (server clock) and each partition's split over sweeps [from, to). */
@@ -206,10 +227,10 @@ public final class BarrierSyncLdaBenchmark {
         private final int numBlocks;
         private final int vocabularySize;
         private final int failAt;
-        private final String encoding = System.getProperty("sparkmc.bench.frames", "int");
+        private final String encoding;
 
         Sweeps(String host, int port, LdaPriors priors, RandomStreams streams, int sweeps, int numBlocks,
-                int vocabularySize, int failAt) {
+                int vocabularySize, int failAt, String encoding) {
             this.host = host;
             this.port = port;
             this.priors = priors;
@@ -218,6 +239,7 @@ public final class BarrierSyncLdaBenchmark {
             this.numBlocks = numBlocks;
             this.vocabularySize = vocabularySize;
             this.failAt = failAt;
+            this.encoding = encoding;
         }
 
         @Override

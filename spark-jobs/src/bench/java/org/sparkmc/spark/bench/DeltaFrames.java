@@ -8,10 +8,11 @@ import java.util.SortedMap;
 import org.sparkmc.core.lda.TopicWordDelta;
 
 /**
- * Encodings of blocks' {@link TopicWordDelta}s for {@link SweepSyncServer}, chosen by the first int/byte. {@code int}:
- * a 0, a count, then per block its id, K, V, n, the n words, n topics, n changes and the K topic changes, as little-endian
- * ints copied in bulk (12 bytes a cell). {@code varint}: the same fields as variable-length integers, words as gaps,
- * a topic as the gap from the previous cell's topic of the same word, changes zig-zag coded (about 3 bytes a cell).
+ * Encodings of blocks' {@link TopicWordDelta}s for {@link SweepSyncServer}, told apart by the first byte.
+ * {@code int}: a 0, a count, then per block its id, K, V, n, the n words, n topics, n changes and the K topic
+ * changes, as little-endian ints copied in bulk (12 bytes a cell). {@code varint}: a 0x80 byte, then the same
+ * fields as variable-length integers, words as gaps, a topic as the gap from the previous cell's topic of the same
+ * word, changes zig-zag coded (about 3 bytes a cell).
  */
 final class DeltaFrames {
     private DeltaFrames() {

@@ -15,7 +15,8 @@ import org.sparkmc.core.lda.TopicWordDelta;
 
 /**
  * A barrier task's side of {@link SweepSyncServer}: sends its blocks' deltas for a round, receives the other
- * tasks' and returns every block's deltas of that round in block order (0..B−1). Reads time out, so a task whose peers died fails instead of hanging.
+ * tasks' and returns every block's deltas of that round in block order (0..B−1). Reads time out, so a task whose
+ * peers died fails instead of hanging.
  */
 final class SweepSyncClient implements AutoCloseable {
     private final Socket socket;

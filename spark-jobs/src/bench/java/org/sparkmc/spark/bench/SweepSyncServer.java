@@ -16,9 +16,10 @@ import java.util.List;
  * The driver side of a barrier stage's per-sweep synchronisation: a blocking TCP relay on the driver. Every task
  * connects once ({@code hello}: partition, stage attempt); then, per round, each sends one frame tagged with the
  * round number, and the server waits for all partitions' frames of that round and sends every task the other
- * partitions' frames (in partition order) — a barrier that carries data. Round {@link #DONE} ends an attempt. Reads time out after
- * {@code timeoutMillis}, and a failed attempt's sockets are closed, so a lost task cannot hang the run; connections
- * of a newer stage attempt replace an older one's (the barrier stage's retry reruns every task).
+ * partitions' frames (in partition order) — a barrier that carries data. Round {@link #DONE} ends an attempt.
+ * Reads time out after {@code timeoutMillis}, and a failed attempt's sockets are closed, so a lost task cannot hang
+ * the run; connections of a newer stage attempt replace an older one's (the barrier stage's retry reruns every
+ * task).
  *
  * <p>Frames are opaque bytes here (see {@link DeltaFrames}). One thread serves the partitions in turn: the tasks
  * write before they read, so nothing deadlocks.
