@@ -50,6 +50,7 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(ParameterResult.class, java);
         kryo.register(ParameterPlots.class, java);
         kryo.register(org.sparkmc.spark.smc.LocalSteps.Chunk.class, java); // smc: steps run in one task
+        kryo.register(ParticleBlock.Report.class, java); // smc: a block's summary and compute time
         // bn: per-partition sampling statistics (exact sums inside) and Gibbs chains between rounds.
         kryo.register(int[][].class);
         kryo.register(WeightedCounts.class, java);

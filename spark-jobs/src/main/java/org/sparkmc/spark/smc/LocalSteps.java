@@ -25,14 +25,14 @@ public final class LocalSteps implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /**
-     * The chunk's outcome: the blocks after its last step (they stay on the executor) and per step its global
-     * weights and whether it resampled.
+     * The chunk's outcome: the blocks after its last step (they stay on the executor), per step its global weights
+     * and whether it resampled, and the seconds the task computed for.
      */
     public record Chunk(List<ParticleBlock> blocks, List<GlobalWeights> weights, boolean[] resampled,
-            double previousLogSum) implements Serializable {
+            double previousLogSum, double seconds) implements Serializable {
         /** The same without the particles: what the driver collects. */
         Chunk summaries() {
-            return new Chunk(List.of(), weights, resampled, previousLogSum);
+            return new Chunk(List.of(), weights, resampled, previousLogSum, seconds);
         }
     }
 
@@ -57,6 +57,7 @@ public final class LocalSteps implements Serializable {
      * @param previousLogSum the log weight sum the first step starts from
      */
     Chunk run(Iterator<ParticleBlock> partition, int first, List<double[]> observations, double previousLogSum) {
+        long t0 = System.nanoTime();
         List<ParticleBlock> blocks = new ArrayList<>();
         partition.forEachRemaining(blocks::add);
         blocks.sort(Comparator.comparingInt(ParticleBlock::block));
@@ -91,6 +92,6 @@ public final class LocalSteps implements Serializable {
                 prev = g.logSum();
             }
         }
-        return new Chunk(blocks, weights, resampled, prev);
+        return new Chunk(blocks, weights, resampled, prev, (System.nanoTime() - t0) / 1e9);
     }
 }

@@ -1,6 +1,7 @@
 package org.sparkmc.spark.smc;
 
 import java.io.Serializable;
+import org.apache.spark.TaskContext;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.BlockPropagation;
 import org.sparkmc.core.smc.BlockSummary;
@@ -12,7 +13,7 @@ import org.sparkmc.core.smc.ResidualBlock;
 /**
  * One block of particles as an executor holds it between time steps: the block's global index, its states (count×d
  * row-major), its log-weights, and the {@link BlockSummary} of the step that produced it (null for blocks that
- * were just created or rebalanced). Blocks are never changed in place: a step makes a new block, so a cached
+ * were just created or rebalanced) with the seconds its move and weighting took. Blocks are never changed in place: a step makes a new block, so a cached
  * block can be read again (a retried task, the resampling pass) and gives the same result.
  */
 public final class ParticleBlock implements Serializable {
@@ -22,16 +23,22 @@ public final class ParticleBlock implements Serializable {
     private double[] states;
     private double[] logWeights;
     private BlockSummary summary;
+    private double seconds;
 
     /** For serialization frameworks only. */
     public ParticleBlock() {
     }
 
     ParticleBlock(int block, double[] states, double[] logWeights, BlockSummary summary) {
+        this(block, states, logWeights, summary, 0);
+    }
+
+    private ParticleBlock(int block, double[] states, double[] logWeights, BlockSummary summary, double seconds) {
         this.block = block;
         this.states = states;
         this.logWeights = logWeights;
         this.summary = summary;
+        this.seconds = seconds;
     }
 
     /** Block {@code block} before step 0: zero states (overwritten by the initial draw) and zero log-weights. */
@@ -45,11 +52,12 @@ public final class ParticleBlock implements Serializable {
      */
     ParticleBlock propagate(ParticleKernel kernel, int step, double[] observation, double previousLogSum,
             RandomStreams streams) {
+        long t0 = System.nanoTime();
         double[] s = states.clone();
         double[] lw = logWeights.clone();
         BlockSummary sum = BlockPropagation.propagate(kernel, step, observation, s, lw, 0, lw.length, block,
                 previousLogSum, streams, new double[lw.length]);
-        return new ParticleBlock(block, s, lw, sum);
+        return new ParticleBlock(block, s, lw, sum, (System.nanoTime() - t0) / 1e9);
     }
 
     public int block() {
@@ -71,6 +79,24 @@ public final class ParticleBlock implements Serializable {
     /** This block's part of residual resampling's weights after a step summarised by {@code g}. */
     ResidualBlock residualPart(GlobalWeights g, long particles) {
         return OffsetResampling.residualBlock(logWeights, 0, logWeights.length, block, g, particles);
+    }
+
+    /**
+     * What the driver collects after a step: the summary, the seconds the block's move and weighting took, and the
+     * partition that ran it (blocks of one partition run in turn, so the step's compute time is the busiest
+     * partition's sum).
+     */
+    public record Report(BlockSummary summary, double seconds, int partition) implements Serializable {
+    }
+
+    Report report() {
+        TaskContext task = TaskContext.get();
+        return new Report(summary(), seconds, task == null ? 0 : task.partitionId());
+    }
+
+    /** Seconds the move and weighting that made this block took (0 for a block not made by a step). */
+    double seconds() {
+        return seconds;
     }
 
     BlockSummary summary() {

@@ -73,6 +73,8 @@ public final class SmcJob {
     private double logLikelihood;
     private int step;
     private int resamplings;
+    /** The last job's compute time per step: the busiest partition's moving and weighting (a chunk's task time). */
+    private double computeSeconds;
     private long started;
     private final Checkpointing checkpointing;
     private final SmcCheckpoint checkpoint;
@@ -167,8 +169,15 @@ public final class SmcJob {
                 next.rdd().localCheckpoint();
             }
         }
-        List<BlockSummary> summaries = new ArrayList<>(DirectFunctions.mapCollect(next, ParticleBlock::summary));
+        List<ParticleBlock.Report> reports = DirectFunctions.mapCollect(next, ParticleBlock::report);
+        List<BlockSummary> summaries = new ArrayList<>(reports.size());
+        java.util.Map<Integer, Double> byPartition = new java.util.HashMap<>();
+        for (ParticleBlock.Report r : reports) {
+            summaries.add(r.summary());
+            byPartition.merge(r.partition(), r.seconds(), Double::sum);
+        }
         summaries.sort(Comparator.comparingInt(BlockSummary::block));
+        computeSeconds = byPartition.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
         if (weighted != null) {
             weighted.unpersist(false);
         }
@@ -293,6 +302,7 @@ public final class SmcJob {
                     ys.get(k) == null || !missing[k]));
         }
         previousLogSum = done.previousLogSum();
+        computeSeconds = done.seconds() / ys.size();
         step += ys.size();
         return out;
     }
@@ -333,7 +343,9 @@ public final class SmcJob {
                         ys.add(batch.value(i + k));
                     }
                     double logLik = logLikelihood;
+                    long jobStart = System.nanoTime();
                     List<StepSummary> done = config.partitions() == 1 ? steps(ys) : List.of(step(ys.get(0)));
+                    double perStep = (System.nanoTime() - jobStart) / 1e9 / count;
                     List<StepRow> added = new ArrayList<>(count);
                     for (int k = 0; k < count; k++) {
                         StepSummary s = done.get(k);
@@ -348,7 +360,7 @@ public final class SmcJob {
                         logLik += row.summary().logLikelihoodIncrement();
                         boolean last = expected > 0 && row.step() + 1 == expected;
                         closed |= last;
-                        progress.step(row.step() + 1, "filter", line(row, expected, seconds, logLik), last);
+                        progress.step(row.step() + 1, "filter", line(row, expected, seconds, logLik, perStep), last);
                     }
                     i += count;
                 }
@@ -426,7 +438,7 @@ public final class SmcJob {
         return Math.min(length, remaining);
     }
 
-    private String line(StepRow row, int expectedSteps, double seconds, double logLik) {
+    private String line(StepRow row, int expectedSteps, double seconds, double logLik, double stepSeconds) {
         StepSummary s = row.summary();
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "step %d%s t %s ", s.step() + 1,
                 expectedSteps > 0 ? "/" + expectedSteps : "", number(row.time())));
@@ -439,6 +451,10 @@ public final class SmcJob {
         b.append(String.format(Locale.ROOT, "  ESS %.0f (%.0f%%)%s  log p̂ %.3f  %.1f steps/s  %s particle-steps/s",
                 s.ess(), 100 * s.ess() / config.particles(), s.resampled() ? "  resampled" : "",
                 logLik, 1 / perStep, number(config.particles() / perStep)));
+        // This step's wall time split into the executors' moving and weighting and the rest (scheduling, collecting,
+        // resampling's shuffle).
+        b.append(String.format(Locale.ROOT, "  compute %.1f ms  sync %.1f ms", 1e3 * computeSeconds,
+                1e3 * Math.max(0, stepSeconds - computeSeconds)));
         if (!s.observed()) {
             b.append("  (missing observation skipped)");
         }

@@ -42,6 +42,41 @@ class SmcJobTest extends SparkTestBase {
     }
 
     /**
+     * Issue 17: every progress line splits its step's wall time into the executors' compute and the rest, over several
+     * partitions (a Spark job per step) and over one (steps in chunks inside one task).
+     */
+    @Test
+    void progressLinesSplitComputeAndSync() throws Exception {
+        for (String partitions : List.of("2", "1")) {
+            List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+            org.apache.logging.log4j.core.Logger logger = (org.apache.logging.log4j.core.Logger)
+                    org.apache.logging.log4j.LogManager.getLogger(SmcJob.class);
+            var capture = new org.apache.logging.log4j.core.appender.AbstractAppender("smc-progress", null, null, true,
+                    org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+                @Override
+                public void append(org.apache.logging.log4j.core.LogEvent event) {
+                    lines.add(event.getMessage().getFormattedMessage());
+                }
+            };
+            capture.start();
+            logger.addAppender(capture);
+            try {
+                assertEquals(ExitCode.OK, Main.run("smc", "--conf", TestPaths.conf("smc-nile.conf").toString(),
+                        "--data", SmcTestData.nileFile().toString(), "--particles", "10000", "--partitions",
+                        partitions, "--out", tmp.resolve("progress-" + partitions).toString()));
+            } finally {
+                logger.removeAppender(capture);
+                capture.stop();
+            }
+            List<String> steps = lines.stream().filter(l -> l.startsWith("step ")).toList();
+            assertTrue(steps.get(steps.size() - 1).startsWith("step 100/100"), steps.toString());
+            for (String line : steps) {
+                assertTrue(line.matches(".*  compute \\d+\\.\\d ms  sync \\d+\\.\\d ms"), line);
+            }
+        }
+    }
+
+    /**
      * A long series' step rows go to Parquet a task (and a part file) per {@link SmcOutput#ROWS_PER_TASK} steps: one
      * task held every row (89 MB at 10^6 steps, with Spark's task-size warning). The rows read back in step order
      * equal filter.csv's.
