@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,7 @@ public final class GibbsJob {
         RandomStreams streams = new RandomStreams(config.seed());
         List<GibbsRound> states = new ArrayList<>();
         for (int c = 1; c <= config.chains(); c++) {
-            states.add(new GibbsRound(c, gibbs.initialState(streams.stream(GibbsSampling.STREAM, c)), new int[0][]));
+            states.add(GibbsRound.at(c, gibbs.initialState(streams.stream(GibbsSampling.STREAM, c))));
         }
         return states;
     }
@@ -90,10 +91,13 @@ public final class GibbsJob {
             List<GibbsRound> results = new ArrayList<>(sc.parallelize(states, partitions)
                     .map(chain -> advance(g, rs, chain, thisRound, sweeps, !warmup)).collect());
             results.sort(Comparator.comparingInt(GibbsRound::chain));
+            long collected = System.nanoTime();
             states = new ArrayList<>();
+            java.util.Map<Integer, Double> byPartition = new java.util.HashMap<>();
             for (int c = 0; c < results.size(); c++) {
                 GibbsRound r = results.get(c);
-                states.add(new GibbsRound(r.chain(), r.state(), new int[0][]));
+                byPartition.merge(r.partition(), r.seconds(), Double::sum);
+                states.add(GibbsRound.at(r.chain(), r.state()));
                 if (!warmup) {
                     for (int j = 0; j < q; j++) {
                         System.arraycopy(r.draws()[j], 0, draws[c][j], kept, sweeps);
@@ -118,24 +122,33 @@ public final class GibbsJob {
             String diagnostics = warmup ? "no diagnostics in warm-up"
                     : Double.isNaN(maxRhat) ? "no diagnostics yet: no queried state has varied in any chain"
                     : String.format(Locale.ROOT, "max R-hat %.4f  min ESS %.0f", maxRhat, minEss);
+            // The round's Spark job split into the busiest partition's sweeps and the rest (scheduling, shipping).
+            double compute = byPartition.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+            double job = (collected - roundStart) / 1e9;
             progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "
-                    + "%.0f sweeps/s", round, rounds, phase, kept, diagnostics,
-                    sweeps * (double) config.chains() / ((System.nanoTime() - roundStart) / 1e9)), round == rounds);
+                    + "%.0f sweeps/s  compute %.2f s  sync %.2f s", round, rounds, phase, kept, diagnostics,
+                    sweeps * (double) config.chains() / ((System.nanoTime() - roundStart) / 1e9), compute,
+                    Math.max(0, job - compute)), round == rounds);
         }
         return new Outcome(draws, history);
     }
 
     private static GibbsRound advance(GibbsSampling gibbs, RandomStreams streams, GibbsRound chain, int round,
             int sweeps, boolean keep) {
+        long t0 = System.nanoTime();
         int[] state = chain.state().clone();
         UniformRandomProvider rng = streams.stream(GibbsSampling.STREAM, chain.chain(), round);
+        int[][] draws = new int[0][];
         if (keep) {
-            return new GibbsRound(chain.chain(), state, gibbs.draws(state, rng, sweeps));
+            draws = gibbs.draws(state, rng, sweeps);
+        } else {
+            for (int t = 0; t < sweeps; t++) {
+                gibbs.sweep(state, rng);
+            }
         }
-        for (int t = 0; t < sweeps; t++) {
-            gibbs.sweep(state, rng);
-        }
-        return new GibbsRound(chain.chain(), state, new int[0][]);
+        TaskContext task = TaskContext.get();
+        return new GibbsRound(chain.chain(), state, draws, (System.nanoTime() - t0) / 1e9,
+                task == null ? 0 : task.partitionId());
     }
 
     private List<ParameterSummary> indicatorSummaries(int[][][] draws, int length) {

@@ -132,7 +132,8 @@ class BnJobTest extends SparkTestBase {
 
     /**
      * Gibbs progress: a warm-up round keeps no draws, so its line says so instead of printing "max R-hat NaN min ESS
-     * NaN"; sampling rounds show the figures, and no NaN even where an indicator's tail ESS is NA.
+     * NaN"; sampling rounds show the figures, and no NaN even where an indicator's tail ESS is NA; every round splits
+     * its Spark job into the busiest partition's compute and the rest (issue 17).
      */
     @Test
     void gibbsWarmUpProgressShowsNoDiagnostics() throws Exception {
@@ -160,7 +161,7 @@ class BnJobTest extends SparkTestBase {
         assertFalse(rounds.get(0).contains("NaN"), rounds.get(0));
         // An indicator's tail ESS can be NA (as in R's posterior): min ESS is over the values that exist, never NaN.
         assertTrue(rounds.get(rounds.size() - 1).matches("round 3/3 sampling draws/chain 200  max R-hat \\d\\.\\d{4}  "
-                + "min ESS \\d+  \\d+ sweeps/s"), rounds.toString());
+                + "min ESS \\d+  \\d+ sweeps/s  compute \\d+\\.\\d\\d s  sync \\d+\\.\\d\\d s"), rounds.toString());
         assertTrue(rounds.stream().noneMatch(l -> l.contains("NaN")), rounds.toString());
     }
 
