@@ -55,6 +55,7 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(int[][].class);
         kryo.register(WeightedCounts.class, java);
         kryo.register(WeightedCounts[].class);
+        kryo.register(org.sparkmc.spark.bn.WeightedSamplingJob.Part.class, java); // bn: a task's statistic and time
         kryo.register(GibbsRound.class, java);
         kryo.register(GibbsRound[].class);
         // lda: cached document blocks, the broadcast counts, block reports (collected), checkpointed topics.

@@ -34,6 +34,10 @@ public final class WeightedSamplingJob {
     public static final int MAX_WAVES = 10;
     private static final Logger LOG = LoggerFactory.getLogger(WeightedSamplingJob.class);
 
+    /** A task's share of a wave: its merged statistic and the seconds it took to draw it. */
+    public record Part(WeightedCounts counts, double seconds) implements Serializable {
+    }
+
     /** Draws the statistic of one block: what a task runs. */
     interface BlockSampler extends Serializable {
         WeightedCounts block(RandomStreams streams, long blockId, long samples);
@@ -81,13 +85,18 @@ public final class WeightedSamplingJob {
             long to = shareStart(0, blocks, wave, waves);
             sc.setJobGroup("sparkmc-bn-wave-" + wave, "bn: " + config.method().option() + " wave " + wave + "/"
                     + waves + " (blocks " + from + "–" + (to - 1) + ")", false);
-            List<WeightedCounts> parts = wave(from, to, empty, sampler, plan, streams).collect();
-            for (WeightedCounts part : parts) {
-                total = total.merge(part);
+            long waveStart = System.nanoTime();
+            List<Part> parts = wave(from, to, empty, sampler, plan, streams).collect();
+            double compute = 0;
+            for (Part part : parts) {
+                total = total.merge(part.counts());
+                compute = Math.max(compute, part.seconds()); // one task per partition: the busiest one
             }
             double seconds = (System.nanoTime() - started) / 1e9;
+            double job = (System.nanoTime() - waveStart) / 1e9;
             history.add(new BnResult.Step(wave, total.samples(), Double.NaN, total.ess(), seconds));
-            progress.step(wave, "sampling", progressLine(wave, waves, total, seconds), wave == waves);
+            progress.step(wave, "sampling", progressLine(wave, waves, total, seconds) + String.format(Locale.ROOT,
+                    "  compute %.2f s  sync %.2f s", compute, Math.max(0, job - compute)), wave == waves);
             from = to;
         }
         return new Outcome(total, history);
@@ -95,21 +104,23 @@ public final class WeightedSamplingJob {
 
     /**
      * Blocks [from, to) as one Spark job: task i of k draws the i-th of k nearly equal runs of consecutive blocks
-     * and returns their merged statistic. Only the task numbers are shipped, so the driver's share does not grow
-     * with the number of blocks; a task checks between blocks whether Spark has killed it.
+     * and returns their merged statistic with the seconds it took. Only the task numbers are shipped, so the
+     * driver's share does not grow with the number of blocks; a task checks between blocks whether Spark has killed
+     * it.
      */
-    JavaRDD<WeightedCounts> wave(long from, long to, WeightedCounts empty, BlockSampler sampler, BlockPlan plan,
+    JavaRDD<Part> wave(long from, long to, WeightedCounts empty, BlockSampler sampler, BlockPlan plan,
             RandomStreams streams) {
         List<Integer> ids = taskIds(from, to, partitions);
         int tasks = ids.size();
         return sc.parallelize(ids, tasks).map(i -> {
+            long t0 = System.nanoTime();
             WeightedCounts acc = empty;
             TaskContext task = TaskContext.get();
             for (long b = shareStart(from, to, i, tasks); b < shareStart(from, to, i + 1, tasks); b++) {
                 task.killTaskIfInterrupted();
                 acc = acc.merge(sampler.block(streams, b, plan.samplesIn(b)));
             }
-            return acc;
+            return new Part(acc, (System.nanoTime() - t0) / 1e9);
         });
     }
 

@@ -137,24 +137,9 @@ class BnJobTest extends SparkTestBase {
      */
     @Test
     void gibbsWarmUpProgressShowsNoDiagnostics() throws Exception {
-        List<String> lines = new CopyOnWriteArrayList<>();
-        org.apache.logging.log4j.core.Logger logger =
-                (org.apache.logging.log4j.core.Logger) LogManager.getLogger(GibbsJob.class);
-        AbstractAppender capture = new AbstractAppender("bn-progress", null, null, true, Property.EMPTY_ARRAY) {
-            @Override
-            public void append(LogEvent event) {
-                lines.add(event.getMessage().getFormattedMessage());
-            }
-        };
-        capture.start();
-        logger.addAppender(capture);
-        try {
-            BnRuns.run(tmp.resolve("progress"), "--method", "gibbs", "--query", "CO", "--chains", "2", "--warmup",
-                    "100", "--draws", "200", "--round-size", "100", "--seed", "13");
-        } finally {
-            logger.removeAppender(capture);
-            capture.stop();
-        }
+        List<String> lines = logged(GibbsJob.class, () -> BnRuns.run(tmp.resolve("progress"), "--method", "gibbs",
+                "--query", "CO", "--chains", "2", "--warmup", "100", "--draws", "200", "--round-size", "100", "--seed",
+                "13"));
         List<String> rounds = lines.stream().filter(l -> l.startsWith("round ")).toList();
         assertTrue(rounds.get(0).startsWith("round 1/3 warmup   draws/chain 0  no diagnostics in warm-up  "),
                 rounds.toString());
@@ -163,6 +148,39 @@ class BnJobTest extends SparkTestBase {
         assertTrue(rounds.get(rounds.size() - 1).matches("round 3/3 sampling draws/chain 200  max R-hat \\d\\.\\d{4}  "
                 + "min ESS \\d+  \\d+ sweeps/s  compute \\d+\\.\\d\\d s  sync \\d+\\.\\d\\d s"), rounds.toString());
         assertTrue(rounds.stream().noneMatch(l -> l.contains("NaN")), rounds.toString());
+    }
+
+    /** Likelihood weighting's wave lines split each wave's Spark job into the busiest task's compute and the rest. */
+    @Test
+    void weightingWavesSplitComputeAndSync() throws Exception {
+        List<String> lines = logged(WeightedSamplingJob.class, () -> BnRuns.run(tmp.resolve("waves"), "--query", "CO",
+                "--samples", "200000", "--block-size", "10000", "--seed", "13"));
+        List<String> waves = lines.stream().filter(l -> l.startsWith("wave ")).toList();
+        assertTrue(!waves.isEmpty() && waves.get(waves.size() - 1).matches("wave (\\d+)/\\1 .*"), waves.toString());
+        for (String wave : waves) {
+            assertTrue(wave.matches(".*  compute \\d+\\.\\d\\d s  sync \\d+\\.\\d\\d s"), wave);
+        }
+    }
+
+    /** The messages {@code logger} logs while {@code run} runs. */
+    private static List<String> logged(Class<?> logger, java.util.concurrent.Callable<?> run) throws Exception {
+        List<String> lines = new CopyOnWriteArrayList<>();
+        org.apache.logging.log4j.core.Logger log = (org.apache.logging.log4j.core.Logger) LogManager.getLogger(logger);
+        AbstractAppender capture = new AbstractAppender("bn-progress", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                lines.add(event.getMessage().getFormattedMessage());
+            }
+        };
+        capture.start();
+        log.addAppender(capture);
+        try {
+            run.call();
+        } finally {
+            log.removeAppender(capture);
+            capture.stop();
+        }
+        return lines;
     }
 
     /**
