@@ -21,20 +21,23 @@ import scala.runtime.AbstractFunction1;
  * persisted {@code map} whose result is then collected by a second map (the lda and smc jobs' step shape), and
  * (d) {@code treeAggregate} of a 150 KB int array per partition.
  *
- * <p>Usage: {@code submit/bench spark-jobs org.sparkmc.spark.bench.MinimalJobBenchmark [jobs] [master]}
+ * <p>Usage: {@code submit/bench spark-jobs org.sparkmc.spark.bench.MinimalJobBenchmark [jobs] [master] [partitions]}
  */
 public final class MinimalJobBenchmark {
     public static void main(String[] args) {
         int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 300;
         String master = args.length > 1 ? args[1] : "local[2]";
+        int partitions = args.length > 2 ? Integer.parseInt(args[2]) : 2;
         SparkSession spark = SparkSetup.session("minimal-job", master);
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        JavaRDD<Integer> cached = sc.parallelize(List.of(0, 1), 2).persist(StorageLevel.MEMORY_ONLY());
+        List<Integer> ids = java.util.stream.IntStream.range(0, partitions).boxed().toList();
+        JavaRDD<Integer> cached = sc.parallelize(ids, partitions).persist(StorageLevel.MEMORY_ONLY());
         cached.count();
-        System.out.printf(Locale.ROOT, "%s, %d jobs each, median ms per job%n", master, jobs);
+        System.out.printf(Locale.ROOT, "%s, %d partitions, %d jobs each, median ms per job%n", master, partitions,
+                jobs);
         System.out.printf(Locale.ROOT, "map+collect: %.2f%n", median(jobs, () -> cached.map(x -> x + 1).collect()));
         scala.collection.immutable.Seq<Object> both = scala.jdk.javaapi.CollectionConverters.asScala(
-                List.<Object>of(0, 1)).toSeq();
+                List.<Object>copyOf(ids)).toSeq();
         System.out.printf(Locale.ROOT, "the same with named functions (no closure cleaning): %.2f%n", median(jobs,
                 () -> sc.sc().runJob(cached.rdd().map(new PlusOne(), INT), new ToArrayInTask(), both,
                         ClassTag$.MODULE$.apply(Object[].class))));
