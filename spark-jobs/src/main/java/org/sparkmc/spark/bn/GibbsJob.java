@@ -13,6 +13,7 @@ import org.sparkmc.core.bayesnet.GibbsSampling;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.diagnostics.ParameterSummary;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.BusiestPartition;
 import org.sparkmc.spark.cli.Progress;
 
 /**
@@ -93,10 +94,10 @@ public final class GibbsJob {
             results.sort(Comparator.comparingInt(GibbsRound::chain));
             long collected = System.nanoTime();
             states = new ArrayList<>();
-            java.util.Map<Integer, Double> byPartition = new java.util.HashMap<>();
+            BusiestPartition busiest = new BusiestPartition();
             for (int c = 0; c < results.size(); c++) {
                 GibbsRound r = results.get(c);
-                byPartition.merge(r.partition(), r.seconds(), Double::sum);
+                busiest.add(r.partition(), r.seconds());
                 states.add(GibbsRound.at(r.chain(), r.state()));
                 if (!warmup) {
                     for (int j = 0; j < q; j++) {
@@ -123,7 +124,7 @@ public final class GibbsJob {
                     : Double.isNaN(maxRhat) ? "no diagnostics yet: no queried state has varied in any chain"
                     : String.format(Locale.ROOT, "max R-hat %.4f  min ESS %.0f", maxRhat, minEss);
             // The round's Spark job split into the busiest partition's sweeps and the rest (scheduling, shipping).
-            double compute = byPartition.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+            double compute = busiest.seconds();
             double job = (collected - roundStart) / 1e9;
             progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "
                     + "%.0f sweeps/s  compute %.2f s  sync %.2f s", round, rounds, phase, kept, diagnostics,

@@ -17,6 +17,7 @@ import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.BusiestPartition;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.io.LineageCheckpoints;
 import scala.Tuple2;
@@ -204,13 +205,13 @@ public final class AdLdaSpark {
         }
         List<TopicWordDelta> deltas = new ArrayList<>(numBlocks);
         double docTerms = 0;
-        java.util.Map<Integer, Double> partitionSeconds = new java.util.HashMap<>();
+        BusiestPartition busiest = new BusiestPartition();
         for (LdaBlock.BlockReport r : reports) {
             deltas.add(r.delta());
             docTerms += r.documentTerm();
-            partitionSeconds.merge(r.partition(), r.samplingSeconds(), Double::sum);
+            busiest.add(r.partition(), r.samplingSeconds());
         }
-        double slowest = partitionSeconds.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        double slowest = busiest.seconds();
         global = AdLda.merge(base, deltas);
         documentTerms = docTerms;
         if (blocks != null) {

@@ -23,6 +23,7 @@ import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.core.smc.StepSummary;
 import org.sparkmc.core.smc.WeightCollapseException;
+import org.sparkmc.spark.BusiestPartition;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.cli.Progress;
 import org.sparkmc.spark.io.LineageCheckpoints;
@@ -171,13 +172,13 @@ public final class SmcJob {
         }
         List<ParticleBlock.Report> reports = DirectFunctions.mapCollect(next, ParticleBlock::report);
         List<BlockSummary> summaries = new ArrayList<>(reports.size());
-        java.util.Map<Integer, Double> byPartition = new java.util.HashMap<>();
+        BusiestPartition busiest = new BusiestPartition();
         for (ParticleBlock.Report r : reports) {
             summaries.add(r.summary());
-            byPartition.merge(r.partition(), r.seconds(), Double::sum);
+            busiest.add(r.partition(), r.seconds());
         }
         summaries.sort(Comparator.comparingInt(BlockSummary::block));
-        computeSeconds = byPartition.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        computeSeconds = busiest.seconds();
         if (weighted != null) {
             weighted.unpersist(false);
         }

@@ -8,11 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +17,7 @@ import org.sparkmc.core.bayesnet.BlockPlan;
 import org.sparkmc.core.bayesnet.Evidence;
 import org.sparkmc.core.bayesnet.Marginal;
 import org.sparkmc.core.bayesnet.VariableElimination;
+import org.sparkmc.spark.LoggedLines;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
@@ -137,9 +133,9 @@ class BnJobTest extends SparkTestBase {
      */
     @Test
     void gibbsWarmUpProgressShowsNoDiagnostics() throws Exception {
-        List<String> lines = logged(GibbsJob.class, () -> BnRuns.run(tmp.resolve("progress"), "--method", "gibbs",
-                "--query", "CO", "--chains", "2", "--warmup", "100", "--draws", "200", "--round-size", "100", "--seed",
-                "13"));
+        List<String> lines = LoggedLines.of(GibbsJob.class, () -> BnRuns.run(tmp.resolve("progress"), "--method",
+                "gibbs", "--query", "CO", "--chains", "2", "--warmup", "100", "--draws", "200", "--round-size", "100",
+                "--seed", "13"));
         List<String> rounds = lines.stream().filter(l -> l.startsWith("round ")).toList();
         assertTrue(rounds.get(0).startsWith("round 1/3 warmup   draws/chain 0  no diagnostics in warm-up  "),
                 rounds.toString());
@@ -153,34 +149,13 @@ class BnJobTest extends SparkTestBase {
     /** Likelihood weighting's wave lines split each wave's Spark job into the busiest task's compute and the rest. */
     @Test
     void weightingWavesSplitComputeAndSync() throws Exception {
-        List<String> lines = logged(WeightedSamplingJob.class, () -> BnRuns.run(tmp.resolve("waves"), "--query", "CO",
-                "--samples", "200000", "--block-size", "10000", "--seed", "13"));
+        List<String> lines = LoggedLines.of(WeightedSamplingJob.class, () -> BnRuns.run(tmp.resolve("waves"),
+                "--query", "CO", "--samples", "200000", "--block-size", "10000", "--seed", "13"));
         List<String> waves = lines.stream().filter(l -> l.startsWith("wave ")).toList();
         assertTrue(!waves.isEmpty() && waves.get(waves.size() - 1).matches("wave (\\d+)/\\1 .*"), waves.toString());
         for (String wave : waves) {
             assertTrue(wave.matches(".*  compute \\d+\\.\\d\\d s  sync \\d+\\.\\d\\d s"), wave);
         }
-    }
-
-    /** The messages {@code logger} logs while {@code run} runs. */
-    private static List<String> logged(Class<?> logger, java.util.concurrent.Callable<?> run) throws Exception {
-        List<String> lines = new CopyOnWriteArrayList<>();
-        org.apache.logging.log4j.core.Logger log = (org.apache.logging.log4j.core.Logger) LogManager.getLogger(logger);
-        AbstractAppender capture = new AbstractAppender("bn-progress", null, null, true, Property.EMPTY_ARRAY) {
-            @Override
-            public void append(LogEvent event) {
-                lines.add(event.getMessage().getFormattedMessage());
-            }
-        };
-        capture.start();
-        log.addAppender(capture);
-        try {
-            run.call();
-        } finally {
-            log.removeAppender(capture);
-            capture.stop();
-        }
-        return lines;
     }
 
     /**
@@ -189,27 +164,12 @@ class BnJobTest extends SparkTestBase {
      */
     @Test
     void gibbsNotConvergedWarnsNamingTheIndicators() throws Exception {
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        org.apache.logging.log4j.core.Logger logger =
-                (org.apache.logging.log4j.core.Logger) LogManager.getLogger(BnJob.class);
-        AbstractAppender capture = new AbstractAppender("bn-warnings", null, null, true, Property.EMPTY_ARRAY) {
-            @Override
-            public void append(LogEvent event) {
-                if (event.getLevel().isMoreSpecificThan(org.apache.logging.log4j.Level.WARN)) {
-                    warnings.add(event.getMessage().getFormattedMessage());
-                }
-            }
-        };
-        capture.start();
-        logger.addAppender(capture);
-        JsonNode summary;
-        try {
-            summary = BnRuns.run(tmp.resolve("short"), "--method", "gibbs", "--query", "CO", "--chains", "2",
-                    "--warmup", "50", "--draws", "200", "--round-size", "200", "--min-ess", "1e6", "--seed", "13");
-        } finally {
-            logger.removeAppender(capture);
-            capture.stop();
-        }
+        JsonNode[] summaries = new JsonNode[1];
+        List<String> warnings = LoggedLines.of(BnJob.class, org.apache.logging.log4j.Level.WARN,
+                () -> summaries[0] = BnRuns.run(tmp.resolve("short"), "--method", "gibbs", "--query", "CO",
+                        "--chains", "2", "--warmup", "50", "--draws", "200", "--round-size", "200", "--min-ess", "1e6",
+                        "--seed", "13"));
+        JsonNode summary = summaries[0];
         assertFalse(summary.get("converged").asBoolean(), summary.toString());
         assertEquals(1, warnings.size(), warnings.toString());
         String w = warnings.get(0);

@@ -17,6 +17,7 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.models.KalmanFilter;
 import org.sparkmc.core.smc.models.LocalLevelModel;
 import org.sparkmc.core.smc.models.StochasticVolatilityModel;
+import org.sparkmc.spark.LoggedLines;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.TestPaths;
 import org.sparkmc.spark.cli.ExitCode;
@@ -48,26 +49,12 @@ class SmcJobTest extends SparkTestBase {
     @Test
     void progressLinesSplitComputeAndSync() throws Exception {
         for (String partitions : List.of("2", "1")) {
-            List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-            org.apache.logging.log4j.core.Logger logger = (org.apache.logging.log4j.core.Logger)
-                    org.apache.logging.log4j.LogManager.getLogger(SmcJob.class);
-            var capture = new org.apache.logging.log4j.core.appender.AbstractAppender("smc-progress", null, null, true,
-                    org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
-                @Override
-                public void append(org.apache.logging.log4j.core.LogEvent event) {
-                    lines.add(event.getMessage().getFormattedMessage());
-                }
-            };
-            capture.start();
-            logger.addAppender(capture);
-            try {
+            List<String> lines = LoggedLines.of(SmcJob.class, () -> {
                 assertEquals(ExitCode.OK, Main.run("smc", "--conf", TestPaths.conf("smc-nile.conf").toString(),
                         "--data", SmcTestData.nileFile().toString(), "--particles", "10000", "--partitions",
                         partitions, "--out", tmp.resolve("progress-" + partitions).toString()));
-            } finally {
-                logger.removeAppender(capture);
-                capture.stop();
-            }
+                return null;
+            });
             List<String> steps = lines.stream().filter(l -> l.startsWith("step ")).toList();
             assertTrue(steps.get(steps.size() - 1).startsWith("step 100/100"), steps.toString());
             for (String line : steps) {
