@@ -46,7 +46,7 @@ public final class LdaMemoryBenchmark {
         System.out.println("|---|---|---|---|---|---|---|");
         for (int k : ks) {
             AdLdaSpark run = AdLdaSpark.start(sc, training, new AdLdaSpark.Options(new LdaPriors(k, 0.5, 0.01), 8, 2,
-                    20261122L, LdaKernel.SPARSE_GIBBS, 10));
+                    20261122L, LdaKernel.SPARSE_GIBBS, 10, AdLdaSpark.SyncVia.JOBS));
             TopicWordCounts start = run.counts();
             long startPayload = start.payloadBytes();
             long startEstimate = org.apache.spark.util.SizeEstimator.estimate(start);

@@ -24,6 +24,7 @@ import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.SparkmcKryoRegistrator;
+import org.sparkmc.spark.lda.AdLdaSpark;
 import org.sparkmc.spark.lda.LdaConfig;
 import org.sparkmc.spark.lda.LdaCorpus;
 import org.sparkmc.spark.lda.LdaCorpusReader;
@@ -85,7 +86,7 @@ public final class MllibLdaBenchmark {
             String label;
             if (kind.equals("gibbs")) {
                 LdaConfig config = new LdaConfig(new LdaPriors(K, 0.5, 0.01), LdaKernel.SPARSE_GIBBS, iterations, 1,
-                        8, 2, SEED, 10, 50, 50, 20, 10, 1, 10, 0, 1);
+                        8, 2, SEED, 10, 50, 50, 20, 10, 1, 10, 0, 1, AdLdaSpark.SyncVia.AUTO);
                 LdaResult result = new LdaJob(spark, config, LdaJob.Checkpointing.none()).run(input);
                 fit = result.history().stream().mapToDouble(LoglikRow::seconds).sum();
                 eval = result.seconds() - fit;

@@ -1,14 +1,16 @@
 package org.sparkmc.spark.lda;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.spark.HashPartitioner;
+import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.AdLda;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.LdaKernel;
@@ -20,28 +22,46 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.BusiestPartition;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.io.LineageCheckpoints;
+import org.sparkmc.spark.sync.RelayedStage;
+import org.sparkmc.spark.sync.RoundRelay;
 import scala.Tuple2;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
 
 /**
  * Approximate distributed LDA (AD-LDA; Newman, Asuncion, Smyth &amp; Welling, JMLR 2009) on Spark: collapsed Gibbs
  * sampling of the topic assignments z of a corpus cut into B document blocks that stay cached on the executors.
- * Per step, the driver broadcasts the global topic–word counts (sparse, bit-packed: {@link TopicWordCounts}), every
- * block sweeps its documents {@code syncInterval} times against its own copy ({@link AdLda#sweepBlock}), and the
- * driver merges the blocks' sparse count changes into the next global counts.
+ * Per step, every block sweeps its documents {@code syncInterval} times against its own copy of the global
+ * topic–word counts ({@link AdLda#sweepBlock}), and the blocks' sparse count changes are merged, in block order,
+ * into the next global counts. Two ways to run the steps ({@link SyncVia}), with the same draws:
+ * <ul>
+ *   <li><b>relay</b>: one barrier stage runs many steps. Its tasks keep their blocks, exchange the count changes after
+ *   each step through a {@link RoundRelay} on the driver and merge them themselves ({@link RelayedSweeps}); the driver
+ *   merges the same changes for the progress, the log-likelihood and the topic samples, off the tasks' path. A few
+ *   milliseconds of sync per step.</li>
+ *   <li><b>jobs</b>: one Spark job per step. The driver broadcasts the counts (sparse, bit-packed:
+ *   {@link TopicWordCounts}), collects the blocks' changes and merges them. Tens of milliseconds per step, but it runs
+ *   where a barrier stage cannot: more partitions than task slots, or dynamic allocation.</li>
+ * </ul>
  *
  * <p>Deterministic for a seed and a number of blocks: a block's stream is keyed by (sweep, block), never by a
  * partition or thread, and the merge adds integers, so any number of partitions or executors, and any retried or
  * recomputed task, gives the same topics bit for bit. The previous step's blocks are unpersisted once the next are
- * materialised, and the lineage is cut after the first step and every {@code lineageInterval} steps (reliable
- * checkpoints when Spark has a checkpoint directory, local ones otherwise), or never for −1; only the broadcasts a
- * recomputation could still need are kept, and only the newest reliable checkpoint (none after {@link #close}).
+ * materialised, and the lineage is cut after the first step and every {@code lineageInterval} Spark jobs, or never
+ * for −1, and at the end of every relayed stage (reliable checkpoints when Spark has a checkpoint directory, local
+ * ones otherwise); only the broadcasts a recomputation could still need are kept, and only the newest reliable
+ * checkpoint (none after {@link #close}).
  */
 public final class AdLdaSpark {
+    /** How long a relayed task waits for the others' changes of a step: the slowest block's sampling must fit. */
+    private static final int RELAY_TIMEOUT_MILLIS = 30 * 60_000;
     private final JavaSparkContext sc;
     private final LdaPriors priors;
     private final RandomStreams streams;
     private final LdaKernel kernel;
     private final int numBlocks;
+    private final int partitions;
+    private final SyncVia syncVia;
     private final int lineageInterval;
     private final long tokens;
     private final List<Broadcast<TopicWordCounts>> liveBroadcasts = new ArrayList<>();
@@ -61,16 +81,28 @@ public final class AdLdaSpark {
      * @param partitions Spark partitions holding the blocks (does not change any number)
      * @param seed the root seed of every block's streams
      * @param kernel the per-token update
-     * @param lineageInterval steps between cuts of the blocks' lineage, or −1 for never (MLlib's checkpointInterval)
+     * @param lineageInterval Spark jobs between cuts of the blocks' lineage, or −1 for never (MLlib's
+     *     checkpointInterval); a relayed stage is always cut at its end
+     * @param syncVia how the steps run (does not change any number)
      */
     public record Options(LdaPriors priors, int numBlocks, int partitions, long seed, LdaKernel kernel,
-            int lineageInterval) {
+            int lineageInterval, SyncVia syncVia) {
         public Options {
             if (numBlocks < 1 || partitions < 1 || lineageInterval < 1 && lineageInterval != -1) {
                 throw new IllegalArgumentException("blocks and partitions must be positive, the lineage interval "
                         + "positive or -1");
             }
         }
+    }
+
+    /** How the steps run; see the class comment. */
+    public enum SyncVia {
+        /** The relay when every partition gets a task slot at once and dynamic allocation is off, else jobs. */
+        AUTO,
+        /** One barrier stage for many steps, the changes exchanged through a relay on the driver. */
+        RELAY,
+        /** One Spark job per step, the counts broadcast and the changes merged by the driver. */
+        JOBS
     }
 
     /**
@@ -81,11 +113,12 @@ public final class AdLdaSpark {
      * @param seconds the step's wall-clock time
      * @param samplingSeconds the busiest partition's sampling time (the step's critical path)
      * @param tokensPerSecond tokens swept per wall-clock second
-     * @param broadcastBytes the size of the broadcast counts' arrays
+     * @param syncBytes the bytes the sync moved: the broadcast counts' arrays (jobs) or the relayed reports (relay)
+     * @param relayed whether the step ran in a relayed stage
      */
     public record Step(int sweeps, double logLikelihood, double perToken, double seconds, double samplingSeconds,
-            double tokensPerSecond, long broadcastBytes) {
-        /** Time outside sampling: broadcast, scheduling, collecting and merging the changes. */
+            double tokensPerSecond, long syncBytes, boolean relayed) {
+        /** Time outside sampling: the sync (broadcast or relay), scheduling, collecting and merging the changes. */
         public double syncSeconds() {
             return Math.max(0, seconds - samplingSeconds);
         }
@@ -98,6 +131,8 @@ public final class AdLdaSpark {
         this.streams = new RandomStreams(options.seed());
         this.kernel = options.kernel();
         this.numBlocks = options.numBlocks();
+        this.partitions = options.partitions();
+        this.syncVia = options.syncVia();
         this.lineageInterval = options.lineageInterval();
         this.tokens = tokens;
     }
@@ -118,8 +153,8 @@ public final class AdLdaSpark {
         RandomStreams rs = run.streams;
         long t0 = System.nanoTime();
         double sampling = run.collectStep(blocks.map(t -> LdaBlock.initial(t._1(), t._2(), p, rs)),
-                TopicWordCounts.empty(p.numTopics(), vocabularySize), t0);
-        run.last = run.stepSummary(t0, sampling, 1, 0);
+                TopicWordCounts.empty(p.numTopics(), vocabularySize));
+        run.last = run.stepSummary(seconds(t0), sampling, 1, 0, false);
         return run;
     }
 
@@ -133,13 +168,13 @@ public final class AdLdaSpark {
         LdaPriors p = run.priors;
         JavaRDD<LdaBlock> restored = blocks.join(savedTopics, new HashPartitioner(options.partitions()))
                 .map(t -> LdaBlock.restored(t._1(), t._2()._1(), t._2()._2(), p));
-        run.collectStep(restored, TopicWordCounts.empty(p.numTopics(), vocabularySize), System.nanoTime());
+        run.collectStep(restored, TopicWordCounts.empty(p.numTopics(), vocabularySize));
         if (run.global.totalTokens() != tokens) {
             throw new IllegalStateException("saved topics cover " + run.global.totalTokens() + " of " + tokens
                     + " tokens");
         }
         run.sweeps = sweepsDone;
-        run.last = run.stepSummary(System.nanoTime(), 0, 0, 0);
+        run.last = run.stepSummary(0, 0, 0, 0, false);
         return run;
     }
 
@@ -152,7 +187,25 @@ public final class AdLdaSpark {
         return sc.parallelizePairs(keyed, options.partitions());
     }
 
-    /** Runs {@code numSweeps} sweeps of every block against the current global counts, then merges. */
+    /**
+     * Runs {@code numSteps} steps of {@code sweepsPerStep} sweeps each and passes each step's figures to
+     * {@code afterStep} as it ends; during the call the run's counts, sweeps and log-likelihood are those after that
+     * step. In relay mode the blocks keep sampling meanwhile, so a slow {@code afterStep} costs the driver's CPU only.
+     */
+    public void advance(int numSteps, int sweepsPerStep, Consumer<Step> afterStep) {
+        if (numSteps < 1 || sweepsPerStep < 1) {
+            throw new IllegalArgumentException("steps and sweeps per step must be positive");
+        }
+        if (relays()) {
+            relayed(numSteps, sweepsPerStep, afterStep);
+        } else {
+            for (int i = 0; i < numSteps; i++) {
+                afterStep.accept(step(sweepsPerStep));
+            }
+        }
+    }
+
+    /** Runs {@code numSweeps} sweeps of every block against the current global counts, then merges: one Spark job. */
     public Step step(int numSweeps) {
         long t0 = System.nanoTime();
         Broadcast<TopicWordCounts> counts = sc.broadcast(global);
@@ -164,17 +217,82 @@ public final class AdLdaSpark {
         sc.setJobGroup("sparkmc-lda-sweep-" + first, "lda: sweeps " + first + ".." + (first + numSweeps - 1), false);
         long broadcastBytes = global.payloadBytes();
         double sampling = collectStep(DirectFunctions.map(blocks, b -> b.sweep(counts.value(), p, rs, first, numSweeps,
-                k)), global, t0);
+                k)), global);
         sweeps += numSweeps;
-        last = stepSummary(t0, sampling, numSweeps, broadcastBytes);
+        last = stepSummary(seconds(t0), sampling, numSweeps, broadcastBytes, false);
         return last;
     }
 
-    private Step stepSummary(long t0, double sampling, int numSweeps, long broadcastBytes) {
-        double seconds = (System.nanoTime() - t0) / 1e9;
+    /**
+     * Whether the steps run relayed: asked for, or AUTO and the stage fits (see {@link SyncVia#AUTO}). An asked-for
+     * relay that cannot fit is refused here: Spark would retry the barrier stage's slot check for ten minutes.
+     */
+    private boolean relays() {
+        if (syncVia == SyncVia.JOBS) {
+            return false;
+        }
+        boolean dynamic = sc.getConf().getBoolean("spark.dynamicAllocation.enabled", false);
+        int slots = sc.sc().maxNumConcurrentTasks(sc.sc().resourceProfileManager().defaultResourceProfile());
+        boolean fits = !dynamic && partitions <= slots;
+        if (syncVia == SyncVia.RELAY && !fits) {
+            throw new InvalidInputException("--sync-via relay runs every partition's task at once, but "
+                    + (dynamic ? "dynamic allocation is on" : partitions + " partitions need " + partitions
+                    + " task slots and the executors have " + slots) + "; use fewer --partitions or --sync-via jobs");
+        }
+        return fits;
+    }
+
+    /** The relay mode's steps: one barrier stage, its rounds absorbed here as they are relayed. */
+    private void relayed(int numSteps, int sweepsPerStep, Consumer<Step> afterStep) {
+        long t0 = System.nanoTime();
+        Broadcast<TopicWordCounts> counts = sc.broadcast(global);
+        liveBroadcasts.add(counts);
+        int first = sweeps;
+        sc.setJobGroup("sparkmc-lda-sweep-" + first, "lda: sweeps " + first + ".." + (first + numSteps * sweepsPerStep
+                - 1) + ", relayed", false);
+        String host = sc.getConf().get("spark.driver.host");
+        try (RoundRelay relay = new RoundRelay(sc.getConf().get("spark.driver.bindAddress", host), partitions,
+                RELAY_TIMEOUT_MILLIS)) {
+            RelayedSweeps task = new RelayedSweeps(host, relay.port(), RELAY_TIMEOUT_MILLIS, counts, priors, streams,
+                    kernel, first, numSteps, sweepsPerStep, numBlocks);
+            ClassTag<LdaBlock> tag = ClassTag$.MODULE$.apply(LdaBlock.class);
+            JavaRDD<LdaBlock> swept = new JavaRDD<>(blocks.rdd().barrier().mapPartitions(task, true, tag), tag);
+            // Through a shuffle: Spark reruns a failed barrier ShuffleMapStage (every task, from the same blocks), but
+            // it would abort the job if a barrier ResultStage failed.
+            JavaRDD<LdaBlock> next = swept.mapToPair(b -> new Tuple2<>(b.id(), b))
+                    .partitionBy(new HashPartitioner(partitions)).values();
+            boolean cut = prepare(next, true);
+            JavaFutureAction<Long> job = next.countAsync();
+            long[] stepStart = {t0};
+            RelayedStage.run(relay, job, numSteps, round -> {
+                List<LdaBlock.BlockReport> reports = new ArrayList<>(numBlocks);
+                for (byte[] frame : round.frames()) {
+                    reports.addAll(ReportFrames.decode(frame));
+                }
+                double sampling = absorb(reports, global);
+                sweeps += sweepsPerStep;
+                last = stepSummary((round.relayedNanos() - stepStart[0]) / 1e9, sampling, sweepsPerStep,
+                        round.bytes(), true);
+                stepStart[0] = round.relayedNanos();
+                afterStep.accept(last);
+            });
+            adopt(next, cut);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("lda: cannot open the sync relay on the driver", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("lda: interrupted while waiting for the relayed sweeps", e);
+        }
+    }
+
+    private static double seconds(long t0) {
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    private Step stepSummary(double seconds, double sampling, int numSweeps, long syncBytes, boolean relayed) {
         double ll = logLikelihood();
         return new Step(sweeps, ll, ll / tokens, seconds, sampling,
-                seconds > 0 ? tokens * (double) numSweeps / seconds : 0, broadcastBytes);
+                seconds > 0 ? tokens * (double) numSweeps / seconds : 0, syncBytes, relayed);
     }
 
     /** The last step's figures (after {@link #start}: the random initial state's, as sweep 0). */
@@ -184,41 +302,56 @@ public final class AdLdaSpark {
 
     /** Materialises {@code next}, collects its reports and merges them into {@code base}; returns the sampling time of
      * the busiest partition (its blocks run in turn), the step's critical path. */
-    private double collectStep(JavaRDD<LdaBlock> next, TopicWordCounts base, long t0) {
+    private double collectStep(JavaRDD<LdaBlock> next, TopicWordCounts base) {
+        boolean cut = prepare(next, false);
+        double slowest = absorb(new ArrayList<>(DirectFunctions.mapCollect(next, LdaBlock::report)), base);
+        adopt(next, cut);
+        return slowest;
+    }
+
+    /**
+     * Caches the next blocks and marks them for a lineage cut when one is due (before their first action); returns
+     * whether one is. A relayed stage's blocks are always cut: a recomputation could not rerun the stage, whose relay
+     * is gone.
+     */
+    private boolean prepare(JavaRDD<LdaBlock> next, boolean relayed) {
         next.persist(StorageLevel.MEMORY_AND_DISK());
         // The random start is cut at once (until then every task would re-send its documents from the driver),
         // unless the lineage is never cut.
         steps++;
-        boolean cut = lineageInterval > 0 && (steps == 1 || steps % lineageInterval == 0);
-        boolean reliable = sc.getCheckpointDir().isPresent();
+        boolean cut = relayed || lineageInterval > 0 && (steps == 1 || steps % lineageInterval == 0);
         if (cut) {
-            if (reliable) {
+            if (sc.getCheckpointDir().isPresent()) {
                 next.checkpoint();
             } else {
                 next.rdd().localCheckpoint();
             }
         }
-        List<LdaBlock.BlockReport> reports = new ArrayList<>(DirectFunctions.mapCollect(next, LdaBlock::report));
-        reports.sort(Comparator.comparingInt(LdaBlock.BlockReport::block));
-        if (reports.size() != numBlocks) {
-            throw new IllegalStateException(reports.size() + " block reports for " + numBlocks + " blocks");
-        }
-        List<TopicWordDelta> deltas = new ArrayList<>(numBlocks);
+        return cut;
+    }
+
+    /** Merges a step's block reports into {@code base} as the new global counts and document terms; returns the
+     * busiest partition's sampling time. */
+    private double absorb(List<LdaBlock.BlockReport> reports, TopicWordCounts base) {
         double docTerms = 0;
         BusiestPartition busiest = new BusiestPartition();
+        List<TopicWordDelta> deltas = RelayedSweeps.deltasInBlockOrder(reports, numBlocks);
         for (LdaBlock.BlockReport r : reports) {
-            deltas.add(r.delta());
             docTerms += r.documentTerm();
             busiest.add(r.partition(), r.samplingSeconds());
         }
-        double slowest = busiest.seconds();
         global = AdLda.merge(base, deltas);
         documentTerms = docTerms;
+        return busiest.seconds();
+    }
+
+    /** Makes the materialised {@code next} the current blocks and releases what no recomputation can need. */
+    private void adopt(JavaRDD<LdaBlock> next, boolean cut) {
         if (blocks != null) {
             blocks.unpersist(false);
         }
         blocks = next;
-        if (cut && reliable) {
+        if (cut && sc.getCheckpointDir().isPresent()) {
             lineageCheckpoints.written(next);
         }
         if (cut && !liveBroadcasts.isEmpty()) {
@@ -233,7 +366,6 @@ public final class AdLdaSpark {
             // Executors need only the newest; the driver keeps the older values for a recomputation.
             liveBroadcasts.get(liveBroadcasts.size() - 2).unpersist(false);
         }
-        return slowest;
     }
 
     /** log p(w, z) of the current state: the topic–word term plus every block's document term (summed in block order). */

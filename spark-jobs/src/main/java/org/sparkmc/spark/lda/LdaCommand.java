@@ -70,6 +70,13 @@ public final class LdaCommand extends JobCommand {
             description = "Sweeps each block makes between merges of the counts. Default: ${DEFAULT-VALUE}.")
     private int syncInterval;
 
+    @Option(names = "--sync-via", paramLabel = "HOW", defaultValue = "auto",
+            description = "How the sync steps run, with the same draws: relay (one Spark stage runs many sweeps; the "
+                + "blocks exchange their count changes after each through a relay on the driver), jobs (one Spark "
+                + "job per step, the counts broadcast), or auto (relay when every partition gets a task slot at once "
+                + "and dynamic allocation is off). Default: ${DEFAULT-VALUE}.")
+    private String syncVia;
+
     @Option(names = "--blocks", paramLabel = "B", defaultValue = "8",
             description = "Document blocks: with the seed they fix every draw, whatever the partitions or executors. "
                 + "Default: ${DEFAULT-VALUE}.")
@@ -211,6 +218,13 @@ public final class LdaCommand extends JobCommand {
             default -> throw new InvalidInputException("unknown kernel '" + kernel + "'; expected sparse (also "
                     + "sparse-gibbs, sparse_gibbs) or cycle-mh (also cycle_mh)");
         };
+        AdLdaSpark.SyncVia via = switch (syncVia.trim().toLowerCase(Locale.ROOT)) {
+            case "auto" -> AdLdaSpark.SyncVia.AUTO;
+            case "relay" -> AdLdaSpark.SyncVia.RELAY;
+            case "jobs" -> AdLdaSpark.SyncVia.JOBS;
+            default -> throw new InvalidInputException("unknown --sync-via '" + syncVia + "'; expected auto, relay or "
+                    + "jobs");
+        };
         LdaPriors priors;
         try {
             priors = new LdaPriors(topics, alpha == 0 ? 50.0 / Math.max(topics, 1) : alpha, beta);
@@ -220,7 +234,7 @@ public final class LdaCommand extends JobCommand {
         try {
             return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
                     evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery, leftToRight,
-                    leftToRightMoves);
+                    leftToRightMoves, via);
         } catch (InvalidInputException e) {
             throw e;
         } catch (IllegalArgumentException e) {

@@ -27,10 +27,12 @@ import org.sparkmc.spark.io.CheckpointStates;
  * @param topicSampleEvery sweeps between those states (the last is the final sweep)
  * @param leftToRightParticles particles of the held-out left-to-right estimate (0: not computed)
  * @param leftToRightMoves Gibbs sweeps over earlier tokens after each of its resamplings
+ * @param syncVia how the sync steps run (changes no number)
  */
 public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int syncInterval, int blocks, int partitions,
         long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval,
-        int topicSamples, int topicSampleEvery, int leftToRightParticles, int leftToRightMoves) {
+        int topicSamples, int topicSampleEvery, int leftToRightParticles, int leftToRightMoves,
+        AdLdaSpark.SyncVia syncVia) {
     /** The largest α and β taken (see {@link #checkPrior}). */
     public static final double MAX_PRIOR = 1e6;
 
@@ -72,7 +74,7 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
     public LdaConfig withPartitions(int n) {
         return new LdaConfig(priors, kernel, sweeps, syncInterval, blocks, n, seed, heldOutEvery, evalBurnIn,
                 evalSamples, topWords, lineageInterval, topicSamples, topicSampleEvery, leftToRightParticles,
-                leftToRightMoves);
+                leftToRightMoves, syncVia);
     }
 
     /** Whether the state after {@code sweep} sweeps is one of the averaged topic samples. */
@@ -92,7 +94,7 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
     }
 
     public AdLdaSpark.Options samplerOptions() {
-        return new AdLdaSpark.Options(priors, blocks, partitions, seed, kernel, lineageInterval);
+        return new AdLdaSpark.Options(priors, blocks, partitions, seed, kernel, lineageInterval, syncVia);
     }
 
     /**

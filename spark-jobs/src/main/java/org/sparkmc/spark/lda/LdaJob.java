@@ -115,24 +115,27 @@ public final class LdaJob {
                 restoreSamples(mean, checkpoint, saved);
             }
             Progress progress = Progress.forJob(LOG, config.sweeps());
-            int sinceSave = 0;
+            int interval = config.syncInterval();
+            // Each advance runs up to the next checkpoint (one relayed stage, or one Spark job per step): whole sync
+            // steps, then a last shorter one when the sweeps are not a multiple of the interval.
+            int stepsPerSave = checkpoint == null ? Integer.MAX_VALUE
+                    : Math.max(1, (checkpointing.every() + interval - 1) / interval);
             while (run.sweepsDone() < config.sweeps()) {
-                int n = Math.min(config.syncInterval(), config.sweeps() - run.sweepsDone());
-                AdLdaSpark.Step step = run.step(n);
-                LoglikRow row = LoglikRow.of(step);
-                history.add(row);
-                sinceSave += n;
-                boolean last = run.sweepsDone() == config.sweeps();
-                progress.step(run.sweepsDone(), "sample", line(row, step), last);
-                if (config.isTopicSample(run.sweepsDone())) {
-                    mean.add(run.counts());
-                    if (checkpoint != null) {
-                        samples.put(run.sweepsDone(), checkpoint.saveSample(run.sweepsDone(), run.counts()));
+                int left = config.sweeps() - run.sweepsDone();
+                int steps = Math.min(stepsPerSave, left / interval);
+                run.advance(Math.max(steps, 1), steps == 0 ? left : interval, step -> {
+                    LoglikRow row = LoglikRow.of(step);
+                    history.add(row);
+                    progress.step(step.sweeps(), "sample", line(row, step), step.sweeps() == config.sweeps());
+                    if (config.isTopicSample(step.sweeps())) {
+                        mean.add(run.counts());
+                        if (checkpoint != null) {
+                            samples.put(step.sweeps(), checkpoint.saveSample(step.sweeps(), run.counts()));
+                        }
                     }
-                }
-                if (checkpoint != null && (sinceSave >= checkpointing.every() || last)) {
+                });
+                if (checkpoint != null) {
                     checkpoint.save(spark, fingerprint, run, history, samples);
-                    sinceSave = 0;
                 }
             }
             double[] meanPhi = mean == null ? null : mean.phi();
@@ -183,9 +186,10 @@ public final class LdaJob {
     }
 
     private static String line(LoglikRow row, AdLdaSpark.Step step) {
-        return String.format(Locale.ROOT, "lda: sweep %d  log p(w,z)/token %.4f  %.0f tokens/s  sampling %.2f s  "
-                + "sync %.2f s  broadcast %.1f MB", row.sweep(), row.perToken(), row.tokensPerSecond(),
-                row.samplingSeconds(), row.syncSeconds(), step.broadcastBytes() / 1e6);
+        return String.format(Locale.ROOT, "lda: sweep %d  log p(w,z)/token %.4f  %.0f tokens/s  sampling %.3f s  "
+                + "sync %.3f s  %s %.2f MB", row.sweep(), row.perToken(), row.tokensPerSecond(),
+                row.samplingSeconds(), row.syncSeconds(), step.relayed() ? "relayed" : "broadcast",
+                step.syncBytes() / 1e6);
     }
 
     /**

@@ -156,16 +156,14 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
         try {
             run = AdLdaSpark.start(sc, docs.blocks(numBlocks, partitions), docs.numTokens(), docs.vocabularySize(),
                     new AdLdaSpark.Options(priors, numBlocks, partitions, getSeed(), ldaKernel(),
-                            getCheckpointInterval()));
+                            getCheckpointInterval(), AdLdaSpark.SyncVia.AUTO));
         } finally {
             docs.release(); // the blocks are cached by now
         }
         try {
-            for (int i = 0; i < sweeps; i++) {
-                AdLdaSpark.Step step = run.step(1);
-                LOG.info("GibbsLDA {}: sweep {} of {}, log p(w,z) per token {}, {} tokens/s", uid, step.sweeps(),
-                        sweeps, String.format("%.4f", step.perToken()), String.format("%.0f", step.tokensPerSecond()));
-            }
+            run.advance(sweeps, 1, step -> LOG.info("GibbsLDA {}: sweep {} of {}, log p(w,z) per token {}, {} tokens/s",
+                    uid, step.sweeps(), sweeps, String.format("%.4f", step.perToken()),
+                    String.format("%.0f", step.tokensPerSecond())));
             GibbsLDAModel model = new GibbsLDAModel(uid, run.counts(), priors, run.logLikelihood());
             return copyValues(model, ParamMap.empty()).setParent(this);
         } finally {

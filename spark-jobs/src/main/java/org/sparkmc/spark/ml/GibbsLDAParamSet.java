@@ -58,7 +58,8 @@ public final class GibbsLDAParamSet implements Serializable {
                 validator(v -> v != null));
         seed = new LongParam(owner, "seed", "root seed of every random stream");
         checkpointInterval = new IntParam(owner, "checkpointInterval",
-                "sweeps between cuts of the sampler's RDD lineage (>= 1), or -1 for never",
+                "sweeps between cuts of the sampler's RDD lineage (>= 1), or -1 for never; when the sweeps run "
+                        + "in one relayed stage (every partition has a task slot), it is cut once, at the end",
                 validator(v -> validCheckpointInterval((Integer) v)));
         numBlocks = new IntParam(owner, "numBlocks",
                 "AD-LDA document blocks (>= 1); with the seed, they fix the chain whatever the partitioning",

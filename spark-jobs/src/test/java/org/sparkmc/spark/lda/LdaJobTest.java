@@ -3,6 +3,7 @@ package org.sparkmc.spark.lda;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,10 +11,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.AdLdaDriver;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.DocumentCompletion;
@@ -113,7 +120,7 @@ class LdaJobTest extends SparkTestBase {
         Corpus kos = kosEvery(7);
         LdaPriors priors = new LdaPriors(8, 0.2, 0.01);
         AdLdaSpark spark = AdLdaSpark.start(jsc(), kos,
-                new AdLdaSpark.Options(priors, 5, 3, 99, LdaKernel.SPARSE_GIBBS, 2));
+                new AdLdaSpark.Options(priors, 5, 3, 99, LdaKernel.SPARSE_GIBBS, 2, AdLdaSpark.SyncVia.JOBS));
         AdLdaDriver driver = AdLdaDriver.start(kos, 5, priors, new RandomStreams(99));
         for (int s = 0; s < 3; s++) {
             spark.step(1);
@@ -129,15 +136,67 @@ class LdaJobTest extends SparkTestBase {
         spark.close();
     }
 
+    /**
+     * The relayed steps (one barrier stage; the blocks exchange their changes through the driver's relay) are the
+     * one-job-per-step steps bit for bit: every step's log-likelihood, the counts and every block's topics, with one
+     * and with two sweeps per step, over two stages in a row. Five blocks on two partitions.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void relayedStepsEqualOneJobPerStep(int sweepsPerStep) {
+        Corpus kos = kosEvery(7);
+        LdaPriors priors = new LdaPriors(8, 0.2, 0.01);
+        AdLdaSpark jobs = AdLdaSpark.start(jsc(), kos,
+                new AdLdaSpark.Options(priors, 5, 2, 99, LdaKernel.SPARSE_GIBBS, 2, AdLdaSpark.SyncVia.JOBS));
+        AdLdaSpark relay = AdLdaSpark.start(jsc(), kos,
+                new AdLdaSpark.Options(priors, 5, 2, 99, LdaKernel.SPARSE_GIBBS, 2, AdLdaSpark.SyncVia.RELAY));
+        List<AdLdaSpark.Step> relayed = new ArrayList<>();
+        List<AdLdaSpark.Step> stepped = new ArrayList<>();
+        for (int stage : new int[] {3, 2}) {
+            relay.advance(stage, sweepsPerStep, s -> {
+                relayed.add(s);
+                assertEquals(s.logLikelihood(), relay.logLikelihood(), "the run's state is the step's");
+            });
+            jobs.advance(stage, sweepsPerStep, stepped::add);
+        }
+        assertEquals(5, relayed.size());
+        for (int i = 0; i < 5; i++) {
+            assertTrue(relayed.get(i).relayed() && !stepped.get(i).relayed());
+            assertEquals(stepped.get(i).sweeps(), relayed.get(i).sweeps());
+            assertEquals((i + 1) * sweepsPerStep, relayed.get(i).sweeps());
+            assertEquals(stepped.get(i).logLikelihood(), relayed.get(i).logLikelihood(), "step " + i);
+        }
+        assertEquals(jobs.counts(), relay.counts());
+        Map<Integer, char[]> topics = new HashMap<>();
+        jobs.blocks().collect().forEach(b -> topics.put(b.id(), b.topics()));
+        List<LdaBlock> blocks = relay.blocks().collect();
+        assertEquals(5, blocks.size());
+        for (LdaBlock b : blocks) {
+            assertArrayEquals(topics.get(b.id()), b.topics(), "block " + b.id());
+        }
+        jobs.close();
+        relay.close();
+    }
+
+    /** A relay that cannot get every partition a task slot at once is refused, not left to Spark's ten-minute wait. */
+    @Test
+    void aRelayWiderThanTheSlotsIsRefused() {
+        AdLdaSpark run = AdLdaSpark.start(jsc(), kosEvery(11), new AdLdaSpark.Options(new LdaPriors(4, 0.2, 0.01), 3,
+                3, 7, LdaKernel.SPARSE_GIBBS, 2, AdLdaSpark.SyncVia.RELAY));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> run.advance(1, 1, s -> { }));
+        assertTrue(e.getMessage().contains("3 partitions need 3 task slots and the executors have 2"), e.getMessage());
+        run.close();
+    }
+
     /** A lineage interval of −1 never cuts the blocks' lineage, not even after the random start; same chain. */
     @Test
     void lineageIntervalMinusOneNeverCuts() {
         Corpus kos = kosEvery(11);
         LdaPriors priors = new LdaPriors(5, 0.2, 0.01);
         AdLdaSpark cut = AdLdaSpark.start(jsc(), kos,
-                new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, 1));
+                new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, 1, AdLdaSpark.SyncVia.JOBS));
         AdLdaSpark never = AdLdaSpark.start(jsc(), kos,
-                new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, -1));
+                new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, -1, AdLdaSpark.SyncVia.JOBS));
         for (int s = 0; s < 3; s++) {
             assertTrue(cut.blocks().isCheckpointed());
             assertFalse(never.blocks().isCheckpointed(), "cut at step " + (s + 1));

@@ -316,7 +316,8 @@ class GibbsLDATest extends SparkTestBase {
         // driver and cut there, with the estimator's options.
         AdLdaSpark direct = AdLdaSpark.start(jsc(), VectorCorpus.read(features.select("features"), "features")
                 .documents().collect(),
-                new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 4, 2, 5, LdaKernel.SPARSE_GIBBS, 10));
+                new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 4, 2, 5, LdaKernel.SPARSE_GIBBS, 10,
+                        AdLdaSpark.SyncVia.JOBS));
         for (int sweep = 0; sweep < 8; sweep++) {
             direct.step(1);
         }
@@ -433,7 +434,8 @@ class GibbsLDATest extends SparkTestBase {
         jsc().setCheckpointDir(dir.toString());
         try {
             AdLdaSpark run = AdLdaSpark.start(jsc(), VectorCorpus.read(features, "features").documents().collect(),
-                    new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 4, 2, 5, LdaKernel.SPARSE_GIBBS, 2));
+                    new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 4, 2, 5, LdaKernel.SPARSE_GIBBS, 2,
+                            AdLdaSpark.SyncVia.JOBS));
             Set<String> seen = new HashSet<>();
             for (int sweep = 1; sweep <= 6; sweep++) {
                 run.step(1);

@@ -1,4 +1,4 @@
-package org.sparkmc.spark.bench;
+package org.sparkmc.spark.sync;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -9,63 +9,77 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The driver side of a barrier stage's per-sweep synchronisation: a blocking TCP relay on the driver. Every task
- * connects once ({@code hello}: partition, stage attempt); then, per round, each sends one frame tagged with the
- * round number, and the server waits for all partitions' frames of that round and sends every task the other
- * partitions' frames (in partition order) — a barrier that carries data. Round {@link #DONE} ends an attempt.
- * Reads time out after {@code timeoutMillis}, and a failed attempt's sockets are closed, so a lost task cannot hang
- * the run; connections of a newer stage attempt replace an older one's (the barrier stage's retry reruns every
- * task).
+ * The driver's side of a barrier stage whose tasks synchronise once per round without a Spark job per round: a TCP
+ * relay. Every task of the stage connects once ({@link RoundClient}: its partition and stage attempt); then, per
+ * round, each sends one frame, the relay waits for every partition's frame of that round, sends each task the other
+ * partitions' frames (in partition order) and hands all of them to the driver ({@link #next}). It is a barrier that
+ * carries data, and it costs a few milliseconds where a Spark job per round costs tens and Spark's
+ * {@code BarrierTaskContext.allGather} about a second.
  *
- * <p>Frames are opaque bytes here (see {@link DeltaFrames}). One thread serves the partitions in turn: the tasks
- * write before they read, so nothing deadlocks.
+ * <p>A retried stage attempt (Spark reruns every task of a failed barrier stage) replaces the older attempt's
+ * connections and starts again at round 0; its rounds reach the driver again, and the driver skips those it has.
+ * Reads time out after {@code timeoutMillis}, and a failed attempt's sockets are closed, so a lost task fails its
+ * peers instead of hanging them. One thread serves the partitions in turn: the tasks write before they read.
  */
-final class SweepSyncServer implements AutoCloseable {
+public final class RoundRelay implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RoundRelay.class);
     /** The round tag that ends an attempt. */
     static final int DONE = -1;
+
+    /**
+     * One relayed round.
+     *
+     * @param attempt the stage attempt that sent it
+     * @param round its number in the attempt, from 0
+     * @param frames every partition's frame, by partition
+     * @param relayedNanos {@link System#nanoTime()} when the frames had been sent back to the tasks
+     */
+    public record Round(int attempt, int round, byte[][] frames, long relayedNanos) {
+        /** The bytes the partitions sent in this round. */
+        public long bytes() {
+            long sum = 0;
+            for (byte[] f : frames) {
+                sum += f.length;
+            }
+            return sum;
+        }
+    }
 
     private final ServerSocket server;
     private final int partitions;
     private final int timeoutMillis;
-    private final Thread thread;
-    /** System.nanoTime() when each round of the last attempt had been relayed (index = round). */
-    private final List<Long> roundRelayed = new ArrayList<>();
-    /** Bytes of all partitions' frames of each round of the last attempt. */
-    private final List<Long> roundBytes = new ArrayList<>();
-    private volatile long relayNanos;
+    private final BlockingQueue<Round> rounds = new LinkedBlockingQueue<>();
 
-    SweepSyncServer(String bindHost, int partitions, int timeoutMillis) throws IOException {
+    /**
+     * Listens on an ephemeral port of {@code bindHost} for the {@code partitions} tasks of a stage.
+     *
+     * @param timeoutMillis how long a read may wait for a task's frame (a round's slowest sampling must fit)
+     */
+    public RoundRelay(String bindHost, int partitions, int timeoutMillis) throws IOException {
         this.partitions = partitions;
         this.timeoutMillis = timeoutMillis;
         this.server = new ServerSocket();
         server.setReuseAddress(true);
         server.bind(new InetSocketAddress(bindHost, 0));
-        thread = new Thread(this::serve, "sweep-sync-server");
+        Thread thread = new Thread(this::serve, "sparkmc-round-relay");
         thread.setDaemon(true);
         thread.start();
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
-    /** Relay end times of the last attempt's rounds (round 0 = the initial counts, round s + 1 = sweep s). */
-    synchronized long[] roundTimes() {
-        return roundRelayed.stream().mapToLong(Long::longValue).toArray();
-    }
-
-    /** Bytes of all partitions' frames in each round of the last attempt. */
-    synchronized long[] roundBytes() {
-        return roundBytes.stream().mapToLong(Long::longValue).toArray();
-    }
-
-    /** Total time spent writing the relayed frames back to the tasks. */
-    long relayNanos() {
-        return relayNanos;
+    /** The next relayed round, or null when none came within {@code millis}. */
+    public Round next(long millis) throws InterruptedException {
+        return rounds.poll(millis, TimeUnit.MILLISECONDS);
     }
 
     private void serve() {
@@ -73,21 +87,15 @@ final class SweepSyncServer implements AutoCloseable {
             Connection[] attempt = null;
             try {
                 attempt = accept();
-                synchronized (this) {
-                    roundRelayed.clear();
-                    roundBytes.clear();
-                }
                 relay(attempt);
             } catch (IOException | RuntimeException e) {
                 if (!server.isClosed()) {
-                    System.err.println("sweep-sync: attempt abandoned: " + e);
+                    LOG.info("round relay: a stage attempt ended early ({}); waiting for its retry", e.toString());
                 }
             } finally {
                 if (attempt != null) {
                     for (Connection c : attempt) {
-                        if (c != null) {
-                            c.close();
-                        }
+                        c.close();
                     }
                 }
             }
@@ -136,17 +144,12 @@ final class SweepSyncServer implements AutoCloseable {
     }
 
     private void relay(Connection[] conns) throws IOException {
-        byte[][] frames = new byte[partitions][];
+        int attempt = conns[0].stageAttempt;
         for (int expected = 0; ; expected++) {
+            byte[][] frames = new byte[partitions][];
             for (int p = 0; p < partitions; p++) {
                 int round = conns[p].in.readInt();
-                if (round != expected && round != DONE) {
-                    throw new IOException("partition " + p + " sent round " + round + ", expected " + expected);
-                }
-                if (round == DONE) {
-                    if (p != 0) {
-                        throw new IOException("partition " + p + " finished at round " + expected + ", others did not");
-                    }
+                if (round == DONE && p == 0) {
                     for (int q = 1; q < partitions; q++) {
                         if (conns[q].in.readInt() != DONE) {
                             throw new IOException("partition " + q + " did not finish with partition 0");
@@ -154,10 +157,12 @@ final class SweepSyncServer implements AutoCloseable {
                     }
                     return;
                 }
+                if (round != expected) {
+                    throw new IOException("partition " + p + " sent round " + round + ", expected " + expected);
+                }
                 frames[p] = new byte[conns[p].in.readInt()];
                 conns[p].in.readFully(frames[p]);
             }
-            long t0 = System.nanoTime();
             for (int p = 0; p < partitions; p++) {
                 DataOutputStream out = conns[p].out;
                 out.writeInt(partitions - 1);
@@ -169,12 +174,7 @@ final class SweepSyncServer implements AutoCloseable {
                 }
                 out.flush();
             }
-            long t1 = System.nanoTime();
-            relayNanos += t1 - t0;
-            synchronized (this) {
-                roundRelayed.add(t1);
-                roundBytes.add(java.util.Arrays.stream(frames).mapToLong(f -> f.length).sum());
-            }
+            rounds.add(new Round(attempt, expected, frames, System.nanoTime()));
         }
     }
 

@@ -1,0 +1,108 @@
+package org.sparkmc.spark.lda;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.spark.BarrierTaskContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.sparkmc.core.lda.AdLda;
+import org.sparkmc.core.lda.LdaKernel;
+import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.TopicWordCounts;
+import org.sparkmc.core.lda.TopicWordDelta;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.sync.RoundClient;
+import scala.collection.Iterator;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * A barrier task of the {@code lda} job's relayed mode: runs {@code steps} sync steps of its partition's blocks
+ * without returning to the driver. After each step it sends its blocks' reports through the {@link
+ * org.sparkmc.spark.sync.RoundRelay}, gets every other block's back, and merges all B deltas in block order into its
+ * own copy of the global counts, exactly as the driver merges them in the job-per-step mode, so both modes give the
+ * same topics bit for bit. Returns its blocks as they are after the last step.
+ */
+final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator<LdaBlock>>
+        implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String host;
+    private final int port;
+    private final int timeoutMillis;
+    private final Broadcast<TopicWordCounts> start;
+    private final LdaPriors priors;
+    private final RandomStreams streams;
+    private final LdaKernel kernel;
+    private final int firstSweep;
+    private final int steps;
+    private final int sweepsPerStep;
+    private final int numBlocks;
+
+    RelayedSweeps(String host, int port, int timeoutMillis, Broadcast<TopicWordCounts> start, LdaPriors priors,
+            RandomStreams streams, LdaKernel kernel, int firstSweep, int steps, int sweepsPerStep, int numBlocks) {
+        this.host = host;
+        this.port = port;
+        this.timeoutMillis = timeoutMillis;
+        this.start = start;
+        this.priors = priors;
+        this.streams = streams;
+        this.kernel = kernel;
+        this.firstSweep = firstSweep;
+        this.steps = steps;
+        this.sweepsPerStep = sweepsPerStep;
+        this.numBlocks = numBlocks;
+    }
+
+    @Override
+    public Iterator<LdaBlock> apply(Iterator<LdaBlock> partition) {
+        BarrierTaskContext context = BarrierTaskContext.get();
+        List<LdaBlock> blocks = new ArrayList<>();
+        CollectionConverters.asJava(partition).forEachRemaining(blocks::add);
+        TopicWordCounts global = start.value();
+        try (RoundClient client = new RoundClient(host, port, context.partitionId(), context.stageAttemptNumber(),
+                timeoutMillis)) {
+            for (int s = 0; s < steps; s++) {
+                List<LdaBlock.BlockReport> reports = new ArrayList<>(numBlocks);
+                for (int i = 0; i < blocks.size(); i++) {
+                    LdaBlock next = blocks.get(i).sweep(global, priors, streams, firstSweep + s * sweepsPerStep,
+                            sweepsPerStep, kernel);
+                    blocks.set(i, next);
+                    reports.add(next.report());
+                }
+                byte[][] others = client.exchange(s, ReportFrames.encode(reports));
+                if (s == steps - 1) {
+                    break; // the last merge is the driver's alone
+                }
+                for (byte[] frame : others) {
+                    reports.addAll(ReportFrames.decode(frame));
+                }
+                global = AdLda.merge(global, deltasInBlockOrder(reports, numBlocks));
+            }
+            client.done();
+        } catch (IOException e) {
+            throw new UncheckedIOException("lda: the sync relay on the driver (" + host + ":" + port + ") failed", e);
+        }
+        return CollectionConverters.asScala(blocks.iterator());
+    }
+
+    /** The deltas of blocks 0..B−1, in that order; fails unless every block reported once. */
+    static List<TopicWordDelta> deltasInBlockOrder(List<LdaBlock.BlockReport> reports, int numBlocks) {
+        reports.sort(Comparator.comparingInt(LdaBlock.BlockReport::block));
+        List<TopicWordDelta> deltas = new ArrayList<>(numBlocks);
+        for (int b = 0; b < reports.size(); b++) {
+            if (reports.get(b).block() != b) {
+                throw new IllegalStateException("block reports " + reports.stream().map(r -> r.block()).toList()
+                        + " are not blocks 0.." + (numBlocks - 1));
+            }
+            deltas.add(reports.get(b).delta());
+        }
+        if (deltas.size() != numBlocks) {
+            throw new IllegalStateException(deltas.size() + " block reports for " + numBlocks + " blocks");
+        }
+        return deltas;
+    }
+}

@@ -1,0 +1,55 @@
+package org.sparkmc.spark.sync;
+
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import org.apache.spark.api.java.JavaFutureAction;
+
+/**
+ * The driver's loop over a running barrier stage's rounds: hands each round of a {@link RoundRelay} to a consumer
+ * once and in order (a retried stage attempt's repeats are skipped: its tasks replay the same rounds from the same
+ * streams), and ends when the stage's job does, with its failure if it failed.
+ */
+public final class RelayedStage {
+    private static final long POLL_MILLIS = 200;
+
+    private RelayedStage() {
+    }
+
+    /**
+     * Waits for {@code rounds} rounds of the stage that {@code job} runs, passing each to {@code consumer} on this
+     * thread, then for the job; returns its result.
+     *
+     * @throws IllegalStateException when the job failed or ended before its last round (its cause is Spark's error)
+     */
+    public static <T> T run(RoundRelay relay, JavaFutureAction<T> job, int rounds, Consumer<RoundRelay.Round> consumer)
+            throws InterruptedException {
+        int next = 0;
+        try {
+            while (next < rounds) {
+                RoundRelay.Round round = relay.next(POLL_MILLIS);
+                if (round == null) {
+                    if (job.isDone()) {
+                        result(job);
+                        throw new IllegalStateException("the barrier stage ended after " + next + " of " + rounds
+                                + " rounds");
+                    }
+                } else if (round.round() == next) {
+                    consumer.accept(round);
+                    next++;
+                }
+            }
+            return result(job);
+        } catch (RuntimeException | Error | InterruptedException e) {
+            job.cancel(true);
+            throw e;
+        }
+    }
+
+    private static <T> T result(JavaFutureAction<T> job) throws InterruptedException {
+        try {
+            return job.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the barrier stage failed: " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+}
