@@ -69,15 +69,7 @@ public final class AdLda {
     /** As {@link #sweepBlock(Corpus, char[], TopicWordCounts, LdaPriors, RandomStreams, int, int, int)} with a chosen kernel. */
     public static BlockUpdate sweepBlock(Corpus block, char[] topics, TopicWordCounts global, LdaPriors priors,
             RandomStreams streams, int firstSweep, int numSweeps, int blockId, LdaKernel kernel) {
-        if (numSweeps < 1) {
-            throw new IllegalArgumentException("number of sweeps must be positive, is " + numSweeps);
-        }
-        LdaSampler sampler = kernel.create(priors, global);
-        char[] z = topics.clone();
-        for (int t = 0; t < numSweeps; t++) {
-            sampler.sweep(block, z, streams.stream(SWEEP_STREAM, firstSweep + t, blockId));
-        }
-        return new BlockUpdate(z, sampler.delta(global, block));
+        return new BlockSweeper(priors, kernel).sweep(block, topics, global, streams, firstSweep, numSweeps, blockId);
     }
 
     /** The new global counts: {@code global} plus every block's changes (AD-LDA's merge; order-independent). */

@@ -16,4 +16,13 @@ public interface LdaSampler {
 
     /** The change of the local counts from {@code before} (the counts the sampler started from) over the rows of {@code docs}' words. */
     TopicWordDelta delta(TopicWordCounts before, Corpus docs);
+
+    /**
+     * Puts the local counts back to {@code before}, the counts the sampler started from, when only sweeps over
+     * {@code docs} have changed them since: afterwards it samples exactly as a new sampler on {@code before} would.
+     * Returns false, changing nothing, when this kernel cannot (then a new sampler is needed).
+     */
+    default boolean restore(TopicWordCounts before, Corpus docs) {
+        return false;
+    }
 }

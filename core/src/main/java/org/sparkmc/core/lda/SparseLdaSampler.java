@@ -440,6 +440,32 @@ public final class SparseLdaSampler implements LdaSampler {
                 topicChanges);
     }
 
+    /**
+     * Copies back the rows of {@code docs}' words and the topic totals from {@code before}. Every other row is
+     * {@code before}'s already, each row keeps its capacity (the word totals never change), and the per-sweep caches
+     * are rebuilt from the totals at the start of every sweep, so the sampler is then a fresh copy of {@code before}.
+     */
+    @Override
+    public boolean restore(TopicWordCounts before, Corpus docs) {
+        if (before.vocabularySize() != vocabularySize || before.numTopics() != numTopics) {
+            throw new IllegalArgumentException("counts of another shape: K=" + before.numTopics() + ", W="
+                    + before.vocabularySize());
+        }
+        boolean[] present = new boolean[vocabularySize];
+        int[] srcStarts = before.rowStarts();
+        int[] src = before.entries();
+        for (int w : docs.words()) {
+            if (!present[w]) {
+                present[w] = true;
+                int n = srcStarts[w + 1] - srcStarts[w];
+                System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
+                rows[2 * w + 1] = n;
+            }
+        }
+        System.arraycopy(before.topicTotals(), 0, topicTotals, 0, numTopics);
+        return true;
+    }
+
     // ---- test hooks: the same code paths, one token at a time ----
 
     /**

@@ -38,6 +38,37 @@ class AdLdaTest {
         assertFalse(java.util.Arrays.equals(a.topics(), otherBlockKey.topics()));
     }
 
+    /**
+     * One sweeper over several blocks in turn (its sampler restored between them) gives every block exactly what a
+     * fresh sampler gives it: topics and count changes, for both kernels, over sweeps whose global counts change.
+     */
+    @Test
+    void oneSweeperForManyBlocksEqualsAFreshSamplerPerBlock() {
+        LdaPriors priors = new LdaPriors(7, 0.4, 0.02);
+        Corpus c = LdaFixtures.randomCorpus(60, 50, 30, 5);
+        for (LdaKernel kernel : LdaKernel.values()) {
+            RandomStreams streams = new RandomStreams(9);
+            AdLdaDriver driver = AdLdaDriver.start(c, 4, priors, streams);
+            BlockSweeper sweeper = new BlockSweeper(priors, kernel);
+            for (int sweep = 0; sweep < 3; sweep++) {
+                TopicWordCounts global = driver.counts();
+                for (int b = 0; b < 4; b++) {
+                    BlockUpdate fresh = AdLda.sweepBlock(driver.block(b), driver.topics(b), global, priors, streams,
+                            sweep, 2, b, kernel);
+                    BlockUpdate reused = sweeper.sweep(driver.block(b), driver.topics(b), global, streams, sweep, 2,
+                            b);
+                    String where = kernel + ", sweep " + sweep + ", block " + b;
+                    assertArrayEquals(fresh.topics(), reused.topics(), where);
+                    assertArrayEquals(fresh.delta().words(), reused.delta().words(), where);
+                    assertArrayEquals(fresh.delta().topics(), reused.delta().topics(), where);
+                    assertArrayEquals(fresh.delta().changes(), reused.delta().changes(), where);
+                    assertArrayEquals(fresh.delta().topicChanges(), reused.delta().topicChanges(), where);
+                }
+                driver.sweep();
+            }
+        }
+    }
+
     @Test
     void sameSeedAndBlockCountGiveIdenticalChains() {
         LdaPriors priors = new LdaPriors(10, 0.5, 0.01);

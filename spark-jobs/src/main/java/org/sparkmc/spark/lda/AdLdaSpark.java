@@ -12,6 +12,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.AdLda;
+import org.sparkmc.core.lda.BlockSweeper;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaLogLikelihood;
@@ -216,8 +217,13 @@ public final class AdLdaSpark {
         int first = sweeps;
         sc.setJobGroup("sparkmc-lda-sweep-" + first, "lda: sweeps " + first + ".." + (first + numSweeps - 1), false);
         long broadcastBytes = global.payloadBytes();
-        double sampling = collectStep(DirectFunctions.map(blocks, b -> b.sweep(counts.value(), p, rs, first, numSweeps,
-                k)), global);
+        JavaRDD<LdaBlock> next = blocks.mapPartitions(part -> {
+            BlockSweeper sweeper = new BlockSweeper(p, k);
+            List<LdaBlock> swept = new ArrayList<>();
+            part.forEachRemaining(b -> swept.add(b.sweep(sweeper, counts.value(), p, rs, first, numSweeps)));
+            return swept.iterator();
+        }, true);
+        double sampling = collectStep(next, global);
         sweeps += numSweeps;
         last = stepSummary(seconds(t0), sampling, numSweeps, broadcastBytes, false);
         return last;

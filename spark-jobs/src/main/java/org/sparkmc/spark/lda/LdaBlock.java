@@ -3,9 +3,9 @@ package org.sparkmc.spark.lda;
 import java.io.Serializable;
 import org.apache.spark.TaskContext;
 import org.sparkmc.core.lda.AdLda;
+import org.sparkmc.core.lda.BlockSweeper;
 import org.sparkmc.core.lda.BlockUpdate;
 import org.sparkmc.core.lda.Corpus;
-import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaLogLikelihood;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.TopicWordCounts;
@@ -56,11 +56,14 @@ public final class LdaBlock implements Serializable {
                 LdaLogLikelihood.documentTerm(docs, topics, priors), 0);
     }
 
-    /** The block after {@code numSweeps} sweeps from sweep {@code firstSweep} against the global counts. */
-    LdaBlock sweep(TopicWordCounts global, LdaPriors priors, RandomStreams streams, int firstSweep, int numSweeps,
-            LdaKernel kernel) {
+    /**
+     * The block after {@code numSweeps} sweeps from sweep {@code firstSweep} against the global counts, with the
+     * partition's sweeper (its blocks run in turn).
+     */
+    LdaBlock sweep(BlockSweeper sweeper, TopicWordCounts global, LdaPriors priors, RandomStreams streams,
+            int firstSweep, int numSweeps) {
         long t0 = System.nanoTime();
-        BlockUpdate u = AdLda.sweepBlock(docs, topics, global, priors, streams, firstSweep, numSweeps, id, kernel);
+        BlockUpdate u = sweeper.sweep(docs, topics, global, streams, firstSweep, numSweeps, id);
         double seconds = (System.nanoTime() - t0) / 1e9;
         return new LdaBlock(id, docs, u.topics(), u.delta(), LdaLogLikelihood.documentTerm(docs, u.topics(), priors),
                 seconds);

@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.sparkmc.core.lda.AdLda;
+import org.sparkmc.core.lda.BlockSweeper;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.TopicWordCounts;
@@ -63,13 +64,14 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
         List<LdaBlock> blocks = new ArrayList<>();
         CollectionConverters.asJava(partition).forEachRemaining(blocks::add);
         TopicWordCounts global = start.value();
+        BlockSweeper sweeper = new BlockSweeper(priors, kernel);
         try (RoundClient client = new RoundClient(host, port, context.partitionId(), context.stageAttemptNumber(),
                 timeoutMillis)) {
             for (int s = 0; s < steps; s++) {
                 List<LdaBlock.BlockReport> reports = new ArrayList<>(numBlocks);
                 for (int i = 0; i < blocks.size(); i++) {
-                    LdaBlock next = blocks.get(i).sweep(global, priors, streams, firstSweep + s * sweepsPerStep,
-                            sweepsPerStep, kernel);
+                    LdaBlock next = blocks.get(i).sweep(sweeper, global, priors, streams,
+                            firstSweep + s * sweepsPerStep, sweepsPerStep);
                     blocks.set(i, next);
                     reports.add(next.report());
                 }

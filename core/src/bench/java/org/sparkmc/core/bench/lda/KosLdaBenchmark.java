@@ -39,7 +39,8 @@ import org.sparkmc.core.smc.ResamplingScheme;
  * of our sweeps gets its own stream. {@code -DmalletThreads=N} runs Mallet with N threads, which is Mallet's own
  * AD-LDA (a copy of the counts per thread, summed after each sweep): the reference for our block-count property.
  * Each system's rate is also printed as one {@code RESULT row=lda-K system=… tokens_per_second=…} line;
- * {@code -Deval=false} stops there, before the (slow) held-out evaluations.
+ * {@code -Deval=false} stops there, before the (slow) held-out evaluations; {@code -DprintChunks=true} prints the
+ * running wall time of each after every chunk.
  */
 public final class KosLdaBenchmark {
     /** Particles of both left-to-right estimates (Mallet's {@code evaluate-topics} default is 10). */
@@ -89,6 +90,10 @@ public final class KosLdaBenchmark {
                 if (ours != null) {
                     ours.run(done, n);
                 }
+            }
+            if (Boolean.getBoolean("printChunks")) {
+                System.out.printf(Locale.ROOT, "after sweep %d: ours %.3f s, mallet %.3f s in all%n", done + n,
+                        ours == null ? Double.NaN : ours.wall, mallet == null ? Double.NaN : mallet.wall);
             }
         }
         // One machine-readable line per system (submit/bench-all reads Mallet's); -Deval=false stops here.
