@@ -4,9 +4,11 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
@@ -26,8 +28,8 @@ import org.sparkmc.spark.cli.Progress;
  * never the partition — and summarised as a {@link WeightedCounts}, whose merge is exact (the sums are kept
  * exactly), so the estimate is bit-identical for any number of partitions or cores, and after task retries. Each
  * task merges the blocks of its partition; the driver merges the partitions' statistics. The blocks run in up to
- * {@value #MAX_WAVES} waves (one Spark job each) so the driver can log progress in between; only a few hundred
- * bytes per partition come back.
+ * {@value #MAX_WAVES} waves (one Spark job each, all submitted at once so their tasks run back to back) and the
+ * driver logs progress as each ends; only a few hundred bytes per partition come back.
  */
 public final class WeightedSamplingJob {
     /** At most this many waves (Spark jobs), each with at least one block per partition. */
@@ -80,26 +82,53 @@ public final class WeightedSamplingJob {
         List<BnResult.Step> history = new ArrayList<>();
         WeightedCounts total = empty;
         long started = System.nanoTime();
+        // Every wave is submitted at once: Spark runs their tasks back to back, so no core waits for the driver
+        // between waves, while the driver merges and reports each wave in order as it ends.
+        List<JavaFutureAction<List<Part>>> jobs = new ArrayList<>(waves);
         long from = 0;
         for (int wave = 1; wave <= waves; wave++) {
             long to = shareStart(0, blocks, wave, waves);
             sc.setJobGroup("sparkmc-bn-wave-" + wave, "bn: " + config.method().option() + " wave " + wave + "/"
                     + waves + " (blocks " + from + "–" + (to - 1) + ")", false);
-            long waveStart = System.nanoTime();
-            List<Part> parts = wave(from, to, empty, sampler, plan, streams).collect();
-            double compute = 0;
-            for (Part part : parts) {
-                total = total.merge(part.counts());
-                compute = Math.max(compute, part.seconds()); // one task per partition: the busiest one
-            }
-            double seconds = (System.nanoTime() - started) / 1e9;
-            double job = (System.nanoTime() - waveStart) / 1e9;
-            history.add(new BnResult.Step(wave, total.samples(), Double.NaN, total.ess(), seconds));
-            progress.step(wave, "sampling", progressLine(wave, waves, total, seconds) + String.format(Locale.ROOT,
-                    "  compute %.2f s  sync %.2f s", compute, Math.max(0, job - compute)), wave == waves);
+            jobs.add(wave(from, to, empty, sampler, plan, streams).collectAsync());
             from = to;
         }
+        try {
+            long previous = started;
+            for (int wave = 1; wave <= waves; wave++) {
+                List<Part> parts = result(jobs.get(wave - 1));
+                double compute = 0;
+                for (Part part : parts) {
+                    total = total.merge(part.counts());
+                    compute = Math.max(compute, part.seconds()); // one task per partition: the busiest one
+                }
+                long now = System.nanoTime();
+                double seconds = (now - started) / 1e9;
+                double job = (now - previous) / 1e9;
+                previous = now;
+                history.add(new BnResult.Step(wave, total.samples(), Double.NaN, total.ess(), seconds));
+                progress.step(wave, "sampling", progressLine(wave, waves, total, seconds) + String.format(Locale.ROOT,
+                        "  compute %.2f s  sync %.2f s", compute, Math.max(0, job - compute)), wave == waves);
+            }
+        } finally {
+            jobs.forEach(j -> j.cancel(true));
+        }
         return new Outcome(total, history);
+    }
+
+    /** A wave's result, with Spark's failure rethrown as it would leave a plain {@code collect()}. */
+    private static <T> T result(JavaFutureAction<T> job) {
+        try {
+            return job.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("bn: interrupted while waiting for a wave", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("bn: a wave failed: " + e.getCause().getMessage(), e.getCause());
+        }
     }
 
     /**
