@@ -91,6 +91,13 @@ class LdaBadInputTest extends SparkTestBase {
                         new String[] {"--topic-sample-every (3) and --sweeps (200) must be multiples of it"}),
                 Arguments.of("negative left-to-right particles", new String[] {"--docword", LdaRuns.DOCWORD,
                     "--vocab", LdaRuns.VOCAB, "--left-to-right", "-1"}, new String[] {"left-to-right and left-to-right-moves ≥ 0"}),
+                Arguments.of("unknown sync-via", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
+                    LdaRuns.VOCAB, "--sync-via", "barrier"},
+                        new String[] {"unknown --sync-via 'barrier'; expected auto, relay or jobs"}),
+                Arguments.of("a relay wider than the task slots", new String[] {"--docword", LdaRuns.DOCWORD,
+                    "--vocab", LdaRuns.VOCAB, "--sweeps", "2", "--partitions", "3", "--sync-via", "relay"},
+                        new String[] {"--sync-via relay runs every partition's task at once, but 3 partitions need 3 "
+                            + "task slots and the executors have 2; use fewer --partitions or --sync-via jobs"}),
                 Arguments.of("negative left-to-right moves", new String[] {"--docword", LdaRuns.DOCWORD,
                     "--vocab", LdaRuns.VOCAB, "--left-to-right", "5", "--left-to-right-moves", "-2"},
                         new String[] {"left-to-right and left-to-right-moves ≥ 0"}));

@@ -34,11 +34,18 @@ class LdaDeterminismTest {
     private record Outputs(String topics, List<String> loglik, List<String> docTopics) {
     }
 
+    /**
+     * The same topics, log-likelihoods and document topics on one core and two, on 1, 2 and 3 partitions, and
+     * whether the sweeps run relayed (the default where every partition has a task slot: 1 and 2 partitions here) or
+     * as one Spark job per sweep (3 partitions on two cores, or asked for).
+     */
     @Test
     void topicsDoNotDependOnCoresOrPartitions() {
         Outputs oneCore = run("local[1]", "1", "4");
         Outputs twoCores = run("local[2]", "3", "4");
         assertEquals(oneCore, twoCores);
+        assertEquals(oneCore, run("local[2]", "2", "4"));
+        assertEquals(oneCore, run("local[2]", "2", "4", "--sync-via", "jobs"));
         Outputs otherBlocks = run("local[2]", "3", "3");
         assertNotEquals(oneCore.topics(), otherBlocks.topics());
     }
@@ -97,10 +104,12 @@ class LdaDeterminismTest {
         return all;
     }
 
-    private Outputs run(String master, String partitions, String blocks) {
-        Path out = tmp.resolve(master.replaceAll("\\W", "") + "-" + partitions + "-" + blocks);
+    private Outputs run(String master, String partitions, String blocks, String... more) {
+        Path out = tmp.resolve(master.replaceAll("\\W", "") + "-" + partitions + "-" + blocks + String.join("", more));
+        String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("--partitions", partitions,
+                "--blocks", blocks), java.util.stream.Stream.of(more)).toArray(String[]::new);
         return withSession(master, spark -> {
-            assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 3, "--partitions", partitions, "--blocks", blocks)));
+            assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(out, 3, args)));
             return outputs(spark, out);
         });
     }
