@@ -6,6 +6,7 @@ import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -126,8 +127,9 @@ public final class SmcBenchmark {
         long t0 = System.nanoTime();
         SmcJob job = new SmcJob(sc, config(n, tau, blockSize));
         job.initialize();
-        for (int i = 0; i < steps; i++) {
-            job.step(nile[i]);
+        List<double[]> ys = Arrays.asList(nile).subList(0, steps);
+        for (int i = 0; i < steps; ) {
+            i += job.advance(ys.subList(i, steps)).size();
         }
         job.release();
         ll[0] = job.logLikelihood();

@@ -26,6 +26,11 @@ public final class BlockPartitioner extends Partitioner {
         return partitions;
     }
 
+    /** The number of blocks B. */
+    public int blocks() {
+        return blocks;
+    }
+
     /** The first block of partition p. */
     public int firstBlock(int p) {
         return (int) ((long) p * blocks / partitions);

@@ -1,11 +1,14 @@
 package org.sparkmc.spark.smc;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
+import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
@@ -27,6 +30,11 @@ import org.sparkmc.spark.BusiestPartition;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.cli.Progress;
 import org.sparkmc.spark.io.LineageCheckpoints;
+import org.sparkmc.spark.sync.RelayedStage;
+import org.sparkmc.spark.sync.RoundRelay;
+import scala.Tuple2;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
 
 /**
  * The {@code smc} driver: a particle filter whose N particles live on the executors in blocks (an RDD of
@@ -54,10 +62,18 @@ import org.sparkmc.spark.io.LineageCheckpoints;
  */
 public final class SmcJob {
     private static final Logger LOG = LoggerFactory.getLogger(SmcJob.class);
-    /** A chunk of steps in one task ({@link #steps}) stops at this many steps… */
+    /** How long a relayed task waits for the others' reports of a step. */
+    private static final int RELAY_TIMEOUT_MILLIS = 30 * 60_000;
+    /** A chunk of steps in one task ({@link #steps}) or one relayed stage stops at this many steps… */
     private static final int MAX_CHUNK_STEPS = 4_096;
     /** …or at about this many particle-steps (≈ 0.15 s of the bootstrap filter's work). */
     private static final long CHUNK_PARTICLE_STEPS = 10_000_000L;
+    /**
+     * …and a relayed stage at about this many (a few seconds of work on two cores): each stage ends in a shuffle of
+     * every particle, which the longer stage spreads over more steps, at the price of progress lines coming a stage
+     * at a time.
+     */
+    private static final long RELAYED_CHUNK_PARTICLE_STEPS = 250_000_000L;
 
     private final JavaSparkContext sc;
     private final SmcConfig config;
@@ -151,10 +167,8 @@ public final class SmcJob {
         if (pending == null) {
             throw new IllegalStateException("initialize() first");
         }
-        SmcOptions options = config.options();
         boolean missing = checkMissing(observation, step);
         int n = step;
-        long particles = config.particles();
         ParticleKernel kernel = config.model().kernel();
         double prev = previousLogSum;
         RandomStreams rs = streams;
@@ -170,15 +184,24 @@ public final class SmcJob {
                 next.rdd().localCheckpoint();
             }
         }
-        List<ParticleBlock.Report> reports = DirectFunctions.mapCollect(next, ParticleBlock::report);
-        List<BlockSummary> summaries = new ArrayList<>(reports.size());
+        List<ParticleBlock.Report> reports = new ArrayList<>(DirectFunctions.mapCollect(next, ParticleBlock::report));
+        adopt(next, cut);
+        GlobalWeights g = weighed(n, reports);
+        return afterWeighting(n, next, g, observation, missing);
+    }
+
+    /** Folds a step's block reports (any order) in block order; sets the step's compute time (busiest partition). */
+    private GlobalWeights weighed(int n, List<ParticleBlock.Report> reports) {
         BusiestPartition busiest = new BusiestPartition();
         for (ParticleBlock.Report r : reports) {
-            summaries.add(r.summary());
             busiest.add(r.partition(), r.seconds());
         }
-        summaries.sort(Comparator.comparingInt(BlockSummary::block));
         computeSeconds = busiest.seconds();
+        return GlobalWeights.of(n, RelayedSteps.summariesInBlockOrder(reports, config.blocks()));
+    }
+
+    /** Makes the materialised, weighted {@code next} the current generation and releases the older ones. */
+    private void adopt(JavaRDD<ParticleBlock> next, boolean cut) {
         if (weighted != null) {
             weighted.unpersist(false);
         }
@@ -190,29 +213,156 @@ public final class SmcJob {
         if (cut && config.lineageDir() != null) {
             lineageCheckpoints.written(next);
         }
-        GlobalWeights g = GlobalWeights.of(n, summaries);
-        double increment = g.logSum();
-        logLikelihood += increment;
+    }
+
+    /**
+     * The driver's side of a weighted step: adds its log-sum to log p̂ and, when the ESS calls for it, plans the
+     * resampling and makes the offspring (moved between partitions by a shuffle) the next step's particles.
+     */
+    private StepSummary afterWeighting(int n, JavaRDD<ParticleBlock> next, GlobalWeights g, double[] observation,
+            boolean missing) {
+        SmcOptions options = config.options();
+        long particles = config.particles();
         boolean resample = options.resamples(g.ess(), particles);
         if (resample) {
             sc.setJobGroup("sparkmc-smc-step-" + n, "smc: step " + n + " (resample)", false);
-            JavaRDD<ParticleBlock> weightedBlocks = next;
             ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n,
-                    () -> DirectFunctions.mapCollect(weightedBlocks, b -> b.residualPart(g, particles)));
+                    () -> DirectFunctions.mapCollect(next, b -> b.residualPart(g, particles)));
             int d = dim;
             int bs = options.blockSize();
             pending = next.flatMapToPair(b -> Rebalancing.offspring(b, d, bs, g, plan))
                     .partitionBy(partitioner)
                     .mapPartitions(runs -> Rebalancing.assemble(runs, d, bs, particles), true);
-            previousLogSum = BlockPropagation.logSumAfterResampling(particles);
-            resamplings++;
         } else {
             pending = next;
+        }
+        return recorded(g, resample, observation, missing);
+    }
+
+    /**
+     * Runs the time steps of {@code observations} as {@link #step} would, in one barrier stage whose tasks exchange
+     * after each step, through a relay on the driver, what a per-step job sends to the driver and back
+     * ({@link RelayedSteps}: the blocks' summaries, and for a resampling step the offspring that change partition).
+     * The driver follows the same rounds for the steps' figures. For several partitions that all get a task slot.
+     */
+    List<StepSummary> relayedSteps(List<double[]> observations) {
+        return relayedSteps(observations, s -> { });
+    }
+
+    private List<StepSummary> relayedSteps(List<double[]> observations,
+            java.util.function.Consumer<StepSummary> perStep) {
+        int first = step;
+        List<double[]> ys = new ArrayList<>(observations.size());
+        boolean[] missing = new boolean[observations.size()];
+        for (int k = 0; k < observations.size(); k++) {
+            double[] y = observations.get(k);
+            missing[k] = checkMissing(y, first + k);
+            ys.add(y == null ? null : y.clone());
+        }
+        sc.setJobGroup("sparkmc-smc-step-" + first, "smc: steps " + first + "–" + (first + ys.size() - 1)
+                + ", relayed", false);
+        String host = sc.getConf().get("spark.driver.host");
+        SmcOptions options = config.options();
+        long particles = config.particles();
+        List<StepSummary> done = new ArrayList<>();
+        try (RoundRelay relay = new RoundRelay(sc.getConf().get("spark.driver.bindAddress", host),
+                config.partitions(), RELAY_TIMEOUT_MILLIS)) {
+            RelayedSteps task = new RelayedSteps(host, relay.port(), RELAY_TIMEOUT_MILLIS, config.model().kernel(),
+                    options, streams, particles, dim, partitioner, first, ys, previousLogSum);
+            ClassTag<ParticleBlock> tag = ClassTag$.MODULE$.apply(ParticleBlock.class);
+            JavaRDD<ParticleBlock> swept = new JavaRDD<>(pending.rdd().barrier().mapPartitions(task, true, tag), tag);
+            // Through a shuffle: Spark reruns a failed barrier ShuffleMapStage, never a barrier ResultStage, and an
+            // RDD computed from a barrier RDD without a shuffle between would run as a barrier stage itself. The
+            // stage's blocks are always cut: a recomputation could not rerun it, its relay being gone.
+            JavaRDD<ParticleBlock> next = swept.mapToPair(b -> new Tuple2<>(b.block(), b)).partitionBy(partitioner)
+                    .values();
+            next.persist(StorageLevel.MEMORY_AND_DISK());
+            if (config.lineageDir() != null) {
+                next.checkpoint();
+            } else {
+                next.rdd().localCheckpoint();
+            }
+            JavaFutureAction<Long> job = next.countAsync();
+            // Per step a round of summaries, then for a resampling step a round of residual parts (residual
+            // resampling only) and one of offspring, which the driver skips.
+            int[] skip = {0};
+            RelayedStage.run(relay, job, round -> {
+                if (skip[0] > 0) {
+                    skip[0]--;
+                } else {
+                    int k = done.size();
+                    List<ParticleBlock.Report> reports = new ArrayList<>();
+                    for (byte[] frame : round.frames()) {
+                        reports.addAll(RelayedSteps.decode(frame));
+                    }
+                    GlobalWeights g = weighed(first + k, reports);
+                    boolean resample = options.resamples(g.ess(), particles);
+                    StepSummary summary = recorded(g, resample, ys.get(k), missing[k]);
+                    done.add(summary);
+                    perStep.accept(summary);
+                    if (resample) {
+                        skip[0] = options.scheme() == ResamplingScheme.RESIDUAL ? 2 : 1;
+                    }
+                }
+                return skip[0] > 0 || done.size() < ys.size();
+            });
+            adopt(next, true);
+            pending = next;
+        } catch (IOException e) {
+            throw new UncheckedIOException("smc: cannot open the sync relay on the driver", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("smc: interrupted while waiting for the relayed steps", e);
+        } catch (IllegalStateException e) {
+            throw collapseWithin(e);
+        }
+        return done;
+    }
+
+    /**
+     * The driver's record of a step whose resampling, if any, the tasks did: log p̂, the resampling count, the
+     * log-sum the next step starts from, the step counter, and the step's summary.
+     */
+    private StepSummary recorded(GlobalWeights g, boolean resampled, double[] observation, boolean missing) {
+        double increment = g.logSum();
+        logLikelihood += increment;
+        if (resampled) {
+            resamplings++;
+            previousLogSum = BlockPropagation.logSumAfterResampling(config.particles());
+        } else {
             previousLogSum = g.logSum();
         }
-        step++;
-        return new StepSummary(n, g.mean(), g.variance(), g.ess(), resample, increment,
+        return new StepSummary(step++, g.mean(), g.variance(), g.ess(), resampled, increment,
                 observation == null || !missing);
+    }
+
+    /**
+     * Runs the next steps with these observations (at least the first; how many more depends on the engine) and
+     * returns them: a chunk in the one task of a single partition ({@link #steps}), a relayed stage up to the first
+     * resampling ({@link #relayedSteps}), or else one step ({@link #step}).
+     */
+    public List<StepSummary> advance(List<double[]> observations) {
+        return advance(observations, s -> { });
+    }
+
+    /** As {@link #advance(List)}, passing each step's summary to {@code perStep} as soon as the driver has it. */
+    public List<StepSummary> advance(List<double[]> observations, java.util.function.Consumer<StepSummary> perStep) {
+        if (observations.isEmpty()) {
+            throw new IllegalArgumentException("no observation to step with");
+        }
+        if (config.partitions() > 1 && relays()) {
+            return relayedSteps(observations, perStep);
+        }
+        List<StepSummary> done = config.partitions() == 1 ? steps(observations) : List.of(step(observations.get(0)));
+        done.forEach(perStep);
+        return done;
+    }
+
+    /** Whether the steps of several partitions run relayed: every partition gets a task slot, no dynamic allocation. */
+    private boolean relays() {
+        return config.partitions() > 1 && !sc.getConf().getBoolean("spark.dynamicAllocation.enabled", false)
+                && config.partitions() <= sc.sc().maxNumConcurrentTasks(
+                        sc.sc().resourceProfileManager().defaultResourceProfile());
     }
 
     /**
@@ -320,7 +470,7 @@ public final class SmcJob {
         long t0 = System.nanoTime();
         Progress progress = null;
         int expected = 0;
-        boolean closed = false;
+        boolean[] closed = {false};
         try {
             for (Observations batch = feed.next(); batch != null; batch = feed.next()) {
                 if (progress == null) {
@@ -343,25 +493,31 @@ public final class SmcJob {
                     for (int k = 0; k < count; k++) {
                         ys.add(batch.value(i + k));
                     }
-                    double logLik = logLikelihood;
-                    long jobStart = System.nanoTime();
-                    List<StepSummary> done = config.partitions() == 1 ? steps(ys) : List.of(step(ys.get(0)));
-                    double perStep = (System.nanoTime() - jobStart) / 1e9 / count;
-                    List<StepRow> added = new ArrayList<>(count);
-                    for (int k = 0; k < count; k++) {
-                        StepSummary s = done.get(k);
-                        added.add(new StepRow(s.step(), batch.time(i + k), ys.get(k), s));
-                    }
-                    rows.addAll(added);
+                    // A progress line per step as the engine reports it: a relayed stage reports each step as its
+                    // rounds come, the other engines after their job.
+                    Observations current = batch;
+                    Progress lines = progress;
+                    int from = i;
+                    int firstStep = step;
+                    int expectedSteps = expected;
+                    double[] logLik = {logLikelihood};
+                    long[] previous = {System.nanoTime()};
+                    List<StepSummary> done = advance(ys, s -> {
+                        int k = s.step() - firstStep;
+                        StepRow row = new StepRow(s.step(), current.time(from + k), ys.get(k), s);
+                        rows.add(row);
+                        logLik[0] += s.logLikelihoodIncrement();
+                        long now = System.nanoTime();
+                        double perStep = (now - previous[0]) / 1e9;
+                        previous[0] = now;
+                        boolean last = expectedSteps > 0 && row.step() + 1 == expectedSteps;
+                        closed[0] |= last;
+                        lines.step(row.step() + 1, "filter", line(row, expectedSteps, (now - t0) / 1e9, logLik[0],
+                                perStep), last);
+                    });
+                    count = done.size();
                     if (checkpoint != null && step % checkpointing.every() == 0) {
                         save(rows);
-                    }
-                    double seconds = (System.nanoTime() - t0) / 1e9;
-                    for (StepRow row : added) {
-                        logLik += row.summary().logLikelihoodIncrement();
-                        boolean last = expected > 0 && row.step() + 1 == expected;
-                        closed |= last;
-                        progress.step(row.step() + 1, "filter", line(row, expected, seconds, logLik, perStep), last);
                     }
                     i += count;
                 }
@@ -374,7 +530,7 @@ public final class SmcJob {
         } finally {
             release();
         }
-        if (progress != null && !closed) {
+        if (progress != null && !closed[0]) {
             progress.step(step, "end", String.format(Locale.ROOT, "smc: %d steps, log p̂ %.4f, %d resampling steps",
                     step, logLikelihood, resamplings), true);
         }
@@ -429,10 +585,11 @@ public final class SmcJob {
      * where a checkpoint is due.
      */
     private int chunkLength(int remaining) {
-        if (config.partitions() != 1) {
+        if (config.partitions() != 1 && !relays()) {
             return 1;
         }
-        int length = (int) Math.max(1, Math.min(MAX_CHUNK_STEPS, CHUNK_PARTICLE_STEPS / config.particles()));
+        long budget = config.partitions() == 1 ? CHUNK_PARTICLE_STEPS : RELAYED_CHUNK_PARTICLE_STEPS;
+        int length = (int) Math.max(1, Math.min(MAX_CHUNK_STEPS, budget / config.particles()));
         if (checkpoint != null) {
             length = Math.min(length, checkpointing.every() - step % checkpointing.every());
         }

@@ -7,12 +7,20 @@ import org.apache.spark.api.java.JavaFutureAction;
 /**
  * The driver's loop over a running barrier stage's rounds: hands each round of a {@link RoundRelay} to a consumer
  * once and in order (a retried stage attempt's repeats are skipped: its tasks replay the same rounds from the same
- * streams), and ends when the stage's job does, with its failure if it failed.
+ * streams), and ends when the stage's job does, with its failure if it failed. When the number of rounds depends on
+ * what they carry (an SMC step that resamples takes more), the consumer, reading the same frames as the tasks, says
+ * which round is the last.
  */
 public final class RelayedStage {
     private static final long POLL_MILLIS = 200;
 
     private RelayedStage() {
+    }
+
+    /** What the driver does with a round: returns whether the stage's tasks go on to another round. */
+    @FunctionalInterface
+    public interface RoundConsumer {
+        boolean accept(RoundRelay.Round round);
     }
 
     /**
@@ -23,18 +31,31 @@ public final class RelayedStage {
      */
     public static <T> T run(RoundRelay relay, JavaFutureAction<T> job, int rounds, Consumer<RoundRelay.Round> consumer)
             throws InterruptedException {
+        return run(relay, job, r -> {
+            consumer.accept(r);
+            return r.round() < rounds - 1;
+        });
+    }
+
+    /**
+     * As {@link #run(RoundRelay, JavaFutureAction, int, Consumer)} for a stage whose last round is the first for which
+     * {@code consumer} returns false.
+     */
+    public static <T> T run(RoundRelay relay, JavaFutureAction<T> job, RoundConsumer consumer)
+            throws InterruptedException {
         int next = 0;
+        boolean more = true;
         try {
-            while (next < rounds) {
+            while (more) {
                 RoundRelay.Round round = relay.next(POLL_MILLIS);
                 if (round == null) {
                     if (job.isDone()) {
                         result(job);
-                        throw new IllegalStateException("the barrier stage ended after " + next + " of " + rounds
-                                + " rounds");
+                        throw new IllegalStateException("the barrier stage ended after " + next + " rounds, before "
+                                + "its last");
                     }
                 } else if (round.round() == next) {
-                    consumer.accept(round);
+                    more = consumer.accept(round);
                     next++;
                 }
             }

@@ -156,14 +156,14 @@ class ClusterIT {
     }
 
     /**
-     * smc with the config's 100,000 particles (100 steps of a few tenths of a second) on the cluster, against local
-     * mode: an executor is killed after step 30, past the first lineage cut, which --lineage-dir makes a reliable RDD
+     * smc with 300,000 particles (100 steps, relayed in one barrier stage, several seconds) on the cluster, against
+     * local mode: an executor is killed after step 30, past the first lineage cut, which --lineage-dir makes a reliable RDD
      * checkpoint (a local one would be lost with the executor). The lost blocks are recomputed from the same (step,
      * block) streams: no number differs from the undisturbed local run.
      */
     @Test
     void smcOnTheClusterWithAKilledExecutorEqualsLocalMode() throws Exception {
-        String[] longer = {"smc", "--conf", "conf/smc-nile.conf"};
+        String[] longer = {"smc", "--conf", "conf/smc-nile.conf", "--particles", "300000"};
         long appsBefore = applicationsRun();
         Path undisturbed = tmp.resolve("smc-undisturbed");
         LauncherIT.Run r = LauncherIT.launch(with(longer, "--out", undisturbed.toString()));

@@ -93,6 +93,44 @@ class SmcDistributedTest extends SparkTestBase {
         }
     }
 
+    /**
+     * Relayed steps over two partitions (chunks of steps in one barrier stage each, the blocks' summaries and the
+     * offspring that change partition exchanged through the driver's relay) equal the single-machine filter bit for
+     * bit, for every resampling scheme, with a missing observation; particles compared after each chunk.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ResamplingScheme.class)
+    void relayedStepsOverTwoPartitionsEqualTheSingleMachineFilter(ResamplingScheme scheme) {
+        SmcModel model = SmcModel.create("linear-gaussian", "guided", SmcTestData.trend());
+        double[][] y = java.util.Arrays.copyOf(NILE, 30);
+        y[12] = new double[] {Double.NaN};
+        SmcOptions options = SmcOptions.defaults().withScheme(scheme).withBlockSize(100).withEssThreshold(0.6)
+                .withMissing(MissingObservations.SKIP);
+        SmcConfig config = new SmcConfig(model, 700, options, 2, 77, 5, null);
+        ParticleSystem single = new ParticleSystem(model.kernel(), 700, options, new RandomStreams(77));
+        SmcJob job = new SmcJob(jsc(), config);
+        job.initialize();
+        int resampled = 0;
+        int n = 0;
+        try {
+            for (int length : new int[] {1, 6, 23}) {
+                List<StepSummary> actual = job.relayedSteps(java.util.Arrays.asList(y).subList(n, n + length));
+                assertEquals(length, actual.size());
+                for (StepSummary a : actual) {
+                    assertSameStep(single.step(y[n]), a, scheme + ", step " + n);
+                    resampled += a.resampled() ? 1 : 0;
+                    n++;
+                }
+                assertArrayEquals(single.states(), job.states(), 0.0, scheme + " after step " + n + ": particles");
+            }
+            assertEquals(single.logLikelihood(), job.logLikelihood(), 0.0);
+            assertEquals(resampled, job.resamplings());
+            assertTrue(resampled > 3, "too few resampling steps to test: " + resampled);
+        } finally {
+            job.release();
+        }
+    }
+
     /** Every number of a step, bit for bit. */
     private static void assertSameStep(StepSummary expected, StepSummary actual, String where) {
         assertEquals(expected.step(), actual.step(), where);

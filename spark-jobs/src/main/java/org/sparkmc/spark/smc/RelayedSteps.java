@@ -1,0 +1,182 @@
+package org.sparkmc.spark.smc;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.spark.BarrierTaskContext;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.core.smc.BlockPropagation;
+import org.sparkmc.core.smc.BlockSummary;
+import org.sparkmc.core.smc.GlobalWeights;
+import org.sparkmc.core.smc.ParticleKernel;
+import org.sparkmc.core.smc.ResamplingScheme;
+import org.sparkmc.core.smc.ResidualBlock;
+import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.spark.sync.RoundClient;
+import scala.Tuple2;
+import scala.collection.Iterator;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * A barrier task of the {@code smc} job's relayed steps: runs a chunk of time steps over its partition's blocks
+ * without returning to the driver, exchanging through the {@link org.sparkmc.spark.sync.RoundRelay} what a per-step
+ * Spark job would send to the driver and back. Per step, in rounds:
+ * <ol>
+ *   <li>its blocks' {@link ParticleBlock.Report}s; with every block's it folds the summaries in block order
+ *   ({@link GlobalWeights#of}), exactly as the driver does;</li>
+ *   <li>when the ESS calls for resampling and the scheme is residual: its blocks' residual parts, for the plan;</li>
+ *   <li>when it resamples: the offspring runs ({@link Rebalancing#offspring}) whose destination block lies in another
+ *   partition. It lays out its own blocks from its runs and the runs sent to it ({@link Rebalancing#assemble}): the
+ *   particles of the single-machine resampler, as after the per-step job's shuffle.</li>
+ * </ol>
+ * With systematic-type draws and contiguous blocks per partition, most offspring stay in their partition, so only the
+ * runs across a partition boundary travel. Returns its blocks after the chunk's last step.
+ */
+final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iterator<ParticleBlock>>
+        implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String host;
+    private final int port;
+    private final int timeoutMillis;
+    private final ParticleKernel kernel;
+    private final SmcOptions options;
+    private final RandomStreams streams;
+    private final long particles;
+    private final int dim;
+    private final BlockPartitioner partitioner;
+    private final int first;
+    private final List<double[]> observations;
+    private final double previousLogSum;
+
+    RelayedSteps(String host, int port, int timeoutMillis, ParticleKernel kernel, SmcOptions options,
+            RandomStreams streams, long particles, int dim, BlockPartitioner partitioner, int first,
+            List<double[]> observations, double previousLogSum) {
+        this.host = host;
+        this.port = port;
+        this.timeoutMillis = timeoutMillis;
+        this.kernel = kernel;
+        this.options = options;
+        this.streams = streams;
+        this.particles = particles;
+        this.dim = dim;
+        this.partitioner = partitioner;
+        this.first = first;
+        this.observations = observations;
+        this.previousLogSum = previousLogSum;
+    }
+
+    @Override
+    public Iterator<ParticleBlock> apply(Iterator<ParticleBlock> partition) {
+        BarrierTaskContext context = BarrierTaskContext.get();
+        int me = context.partitionId();
+        List<ParticleBlock> blocks = new ArrayList<>();
+        CollectionConverters.asJava(partition).forEachRemaining(blocks::add);
+        blocks.sort(Comparator.comparingInt(ParticleBlock::block));
+        int numBlocks = partitioner.blocks();
+        double prev = previousLogSum;
+        int round = 0;
+        try (RoundClient client = new RoundClient(host, port, me, context.stageAttemptNumber(), timeoutMillis)) {
+            for (int k = 0; k < observations.size(); k++) {
+                int n = first + k;
+                List<ParticleBlock.Report> reports = new ArrayList<>(numBlocks);
+                for (int i = 0; i < blocks.size(); i++) {
+                    ParticleBlock moved = blocks.get(i).propagate(kernel, n, observations.get(k), prev, streams);
+                    blocks.set(i, moved);
+                    reports.add(moved.report());
+                }
+                for (byte[] frame : client.exchange(round++, encode(new ArrayList<>(reports)))) {
+                    reports.addAll(decode(frame));
+                }
+                GlobalWeights g = GlobalWeights.of(n, summariesInBlockOrder(reports, numBlocks));
+                if (!options.resamples(g.ess(), particles)) {
+                    prev = g.logSum();
+                    continue;
+                }
+                List<ResidualBlock> residuals = new ArrayList<>();
+                if (options.scheme() == ResamplingScheme.RESIDUAL) {
+                    for (ParticleBlock b : blocks) {
+                        residuals.add(b.residualPart(g, particles));
+                    }
+                    for (byte[] frame : client.exchange(round++, encode(new ArrayList<>(residuals)))) {
+                        residuals.addAll(decode(frame));
+                    }
+                }
+                ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n, () -> residuals);
+                List<Tuple2<Integer, Offspring>> mine = new ArrayList<>();
+                ArrayList<Tuple2<Integer, Offspring>> away = new ArrayList<>();
+                for (ParticleBlock b : blocks) {
+                    Rebalancing.offspring(b, dim, options.blockSize(), g, plan).forEachRemaining(
+                            run -> (partitioner.getPartition(run._1()) == me ? mine : away).add(run));
+                }
+                for (byte[] frame : client.exchange(round++, encode(away))) {
+                    for (Tuple2<Integer, Offspring> run : RelayedSteps.<Tuple2<Integer, Offspring>>decode(frame)) {
+                        if (partitioner.getPartition(run._1()) == me) {
+                            mine.add(run);
+                        }
+                    }
+                }
+                blocks = new ArrayList<>();
+                Rebalancing.assemble(mine.iterator(), dim, options.blockSize(), particles).forEachRemaining(
+                        blocks::add);
+                prev = BlockPropagation.logSumAfterResampling(particles);
+            }
+            client.done();
+        } catch (IOException e) {
+            throw new UncheckedIOException("smc: the sync relay on the driver (" + host + ":" + port + ") failed", e);
+        }
+        return CollectionConverters.asScala(blocks.iterator());
+    }
+
+    /** The summaries of blocks 0..B−1, in that order; fails unless every block reported once. */
+    static List<BlockSummary> summariesInBlockOrder(List<ParticleBlock.Report> reports, int numBlocks) {
+        reports.sort(Comparator.comparingInt(r -> r.summary().block()));
+        List<BlockSummary> summaries = new ArrayList<>(numBlocks);
+        for (ParticleBlock.Report r : reports) {
+            summaries.add(r.summary());
+        }
+        if (summaries.size() != numBlocks) {
+            throw new IllegalStateException(summaries.size() + " block summaries for " + numBlocks + " blocks");
+        }
+        return summaries;
+    }
+
+    /** A round's frame: a list, Java-serialised. */
+    static byte[] encode(ArrayList<?> items) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(items);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T> List<T> decode(byte[] frame) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(frame)) {
+            @Override
+            protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+                // the application's classes: on an executor they come from the jar's loader, not the system one
+                try {
+                    return Class.forName(desc.getName(), false, RelayedSteps.class.getClassLoader());
+                } catch (ClassNotFoundException e) {
+                    return super.resolveClass(desc);
+                }
+            }
+        }) {
+            return (List<T>) in.readObject();
+        } catch (IOException | ClassNotFoundException e) {
+            throw new IllegalStateException("smc: an unreadable frame from the relay", e);
+        }
+    }
+}
