@@ -54,8 +54,6 @@ import scala.reflect.ClassTag$;
  * checkpoint (none after {@link #close}).
  */
 public final class AdLdaSpark {
-    /** How long a relayed task waits for the others' changes of a step: the slowest block's sampling must fit. */
-    private static final int RELAY_TIMEOUT_MILLIS = 30 * 60_000;
     private final JavaSparkContext sc;
     private final LdaPriors priors;
     private final RandomStreams streams;
@@ -237,13 +235,11 @@ public final class AdLdaSpark {
         if (syncVia == SyncVia.JOBS) {
             return false;
         }
-        boolean dynamic = sc.getConf().getBoolean("spark.dynamicAllocation.enabled", false);
-        int slots = sc.sc().maxNumConcurrentTasks(sc.sc().resourceProfileManager().defaultResourceProfile());
-        boolean fits = !dynamic && partitions <= slots;
+        boolean fits = RelayedStage.fits(sc, partitions);
         if (syncVia == SyncVia.RELAY && !fits) {
             throw new InvalidInputException("--sync-via relay runs every partition's task at once, but "
-                    + (dynamic ? "dynamic allocation is on" : partitions + " partitions need " + partitions
-                    + " task slots and the executors have " + slots) + "; use fewer --partitions or --sync-via jobs");
+                    + (RelayedStage.dynamicAllocation(sc) ? "dynamic allocation is on" : partitions + " partitions need "
+                    + partitions + " task slots and the executors have " + RelayedStage.slots(sc)) + "; use fewer --partitions or --sync-via jobs");
         }
         return fits;
     }
@@ -256,11 +252,9 @@ public final class AdLdaSpark {
         int first = sweeps;
         sc.setJobGroup("sparkmc-lda-sweep-" + first, "lda: sweeps " + first + ".." + (first + numSteps * sweepsPerStep
                 - 1) + ", relayed", false);
-        String host = sc.getConf().get("spark.driver.host");
-        try (RoundRelay relay = new RoundRelay(sc.getConf().get("spark.driver.bindAddress", host), partitions,
-                RELAY_TIMEOUT_MILLIS)) {
-            RelayedSweeps task = new RelayedSweeps(host, relay.port(), RELAY_TIMEOUT_MILLIS, counts, priors, streams,
-                    kernel, first, numSteps, sweepsPerStep, numBlocks);
+        try (RoundRelay relay = RoundRelay.onDriver(sc.getConf(), partitions)) {
+            RelayedSweeps task = new RelayedSweeps(relay.host(), relay.port(), RoundRelay.TIMEOUT_MILLIS, counts,
+                    priors, streams, kernel, first, numSteps, sweepsPerStep, numBlocks);
             ClassTag<LdaBlock> tag = ClassTag$.MODULE$.apply(LdaBlock.class);
             JavaRDD<LdaBlock> swept = new JavaRDD<>(blocks.rdd().barrier().mapPartitions(task, true, tag), tag);
             // Through a shuffle: Spark reruns a failed barrier ShuffleMapStage (every task, from the same blocks), but

@@ -62,8 +62,6 @@ import scala.reflect.ClassTag$;
  */
 public final class SmcJob {
     private static final Logger LOG = LoggerFactory.getLogger(SmcJob.class);
-    /** How long a relayed task waits for the others' reports of a step. */
-    private static final int RELAY_TIMEOUT_MILLIS = 30 * 60_000;
     /** A chunk of steps in one task ({@link #steps}) or one relayed stage stops at this many steps… */
     private static final int MAX_CHUNK_STEPS = 4_096;
     /** …or at about this many particle-steps (≈ 0.15 s of the bootstrap filter's work). */
@@ -252,22 +250,17 @@ public final class SmcJob {
     private List<StepSummary> relayedSteps(List<double[]> observations,
             java.util.function.Consumer<StepSummary> perStep) {
         int first = step;
-        List<double[]> ys = new ArrayList<>(observations.size());
-        boolean[] missing = new boolean[observations.size()];
-        for (int k = 0; k < observations.size(); k++) {
-            double[] y = observations.get(k);
-            missing[k] = checkMissing(y, first + k);
-            ys.add(y == null ? null : y.clone());
-        }
+        Checked checked = checked(observations);
+        List<double[]> ys = checked.observations();
+        boolean[] missing = checked.missing();
         sc.setJobGroup("sparkmc-smc-step-" + first, "smc: steps " + first + "–" + (first + ys.size() - 1)
                 + ", relayed", false);
-        String host = sc.getConf().get("spark.driver.host");
         SmcOptions options = config.options();
         long particles = config.particles();
         List<StepSummary> done = new ArrayList<>();
-        try (RoundRelay relay = new RoundRelay(sc.getConf().get("spark.driver.bindAddress", host),
-                config.partitions(), RELAY_TIMEOUT_MILLIS)) {
-            RelayedSteps task = new RelayedSteps(host, relay.port(), RELAY_TIMEOUT_MILLIS, config.model().kernel(),
+        try (RoundRelay relay = RoundRelay.onDriver(sc.getConf(), config.partitions())) {
+            RelayedSteps task = new RelayedSteps(relay.host(), relay.port(), RoundRelay.TIMEOUT_MILLIS,
+                    config.model().kernel(),
                     options, streams, particles, dim, partitioner, first, ys, previousLogSum);
             ClassTag<ParticleBlock> tag = ClassTag$.MODULE$.apply(ParticleBlock.class);
             JavaRDD<ParticleBlock> swept = new JavaRDD<>(pending.rdd().barrier().mapPartitions(task, true, tag), tag);
@@ -350,7 +343,7 @@ public final class SmcJob {
         if (observations.isEmpty()) {
             throw new IllegalArgumentException("no observation to step with");
         }
-        if (config.partitions() > 1 && relays()) {
+        if (relays()) {
             return relayedSteps(observations, perStep);
         }
         List<StepSummary> done = config.partitions() == 1 ? steps(observations) : List.of(step(observations.get(0)));
@@ -360,9 +353,7 @@ public final class SmcJob {
 
     /** Whether the steps of several partitions run relayed: every partition gets a task slot, no dynamic allocation. */
     private boolean relays() {
-        return config.partitions() > 1 && !sc.getConf().getBoolean("spark.dynamicAllocation.enabled", false)
-                && config.partitions() <= sc.sc().maxNumConcurrentTasks(
-                        sc.sc().resourceProfileManager().defaultResourceProfile());
+        return config.partitions() > 1 && RelayedStage.fits(sc, config.partitions());
     }
 
     /**
@@ -376,6 +367,22 @@ public final class SmcJob {
             }
         }
         return e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+    }
+
+    /** A chunk's observations (copies) and which of them are missing. */
+    private record Checked(List<double[]> observations, boolean[] missing) {
+    }
+
+    /** Copies the chunk's observations from step {@link #steps()} on, checking each as {@link #checkMissing} does. */
+    private Checked checked(List<double[]> observations) {
+        List<double[]> ys = new ArrayList<>(observations.size());
+        boolean[] missing = new boolean[observations.size()];
+        for (int k = 0; k < observations.size(); k++) {
+            double[] y = observations.get(k);
+            missing[k] = checkMissing(y, step + k);
+            ys.add(y == null ? null : y.clone());
+        }
+        return new Checked(ys, missing);
     }
 
     /** Whether the observation is missing (NaN-marked); fails when it is and missing observations fail. */
@@ -400,13 +407,9 @@ public final class SmcJob {
             throw new IllegalStateException("steps in one task need a single partition, not " + config.partitions());
         }
         int first = step;
-        List<double[]> ys = new ArrayList<>(observations.size());
-        boolean[] missing = new boolean[observations.size()];
-        for (int k = 0; k < observations.size(); k++) {
-            double[] y = observations.get(k);
-            missing[k] = checkMissing(y, first + k);
-            ys.add(y == null ? null : y.clone());
-        }
+        Checked checked = checked(observations);
+        List<double[]> ys = checked.observations();
+        boolean[] missing = checked.missing();
         LocalSteps local = new LocalSteps(config.model().kernel(), config.options(), streams, dim,
                 config.particles());
         double prev = previousLogSum;

@@ -3,6 +3,7 @@ package org.sparkmc.spark.sync;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.apache.spark.api.java.JavaFutureAction;
+import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * The driver's loop over a running barrier stage's rounds: hands each round of a {@link RoundRelay} to a consumer
@@ -15,6 +16,23 @@ public final class RelayedStage {
     private static final long POLL_MILLIS = 200;
 
     private RelayedStage() {
+    }
+
+    /**
+     * Whether a barrier stage of {@code partitions} tasks can start now: every task needs a slot at once, and Spark
+     * refuses barrier stages under dynamic allocation.
+     */
+    public static boolean fits(JavaSparkContext sc, int partitions) {
+        return !dynamicAllocation(sc) && partitions <= slots(sc);
+    }
+
+    /** The task slots of the executors registered now. */
+    public static int slots(JavaSparkContext sc) {
+        return sc.sc().maxNumConcurrentTasks(sc.sc().resourceProfileManager().defaultResourceProfile());
+    }
+
+    public static boolean dynamicAllocation(JavaSparkContext sc) {
+        return sc.getConf().getBoolean("spark.dynamicAllocation.enabled", false);
     }
 
     /** What the driver does with a round: returns whether the stage's tasks go on to another round. */

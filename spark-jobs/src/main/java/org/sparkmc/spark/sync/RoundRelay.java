@@ -12,6 +12,7 @@ import java.net.SocketException;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.SparkConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +33,8 @@ public final class RoundRelay implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RoundRelay.class);
     /** The round tag that ends an attempt. */
     static final int DONE = -1;
+    /** How long a task or the relay waits for a round's frames: the slowest partition's step must fit. */
+    public static final int TIMEOUT_MILLIS = 30 * 60_000;
 
     /**
      * One relayed round.
@@ -53,16 +56,19 @@ public final class RoundRelay implements AutoCloseable {
     }
 
     private final ServerSocket server;
+    private final String host;
     private final int partitions;
     private final int timeoutMillis;
     private final BlockingQueue<Round> rounds = new LinkedBlockingQueue<>();
 
     /**
-     * Listens on an ephemeral port of {@code bindHost} for the {@code partitions} tasks of a stage.
+     * Listens on an ephemeral port of {@code bindHost} for the {@code partitions} tasks of a stage, which reach it at
+     * {@code host}.
      *
-     * @param timeoutMillis how long a read may wait for a task's frame (a round's slowest sampling must fit)
+     * @param timeoutMillis how long a read may wait for a task's frame (a round's slowest step must fit)
      */
-    public RoundRelay(String bindHost, int partitions, int timeoutMillis) throws IOException {
+    private RoundRelay(String host, String bindHost, int partitions, int timeoutMillis) throws IOException {
+        this.host = host;
         this.partitions = partitions;
         this.timeoutMillis = timeoutMillis;
         this.server = new ServerSocket();
@@ -71,6 +77,20 @@ public final class RoundRelay implements AutoCloseable {
         Thread thread = new Thread(this::serve, "sparkmc-round-relay");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /**
+     * A relay for a stage of {@code partitions} tasks on the driver of {@code conf}: bound where Spark's driver binds
+     * ({@code spark.driver.bindAddress}), reached where executors reach the driver ({@code spark.driver.host}).
+     */
+    public static RoundRelay onDriver(SparkConf conf, int partitions) throws IOException {
+        String host = conf.get("spark.driver.host");
+        return new RoundRelay(host, conf.get("spark.driver.bindAddress", host), partitions, TIMEOUT_MILLIS);
+    }
+
+    /** The host the tasks connect to. */
+    public String host() {
+        return host;
     }
 
     public int port() {

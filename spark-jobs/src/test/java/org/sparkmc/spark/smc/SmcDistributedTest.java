@@ -61,36 +61,8 @@ class SmcDistributedTest extends SparkTestBase {
     @ParameterizedTest(name = "{0}")
     @EnumSource(ResamplingScheme.class)
     void chunksOfStepsInOneTaskEqualTheSingleMachineFilter(ResamplingScheme scheme) {
-        SmcModel model = SmcModel.create("linear-gaussian", "guided", SmcTestData.trend());
-        double[][] y = java.util.Arrays.copyOf(NILE, 40);
-        y[12] = new double[] {Double.NaN};
-        SmcOptions options = SmcOptions.defaults().withScheme(scheme).withBlockSize(100).withEssThreshold(0.9)
-                .withMissing(MissingObservations.SKIP);
-        SmcConfig config = new SmcConfig(model, 700, options, 1, 77, 5, null);
-        ParticleSystem single = new ParticleSystem(model.kernel(), 700, options, new RandomStreams(77));
-        SmcJob job = new SmcJob(jsc(), config);
-        job.initialize();
-        int resampled = 0;
-        int n = 0;
-        try {
-            for (int length : new int[] {1, 6, 33}) {
-                List<double[]> chunk = java.util.Arrays.asList(y).subList(n, n + length);
-                List<StepSummary> actual = job.steps(chunk);
-                assertEquals(length, actual.size());
-                for (StepSummary a : actual) {
-                    assertSameStep(single.step(y[n]), a, scheme + ", step " + n);
-                    resampled += a.resampled() ? 1 : 0;
-                    n++;
-                }
-                assertArrayEquals(single.states(), job.states(), 0.0, scheme + " after step " + n + ": particles");
-            }
-            assertEquals(single.logLikelihood(), job.logLikelihood(), 0.0);
-            assertEquals(resampled, job.resamplings());
-            assertTrue(resampled > 3, "too few resampling steps to test: " + resampled);
-            assertTrue(job.lineageDepth() < 8, "lineage depth " + job.lineageDepth());
-        } finally {
-            job.release();
-        }
+        SmcJob job = compareChunks(scheme, 1, 0.9, 40, new int[] {1, 6, 33}, SmcJob::steps);
+        assertTrue(job.lineageDepth() < 8, "lineage depth " + job.lineageDepth());
     }
 
     /**
@@ -101,20 +73,31 @@ class SmcDistributedTest extends SparkTestBase {
     @ParameterizedTest(name = "{0}")
     @EnumSource(ResamplingScheme.class)
     void relayedStepsOverTwoPartitionsEqualTheSingleMachineFilter(ResamplingScheme scheme) {
+        compareChunks(scheme, 2, 0.6, 30, new int[] {1, 6, 23}, SmcJob::relayedSteps);
+    }
+
+    /**
+     * Runs a guided trend filter of 700 particles in blocks of 100 over the first {@code steps} Nile observations
+     * (the 13th missing and skipped) in chunks of the given lengths through {@code chunk}, against the single-machine
+     * filter: every step's numbers and, after each chunk, the particles bit for bit; more than 3 resampling steps.
+     * Returns the released job.
+     */
+    private SmcJob compareChunks(ResamplingScheme scheme, int partitions, double essThreshold, int steps,
+            int[] lengths, java.util.function.BiFunction<SmcJob, List<double[]>, List<StepSummary>> chunk) {
         SmcModel model = SmcModel.create("linear-gaussian", "guided", SmcTestData.trend());
-        double[][] y = java.util.Arrays.copyOf(NILE, 30);
+        double[][] y = java.util.Arrays.copyOf(NILE, steps);
         y[12] = new double[] {Double.NaN};
-        SmcOptions options = SmcOptions.defaults().withScheme(scheme).withBlockSize(100).withEssThreshold(0.6)
-                .withMissing(MissingObservations.SKIP);
-        SmcConfig config = new SmcConfig(model, 700, options, 2, 77, 5, null);
+        SmcOptions options = SmcOptions.defaults().withScheme(scheme).withBlockSize(100)
+                .withEssThreshold(essThreshold).withMissing(MissingObservations.SKIP);
+        SmcConfig config = new SmcConfig(model, 700, options, partitions, 77, 5, null);
         ParticleSystem single = new ParticleSystem(model.kernel(), 700, options, new RandomStreams(77));
         SmcJob job = new SmcJob(jsc(), config);
         job.initialize();
         int resampled = 0;
         int n = 0;
         try {
-            for (int length : new int[] {1, 6, 23}) {
-                List<StepSummary> actual = job.relayedSteps(java.util.Arrays.asList(y).subList(n, n + length));
+            for (int length : lengths) {
+                List<StepSummary> actual = chunk.apply(job, java.util.Arrays.asList(y).subList(n, n + length));
                 assertEquals(length, actual.size());
                 for (StepSummary a : actual) {
                     assertSameStep(single.step(y[n]), a, scheme + ", step " + n);
@@ -129,6 +112,7 @@ class SmcDistributedTest extends SparkTestBase {
         } finally {
             job.release();
         }
+        return job;
     }
 
     /** Every number of a step, bit for bit. */
