@@ -13,6 +13,7 @@ import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.lda.AdLdaSpark;
 import org.sparkmc.spark.lda.LdaCorpus;
 import org.sparkmc.spark.lda.LdaCorpusReader;
+import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * Memory of the lda job's data structures on KOS (training split, 8 blocks, local[2]) for each K given: Spark's
@@ -46,7 +47,7 @@ public final class LdaMemoryBenchmark {
         System.out.println("|---|---|---|---|---|---|---|");
         for (int k : ks) {
             AdLdaSpark run = AdLdaSpark.start(sc, training, new AdLdaSpark.Options(new LdaPriors(k, 0.5, 0.01), 8, 2,
-                    20261122L, LdaKernel.SPARSE_GIBBS, 10, AdLdaSpark.SyncVia.JOBS));
+                    20261122L, LdaKernel.SPARSE_GIBBS, 10, SyncVia.JOBS));
             TopicWordCounts start = run.counts();
             long startPayload = start.payloadBytes();
             long startEstimate = org.apache.spark.util.SizeEstimator.estimate(start);

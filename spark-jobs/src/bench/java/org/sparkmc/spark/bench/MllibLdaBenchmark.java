@@ -32,6 +32,7 @@ import org.sparkmc.spark.lda.LdaJob;
 import org.sparkmc.spark.lda.LdaResult;
 import org.sparkmc.spark.lda.LoglikRow;
 import org.sparkmc.spark.ml.GibbsLDA;
+import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * Held-out perplexity against wall-clock time on KOS (K = 100, documents with id % 10 == 0 held out): sparkmc's
@@ -86,7 +87,7 @@ public final class MllibLdaBenchmark {
             String label;
             if (kind.equals("gibbs")) {
                 LdaConfig config = new LdaConfig(new LdaPriors(K, 0.5, 0.01), LdaKernel.SPARSE_GIBBS, iterations, 1,
-                        8, 2, SEED, 10, 50, 50, 20, 10, 1, 10, 0, 1, AdLdaSpark.SyncVia.AUTO);
+                        8, 2, SEED, 10, 50, 50, 20, 10, 1, 10, 0, 1, SyncVia.AUTO);
                 LdaResult result = new LdaJob(spark, config, LdaJob.Checkpointing.none()).run(input);
                 fit = result.history().stream().mapToDouble(LoglikRow::seconds).sum();
                 eval = result.seconds() - fit;

@@ -10,7 +10,6 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
-import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.AdLda;
 import org.sparkmc.core.lda.BlockSweeper;
 import org.sparkmc.core.lda.Corpus;
@@ -25,6 +24,7 @@ import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.io.LineageCheckpoints;
 import org.sparkmc.spark.sync.RelayedStage;
 import org.sparkmc.spark.sync.RoundRelay;
+import org.sparkmc.spark.sync.SyncVia;
 import scala.Tuple2;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
@@ -92,16 +92,6 @@ public final class AdLdaSpark {
                         + "positive or -1");
             }
         }
-    }
-
-    /** How the steps run; see the class comment. */
-    public enum SyncVia {
-        /** The relay when every partition gets a task slot at once and dynamic allocation is off, else jobs. */
-        AUTO,
-        /** One barrier stage for many steps, the changes exchanged through a relay on the driver. */
-        RELAY,
-        /** One Spark job per step, the counts broadcast and the changes merged by the driver. */
-        JOBS
     }
 
     /**
@@ -195,7 +185,7 @@ public final class AdLdaSpark {
         if (numSteps < 1 || sweepsPerStep < 1) {
             throw new IllegalArgumentException("steps and sweeps per step must be positive");
         }
-        if (relays()) {
+        if (syncVia.relays(sc, partitions)) {
             relayed(numSteps, sweepsPerStep, afterStep);
         } else {
             for (int i = 0; i < numSteps; i++) {
@@ -225,23 +215,6 @@ public final class AdLdaSpark {
         sweeps += numSweeps;
         last = stepSummary(seconds(t0), sampling, numSweeps, broadcastBytes, false);
         return last;
-    }
-
-    /**
-     * Whether the steps run relayed: asked for, or AUTO and the stage fits (see {@link SyncVia#AUTO}). An asked-for
-     * relay that cannot fit is refused here: Spark would retry the barrier stage's slot check for ten minutes.
-     */
-    private boolean relays() {
-        if (syncVia == SyncVia.JOBS) {
-            return false;
-        }
-        boolean fits = RelayedStage.fits(sc, partitions);
-        if (syncVia == SyncVia.RELAY && !fits) {
-            throw new InvalidInputException("--sync-via relay runs every partition's task at once, but "
-                    + (RelayedStage.dynamicAllocation(sc) ? "dynamic allocation is on" : partitions + " partitions need "
-                    + partitions + " task slots and the executors have " + RelayedStage.slots(sc)) + "; use fewer --partitions or --sync-via jobs");
-        }
-        return fits;
     }
 
     /** The relay mode's steps: one barrier stage, its rounds absorbed here as they are relayed. */

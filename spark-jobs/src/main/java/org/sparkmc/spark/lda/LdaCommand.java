@@ -16,6 +16,7 @@ import org.sparkmc.spark.io.AtomicOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import org.sparkmc.spark.sync.SyncVia;
 
 /** {@code sparkmc lda}: a topic model by AD-LDA collapsed Gibbs sampling with the documents spread over executors. */
 @Command(name = "lda", mixinStandardHelpOptions = true, sortOptions = false,
@@ -218,13 +219,7 @@ public final class LdaCommand extends JobCommand {
             default -> throw new InvalidInputException("unknown kernel '" + kernel + "'; expected sparse (also "
                     + "sparse-gibbs, sparse_gibbs) or cycle-mh (also cycle_mh)");
         };
-        AdLdaSpark.SyncVia via = switch (syncVia.trim().toLowerCase(Locale.ROOT)) {
-            case "auto" -> AdLdaSpark.SyncVia.AUTO;
-            case "relay" -> AdLdaSpark.SyncVia.RELAY;
-            case "jobs" -> AdLdaSpark.SyncVia.JOBS;
-            default -> throw new InvalidInputException("unknown --sync-via '" + syncVia + "'; expected auto, relay or "
-                    + "jobs");
-        };
+        SyncVia via = SyncVia.parse(syncVia);
         LdaPriors priors;
         try {
             priors = new LdaPriors(topics, alpha == 0 ? 50.0 / Math.max(topics, 1) : alpha, beta);

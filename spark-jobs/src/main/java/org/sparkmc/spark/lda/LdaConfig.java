@@ -8,6 +8,7 @@ import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.spark.io.CheckpointStates;
+import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * The settings of an {@code lda} run.
@@ -32,7 +33,7 @@ import org.sparkmc.spark.io.CheckpointStates;
 public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int syncInterval, int blocks, int partitions,
         long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval,
         int topicSamples, int topicSampleEvery, int leftToRightParticles, int leftToRightMoves,
-        AdLdaSpark.SyncVia syncVia) {
+        SyncVia syncVia) {
     /** The largest α and β taken (see {@link #checkPrior}). */
     public static final double MAX_PRIOR = 1e6;
 

@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.spark.lda.AdLdaSpark;
 import org.sparkmc.spark.lda.LdaDocuments;
+import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * Latent Dirichlet allocation fitted by collapsed Gibbs sampling (Griffiths &amp; Steyvers 2004), distributed as
@@ -156,7 +157,7 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
         try {
             run = AdLdaSpark.start(sc, docs.blocks(numBlocks, partitions), docs.numTokens(), docs.vocabularySize(),
                     new AdLdaSpark.Options(priors, numBlocks, partitions, getSeed(), ldaKernel(),
-                            getCheckpointInterval(), AdLdaSpark.SyncVia.AUTO));
+                            getCheckpointInterval(), SyncVia.AUTO));
         } finally {
             docs.release(); // the blocks are cached by now
         }

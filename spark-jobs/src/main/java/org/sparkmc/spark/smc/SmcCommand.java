@@ -24,6 +24,7 @@ import org.sparkmc.spark.io.CheckpointStates;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import org.sparkmc.spark.sync.SyncVia;
 
 /** {@code sparkmc smc}: a particle filter whose particles are partitioned across Spark executors. */
 @Command(name = "smc", mixinStandardHelpOptions = true, sortOptions = false,
@@ -102,6 +103,13 @@ public final class SmcCommand extends JobCommand {
                 + "min(blocks, Spark's default parallelism).")
     private int partitions;
 
+    @Option(names = "--sync-via", paramLabel = "HOW", defaultValue = "auto",
+            description = "How the steps of several partitions run, with the same numbers: relay (chunks of steps in "
+                + "one Spark stage, synchronised through a relay on the driver), jobs (one Spark job per step), or "
+                + "auto (relay when every partition gets a task slot at once and dynamic allocation is off). "
+                + "Default: ${DEFAULT-VALUE}.")
+    private String syncVia;
+
     @Option(names = "--seed", paramLabel = "N", defaultValue = "20261122",
             description = "Root seed: every block's stream derives from it. Default: ${DEFAULT-VALUE}.")
     private long seed;
@@ -150,7 +158,7 @@ public final class SmcCommand extends JobCommand {
         SmcOptions options = new SmcOptions(ResamplingScheme.parse(resampling), essThreshold, blockSize,
                 missingPolicy);
         SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,
-                lineageEvery, lineageDir);
+                lineageEvery, lineageDir, SyncVia.parse(syncVia));
         SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpoint.dir(), checkpointEvery,
                 checkpoint.resume(),
                 fingerprint());
@@ -217,8 +225,7 @@ public final class SmcCommand extends JobCommand {
     static List<String> optionNames() {
         return List.of("--conf", "--model", "--param", "--data", "--time-column", "--columns", "--missing", "--follow",
                 "--poll-seconds", "--idle-timeout", "--filter", "--particles", "--block-size", "--resampling",
-                "--ess-threshold", "--partitions", "--seed", "--checkpoint", "--checkpoint-every", "--resume",
-                "--lineage-every", "--lineage-dir", "--out",
-                "--overwrite", "--master");
+                "--ess-threshold", "--partitions", "--sync-via", "--seed", "--checkpoint", "--checkpoint-every",
+                "--resume", "--lineage-every", "--lineage-dir", "--out", "--overwrite", "--master");
     }
 }

@@ -3,6 +3,7 @@ package org.sparkmc.spark.smc;
 import java.io.Serializable;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * A validated {@code smc} run.
@@ -14,9 +15,16 @@ import org.sparkmc.core.smc.SmcOptions;
  * @param lineageEvery the particle RDD's lineage is cut (Spark RDD checkpoint) every this many steps
  * @param lineageDir reliable RDD checkpoints that cut the lineage go here; null cuts it with local checkpoints
  *     (executor storage, lost with the executor). Not the run's resumable checkpoint ({@link SmcJob.Checkpointing})
+ * @param syncVia how the steps of several partitions run (does not change any number)
  */
 public record SmcConfig(SmcModel model, int particles, SmcOptions options, int partitions, long seed,
-        int lineageEvery, String lineageDir) implements Serializable {
+        int lineageEvery, String lineageDir, SyncVia syncVia) implements Serializable {
+
+    /** A run whose steps run as {@link SyncVia#AUTO} picks. */
+    public SmcConfig(SmcModel model, int particles, SmcOptions options, int partitions, long seed, int lineageEvery,
+            String lineageDir) {
+        this(model, particles, options, partitions, seed, lineageEvery, lineageDir, SyncVia.AUTO);
+    }
 
     public SmcConfig {
         if (particles < 1) {
@@ -45,6 +53,6 @@ public record SmcConfig(SmcModel model, int particles, SmcOptions options, int p
     }
 
     public SmcConfig withPartitions(int p) {
-        return new SmcConfig(model, particles, options, p, seed, lineageEvery, lineageDir);
+        return new SmcConfig(model, particles, options, p, seed, lineageEvery, lineageDir, syncVia);
     }
 }

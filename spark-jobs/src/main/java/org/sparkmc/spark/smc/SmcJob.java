@@ -351,9 +351,9 @@ public final class SmcJob {
         return done;
     }
 
-    /** Whether the steps of several partitions run relayed: every partition gets a task slot, no dynamic allocation. */
+    /** Whether the steps of several partitions run relayed ({@link SmcConfig#syncVia}). */
     private boolean relays() {
-        return config.partitions() > 1 && RelayedStage.fits(sc, config.partitions());
+        return config.partitions() > 1 && config.syncVia().relays(sc, config.partitions());
     }
 
     /**

@@ -33,6 +33,7 @@ import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
+import org.sparkmc.spark.sync.SyncVia;
 
 /** The lda job end to end on KOS, and its Spark sampler against the one-machine AD-LDA it distributes. */
 class LdaJobTest extends SparkTestBase {
@@ -120,7 +121,7 @@ class LdaJobTest extends SparkTestBase {
         Corpus kos = kosEvery(7);
         LdaPriors priors = new LdaPriors(8, 0.2, 0.01);
         AdLdaSpark spark = AdLdaSpark.start(jsc(), kos,
-                new AdLdaSpark.Options(priors, 5, 3, 99, LdaKernel.SPARSE_GIBBS, 2, AdLdaSpark.SyncVia.JOBS));
+                new AdLdaSpark.Options(priors, 5, 3, 99, LdaKernel.SPARSE_GIBBS, 2, SyncVia.JOBS));
         AdLdaDriver driver = AdLdaDriver.start(kos, 5, priors, new RandomStreams(99));
         for (int s = 0; s < 3; s++) {
             spark.step(1);
@@ -147,9 +148,9 @@ class LdaJobTest extends SparkTestBase {
         Corpus kos = kosEvery(7);
         LdaPriors priors = new LdaPriors(8, 0.2, 0.01);
         AdLdaSpark jobs = AdLdaSpark.start(jsc(), kos,
-                new AdLdaSpark.Options(priors, 5, 2, 99, LdaKernel.SPARSE_GIBBS, 2, AdLdaSpark.SyncVia.JOBS));
+                new AdLdaSpark.Options(priors, 5, 2, 99, LdaKernel.SPARSE_GIBBS, 2, SyncVia.JOBS));
         AdLdaSpark relay = AdLdaSpark.start(jsc(), kos,
-                new AdLdaSpark.Options(priors, 5, 2, 99, LdaKernel.SPARSE_GIBBS, 2, AdLdaSpark.SyncVia.RELAY));
+                new AdLdaSpark.Options(priors, 5, 2, 99, LdaKernel.SPARSE_GIBBS, 2, SyncVia.RELAY));
         List<AdLdaSpark.Step> relayed = new ArrayList<>();
         List<AdLdaSpark.Step> stepped = new ArrayList<>();
         for (int stage : new int[] {3, 2}) {
@@ -182,7 +183,7 @@ class LdaJobTest extends SparkTestBase {
     @Test
     void aRelayWiderThanTheSlotsIsRefused() {
         AdLdaSpark run = AdLdaSpark.start(jsc(), kosEvery(11), new AdLdaSpark.Options(new LdaPriors(4, 0.2, 0.01), 3,
-                3, 7, LdaKernel.SPARSE_GIBBS, 2, AdLdaSpark.SyncVia.RELAY));
+                3, 7, LdaKernel.SPARSE_GIBBS, 2, SyncVia.RELAY));
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> run.advance(1, 1, s -> { }));
         assertTrue(e.getMessage().contains("3 partitions need 3 task slots and the executors have 2"), e.getMessage());
         run.close();
@@ -194,9 +195,9 @@ class LdaJobTest extends SparkTestBase {
         Corpus kos = kosEvery(11);
         LdaPriors priors = new LdaPriors(5, 0.2, 0.01);
         AdLdaSpark cut = AdLdaSpark.start(jsc(), kos,
-                new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, 1, AdLdaSpark.SyncVia.JOBS));
+                new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, 1, SyncVia.JOBS));
         AdLdaSpark never = AdLdaSpark.start(jsc(), kos,
-                new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, -1, AdLdaSpark.SyncVia.JOBS));
+                new AdLdaSpark.Options(priors, 3, 2, 7, LdaKernel.SPARSE_GIBBS, -1, SyncVia.JOBS));
         for (int s = 0; s < 3; s++) {
             assertTrue(cut.blocks().isCheckpointed());
             assertFalse(never.blocks().isCheckpointed(), "cut at step " + (s + 1));

@@ -35,6 +35,7 @@ import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.lda.AdLdaSpark;
+import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * GibbsLDA inside a Spark ML text pipeline: it recovers planted topics, takes MLlib LDA's place with the same
@@ -317,7 +318,7 @@ class GibbsLDATest extends SparkTestBase {
         AdLdaSpark direct = AdLdaSpark.start(jsc(), VectorCorpus.read(features.select("features"), "features")
                 .documents().collect(),
                 new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 4, 2, 5, LdaKernel.SPARSE_GIBBS, 10,
-                        AdLdaSpark.SyncVia.JOBS));
+                        SyncVia.JOBS));
         for (int sweep = 0; sweep < 8; sweep++) {
             direct.step(1);
         }
@@ -435,7 +436,7 @@ class GibbsLDATest extends SparkTestBase {
         try {
             AdLdaSpark run = AdLdaSpark.start(jsc(), VectorCorpus.read(features, "features").documents().collect(),
                     new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 4, 2, 5, LdaKernel.SPARSE_GIBBS, 2,
-                            AdLdaSpark.SyncVia.JOBS));
+                            SyncVia.JOBS));
             Set<String> seen = new HashSet<>();
             for (int sweep = 1; sweep <= 6; sweep++) {
                 run.step(1);

@@ -31,6 +31,8 @@ class SmcBadInputTest extends SparkTestBase {
         String nile = SmcTestData.nileFile().toString();
         return Stream.of(
                 Arguments.of("zero particles", List.of("--data", nile, "--particles", "0"), "particles must be"),
+                Arguments.of("unknown sync-via", List.of("--data", nile, "--sync-via", "barrier"),
+                        "unknown --sync-via 'barrier'; expected auto, relay or jobs"),
                 Arguments.of("negative particles", List.of("--data", nile, "--particles", "-5"), "particles must be"),
                 Arguments.of("zero block size", List.of("--data", nile, "--block-size", "0"), "block size"),
                 Arguments.of("negative partitions", List.of("--data", nile, "--partitions", "-1"),

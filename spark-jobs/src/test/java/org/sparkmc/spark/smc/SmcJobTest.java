@@ -43,16 +43,21 @@ class SmcJobTest extends SparkTestBase {
     }
 
     /**
-     * Issue 17: every progress line splits its step's wall time into the executors' compute and the rest, over several
-     * partitions (a Spark job per step) and over one (steps in chunks inside one task).
+     * Issue 17: every progress line splits its step's wall time into the executors' compute and the rest, over two
+     * partitions (relayed stages, the default, and a Spark job per step, asked for) and over one (steps in chunks
+     * inside one task); the three write the same filter.csv.
      */
     @Test
     void progressLinesSplitComputeAndSync() throws Exception {
-        for (String partitions : List.of("2", "1")) {
+        List<String> filter = null;
+        for (List<String> how : List.of(List.of("2"), List.of("2", "--sync-via", "jobs"), List.of("1"))) {
+            Path out = tmp.resolve("progress-" + String.join("", how));
             List<String> lines = LoggedLines.of(SmcJob.class, () -> {
-                assertEquals(ExitCode.OK, Main.run("smc", "--conf", TestPaths.conf("smc-nile.conf").toString(),
-                        "--data", SmcTestData.nileFile().toString(), "--particles", "10000", "--partitions",
-                        partitions, "--out", tmp.resolve("progress-" + partitions).toString()));
+                List<String> args = new java.util.ArrayList<>(List.of("smc", "--conf",
+                        TestPaths.conf("smc-nile.conf").toString(), "--data", SmcTestData.nileFile().toString(),
+                        "--particles", "10000", "--out", out.toString(), "--partitions"));
+                args.addAll(how);
+                assertEquals(ExitCode.OK, Main.run(args.toArray(String[]::new)));
                 return null;
             });
             List<String> steps = lines.stream().filter(l -> l.startsWith("step ")).toList();
@@ -60,6 +65,11 @@ class SmcJobTest extends SparkTestBase {
             for (String line : steps) {
                 assertTrue(line.matches(".*  compute \\d+\\.\\d ms  sync \\d+\\.\\d ms"), line);
             }
+            List<String> rows = Files.readAllLines(out.resolve("filter.csv"));
+            if (filter != null) {
+                assertEquals(filter, rows, "filter.csv with --partitions " + how);
+            }
+            filter = rows;
         }
     }
 

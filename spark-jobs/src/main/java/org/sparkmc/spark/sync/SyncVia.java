@@ -1,0 +1,50 @@
+package org.sparkmc.spark.sync;
+
+import java.util.Locale;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.sparkmc.core.InvalidInputException;
+
+/**
+ * How an iterative job's synchronised steps run ({@code --sync-via}); either way gives the same numbers.
+ */
+public enum SyncVia {
+    /** The relay when every partition gets a task slot at once and dynamic allocation is off, else jobs. */
+    AUTO,
+    /** Many steps in one barrier stage, synchronised through a {@link RoundRelay} on the driver. */
+    RELAY,
+    /** One Spark job per step, its results collected by the driver. */
+    JOBS;
+
+    /** The value of {@code --sync-via}: auto, relay or jobs (any case). */
+    public static SyncVia parse(String option) {
+        return switch (option.trim().toLowerCase(Locale.ROOT)) {
+            case "auto" -> AUTO;
+            case "relay" -> RELAY;
+            case "jobs" -> JOBS;
+            default -> throw new InvalidInputException("unknown --sync-via '" + option + "'; expected auto, relay or "
+                    + "jobs");
+        };
+    }
+
+    /**
+     * Whether a job of {@code partitions} partitions runs its steps relayed now: asked for, or AUTO and the stage fits
+     * ({@link RelayedStage#fits}). An asked-for relay that cannot fit is refused: Spark would otherwise retry the
+     * barrier stage's slot check for ten minutes.
+     *
+     * @throws InvalidInputException for RELAY when the stage cannot fit
+     */
+    public boolean relays(JavaSparkContext sc, int partitions) {
+        if (this == JOBS) {
+            return false;
+        }
+        boolean fits = RelayedStage.fits(sc, partitions);
+        if (this == RELAY && !fits) {
+            throw new InvalidInputException("--sync-via relay runs every partition's task at once, but "
+                    + (RelayedStage.dynamicAllocation(sc) ? "dynamic allocation is on"
+                            : partitions + " partitions need " + partitions + " task slots and the executors have "
+                                    + RelayedStage.slots(sc))
+                    + "; use fewer --partitions or --sync-via jobs");
+        }
+        return fits;
+    }
+}
