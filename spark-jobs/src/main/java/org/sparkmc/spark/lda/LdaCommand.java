@@ -12,6 +12,7 @@ import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.ResumeOptions;
+import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -71,12 +72,8 @@ public final class LdaCommand extends JobCommand {
             description = "Sweeps each block makes between merges of the counts. Default: ${DEFAULT-VALUE}.")
     private int syncInterval;
 
-    @Option(names = "--sync-via", paramLabel = "HOW", defaultValue = "auto",
-            description = "How the sync steps run, with the same draws: relay (one Spark stage runs many sweeps; the "
-                + "blocks exchange their count changes after each through a relay on the driver), jobs (one Spark "
-                + "job per step, the counts broadcast), or auto (relay when every partition gets a task slot at once "
-                + "and dynamic allocation is off). Default: ${DEFAULT-VALUE}.")
-    private String syncVia;
+    @Mixin
+    private SyncViaOption syncVia;
 
     @Option(names = "--blocks", paramLabel = "B", defaultValue = "8",
             description = "Document blocks: with the seed they fix every draw, whatever the partitions or executors. "
@@ -219,7 +216,7 @@ public final class LdaCommand extends JobCommand {
             default -> throw new InvalidInputException("unknown kernel '" + kernel + "'; expected sparse (also "
                     + "sparse-gibbs, sparse_gibbs) or cycle-mh (also cycle_mh)");
         };
-        SyncVia via = SyncVia.parse(syncVia);
+        SyncVia via = syncVia.value();
         LdaPriors priors;
         try {
             priors = new LdaPriors(topics, alpha == 0 ? 50.0 / Math.max(topics, 1) : alpha, beta);

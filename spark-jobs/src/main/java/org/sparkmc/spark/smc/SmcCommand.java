@@ -19,12 +19,12 @@ import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.ResumeOptions;
+import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.CheckpointStates;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import org.sparkmc.spark.sync.SyncVia;
 
 /** {@code sparkmc smc}: a particle filter whose particles are partitioned across Spark executors. */
 @Command(name = "smc", mixinStandardHelpOptions = true, sortOptions = false,
@@ -103,12 +103,8 @@ public final class SmcCommand extends JobCommand {
                 + "min(blocks, Spark's default parallelism).")
     private int partitions;
 
-    @Option(names = "--sync-via", paramLabel = "HOW", defaultValue = "auto",
-            description = "How the steps of several partitions run, with the same numbers: relay (chunks of steps in "
-                + "one Spark stage, synchronised through a relay on the driver), jobs (one Spark job per step), or "
-                + "auto (relay when every partition gets a task slot at once and dynamic allocation is off). "
-                + "Default: ${DEFAULT-VALUE}.")
-    private String syncVia;
+    @Mixin
+    private SyncViaOption syncVia;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "20261122",
             description = "Root seed: every block's stream derives from it. Default: ${DEFAULT-VALUE}.")
@@ -158,7 +154,7 @@ public final class SmcCommand extends JobCommand {
         SmcOptions options = new SmcOptions(ResamplingScheme.parse(resampling), essThreshold, blockSize,
                 missingPolicy);
         SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,
-                lineageEvery, lineageDir, SyncVia.parse(syncVia));
+                lineageEvery, lineageDir, syncVia.value());
         SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpoint.dir(), checkpointEvery,
                 checkpoint.resume(),
                 fingerprint());

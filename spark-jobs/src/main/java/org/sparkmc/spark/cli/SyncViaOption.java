@@ -1,0 +1,19 @@
+package org.sparkmc.spark.cli;
+
+import org.sparkmc.spark.sync.SyncVia;
+import picocli.CommandLine.Option;
+
+/** The {@code --sync-via} option of the jobs that synchronise their blocks every step ({@code lda}, {@code smc}). */
+public final class SyncViaOption {
+    @Option(names = "--sync-via", paramLabel = "HOW", defaultValue = "auto",
+            description = "How the steps of several partitions run, with the same numbers: relay (many steps in one "
+                + "Spark stage, synchronised through a relay on the driver, which the executors must reach on an "
+                + "ephemeral port), jobs (one Spark job per step), or auto (relay when every partition gets a task "
+                + "slot at once and dynamic allocation is off). Default: ${DEFAULT-VALUE}.")
+    private String value;
+
+    /** The parsed value; an unknown one is bad input. */
+    public SyncVia value() {
+        return SyncVia.parse(value);
+    }
+}
