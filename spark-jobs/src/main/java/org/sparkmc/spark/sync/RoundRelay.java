@@ -39,12 +39,11 @@ public final class RoundRelay implements AutoCloseable {
     /**
      * One relayed round.
      *
-     * @param attempt the stage attempt that sent it
      * @param round its number in the attempt, from 0
      * @param frames every partition's frame, by partition
      * @param relayedNanos {@link System#nanoTime()} when the frames had been sent back to the tasks
      */
-    public record Round(int attempt, int round, byte[][] frames, long relayedNanos) {
+    public record Round(int round, byte[][] frames, long relayedNanos) {
         /** The bytes the partitions sent in this round. */
         public long bytes() {
             long sum = 0;
@@ -164,7 +163,6 @@ public final class RoundRelay implements AutoCloseable {
     }
 
     private void relay(Connection[] conns) throws IOException {
-        int attempt = conns[0].stageAttempt;
         for (int expected = 0; ; expected++) {
             byte[][] frames = new byte[partitions][];
             for (int p = 0; p < partitions; p++) {
@@ -194,7 +192,7 @@ public final class RoundRelay implements AutoCloseable {
                 }
                 out.flush();
             }
-            rounds.add(new Round(attempt, expected, frames, System.nanoTime()));
+            rounds.add(new Round(expected, frames, System.nanoTime()));
         }
     }
 

@@ -156,10 +156,10 @@ class ClusterIT {
     }
 
     /**
-     * smc with 300,000 particles (100 steps, relayed in one barrier stage, several seconds) on the cluster, against
-     * local mode: an executor is killed after step 30, past the first lineage cut, which --lineage-dir makes a reliable RDD
-     * checkpoint (a local one would be lost with the executor). The lost blocks are recomputed from the same (step,
-     * block) streams: no number differs from the undisturbed local run.
+     * smc with 300,000 particles (100 steps relayed in one barrier stage, several seconds) on the cluster, against
+     * local mode: an executor is killed after step 30, past the first lineage cut, which --lineage-dir makes a
+     * reliable RDD checkpoint (a local one would be lost with the executor). The lost blocks are recomputed from the
+     * same (step, block) streams: no number differs from the undisturbed local run.
      */
     @Test
     void smcOnTheClusterWithAKilledExecutorEqualsLocalMode() throws Exception {
