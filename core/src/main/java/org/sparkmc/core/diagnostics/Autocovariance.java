@@ -1,5 +1,8 @@
 package org.sparkmc.core.diagnostics;
 
+import org.jtransforms.fft.DoubleFFT_1D;
+import pl.edu.icm.jlargearrays.ConcurrencyUtils;
+
 /**
  * Biased sample autocovariances of a sequence at every lag, computed with a zero-padded FFT: the autocovariance at
  * lag t is {@code (1/N) sum_{i<N-t} (x_i − mean)(x_{i+t} − mean)}, the "biased" estimate Geyer (1992) recommends
@@ -7,10 +10,17 @@ package org.sparkmc.core.diagnostics;
  *
  * <p>The sequence is centred, padded with zeros to a power of two of at least 2N (so the circular correlation
  * equals the linear one), transformed, its power spectrum inverse-transformed and divided by N. The result equals
- * the direct O(N²) sum up to rounding. Reference: C. J. Geyer (1992), "Practical Markov chain Monte Carlo",
- * <i>Statistical Science</i> 7(4), 473–483.
+ * the direct O(N²) sum up to rounding. The transforms are JTransforms' real FFT, on the calling thread: the
+ * library's own thread pool is switched off, because the callers already run one summary per thread. Reference:
+ * C. J. Geyer (1992), "Practical Markov chain Monte Carlo", <i>Statistical Science</i> 7(4), 473–483.
  */
 public final class Autocovariance {
+    static {
+        // JTransforms splits long transforms over a global pool sized to the cores; the diagnostics parallelise by
+        // parameter instead, and a single-threaded loop must stay single-threaded.
+        ConcurrencyUtils.setNumberOfThreads(1);
+    }
+
     private Autocovariance() {
     }
 
@@ -30,46 +40,55 @@ public final class Autocovariance {
 
     /**
      * The average over chains of each chain's biased autocovariance (each chain centred at its own mean), at lags
-     * 0 … N−1. Chains are transformed two at a time (one as the real part, one as the imaginary part); the sum
-     * of their power spectra is {@code (|Z_k|² + |Z_{M−k}|²)/2}, and one inverse transform of the summed
-     * spectrum gives the summed autocovariances, since the transform is linear.
+     * 0 … N−1. Each chain's power spectrum is added up, and one inverse transform of the summed spectrum gives the
+     * summed autocovariances, since the transform is linear.
      *
      * @param chains equal-length chains, at least one
      */
     static double[] meanOverChains(double[][] chains) {
         int m = chains.length;
         int n = chains[0].length;
-        int size = Fft.powerOfTwoAtLeast(2 * n);
-        Fft fft = new Fft(size);
-        double[] spectrum = new double[size];
+        int size = Math.max(powerOfTwoAtLeast(2 * n), 2);
+        DoubleFFT_1D fft = new DoubleFFT_1D(size);
+        int half = size / 2;
+        // power[k] for k = 0 … size/2; the spectrum of a real sequence is symmetric
+        double[] power = new double[half + 1];
+        double[] work = new double[size];
         double lagZero = 0.0;
-        double[] re = new double[size];
-        double[] im = new double[size];
-        for (int c = 0; c < m; c += 2) {
-            java.util.Arrays.fill(re, 0.0);
-            java.util.Arrays.fill(im, 0.0);
-            lagZero += centre(chains[c], re);
-            if (c + 1 < m) {
-                lagZero += centre(chains[c + 1], im);
-            }
-            fft.transform(re, im, false);
-            for (int k = 0; k < size; k++) {
-                int mirror = (size - k) & (size - 1);
-                double p = re[k] * re[k] + im[k] * im[k];
-                double q = re[mirror] * re[mirror] + im[mirror] * im[mirror];
-                spectrum[k] += 0.5 * (p + q);
+        for (double[] chain : chains) {
+            java.util.Arrays.fill(work, n, size, 0.0);
+            lagZero += centre(chain, work);
+            fft.realForward(work); // packed: work[0] = X_0, work[1] = X_{size/2}, (work[2k], work[2k+1]) = X_k
+            power[0] += work[0] * work[0];
+            power[half] += work[1] * work[1];
+            for (int k = 1; k < half; k++) {
+                power[k] += work[2 * k] * work[2 * k] + work[2 * k + 1] * work[2 * k + 1];
             }
         }
-        java.util.Arrays.fill(im, 0.0);
-        fft.transform(spectrum, im, true);
+        work[0] = power[0];
+        work[1] = power[half];
+        for (int k = 1; k < half; k++) {
+            work[2 * k] = power[k];
+            work[2 * k + 1] = 0.0;
+        }
+        fft.realInverse(work, false);
         double[] acov = new double[n];
-        double scale = 1.0 / ((double) size * n * m);
+        // realInverse leaves half the unnormalised inverse: sum_k P_k cos(2 pi k t / size) over k = 0 … size/2 pairs
+        double scale = 2.0 / ((double) size * n * m);
         for (int t = 0; t < n; t++) {
-            acov[t] = spectrum[t] * scale;
+            acov[t] = work[t] * scale;
         }
         // lag 0 is the mean of the chains' biased variances: use the exact sum of squares
         acov[0] = lagZero / ((double) n * m);
         return acov;
+    }
+
+    /** The smallest power of two that is at least {@code n} (and at least 1). */
+    static int powerOfTwoAtLeast(int n) {
+        if (n > (1 << 30)) {
+            throw new IllegalArgumentException("sequence too long for the FFT: " + n);
+        }
+        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
     }
 
     /** Writes {@code x − mean(x)} into the start of {@code target}; returns the sum of squared deviations. */

@@ -58,4 +58,9 @@ public record FullParameterSummary(String name, double mean, double median, doub
                 MonteCarloStandardError.quantile(pooled, 0.95, essQ95),
                 MonteCarloStandardError.quantile(pooled, 0.5, essMedian));
     }
+
+    /** The per-round summary these numbers contain: the same values {@link ParameterSummary#of} gives. */
+    public ParameterSummary brief() {
+        return new ParameterSummary(name, mean, sd, q5, median, q95, rhat, essBulk, essTail, mcseMean);
+    }
 }

@@ -11,10 +11,10 @@ final class LaggedAutocovariance {
     private static final int BLOCK = 4;
     /**
      * Direct lags costing as much as the FFT of all lags, per unit of {@link #fftCostInLags}: measured on 16 chains
-     * of 10^3 to 10^5 draws, the FFT took as long as 6 to 20 times the lags that estimate gives (its memory access
-     * is scattered, the direct sums stream); the lower end is taken.
+     * of 10^3 to 2·10^5 draws, the FFT took as long as 2.4 to 9 times the lags that estimate gives (the short
+     * transforms pay for their set-up); the lower end is taken.
      */
-    private static final double DIRECT_PER_FFT = 6.0;
+    private static final double DIRECT_PER_FFT = 2.5;
 
     private final double[][] chains;
     private final double[] means;
@@ -46,12 +46,12 @@ final class LaggedAutocovariance {
     }
 
     /**
-     * The FFT of all lags ({@code ⌈M/2⌉} forward transforms and one inverse of size P ≥ 2N, each P log₂P
-     * butterflies) in units of one direct lag (M·N multiply-adds).
+     * The FFT of all lags (M real forward transforms and one inverse of size P ≥ 2N, each (P/2)·log₂P butterflies)
+     * in units of one direct lag (M·N multiply-adds).
      */
     static double fftCostInLags(int chainCount, int n) {
-        int size = Fft.powerOfTwoAtLeast(2 * n);
-        double butterflies = ((chainCount + 1) / 2 + 1) * (double) size * (31 - Integer.numberOfLeadingZeros(size));
+        int size = Autocovariance.powerOfTwoAtLeast(2 * n);
+        double butterflies = (chainCount + 1) * (size / 2.0) * (31 - Integer.numberOfLeadingZeros(size));
         return butterflies / ((double) chainCount * n);
     }
 

@@ -352,6 +352,7 @@ class DiagnosticsPropertiesTest {
         assertEquals(s.rhat(), f.rhat());
         assertEquals(s.essBulk(), f.essBulk());
         assertEquals(s.essTail(), f.essTail());
+        assertEquals(s, f.brief()); // the chains job's last round takes its diagnostics from the full summary
     }
 
     // --- posterior's NA cases and input validation --------------------------------------------------------------

@@ -22,6 +22,7 @@ import org.sparkmc.spark.chains.ChainsConfig;
 import org.sparkmc.spark.chains.ChainsJob;
 import org.sparkmc.spark.chains.ChainsOutput;
 import org.sparkmc.spark.chains.ChainsResult;
+import org.sparkmc.spark.diagnose.ParameterResult;
 import org.sparkmc.spark.io.AtomicOutput;
 
 /**
@@ -73,7 +74,10 @@ public final class ChainsOverheadBenchmark {
         return s[1];
     }
 
-    /** The job's work without Spark: every chain's rounds in turn, then the same diagnostics after each round. */
+    /**
+     * The job's work without Spark: every chain's rounds in turn, then the same diagnostics after each round, and
+     * after the last one the full summaries the job returns.
+     */
     static double plainLoop(ChainsConfig config) {
         long t0 = System.nanoTime();
         RandomStreams streams = new RandomStreams(config.seed());
@@ -83,7 +87,9 @@ public final class ChainsOverheadBenchmark {
         for (long c = 1; c <= config.chains(); c++) {
             states.add(ChainRound.start(c, target, kernel, streams));
         }
-        int params = target.parameterNames().size();
+        // the job summarises every recorded column but accept_stat__: the parameters and lp__
+        List<String> names = ChainRound.recordedNames(target).subList(0, target.parameterNames().size() + 1);
+        int params = names.size();
         double[][][] draws = new double[params][config.chains()][0];
         for (int round = 1; round <= config.warmupRounds() + config.maxRounds(); round++) {
             boolean warmup = round <= config.warmupRounds();
@@ -98,8 +104,13 @@ public final class ChainsOverheadBenchmark {
                     draws[p][c] = grown;
                 }
             }
+            boolean last = round == config.warmupRounds() + config.maxRounds();
             for (int p = 0; p < params && !warmup; p++) {
-                ParameterSummary.of(target.parameterNames().get(p), draws[p]);
+                if (last) { // as the job: the full summaries, which contain the round's diagnostics
+                    ParameterResult.of(names.get(p), draws[p]).summary().brief();
+                } else {
+                    ParameterSummary.of(names.get(p), draws[p]);
+                }
             }
         }
         return (System.nanoTime() - t0) / 1e9;

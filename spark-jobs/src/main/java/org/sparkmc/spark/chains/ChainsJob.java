@@ -64,6 +64,8 @@ public final class ChainsJob {
     private boolean converged;
     /** The next round, submitted before this one's diagnostics; null when none is under way. */
     private Launched ahead;
+    /** The full summaries, computed in the last round in place of its diagnostics; null before. */
+    private List<ParameterResult> finalResults;
 
     /** Checkpointing: a directory (null for none), how often the state is saved, whether to resume from it. */
     public record Checkpointing(String dir, int every, boolean resume, String fingerprint) {
@@ -188,7 +190,8 @@ public final class ChainsJob {
      * Runs one round on the executors, then (in sampling) the diagnostics. The next round is submitted before the
      * diagnostics start, so the executors sample while the driver computes them (its draws do not depend on them:
      * each chain's round r always uses the stream keyed by (chain, r)); if the diagnostics stop the run, that round
-     * is dropped unused. The parameters' summaries are computed in parallel.
+     * is dropped unused. The parameters' summaries are computed in parallel; the last round computes the full
+     * summaries {@link #result()} returns, which contain its diagnostics, instead of sorting every draw twice.
      */
     public RoundSummary nextRound() {
         round++;
@@ -232,9 +235,15 @@ public final class ChainsJob {
                 acceptedByChain[(int) r.chain() - 1] += r.accepted();
                 proposedByChain[(int) r.chain() - 1] += r.proposed();
             }
-            List<ParameterSummary> summaries;
             List<String> names = summarised;
-            summaries = summaries((p, d) -> ParameterSummary.of(names.get(p), d));
+            List<ParameterSummary> summaries;
+            if (round == config.warmupRounds() + config.maxRounds()) {
+                // the last round: its diagnostics are part of the full summaries, so one pass gives both
+                finalResults = summaries((p, d) -> ParameterResult.of(names.get(p), d));
+                summaries = finalResults.stream().map(r -> r.summary().brief()).toList();
+            } else {
+                summaries = summaries((p, d) -> ParameterSummary.of(names.get(p), d));
+            }
             maxRhat = worst(summaries, ParameterSummary::rhat, true);
             minBulk = worst(summaries, ParameterSummary::essBulk, false);
             minTail = worst(summaries, ParameterSummary::essTail, false);
@@ -307,6 +316,8 @@ public final class ChainsJob {
         List<ParameterResult> results;
         if (samplingRounds.isEmpty()) {
             results = List.of();
+        } else if (finalResults != null) {
+            results = finalResults;
         } else {
             List<String> names = summarised;
             sc.setJobDescription("chains: final diagnostics by parameter");
