@@ -46,6 +46,15 @@ public final class Autocovariance {
      * @param chains equal-length chains, at least one
      */
     static double[] meanOverChains(double[][] chains) {
+        double[] means = new double[chains.length];
+        for (int c = 0; c < chains.length; c++) {
+            means[c] = Draws.mean(chains[c]);
+        }
+        return meanOverChains(chains, means);
+    }
+
+    /** As {@link #meanOverChains(double[][])}, with each chain's mean ({@link Draws#mean}) already known. */
+    static double[] meanOverChains(double[][] chains, double[] means) {
         int m = chains.length;
         int n = chains[0].length;
         int size = Math.max(powerOfTwoAtLeast(2 * n), 2);
@@ -55,9 +64,9 @@ public final class Autocovariance {
         double[] power = new double[half + 1];
         double[] work = new double[size];
         double lagZero = 0.0;
-        for (double[] chain : chains) {
+        for (int c = 0; c < m; c++) {
             java.util.Arrays.fill(work, n, size, 0.0);
-            lagZero += centre(chain, work);
+            lagZero += centre(chains[c], means[c], work);
             fft.realForward(work); // packed: work[0] = X_0, work[1] = X_{size/2}, (work[2k], work[2k+1]) = X_k
             power[0] += work[0] * work[0];
             power[half] += work[1] * work[1];
@@ -91,9 +100,8 @@ public final class Autocovariance {
         return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
     }
 
-    /** Writes {@code x − mean(x)} into the start of {@code target}; returns the sum of squared deviations. */
-    private static double centre(double[] x, double[] target) {
-        double mean = Draws.mean(x);
+    /** Writes {@code x − mean} into the start of {@code target}; returns the sum of squared deviations. */
+    private static double centre(double[] x, double mean, double[] target) {
         double ss = 0.0;
         for (int i = 0; i < x.length; i++) {
             double d = x[i] - mean;

@@ -42,7 +42,7 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
         if (m > 1) {
             double[] chainMeans = new double[m];
             for (int c = 0; c < m; c++) {
-                chainMeans[c] = Draws.mean(x[c]);
+                chainMeans[c] = acov.mean(c);
             }
             varPlus += Draws.variance(chainMeans);
         }

@@ -55,6 +55,11 @@ final class LaggedAutocovariance {
         return butterflies / ((double) chainCount * n);
     }
 
+    /** Chain {@code c}'s mean ({@link Draws#mean}). */
+    double mean(int c) {
+        return means[c];
+    }
+
     /** The mean biased autocovariance at {@code lag} (0 ≤ lag < N). */
     double at(int lag) {
         if (lag < known) {
@@ -67,7 +72,7 @@ final class LaggedAutocovariance {
             return direct[lag];
         }
         if (fromFft == null) {
-            fromFft = Autocovariance.meanOverChains(chains);
+            fromFft = Autocovariance.meanOverChains(chains, means);
         }
         return fromFft[lag];
     }
