@@ -1,5 +1,6 @@
 package org.sparkmc.core.diagnostics;
 
+import java.lang.ref.SoftReference;
 import org.jtransforms.fft.DoubleFFT_1D;
 import pl.edu.icm.jlargearrays.ConcurrencyUtils;
 
@@ -58,11 +59,13 @@ public final class Autocovariance {
         int m = chains.length;
         int n = chains[0].length;
         int size = Math.max(powerOfTwoAtLeast(2 * n), 2);
-        DoubleFFT_1D fft = new DoubleFFT_1D(size);
+        Workspace space = Workspace.of(size);
+        DoubleFFT_1D fft = space.fft;
         int half = size / 2;
         // power[k] for k = 0 … size/2; the spectrum of a real sequence is symmetric
-        double[] power = new double[half + 1];
-        double[] work = new double[size];
+        double[] power = space.power;
+        java.util.Arrays.fill(power, 0.0);
+        double[] work = space.work;
         double lagZero = 0.0;
         for (int c = 0; c < m; c++) {
             java.util.Arrays.fill(work, n, size, 0.0);
@@ -90,6 +93,33 @@ public final class Autocovariance {
         // lag 0 is the mean of the chains' biased variances: use the exact sum of squares
         acov[0] = lagZero / ((double) n * m);
         return acov;
+    }
+
+    /**
+     * One thread's transform and buffers for one size, kept (softly) for that thread's next call: a summary takes
+     * several ESS of the same length, and each fresh set is megabytes of short-lived arrays.
+     */
+    private static final class Workspace {
+        private static final ThreadLocal<SoftReference<Workspace>> LAST = new ThreadLocal<>();
+        final DoubleFFT_1D fft;
+        final double[] work;
+        final double[] power;
+
+        private Workspace(int size) {
+            fft = new DoubleFFT_1D(size);
+            work = new double[size];
+            power = new double[size / 2 + 1];
+        }
+
+        static Workspace of(int size) {
+            SoftReference<Workspace> ref = LAST.get();
+            Workspace space = ref == null ? null : ref.get();
+            if (space == null || space.work.length != size) {
+                space = new Workspace(size);
+                LAST.set(new SoftReference<>(space));
+            }
+            return space;
+        }
     }
 
     /** The smallest power of two that is at least {@code n} (and at least 1). */
