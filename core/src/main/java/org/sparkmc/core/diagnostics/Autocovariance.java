@@ -58,7 +58,7 @@ public final class Autocovariance {
     static double[] meanOverChains(double[][] chains, double[] means) {
         int m = chains.length;
         int n = chains[0].length;
-        int size = Math.max(powerOfTwoAtLeast(2 * n), 2);
+        int size = powerOfTwoAtLeast(2 * n); // at least 2: n ≥ 1
         Workspace space = Workspace.of(size);
         DoubleFFT_1D fft = space.fft;
         int half = size / 2;

@@ -93,7 +93,7 @@ public final class ChainsJob {
         this.streams = new RandomStreams(config.seed());
         this.recorded = ChainRound.recordedNames(config.target());
         this.summarised = List.copyOf(recorded.subList(0, recorded.size() - 1));
-        this.progress = Progress.forJob(LOG, config.warmupRounds() + config.maxRounds());
+        this.progress = Progress.forJob(LOG, lastRound());
     }
 
     /** Runs the whole loop. */
@@ -130,8 +130,13 @@ public final class ChainsJob {
                 config.maxRhat(), config.minEss(), config.maxRounds(), config.seed());
     }
 
+    /** The number of the last round the run may reach: warm-up rounds, then at most {@code maxRounds} sampling. */
+    private int lastRound() {
+        return config.warmupRounds() + config.maxRounds();
+    }
+
     public boolean isDone() {
-        return converged || round >= config.warmupRounds() + config.maxRounds();
+        return converged || round >= lastRound();
     }
 
     /**
@@ -215,7 +220,7 @@ public final class ChainsJob {
         if (!warmup && draws != null) {
             draws.appendRound(collected.stream().map(RoundResult::draws).collect(Collectors.toList()));
         }
-        if (round < config.warmupRounds() + config.maxRounds()) {
+        if (round < lastRound()) {
             ahead = launch(round + 1, states);
             sc.setJobGroup("sparkmc-chains-round-" + round, "chains: round " + round + " diagnostics and checkpoint",
                     false);
@@ -237,7 +242,7 @@ public final class ChainsJob {
             }
             List<String> names = summarised;
             List<ParameterSummary> summaries;
-            if (round == config.warmupRounds() + config.maxRounds()) {
+            if (round == lastRound()) {
                 // the last round: its diagnostics are part of the full summaries, so one pass gives both
                 finalResults = summaries((p, d) -> ParameterResult.of(names.get(p), d));
                 summaries = finalResults.stream().map(r -> r.summary().brief()).toList();
@@ -272,9 +277,9 @@ public final class ChainsJob {
         String diagnostics = warmup ? "no diagnostics in warm-up"
                 : String.format(Locale.ROOT, "max R-hat %.4f  min ESS bulk %.0f tail %.0f", maxRhat, minBulk, minTail);
         progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  acceptance %.3f  "
-                + "%.0f draws/s  (waited %.2f s for sampling, diagnostics %.2f s)", round,
-                config.warmupRounds() + config.maxRounds(), phase, summary.drawsPerChain(), diagnostics,
-                summary.acceptance(), summary.drawsPerSecond(), samplingSeconds, diagnosticsSeconds), isDone());
+                + "%.0f draws/s  (waited %.2f s for sampling, diagnostics %.2f s)", round, lastRound(), phase,
+                summary.drawsPerChain(), diagnostics, summary.acceptance(), summary.drawsPerSecond(), samplingSeconds,
+                diagnosticsSeconds), isDone());
         return summary;
     }
 
