@@ -78,6 +78,46 @@ final class Draws {
         return out;
     }
 
+    /**
+     * posterior's split chains ({@link #split}) of the indicator {@code 1[x ≤ threshold]} of every draw, in one pass:
+     * the series whose ESS is a quantile's.
+     */
+    static double[][] indicatorSplit(double[][] draws, double threshold) {
+        int m = draws.length;
+        int n = draws[0].length;
+        int half = n == 1 ? 1 : n / 2;
+        double[][] out = new double[n == 1 ? m : 2 * m][half];
+        for (int c = 0; c < m; c++) {
+            double[] chain = draws[c];
+            double[] first = out[c];
+            for (int i = 0; i < half; i++) {
+                first[i] = chain[i] <= threshold ? 1.0 : 0.0;
+            }
+            if (n > 1) {
+                double[] second = out[m + c];
+                for (int i = 0; i < half; i++) {
+                    second[i] = chain[n - half + i] <= threshold ? 1.0 : 0.0;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The squared deviations {@code (x − centre)²} of every draw, shaped as the draws. */
+    static double[][] squaredDeviations(double[][] draws, double centre) {
+        double[][] out = new double[draws.length][];
+        for (int c = 0; c < draws.length; c++) {
+            double[] chain = draws[c];
+            double[] squared = new double[chain.length];
+            for (int i = 0; i < chain.length; i++) {
+                double d = chain[i] - centre;
+                squared[i] = d * d;
+            }
+            out[c] = squared;
+        }
+        return out;
+    }
+
     /** Mean of a vector: sum / n followed by R's correction pass {@code mean += sum(x − mean) / n}. */
     static double mean(double[] x) {
         int n = x.length;

@@ -57,7 +57,7 @@ public final class EffectiveSampleSize {
 
     static double quantile(PooledDraws pooled, double p) {
         Draws.validateProbability(p);
-        if (Draws.shouldReturnNaN(pooled.draws)) {
+        if (pooled.shouldReturnNaN()) {
             return Double.NaN;
         }
         double prob = p == 1.0 ? (pooled.size - 0.5) / pooled.size : p;
@@ -81,8 +81,12 @@ public final class EffectiveSampleSize {
      */
     public static double sd(double[][] draws) {
         Draws.validate(draws);
-        double mean = Draws.mean(draws);
-        return GeyerEss.ess(Draws.split(Draws.map(draws, v -> (v - mean) * (v - mean))));
+        return sdOfSquared(Draws.squaredDeviations(draws, Draws.mean(draws)));
+    }
+
+    /** {@link #sd} from the squared deviations from the pooled mean ({@link Draws#squaredDeviations}). */
+    static double sdOfSquared(double[][] squared) {
+        return GeyerEss.ess(Draws.split(squared));
     }
 
     /**

@@ -43,17 +43,19 @@ public record FullParameterSummary(String name, double mean, double median, doub
         PooledDraws pooled = PooledDraws.of(draws);
         double mean = Draws.mean(draws);
         double sd = Math.sqrt(Draws.variance(draws));
-        double essMean = GeyerEss.ess(Draws.split(draws));
-        double essSd = EffectiveSampleSize.sd(draws);
+        double[][] split = Draws.split(draws);
+        double essMean = GeyerEss.ess(split);
+        double[][] squared = Draws.squaredDeviations(draws, mean);
+        double essSd = EffectiveSampleSize.sdOfSquared(squared);
         double essQ5 = EffectiveSampleSize.quantile(pooled, 0.05);
         double essQ95 = EffectiveSampleSize.quantile(pooled, 0.95);
         double essMedian = EffectiveSampleSize.quantile(pooled, 0.5);
         return new FullParameterSummary(name, mean, pooled.median(), sd, PooledStatistics.mad(pooled),
                 pooled.quantile(0.05), pooled.quantile(0.95),
-                Rhat.rhat(pooled), Rhat.ofChains(Draws.split(draws)),
+                Rhat.rhat(pooled), Rhat.ofChains(split),
                 EffectiveSampleSize.bulk(pooled), Math.min(essQ5, essQ95), essMean, essMean, essSd,
                 essQ5, essQ95, essMedian,
-                sd / Math.sqrt(essMean), MonteCarloStandardError.sd(draws, essSd),
+                sd / Math.sqrt(essMean), MonteCarloStandardError.sdOfSquared(squared, essSd),
                 MonteCarloStandardError.quantile(pooled, 0.05, essQ5),
                 MonteCarloStandardError.quantile(pooled, 0.95, essQ95),
                 MonteCarloStandardError.quantile(pooled, 0.5, essMedian));

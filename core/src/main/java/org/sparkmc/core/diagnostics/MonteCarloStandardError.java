@@ -31,15 +31,17 @@ public final class MonteCarloStandardError {
      */
     public static double sd(double[][] draws) {
         Draws.validate(draws);
-        return sd(draws, EffectiveSampleSize.sd(draws));
+        double[][] squared = Draws.squaredDeviations(draws, Draws.mean(draws));
+        return sdOfSquared(squared, EffectiveSampleSize.sdOfSquared(squared));
     }
 
-    /** {@link #sd(double[][])} given the ESS of the split squared deviations. */
-    static double sd(double[][] draws, double ess) {
-        double mean = Draws.mean(draws);
-        double[][] squared = Draws.map(draws, v -> (v - mean) * (v - mean));
+    /**
+     * The MCSE of the sd from the squared deviations from the pooled mean, {@code (x − mean)²}, and their ESS
+     * ({@link EffectiveSampleSize#sd}).
+     */
+    static double sdOfSquared(double[][] squared, double ess) {
         double m2 = Draws.mean(squared);
-        double m4 = Draws.mean(Draws.map(squared, v -> v * v));
+        double m4 = Draws.mean(Draws.squaredDeviations(squared, 0.0)); // the squares: v − 0 is v
         double varVar = (m4 - m2 * m2) / ess;
         return Math.sqrt(varVar / m2 / 4);
     }

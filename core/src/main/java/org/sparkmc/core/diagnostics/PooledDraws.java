@@ -187,7 +187,7 @@ final class PooledDraws {
         double[] untied = NormalScores.of(total);
         int half = iterations == 1 ? 1 : iterations / 2;
         int splitChains = iterations == 1 ? chains : 2 * chains;
-        double[][] out = new double[splitChains][half];
+        double[] scores = new double[size]; // by pooled index; a dropped middle draw's slot stays unused
         int start = 0;
         while (start < total) {
             int end = start + 1;
@@ -197,22 +197,30 @@ final class PooledDraws {
             double rank = (start + 1 + end) / 2.0; // average of ranks start+1 … end
             double z = end == start + 1 ? untied[start] : NormalScores.score(rank, total);
             for (int k = start; k < end; k++) {
-                int chain = index[k] / iterations;
-                int iteration = index[k] % iterations;
-                if (iteration < half) {
-                    out[chain][iteration] = z;
-                } else {
-                    out[chains + chain][iteration - (iterations - half)] = z;
-                }
+                scores[index[k]] = z;
             }
             start = end;
+        }
+        double[][] out = new double[splitChains][half];
+        for (int c = 0; c < chains; c++) {
+            System.arraycopy(scores, c * iterations, out[c], 0, half);
+            if (splitChains > chains) {
+                System.arraycopy(scores, c * iterations + iterations - half, out[chains + c], 0, half);
+            }
         }
         return out;
     }
 
     /** The split chains of the indicator {@code x <= threshold} (1 or 0). */
     double[][] indicatorSplit(double threshold) {
-        return Draws.split(Draws.map(draws, v -> v <= threshold ? 1.0 : 0.0));
+        return Draws.indicatorSplit(draws, threshold);
+    }
+
+    /** {@link Draws#shouldReturnNaN} of the draws, read from the sorted values' ends (NaN sorts last). */
+    boolean shouldReturnNaN() {
+        double min = sorted[0];
+        double max = sorted[size - 1];
+        return !Double.isFinite(min) || !Double.isFinite(max) || Math.abs(max - min) < Draws.CONSTANT_TOLERANCE;
     }
 
     /**

@@ -355,6 +355,24 @@ class DiagnosticsPropertiesTest {
         assertEquals(s, f.brief()); // the chains job's last round takes its diagnostics from the full summary
     }
 
+    /** The one-pass series the summaries use are exactly the two-pass definitions (split of a map). */
+    @ParameterizedTest(name = "{0} draws per chain")
+    @ValueSource(ints = {1, 2, 7, 400, 401})
+    void onePassSeriesEqualSplitOfMap(int n) {
+        double[][] x = ar1(43, 3, n, 0.5);
+        double t = PooledStatistics.median(x);
+        assertTrue(Arrays.deepEquals(Draws.split(Draws.map(x, v -> v <= t ? 1.0 : 0.0)),
+                Draws.indicatorSplit(x, t)));
+        double mean = Draws.mean(x);
+        assertTrue(Arrays.deepEquals(Draws.map(x, v -> (v - mean) * (v - mean)), Draws.squaredDeviations(x, mean)));
+        PooledDraws pooled = PooledDraws.of(x);
+        assertEquals(Draws.shouldReturnNaN(x), pooled.shouldReturnNaN());
+        double[][][] specials = {{{1, 1}, {1, 1}}, {{1, Double.NaN}}, {{1, Double.NEGATIVE_INFINITY}}};
+        for (double[][] special : specials) {
+            assertTrue(PooledDraws.of(special).shouldReturnNaN());
+        }
+    }
+
     // --- posterior's NA cases and input validation --------------------------------------------------------------
 
     @Test
