@@ -111,6 +111,10 @@ final class PooledDraws {
             return rankNormalized;
         }
         int kept = keptCount();
+        if (kept == size) { // nothing dropped: the sorted draws are the values to rank
+            rankNormalized = normalScores(sorted, order);
+            return rankNormalized;
+        }
         double[] values = new double[kept];
         int[] index = new int[kept];
         int k = 0;

@@ -57,13 +57,7 @@ public final class ByParameter {
         for (Map.Entry<Integer, List<ChainSeries>> chain : byChain.entrySet()) {
             List<ChainSeries> blocks = chain.getValue();
             blocks.sort(Comparator.comparingInt(ChainSeries::block));
-            int length = blocks.stream().mapToInt(b -> b.values().length).sum();
-            double[] values = new double[length];
-            int at = 0;
-            for (ChainSeries b : blocks) {
-                System.arraycopy(b.values(), 0, values, at, b.values().length);
-                at += b.values().length;
-            }
+            double[] values = blocks.size() == 1 ? blocks.get(0).values() : concatenate(blocks);
             if (c > 0 && values.length != draws[0].length) {
                 throw new IllegalArgumentException("parameter " + parameter + ": chain " + chain.getKey() + " has "
                         + values.length + " draws but the first chain has " + draws[0].length
@@ -72,5 +66,16 @@ public final class ByParameter {
             draws[c++] = values;
         }
         return draws;
+    }
+
+    /** The values of a chain's pieces, in the given order, as one array. */
+    private static double[] concatenate(List<ChainSeries> blocks) {
+        double[] values = new double[blocks.stream().mapToInt(b -> b.values().length).sum()];
+        int at = 0;
+        for (ChainSeries b : blocks) {
+            System.arraycopy(b.values(), 0, values, at, b.values().length);
+            at += b.values().length;
+        }
+        return values;
     }
 }
