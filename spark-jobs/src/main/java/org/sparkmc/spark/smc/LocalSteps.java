@@ -11,7 +11,6 @@ import org.sparkmc.core.smc.BlockSummary;
 import org.sparkmc.core.smc.GlobalWeights;
 import org.sparkmc.core.smc.ParticleKernel;
 import org.sparkmc.core.smc.SmcOptions;
-import scala.Tuple2;
 
 /**
  * Consecutive time steps of a filter whose blocks all live in one partition, run inside that partition's task: per
@@ -59,36 +58,36 @@ public final class LocalSteps implements Serializable {
     Chunk run(Iterator<ParticleBlock> partition, int first, List<double[]> observations, double previousLogSum) {
         long t0 = System.nanoTime();
         List<ParticleBlock> blocks = new ArrayList<>();
-        partition.forEachRemaining(blocks::add);
+        while (partition.hasNext()) {
+            blocks.add(partition.next().copy()); // the task's own arrays, moved in place below
+        }
         blocks.sort(Comparator.comparingInt(ParticleBlock::block));
+        double[] scratch = new double[options.blockSize()];
         List<GlobalWeights> weights = new ArrayList<>(observations.size());
         boolean[] resampled = new boolean[observations.size()];
         double prev = previousLogSum;
         int blockSize = options.blockSize();
         for (int k = 0; k < observations.size(); k++) {
             int n = first + k;
-            List<ParticleBlock> next = new ArrayList<>(blocks.size());
+            List<ParticleBlock> moved = blocks; // in place
             List<BlockSummary> summaries = new ArrayList<>(blocks.size());
-            for (ParticleBlock b : blocks) {
-                ParticleBlock moved = b.propagate(kernel, n, observations.get(k), prev, streams);
-                next.add(moved);
-                summaries.add(moved.summary());
+            for (ParticleBlock b : moved) {
+                b.moveInPlace(kernel, n, observations.get(k), prev, streams, scratch);
+                summaries.add(b.summary());
             }
             GlobalWeights g = GlobalWeights.of(n, summaries);
             weights.add(g);
             if (options.resamples(g.ess(), particles)) {
                 ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n,
-                        () -> next.stream().map(b -> b.residualPart(g, particles)).toList());
-                List<Tuple2<Integer, Offspring>> runs = new ArrayList<>();
-                for (ParticleBlock b : next) {
-                    Rebalancing.offspring(b, dim, blockSize, g, plan).forEachRemaining(runs::add);
+                        () -> moved.stream().map(b -> b.residualPart(g, particles)).toList());
+                Rebalancing.Assembly all = new Rebalancing.Assembly(dim, blockSize, particles);
+                for (ParticleBlock b : moved) {
+                    Rebalancing.offspring(b, dim, blockSize, g, plan, destination -> true, all);
                 }
-                blocks = new ArrayList<>();
-                Rebalancing.assemble(runs.iterator(), dim, blockSize, particles).forEachRemaining(blocks::add);
+                blocks = all.blocks();
                 prev = BlockPropagation.logSumAfterResampling(particles);
                 resampled[k] = true;
             } else {
-                blocks = next;
                 prev = g.logSum();
             }
         }

@@ -13,8 +13,10 @@ import org.sparkmc.core.smc.ResidualBlock;
 /**
  * One block of particles as an executor holds it between time steps: the block's global index, its states (count×d
  * row-major), its log-weights, and the {@link BlockSummary} of the step that produced it (null for blocks that
- * were just created or rebalanced) with the seconds its move and weighting took. Blocks are never changed in place: a step makes a new block, so a cached
- * block can be read again (a retried task, the resampling pass) and gives the same result.
+ * were just created or rebalanced) with the seconds its move and weighting took. A block Spark hands a task is never
+ * changed in place: a step makes a new block ({@link #propagate}), so a cached block can be read again (a retried
+ * task, the resampling pass) and gives the same result. A task that runs several steps copies its blocks once and
+ * then moves its own copies in place ({@link #moveInPlace}).
  */
 public final class ParticleBlock implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -52,12 +54,28 @@ public final class ParticleBlock implements Serializable {
      */
     ParticleBlock propagate(ParticleKernel kernel, int step, double[] observation, double previousLogSum,
             RandomStreams streams) {
+        ParticleBlock moved = copy();
+        moved.moveInPlace(kernel, step, observation, previousLogSum, streams, new double[count()]);
+        return moved;
+    }
+
+    /** This block with arrays of its own, which {@link #moveInPlace} may change without touching this one. */
+    ParticleBlock copy() {
+        return new ParticleBlock(block, states.clone(), logWeights.clone(), summary, seconds);
+    }
+
+    /**
+     * {@link #propagate} without the copies: changes this block. Only for a block its task made itself (by
+     * {@link #copy} or by resampling), never one Spark handed it, which a cache or a retried task may read again.
+     *
+     * @param scratch at least {@link #count()} doubles of working space
+     */
+    void moveInPlace(ParticleKernel kernel, int step, double[] observation, double previousLogSum,
+            RandomStreams streams, double[] scratch) {
         long t0 = System.nanoTime();
-        double[] s = states.clone();
-        double[] lw = logWeights.clone();
-        BlockSummary sum = BlockPropagation.propagate(kernel, step, observation, s, lw, 0, lw.length, block,
-                previousLogSum, streams, new double[lw.length]);
-        return new ParticleBlock(block, s, lw, sum, (System.nanoTime() - t0) / 1e9);
+        summary = BlockPropagation.propagate(kernel, step, observation, states, logWeights, 0, logWeights.length,
+                block, previousLogSum, streams, scratch);
+        seconds = (System.nanoTime() - t0) / 1e9;
     }
 
     public int block() {

@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntPredicate;
 import org.sparkmc.core.smc.BlockPropagation;
 import org.sparkmc.core.smc.GlobalWeights;
 import org.sparkmc.core.smc.OffsetResampling;
@@ -15,8 +16,8 @@ import scala.Tuple2;
  * cumulative-weight offset and the driver's draw ({@link OffsetResampling}), which also gives the new global index of
  * its first offspring; offspring i then has new index first + i and belongs to destination block
  * ⌊index / blockSize⌋, so the block emits one {@link Offspring} run per destination block it reaches. After a
- * shuffle keyed by destination block, {@link #assemble} lays each destination block's runs out by index: the new
- * particles are those of the single-machine resampler, in the same order, with log-weights reset to 0.
+ * shuffle keyed by destination block, {@link #assemble} lays each destination block's runs out by index
+ * ({@link Assembly}). A task that holds some destination blocks itself has their runs written straight into them.
  */
 final class Rebalancing {
     private Rebalancing() {
@@ -25,6 +26,16 @@ final class Rebalancing {
     /** The runs of block {@code b}'s offspring under the step's resampling {@code plan}, keyed by destination. */
     static Iterator<Tuple2<Integer, Offspring>> offspring(ParticleBlock b, int dim, int blockSize, GlobalWeights g,
             ResamplingPlan plan) {
+        return offspring(b, dim, blockSize, g, plan, destination -> false, null).iterator();
+    }
+
+    /**
+     * Block {@code b}'s offspring under the step's resampling {@code plan}: the runs whose destination block is
+     * {@code here} are written straight into {@code assembly}; the others are returned, keyed by destination. Each
+     * offspring is copied once.
+     */
+    static List<Tuple2<Integer, Offspring>> offspring(ParticleBlock b, int dim, int blockSize, GlobalWeights g,
+            ResamplingPlan plan, IntPredicate here, Assembly assembly) {
         double[] lw = b.logWeights();
         int n = lw.length;
         int[] counts = new int[n];
@@ -37,64 +48,95 @@ final class Rebalancing {
             total += c;
         }
         double[] states = b.states();
-        double[] out = new double[Math.toIntExact(total * dim)];
-        int k = 0;
-        if (dim == 1) {
-            for (int i = 0; i < n; i++) {
-                double x = states[i];
-                for (int c = counts[i]; c > 0; c--) {
-                    out[k++] = x;
-                }
-            }
-        } else {
-            for (int i = 0; i < n; i++) {
-                for (int c = counts[i]; c > 0; c--) {
-                    System.arraycopy(states, i * dim, out, k * dim, dim);
-                    k++;
-                }
-            }
-        }
-        List<Tuple2<Integer, Offspring>> runs = new ArrayList<>();
+        List<Tuple2<Integer, Offspring>> away = new ArrayList<>();
+        int source = -1; // the particle being copied, and how many of its copies are still to come
+        int copiesLeft = 0;
         long index = first;
         long end = first + total;
-        while (index < end) {
+        while (index < end) { // one run per destination block
             int destination = (int) (index / blockSize);
             long runEnd = Math.min(end, (destination + 1L) * blockSize);
-            int from = (int) (index - first) * dim;
-            int to = (int) (runEnd - first) * dim;
-            double[] run = from == 0 && to == out.length ? out : java.util.Arrays.copyOfRange(out, from, to);
-            runs.add(new Tuple2<>(destination, new Offspring(destination, index, run)));
+            int length = Math.toIntExact((runEnd - index) * dim);
+            double[] target;
+            int at;
+            if (here.test(destination)) {
+                target = assembly.reserve(destination, runEnd - index);
+                at = (int) (index - (long) destination * blockSize) * dim;
+            } else {
+                target = new double[length];
+                at = 0;
+                away.add(new Tuple2<>(destination, new Offspring(destination, index, target)));
+            }
+            for (int stop = at + length; at < stop; at += dim) {
+                while (copiesLeft == 0) {
+                    copiesLeft = counts[++source];
+                }
+                if (dim == 1) {
+                    target[at] = states[source];
+                } else {
+                    System.arraycopy(states, source * dim, target, at, dim);
+                }
+                copiesLeft--;
+            }
             index = runEnd;
         }
-        return runs.iterator();
+        return away;
     }
 
     /** Builds every destination block of one partition from its runs; each block must be filled exactly. */
     static Iterator<ParticleBlock> assemble(Iterator<Tuple2<Integer, Offspring>> runs, int dim, int blockSize,
             long particles) {
-        Map<Integer, double[]> states = new TreeMap<>();
-        Map<Integer, Long> filled = new TreeMap<>();
-        while (runs.hasNext()) {
-            Offspring o = runs.next()._2();
-            int b = o.destination();
-            double[] s = states.computeIfAbsent(b, key -> new double[count(key, blockSize, particles) * dim]);
-            long offset = o.firstIndex() - (long) b * blockSize;
-            System.arraycopy(o.states(), 0, s, (int) offset * dim, o.states().length);
-            filled.merge(b, (long) (o.states().length / dim), Long::sum);
+        Assembly assembly = new Assembly(dim, blockSize, particles);
+        runs.forEachRemaining(run -> assembly.add(run._2()));
+        return assembly.blocks().iterator();
+    }
+
+    /**
+     * Destination blocks being laid out from their offspring, by global index: the new particles are those of the
+     * single-machine resampler, in the same order, with log-weights reset to 0.
+     */
+    static final class Assembly {
+        private final int dim;
+        private final int blockSize;
+        private final long particles;
+        private final Map<Integer, double[]> states = new TreeMap<>();
+        private final Map<Integer, Long> filled = new TreeMap<>();
+
+        Assembly(int dim, int blockSize, long particles) {
+            this.dim = dim;
+            this.blockSize = blockSize;
+            this.particles = particles;
         }
-        List<ParticleBlock> out = new ArrayList<>(states.size());
-        for (Map.Entry<Integer, double[]> e : states.entrySet()) {
-            int b = e.getKey();
-            int count = count(b, blockSize, particles);
-            if (filled.get(b) != count) {
-                throw new IllegalStateException("resampling: block " + b + " received " + filled.get(b)
-                        + " offspring, expected " + count);
+
+        /** Block {@code b}'s states, made on first use, with {@code offspring} more of them counted as filled. */
+        double[] reserve(int b, long offspring) {
+            filled.merge(b, offspring, Long::sum);
+            return states.computeIfAbsent(b, key -> new double[count(key, blockSize, particles) * dim]);
+        }
+
+        /** Copies a run into its destination block. */
+        void add(Offspring run) {
+            double[] s = reserve(run.destination(), run.states().length / dim);
+            long offset = run.firstIndex() - (long) run.destination() * blockSize;
+            System.arraycopy(run.states(), 0, s, (int) offset * dim, run.states().length);
+        }
+
+        /** The blocks, in block order; each must have been filled exactly. */
+        List<ParticleBlock> blocks() {
+            List<ParticleBlock> out = new ArrayList<>(states.size());
+            for (Map.Entry<Integer, double[]> e : states.entrySet()) {
+                int b = e.getKey();
+                int count = count(b, blockSize, particles);
+                if (filled.get(b) != count) {
+                    throw new IllegalStateException("resampling: block " + b + " received " + filled.get(b)
+                            + " offspring, expected " + count);
+                }
+                double[] lw = new double[count];
+                BlockPropagation.resetLogWeights(lw, 0, count);
+                out.add(new ParticleBlock(b, e.getValue(), lw, null));
             }
-            double[] lw = new double[count];
-            BlockPropagation.resetLogWeights(lw, 0, count);
-            out.add(new ParticleBlock(b, e.getValue(), lw, null));
+            return out;
         }
-        return out.iterator();
     }
 
     /** The number of particles in block b: the block size, or what is left for the last block. */

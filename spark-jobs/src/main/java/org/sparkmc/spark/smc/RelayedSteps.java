@@ -80,8 +80,11 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
         BarrierTaskContext context = BarrierTaskContext.get();
         int me = context.partitionId();
         List<ParticleBlock> blocks = new ArrayList<>();
-        CollectionConverters.asJava(partition).forEachRemaining(blocks::add);
+        for (java.util.Iterator<ParticleBlock> given = CollectionConverters.asJava(partition); given.hasNext();) {
+            blocks.add(given.next().copy()); // the task's own arrays, moved in place below
+        }
         blocks.sort(Comparator.comparingInt(ParticleBlock::block));
+        double[] scratch = new double[options.blockSize()];
         int numBlocks = partitioner.blocks();
         double prev = previousLogSum;
         int round = 0;
@@ -89,10 +92,9 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
             for (int k = 0; k < observations.size(); k++) {
                 int n = first + k;
                 List<ParticleBlock.Report> reports = new ArrayList<>(numBlocks);
-                for (int i = 0; i < blocks.size(); i++) {
-                    ParticleBlock moved = blocks.get(i).propagate(kernel, n, observations.get(k), prev, streams);
-                    blocks.set(i, moved);
-                    reports.add(moved.report());
+                for (ParticleBlock b : blocks) {
+                    b.moveInPlace(kernel, n, observations.get(k), prev, streams, scratch);
+                    reports.add(b.report());
                 }
                 for (byte[] frame : client.exchange(round++, encode(new ArrayList<>(reports)))) {
                     reports.addAll(decode(frame));
@@ -112,22 +114,20 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
                     }
                 }
                 ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n, () -> residuals);
-                List<Tuple2<Integer, Offspring>> mine = new ArrayList<>();
+                Rebalancing.Assembly mine = new Rebalancing.Assembly(dim, options.blockSize(), particles);
                 ArrayList<Tuple2<Integer, Offspring>> away = new ArrayList<>();
                 for (ParticleBlock b : blocks) {
-                    Rebalancing.offspring(b, dim, options.blockSize(), g, plan).forEachRemaining(
-                            run -> (partitioner.getPartition(run._1()) == me ? mine : away).add(run));
+                    away.addAll(Rebalancing.offspring(b, dim, options.blockSize(), g, plan,
+                            destination -> partitioner.getPartition(destination) == me, mine));
                 }
                 for (byte[] frame : client.exchange(round++, encode(away))) {
                     for (Tuple2<Integer, Offspring> run : RelayedSteps.<Tuple2<Integer, Offspring>>decode(frame)) {
                         if (partitioner.getPartition(run._1()) == me) {
-                            mine.add(run);
+                            mine.add(run._2());
                         }
                     }
                 }
-                blocks = new ArrayList<>();
-                Rebalancing.assemble(mine.iterator(), dim, options.blockSize(), particles).forEachRemaining(
-                        blocks::add);
+                blocks = mine.blocks();
                 prev = BlockPropagation.logSumAfterResampling(particles);
             }
             client.done();
