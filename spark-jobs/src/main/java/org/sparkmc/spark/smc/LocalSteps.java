@@ -63,6 +63,7 @@ public final class LocalSteps implements Serializable {
         }
         blocks.sort(Comparator.comparingInt(ParticleBlock::block));
         double[] scratch = new double[options.blockSize()];
+        Rebalancing.SpareArrays spare = new Rebalancing.SpareArrays();
         List<GlobalWeights> weights = new ArrayList<>(observations.size());
         boolean[] resampled = new boolean[observations.size()];
         double prev = previousLogSum;
@@ -80,11 +81,12 @@ public final class LocalSteps implements Serializable {
             if (options.resamples(g.ess(), particles)) {
                 ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n,
                         () -> moved.stream().map(b -> b.residualPart(g, particles)).toList());
-                Rebalancing.Assembly all = new Rebalancing.Assembly(dim, blockSize, particles);
+                Rebalancing.Assembly all = new Rebalancing.Assembly(dim, blockSize, particles, spare);
                 for (ParticleBlock b : moved) {
                     Rebalancing.offspring(b, dim, blockSize, g, plan, destination -> true, all);
                 }
                 blocks = all.blocks();
+                moved.forEach(spare::give); // the old generation's arrays, for the next resampling's blocks
                 prev = BlockPropagation.logSumAfterResampling(particles);
                 resampled[k] = true;
             } else {

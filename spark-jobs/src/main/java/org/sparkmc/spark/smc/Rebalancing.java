@@ -1,6 +1,8 @@
 package org.sparkmc.spark.smc;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -101,17 +103,32 @@ final class Rebalancing {
         private final long particles;
         private final Map<Integer, double[]> states = new TreeMap<>();
         private final Map<Integer, Long> filled = new TreeMap<>();
+        private final SpareArrays spare;
 
         Assembly(int dim, int blockSize, long particles) {
+            this(dim, blockSize, particles, new SpareArrays());
+        }
+
+        /**
+         * @param spare arrays the new blocks may take instead of new ones (their contents are overwritten): a task's
+         *     blocks from before the previous resampling, which nothing reads any more
+         */
+        Assembly(int dim, int blockSize, long particles, SpareArrays spare) {
             this.dim = dim;
             this.blockSize = blockSize;
             this.particles = particles;
+            this.spare = spare;
         }
 
         /** Block {@code b}'s states, made on first use, with {@code offspring} more of them counted as filled. */
         double[] reserve(int b, long offspring) {
             filled.merge(b, offspring, Long::sum);
-            return states.computeIfAbsent(b, key -> new double[count(key, blockSize, particles) * dim]);
+            double[] s = states.get(b);
+            if (s == null) {
+                s = spare.take(count(b, blockSize, particles) * dim);
+                states.put(b, s);
+            }
+            return s;
         }
 
         /** Copies a run into its destination block. */
@@ -131,11 +148,35 @@ final class Rebalancing {
                     throw new IllegalStateException("resampling: block " + b + " received " + filled.get(b)
                             + " offspring, expected " + count);
                 }
-                double[] lw = new double[count];
+                double[] lw = spare.take(count);
                 BlockPropagation.resetLogWeights(lw, 0, count);
                 out.add(new ParticleBlock(b, e.getValue(), lw, null));
             }
             return out;
+        }
+    }
+
+    /**
+     * Arrays a task no longer reads, by length, for its next blocks to reuse: a task that resamples again and again
+     * would otherwise allocate (and zero) a new generation of particle arrays each time.
+     */
+    static final class SpareArrays {
+        private final Map<Integer, ArrayDeque<double[]>> byLength = new HashMap<>();
+
+        /** Hands over a block's arrays; nothing may read or write them afterwards. */
+        void give(ParticleBlock old) {
+            give(old.states());
+            give(old.logWeights());
+        }
+
+        private void give(double[] array) {
+            byLength.computeIfAbsent(array.length, n -> new ArrayDeque<>()).push(array);
+        }
+
+        /** A spare array of this length, with stale contents the caller overwrites, or a new one. */
+        double[] take(int length) {
+            ArrayDeque<double[]> arrays = byLength.get(length);
+            return arrays == null || arrays.isEmpty() ? new double[length] : arrays.pop();
         }
     }
 

@@ -85,6 +85,7 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
         }
         blocks.sort(Comparator.comparingInt(ParticleBlock::block));
         double[] scratch = new double[options.blockSize()];
+        Rebalancing.SpareArrays spare = new Rebalancing.SpareArrays();
         int numBlocks = partitioner.blocks();
         double prev = previousLogSum;
         int round = 0;
@@ -114,7 +115,7 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
                     }
                 }
                 ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n, () -> residuals);
-                Rebalancing.Assembly mine = new Rebalancing.Assembly(dim, options.blockSize(), particles);
+                Rebalancing.Assembly mine = new Rebalancing.Assembly(dim, options.blockSize(), particles, spare);
                 ArrayList<Tuple2<Integer, Offspring>> away = new ArrayList<>();
                 for (ParticleBlock b : blocks) {
                     away.addAll(Rebalancing.offspring(b, dim, options.blockSize(), g, plan,
@@ -127,7 +128,9 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
                         }
                     }
                 }
-                blocks = mine.blocks();
+                List<ParticleBlock> resampled = mine.blocks();
+                blocks.forEach(spare::give); // the old generation's arrays, for the next resampling's blocks
+                blocks = resampled;
                 prev = BlockPropagation.logSumAfterResampling(particles);
             }
             client.done();
