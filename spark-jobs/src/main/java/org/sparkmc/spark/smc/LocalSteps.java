@@ -81,9 +81,10 @@ public final class LocalSteps implements Serializable {
             if (options.resamples(g.ess(), particles)) {
                 ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n,
                         () -> moved.stream().map(b -> b.residualPart(g, particles)).toList());
-                Rebalancing.Assembly all = new Rebalancing.Assembly(dim, blockSize, particles, spare);
+                Rebalancing.Assembly all = new Rebalancing.Assembly(dim, blockSize, particles, spare,
+                        destination -> true);
                 for (ParticleBlock b : moved) {
-                    Rebalancing.offspring(b, dim, blockSize, g, plan, destination -> true, all);
+                    Rebalancing.offspring(b, dim, blockSize, g, plan, all);
                 }
                 blocks = all.blocks();
                 moved.forEach(spare::give); // the old generation's arrays, for the next resampling's blocks

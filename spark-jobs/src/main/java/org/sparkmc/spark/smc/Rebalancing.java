@@ -28,16 +28,16 @@ final class Rebalancing {
     /** The runs of block {@code b}'s offspring under the step's resampling {@code plan}, keyed by destination. */
     static Iterator<Tuple2<Integer, Offspring>> offspring(ParticleBlock b, int dim, int blockSize, GlobalWeights g,
             ResamplingPlan plan) {
-        return offspring(b, dim, blockSize, g, plan, destination -> false, null).iterator();
+        return offspring(b, dim, blockSize, g, plan, null).iterator();
     }
 
     /**
-     * Block {@code b}'s offspring under the step's resampling {@code plan}: the runs whose destination block is
-     * {@code here} are written straight into {@code assembly}; the others are returned, keyed by destination. Each
-     * offspring is copied once.
+     * Block {@code b}'s offspring under the step's resampling {@code plan}: the runs whose destination block
+     * {@code assembly} holds are written straight into it; the others (all of them without an assembly) are
+     * returned, keyed by destination. Each offspring is copied once.
      */
     static List<Tuple2<Integer, Offspring>> offspring(ParticleBlock b, int dim, int blockSize, GlobalWeights g,
-            ResamplingPlan plan, IntPredicate here, Assembly assembly) {
+            ResamplingPlan plan, Assembly assembly) {
         double[] lw = b.logWeights();
         int n = lw.length;
         int[] counts = new int[n];
@@ -61,7 +61,7 @@ final class Rebalancing {
             int length = Math.toIntExact((runEnd - index) * dim);
             double[] target;
             int at;
-            if (here.test(destination)) {
+            if (assembly != null && assembly.holds(destination)) {
                 target = assembly.reserve(destination, runEnd - index);
                 at = (int) (index - (long) destination * blockSize) * dim;
             } else {
@@ -88,7 +88,7 @@ final class Rebalancing {
     /** Builds every destination block of one partition from its runs; each block must be filled exactly. */
     static Iterator<ParticleBlock> assemble(Iterator<Tuple2<Integer, Offspring>> runs, int dim, int blockSize,
             long particles) {
-        Assembly assembly = new Assembly(dim, blockSize, particles);
+        Assembly assembly = new Assembly(dim, blockSize, particles, new SpareArrays(), destination -> true);
         runs.forEachRemaining(run -> assembly.add(run._2()));
         return assembly.blocks().iterator();
     }
@@ -104,20 +104,24 @@ final class Rebalancing {
         private final Map<Integer, double[]> states = new TreeMap<>();
         private final Map<Integer, Long> filled = new TreeMap<>();
         private final SpareArrays spare;
-
-        Assembly(int dim, int blockSize, long particles) {
-            this(dim, blockSize, particles, new SpareArrays());
-        }
+        private final IntPredicate holds;
 
         /**
          * @param spare arrays the new blocks may take instead of new ones (their contents are overwritten): a task's
          *     blocks from before the previous resampling, which nothing reads any more
+         * @param holds the destination blocks this task lays out (the others' offspring leave it)
          */
-        Assembly(int dim, int blockSize, long particles, SpareArrays spare) {
+        Assembly(int dim, int blockSize, long particles, SpareArrays spare, IntPredicate holds) {
             this.dim = dim;
             this.blockSize = blockSize;
             this.particles = particles;
             this.spare = spare;
+            this.holds = holds;
+        }
+
+        /** Whether destination block {@code b} is laid out here. */
+        boolean holds(int b) {
+            return holds.test(b);
         }
 
         /** Block {@code b}'s states, made on first use, with {@code offspring} more of them counted as filled. */

@@ -115,15 +115,15 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
                     }
                 }
                 ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n, () -> residuals);
-                Rebalancing.Assembly mine = new Rebalancing.Assembly(dim, options.blockSize(), particles, spare);
+                Rebalancing.Assembly mine = new Rebalancing.Assembly(dim, options.blockSize(), particles, spare,
+                        destination -> partitioner.getPartition(destination) == me);
                 ArrayList<Tuple2<Integer, Offspring>> away = new ArrayList<>();
                 for (ParticleBlock b : blocks) {
-                    away.addAll(Rebalancing.offspring(b, dim, options.blockSize(), g, plan,
-                            destination -> partitioner.getPartition(destination) == me, mine));
+                    away.addAll(Rebalancing.offspring(b, dim, options.blockSize(), g, plan, mine));
                 }
                 for (byte[] frame : client.exchange(round++, encode(away))) {
                     for (Tuple2<Integer, Offspring> run : RelayedSteps.<Tuple2<Integer, Offspring>>decode(frame)) {
-                        if (partitioner.getPartition(run._1()) == me) {
+                        if (mine.holds(run._1())) {
                             mine.add(run._2());
                         }
                     }
