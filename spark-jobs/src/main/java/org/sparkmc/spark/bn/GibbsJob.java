@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -14,7 +15,8 @@ import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.diagnostics.ParameterSummary;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.BusiestPartition;
-import org.sparkmc.spark.cli.Progress;
+import org.sparkmc.spark.run.SteppedJob;
+import org.sparkmc.spark.run.StepRunner;
 
 /**
  * Gibbs sampling over Markov blankets (core {@link GibbsSampling}) with the chains spread over Spark partitions,
@@ -65,20 +67,53 @@ public final class GibbsJob {
     public record Outcome(int[][][] draws, List<BnResult.Step> history) {
     }
 
+    /** Runs every round ({@link StepRunner}: a round a step) from the chains' starting states. */
     public Outcome run(List<GibbsRound> initial) {
-        int rounds = config.warmupRounds() + config.samplingRounds();
-        LOG.info("bn: Gibbs sampling on {} ({} variables), evidence [{}], {} chains over {} partitions: {} warm-up "
-                + "and {} kept sweeps per chain in rounds of {}; seed {}", config.networkPath(), config.net().size(),
-                config.evidenceText(), config.chains(), partitions, config.warmup(), config.draws(),
-                config.roundSize(), config.seed());
-        Progress progress = Progress.forJob(LOG, rounds);
-        int q = config.query().length;
-        int[][][] draws = new int[config.chains()][q][config.draws()];
-        List<GibbsRound> states = initial;
-        List<BnResult.Step> history = new ArrayList<>();
-        long started = System.nanoTime();
-        int kept = 0;
-        for (int round = 1; round <= rounds; round++) {
+        Rounds rounds = new Rounds(initial);
+        StepRunner.withoutCheckpoints(LOG).run(rounds);
+        return new Outcome(rounds.draws, rounds.history);
+    }
+
+    /** The rounds as {@link StepRunner} drives them: one Spark job a round, the diagnostics on the driver after it. */
+    private final class Rounds implements SteppedJob {
+        private final int rounds = config.warmupRounds() + config.samplingRounds();
+        private final int[][][] draws = new int[config.chains()][config.query().length][config.draws()];
+        private final List<BnResult.Step> history = new ArrayList<>();
+        private final long started = System.nanoTime();
+        private List<GibbsRound> states;
+        private int round;
+        private int kept;
+
+        Rounds(List<GibbsRound> initial) {
+            this.states = initial;
+        }
+
+        @Override
+        public void initialise() {
+            LOG.info("bn: Gibbs sampling on {} ({} variables), evidence [{}], {} chains over {} partitions: {} warm-up "
+                    + "and {} kept sweeps per chain in rounds of {}; seed {}", config.networkPath(),
+                    config.net().size(), config.evidenceText(), config.chains(), partitions, config.warmup(),
+                    config.draws(), config.roundSize(), config.seed());
+        }
+
+        @Override
+        public int plannedSteps() {
+            return rounds;
+        }
+
+        @Override
+        public int stepsDone() {
+            return round;
+        }
+
+        @Override
+        public boolean isDone() {
+            return round >= rounds;
+        }
+
+        @Override
+        public void advance(int limit, Consumer<StepLine> lines) {
+            round++;
             long roundStart = System.nanoTime();
             boolean warmup = round <= config.warmupRounds();
             int sweeps = warmup ? Math.min(config.roundSize(), config.warmup() - (round - 1) * config.roundSize())
@@ -90,11 +125,12 @@ public final class GibbsJob {
             RandomStreams rs = streams;
             int thisRound = round;
             List<GibbsRound> results = new ArrayList<>(sc.parallelize(states, partitions)
-                    .map(chain -> advance(g, rs, chain, thisRound, sweeps, !warmup)).collect());
+                    .map(chain -> GibbsJob.advance(g, rs, chain, thisRound, sweeps, !warmup)).collect());
             results.sort(Comparator.comparingInt(GibbsRound::chain));
             long collected = System.nanoTime();
             states = new ArrayList<>();
             BusiestPartition busiest = new BusiestPartition();
+            int q = config.query().length;
             for (int c = 0; c < results.size(); c++) {
                 GibbsRound r = results.get(c);
                 busiest.add(r.partition(), r.seconds());
@@ -126,12 +162,22 @@ public final class GibbsJob {
             // The round's Spark job split into the busiest partition's sweeps and the rest (scheduling, shipping).
             double compute = busiest.seconds();
             double job = (collected - roundStart) / 1e9;
-            progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "
+            lines.accept(new StepLine(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "
                     + "%.0f sweeps/s  compute %.2f s  sync %.2f s", round, rounds, phase, kept, diagnostics,
                     sweeps * (double) config.chains() / ((System.nanoTime() - roundStart) / 1e9), compute,
-                    Math.max(0, job - compute)), round == rounds);
+                    Math.max(0, job - compute)), round == rounds));
         }
-        return new Outcome(draws, history);
+
+        /** Never asked for: Gibbs sampling on a network is not checkpointed. */
+        @Override
+        public void snapshot() {
+            throw new UnsupportedOperationException("bn Gibbs sampling keeps no checkpoint");
+        }
+
+        /** Nothing to drop: each round's job leaves nothing cached. */
+        @Override
+        public void release() {
+        }
     }
 
     private static GibbsRound advance(GibbsSampling gibbs, RandomStreams streams, GibbsRound chain, int round,

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
@@ -22,7 +23,8 @@ import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.DirectFunctions;
-import org.sparkmc.spark.cli.Progress;
+import org.sparkmc.spark.run.SteppedJob;
+import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.diagnose.ByParameter;
 import org.sparkmc.spark.diagnose.ChainSeries;
 import org.sparkmc.spark.diagnose.ParameterResult;
@@ -30,7 +32,7 @@ import org.sparkmc.spark.diagnose.ParameterResult;
 /**
  * The {@code chains} driver: many independent chains of one target spread over Spark partitions, run in rounds.
  *
- * <p>Shape: {@link #initialize()} → {@link #nextRound()} until {@link #isDone()} → {@link #result()}. Between rounds
+ * <p>Shape: a {@link SteppedJob} whose step is a round, run by {@link StepRunner}, then {@link #result()}. Between rounds
  * the driver holds only the chains' states (a few numbers each); every round ships them out with
  * {@code parallelize}, each task advances its chains with a stream keyed by (chain, round), and the new states
  * come back. Lineage therefore never grows, and a retried task recomputes exactly the same draws whatever the
@@ -41,7 +43,7 @@ import org.sparkmc.spark.diagnose.ParameterResult;
  * summarised there ({@link PooledDraws}); past it they stay on the executors and are summarised by parameter there
  * ({@link ByParameter}), so the driver holds only the summaries. Both paths give identical numbers.
  */
-public final class ChainsJob {
+public final class ChainsJob implements SteppedJob {
     private static final Logger LOG = LoggerFactory.getLogger(ChainsJob.class);
 
     private final JavaSparkContext sc;
@@ -52,7 +54,6 @@ public final class ChainsJob {
     private final List<JavaRDD<RoundResult>> samplingRounds = new ArrayList<>();
     private final List<RoundSummary> history = new ArrayList<>();
     private final long started = System.nanoTime();
-    private final Progress progress;
     private List<ChainState> states;
     private PooledDraws draws;
     private int drawsPerChain;
@@ -93,19 +94,16 @@ public final class ChainsJob {
         this.streams = new RandomStreams(config.seed());
         this.recorded = ChainRound.recordedNames(config.target());
         this.summarised = List.copyOf(recorded.subList(0, recorded.size() - 1));
-        this.progress = Progress.forJob(LOG, lastRound());
     }
 
-    /** Runs the whole loop. */
+    /** Runs the whole loop ({@link StepRunner}: a round a step) and returns the full summaries. */
     public ChainsResult run() {
+        (checkpoint == null ? StepRunner.withoutCheckpoints(LOG)
+                : StepRunner.checkpointingEvery(LOG, checkpointing.every())).run(this);
         try {
-            initialize();
-            while (!isDone()) {
-                nextRound();
-            }
             return result();
         } catch (RuntimeException | Error e) {
-            release(); // the round sampled ahead and the cached rounds
+            release(); // the cached rounds
             throw e;
         }
     }
@@ -114,7 +112,8 @@ public final class ChainsJob {
      * Draws every chain's starting point (on the driver: it is one density evaluation per chain), or with
      * {@code resume} restores the state of the newest checkpoint (none yet: a fresh start).
      */
-    public void initialize() {
+    @Override
+    public void initialise() {
         if (checkpointing.resume() && resume()) {
             return;
         }
@@ -135,8 +134,31 @@ public final class ChainsJob {
         return config.warmupRounds() + config.maxRounds();
     }
 
+    @Override
+    public int plannedSteps() {
+        return lastRound();
+    }
+
+    @Override
+    public int stepsDone() {
+        return round;
+    }
+
+    @Override
     public boolean isDone() {
         return converged || round >= lastRound();
+    }
+
+    /** One round: a round's draws are checkpointed with it, so a save never waits for more. */
+    @Override
+    public void advance(int limit, Consumer<StepLine> lines) {
+        nextRound(lines);
+    }
+
+    @Override
+    public void snapshot() {
+        checkpoint.save(new ChainsCheckpoint.Saved(checkpointing.fingerprint(), round, drawsPerChain, accepted,
+                proposed, converged, states, history));
     }
 
     /**
@@ -196,9 +218,10 @@ public final class ChainsJob {
      * diagnostics start, so the executors sample while the driver computes them (its draws do not depend on them:
      * each chain's round r always uses the stream keyed by (chain, r)); if the diagnostics stop the run, that round
      * is dropped unused. The parameters' summaries are computed in parallel; the last round computes the full
-     * summaries {@link #result()} returns, which contain its diagnostics, instead of sorting every draw twice.
+     * summaries {@link #result()} returns, which contain its diagnostics, instead of sorting every draw twice. The
+     * round's progress line goes to {@code lines}.
      */
-    public RoundSummary nextRound() {
+    private void nextRound(Consumer<StepLine> lines) {
         round++;
         long t0 = System.nanoTime();
         Launched launched = ahead != null ? ahead : launch(round, states);
@@ -264,23 +287,16 @@ public final class ChainsJob {
                 (double) roundAccepted / roundProposed, seconds,
                 (double) launched.iterations() * config.chains() / seconds);
         history.add(summary);
-        if (checkpoint != null) {
-            if (!warmup) {
-                checkpoint.saveRound(round, launched.rdd(), recorded);
-            }
-            if (round % checkpointing.every() == 0 || isDone()) {
-                checkpoint.save(new ChainsCheckpoint.Saved(checkpointing.fingerprint(), round, drawsPerChain, accepted,
-                        proposed, converged, states, history));
-            }
+        if (checkpoint != null && !warmup) {
+            checkpoint.saveRound(round, launched.rdd(), recorded);
         }
         // Warm-up rounds keep no draws, so they have no diagnostics to show.
         String diagnostics = warmup ? "no diagnostics in warm-up"
                 : String.format(Locale.ROOT, "max R-hat %.4f  min ESS bulk %.0f tail %.0f", maxRhat, minBulk, minTail);
-        progress.step(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  acceptance %.3f  "
-                + "%.0f draws/s  (waited %.2f s for sampling, diagnostics %.2f s)", round, lastRound(), phase,
-                summary.drawsPerChain(), diagnostics, summary.acceptance(), summary.drawsPerSecond(), samplingSeconds,
-                diagnosticsSeconds), isDone());
-        return summary;
+        lines.accept(new StepLine(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "
+                + "acceptance %.3f  %.0f draws/s  (waited %.2f s for sampling, diagnostics %.2f s)", round, lastRound(),
+                phase, summary.drawsPerChain(), diagnostics, summary.acceptance(), summary.drawsPerSecond(),
+                samplingSeconds, diagnosticsSeconds), isDone()));
     }
 
     private boolean resume() {
@@ -422,6 +438,7 @@ public final class ChainsJob {
         return recorded;
     }
 
+    @Override
     public void release() {
         if (ahead != null) {
             ahead.discard();

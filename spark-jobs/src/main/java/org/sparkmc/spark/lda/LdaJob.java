@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function;
@@ -21,7 +22,8 @@ import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.PosteriorMeanTopics;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.random.RandomStreams;
-import org.sparkmc.spark.cli.Progress;
+import org.sparkmc.spark.run.SteppedJob;
+import org.sparkmc.spark.run.StepRunner;
 import scala.Tuple2;
 
 /**
@@ -87,57 +89,21 @@ public final class LdaJob {
                     + saved.sweeps() + ": --sweeps must be at least " + saved.sweeps() + " to resume it, is "
                     + config.sweeps());
         }
-        List<LoglikRow> history = new ArrayList<>();
-        AdLdaSpark run;
-        if (saved == null) {
-            run = AdLdaSpark.start(sc, training.blocks(config.blocks(), config.partitions()), training.numTokens(),
-                    training.vocabularySize(), config.samplerOptions());
-            history.add(LoglikRow.of(run.lastStep()));
-        } else {
-            LOG.info("lda: resuming after sweep {} from {}", saved.sweeps(), checkpointing.dir());
-            run = AdLdaSpark.restore(sc, training.blocks(config.blocks(), config.partitions()),
-                    training.numTokens(), training.vocabularySize(), config.samplerOptions(), saved.sweeps(),
-                    checkpoint.topics(spark, saved));
-            history.addAll(saved.history());
-        }
+        // Both block sets are built from the input read once: the held-out ones are cached here for the evaluation,
+        // the training ones when the sweeps start (lineage cut after the first step), and then the input is released.
+        JavaPairRDD<Integer, Corpus> heldOutBlocks = heldOutBlocks(heldOut);
+        Sweeps sweeps = new Sweeps(all, training, checkpoint, fingerprint, saved);
+        int interval = config.syncInterval();
+        // Saves fall after whole sync steps: the checkpoint interval rounded up to them.
+        StepRunner runner = checkpoint == null ? StepRunner.withoutCheckpoints(LOG)
+                : StepRunner.checkpointingEvery(LOG, Math.max(1, (checkpointing.every() + interval - 1) / interval)
+                        * interval);
+        runner.run(sweeps);
+        AdLdaSpark run = sweeps.run;
         // The caller closes the run it returns; on a failure it is closed here (cached blocks, newest lineage
         // checkpoint).
         try {
-            // Both block sets are built from the input read once; the training blocks are cached (lineage cut after the
-            // first step), the held-out ones are cached here for the evaluation, and then the input is released.
-            JavaPairRDD<Integer, Corpus> heldOutBlocks = heldOutBlocks(heldOut);
-            all.release();
-            PosteriorMeanTopics mean = config.topicSamples() > 1
-                    ? PosteriorMeanTopics.of(p.numTopics(), training.vocabularySize(), p.beta()) : null;
-            Map<Integer, String> samples = new TreeMap<>();
-            if (saved != null) {
-                samples.putAll(saved.sampleChecksums());
-                restoreSamples(mean, checkpoint, saved);
-            }
-            Progress progress = Progress.forJob(LOG, config.sweeps());
-            int interval = config.syncInterval();
-            // Each advance runs up to the next checkpoint (one relayed stage, or one Spark job per step): whole sync
-            // steps, then a last shorter one when the sweeps are not a multiple of the interval.
-            int stepsPerSave = checkpoint == null ? Integer.MAX_VALUE
-                    : Math.max(1, (checkpointing.every() + interval - 1) / interval);
-            while (run.sweepsDone() < config.sweeps()) {
-                int left = config.sweeps() - run.sweepsDone();
-                int steps = Math.min(stepsPerSave, left / interval);
-                run.advance(Math.max(steps, 1), steps == 0 ? left : interval, step -> {
-                    LoglikRow row = LoglikRow.of(step);
-                    history.add(row);
-                    progress.step(step.sweeps(), "sample", line(row, step), step.sweeps() == config.sweeps());
-                    if (config.isTopicSample(step.sweeps())) {
-                        mean.add(run.counts());
-                        if (checkpoint != null) {
-                            samples.put(step.sweeps(), checkpoint.saveSample(step.sweeps(), run.counts()));
-                        }
-                    }
-                });
-                if (checkpoint != null) {
-                    checkpoint.save(spark, fingerprint, run, history, samples);
-                }
-            }
+            PosteriorMeanTopics mean = sweeps.mean;
             double[] meanPhi = mean == null ? null : mean.phi();
             DocumentCompletion.Result finalState = heldOutBlocks == null ? null : evaluate(run.counts(), heldOutBlocks);
             DocumentCompletion.Result averaged = meanPhi == null || heldOutBlocks == null ? null
@@ -155,11 +121,108 @@ public final class LdaJob {
                                 " with the posterior-mean topics of %d states; %.2f with the final state's",
                                 config.topicSamples(), finalState.perplexity()));
             }
-            return new LdaResult(run, input, training, heldOut, history, evaluation, meanPhi,
+            return new LdaResult(run, input, training, heldOut, sweeps.history, evaluation, meanPhi,
                     averaged == null ? null : finalState, leftToRight, (System.nanoTime() - t0) / 1e9, saved != null);
         } catch (RuntimeException | Error e) {
             run.close();
             throw e;
+        }
+    }
+
+    /**
+     * The sweeps as {@link StepRunner} drives them: AD-LDA started afresh or restored from the checkpoint, advanced
+     * in whole sync steps (one relayed stage or one Spark job per step), its log-likelihood history and posterior
+     * topic samples kept, and saved with them.
+     */
+    private final class Sweeps implements SteppedJob {
+        private final LdaDocuments read;
+        private final LdaDocuments training;
+        private final LdaCheckpoint checkpoint;
+        private final String fingerprint;
+        private final LdaCheckpoint.Saved saved;
+        private final List<LoglikRow> history = new ArrayList<>();
+        private final Map<Integer, String> samples = new TreeMap<>();
+        private PosteriorMeanTopics mean;
+        private AdLdaSpark run;
+
+        /** @param read the documents as read, released once the training blocks are cached */
+        Sweeps(LdaDocuments read, LdaDocuments training, LdaCheckpoint checkpoint, String fingerprint,
+                LdaCheckpoint.Saved saved) {
+            this.read = read;
+            this.training = training;
+            this.checkpoint = checkpoint;
+            this.fingerprint = fingerprint;
+            this.saved = saved;
+        }
+
+        @Override
+        public void initialise() {
+            LdaPriors p = config.priors();
+            if (saved == null) {
+                run = AdLdaSpark.start(sc, training.blocks(config.blocks(), config.partitions()), training.numTokens(),
+                        training.vocabularySize(), config.samplerOptions());
+                history.add(LoglikRow.of(run.lastStep()));
+            } else {
+                LOG.info("lda: resuming after sweep {} from {}", saved.sweeps(), checkpointing.dir());
+                run = AdLdaSpark.restore(sc, training.blocks(config.blocks(), config.partitions()),
+                        training.numTokens(), training.vocabularySize(), config.samplerOptions(), saved.sweeps(),
+                        checkpoint.topics(spark, saved));
+                history.addAll(saved.history());
+            }
+            read.release();
+            mean = config.topicSamples() > 1
+                    ? PosteriorMeanTopics.of(p.numTopics(), training.vocabularySize(), p.beta()) : null;
+            if (saved != null) {
+                samples.putAll(saved.sampleChecksums());
+                restoreSamples(mean, checkpoint, saved);
+            }
+        }
+
+        @Override
+        public int plannedSteps() {
+            return config.sweeps();
+        }
+
+        @Override
+        public int stepsDone() {
+            return run.sweepsDone();
+        }
+
+        @Override
+        public boolean isDone() {
+            return run.sweepsDone() >= config.sweeps();
+        }
+
+        /** Whole sync steps up to {@code limit} sweeps (at least one), or the last, shorter one. */
+        @Override
+        public void advance(int limit, Consumer<StepLine> lines) {
+            int interval = config.syncInterval();
+            int left = config.sweeps() - run.sweepsDone();
+            int steps = Math.min(Math.max(1, limit / interval), left / interval);
+            run.advance(Math.max(steps, 1), steps == 0 ? left : interval, step -> {
+                LoglikRow row = LoglikRow.of(step);
+                history.add(row);
+                lines.accept(new StepLine(step.sweeps(), "sample", line(row, step),
+                        step.sweeps() == config.sweeps()));
+                if (config.isTopicSample(step.sweeps())) {
+                    mean.add(run.counts());
+                    if (checkpoint != null) {
+                        samples.put(step.sweeps(), checkpoint.saveSample(step.sweeps(), run.counts()));
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void snapshot() {
+            checkpoint.save(spark, fingerprint, run, history, samples);
+        }
+
+        @Override
+        public void release() {
+            if (run != null) {
+                run.close();
+            }
         }
     }
 

@@ -3,7 +3,6 @@ package org.sparkmc.spark.smc;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +27,7 @@ import org.sparkmc.core.smc.StepSummary;
 import org.sparkmc.core.smc.WeightCollapseException;
 import org.sparkmc.spark.BusiestPartition;
 import org.sparkmc.spark.DirectFunctions;
-import org.sparkmc.spark.cli.Progress;
+import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.io.LineageCheckpoints;
 import org.sparkmc.spark.sync.RelayedStage;
 import org.sparkmc.spark.sync.RoundRelay;
@@ -462,96 +461,40 @@ public final class SmcJob {
     }
 
     /**
-     * Feeds every observation of the feed through {@link #step}, with a progress line per step (at a steady rhythm
-     * in logs) and a closing line; with checkpointing, saves the run's state every {@code every} steps. A resumed
-     * run reads the feed from its start and checks that the observations its checkpoint consumed are the same.
+     * Feeds every observation of the feed through the engines ({@link FeedSteps} run by {@link StepRunner}), with a
+     * progress line per step (at a steady rhythm in logs) and a closing line; with checkpointing, saves the run's state
+     * every {@code every} steps and after the last.
      */
     public SmcResult run(ObservationFeed feed) {
-        initialize();
-        List<StepRow> rows = new ArrayList<>(restoredRows);
-        int consumed = 0;
-        long t0 = System.nanoTime();
-        Progress progress = null;
-        int expected = 0;
-        boolean[] closed = {false};
-        try {
-            for (Observations batch = feed.next(); batch != null; batch = feed.next()) {
-                if (progress == null) {
-                    // a single file's length is known; a directory's is not
-                    expected = feed.singleFile() ? batch.size() : 0;
-                    progress = Progress.forJob(LOG, expected > 0 ? expected : Integer.MAX_VALUE);
-                }
-                if (feed.online()) {
-                    LOG.info("smc: batch {} ({} observations)", feed.currentSource(), batch.size());
-                }
-                int i = 0;
-                while (i < batch.size()) {
-                    if (consumed < restoredRows.size()) {
-                        checkReplayed(restoredRows.get(consumed++), batch.time(i), batch.value(i), feed);
-                        i++;
-                        continue;
-                    }
-                    int count = chunkLength(batch.size() - i);
-                    List<double[]> ys = new ArrayList<>(count);
-                    for (int k = 0; k < count; k++) {
-                        ys.add(batch.value(i + k));
-                    }
-                    // A progress line per step as the engine reports it: a relayed stage reports each step as its
-                    // rounds come, the other engines after their job.
-                    Observations current = batch;
-                    Progress lines = progress;
-                    int from = i;
-                    int firstStep = step;
-                    int expectedSteps = expected;
-                    double[] logLik = {logLikelihood};
-                    long[] previous = {System.nanoTime()};
-                    List<StepSummary> done = advance(ys, s -> {
-                        int k = s.step() - firstStep;
-                        StepRow row = new StepRow(s.step(), current.time(from + k), ys.get(k), s);
-                        rows.add(row);
-                        logLik[0] += s.logLikelihoodIncrement();
-                        long now = System.nanoTime();
-                        double perStep = (now - previous[0]) / 1e9;
-                        previous[0] = now;
-                        boolean last = expectedSteps > 0 && row.step() + 1 == expectedSteps;
-                        closed[0] |= last;
-                        lines.step(row.step() + 1, "filter", line(row, expectedSteps, (now - t0) / 1e9, logLik[0],
-                                perStep), last);
-                    });
-                    count = done.size();
-                    if (checkpoint != null && step % checkpointing.every() == 0) {
-                        save(rows);
-                    }
-                    i += count;
-                }
-            }
-            if (consumed < restoredRows.size()) {
-                throw new InvalidInputException("the data " + feed.location() + " hold " + consumed
-                        + " observations, but the checkpoint in " + checkpointing.dir() + " already consumed "
-                        + restoredRows.size() + "; --resume needs the same data");
-            }
-        } finally {
-            release();
-        }
-        if (progress != null && !closed[0]) {
-            progress.step(step, "end", String.format(Locale.ROOT, "smc: %d steps, log p̂ %.4f, %d resampling steps",
-                    step, logLikelihood, resamplings), true);
-        }
-        return new SmcResult(logLikelihood, rows, resamplings, (System.nanoTime() - started) / 1e9,
+        FeedSteps steps = new FeedSteps(this, feed);
+        (checkpoint == null ? StepRunner.withoutCheckpoints(LOG)
+                : StepRunner.checkpointingEvery(LOG, checkpointing.every())).run(steps);
+        release();
+        return new SmcResult(logLikelihood, steps.rows(), resamplings, (System.nanoTime() - started) / 1e9,
                 feed.columns() == null ? List.of() : feed.columns(), feed.location(), feed.online());
     }
 
-    /** A replayed observation must be the one the checkpointed run consumed at that step (bit for bit). */
-    private void checkReplayed(StepRow saved, double time, double[] y, ObservationFeed feed) {
-        if (Double.compare(saved.time(), time) != 0 || !Arrays.equals(saved.observation(), y)) {
-            throw new InvalidInputException("the data " + feed.location() + " differ from the checkpointed run's at "
-                    + "time step " + saved.step() + " (t " + time + " " + Arrays.toString(y) + ", checkpoint: t "
-                    + saved.time() + " " + Arrays.toString(saved.observation()) + "); --resume needs the same data");
-        }
+    /** The steps a resumed checkpoint holds (none for a fresh start). */
+    List<StepRow> restoredRows() {
+        return restoredRows;
+    }
+
+    /** The last job's compute time per step: the busiest partition's moving and weighting. */
+    double computeSeconds() {
+        return computeSeconds;
+    }
+
+    SmcConfig config() {
+        return config;
+    }
+
+    /** Where the checkpoints go (null: none). */
+    String checkpointDir() {
+        return checkpointing.dir();
     }
 
     /** Saves the particles the next step starts from and the driver's numbers after {@link #steps()} steps. */
-    private void save(List<StepRow> rows) {
+    void save(List<StepRow> rows) {
         sc.setJobGroup("sparkmc-smc-checkpoint-" + step, "smc: checkpoint after step " + step, false);
         if (pending.getStorageLevel().equals(StorageLevel.NONE())) {
             // resampled particles: computed once here, then moved by the next step from the cache
@@ -584,51 +527,16 @@ public final class SmcJob {
 
     /**
      * How many of the next {@code remaining} observations to run as one job: one (a job per step) over several
-     * partitions; over one partition as many as give the task about 10^7 particle-steps (at most 4,096), ending
-     * where a checkpoint is due.
+     * partitions; over one partition as many as give the task about 10^7 particle-steps (at most 4,096), and relayed
+     * about 2.5·10^8.
      */
-    private int chunkLength(int remaining) {
+    int chunkLength(int remaining) {
         if (config.partitions() != 1 && !relays()) {
             return 1;
         }
         long budget = config.partitions() == 1 ? CHUNK_PARTICLE_STEPS : RELAYED_CHUNK_PARTICLE_STEPS;
         int length = (int) Math.max(1, Math.min(MAX_CHUNK_STEPS, budget / config.particles()));
-        if (checkpoint != null) {
-            length = Math.min(length, checkpointing.every() - step % checkpointing.every());
-        }
         return Math.min(length, remaining);
-    }
-
-    private String line(StepRow row, int expectedSteps, double seconds, double logLik, double stepSeconds) {
-        StepSummary s = row.summary();
-        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "step %d%s t %s ", s.step() + 1,
-                expectedSteps > 0 ? "/" + expectedSteps : "", number(row.time())));
-        List<String> names = config.model().stateNames();
-        for (int k = 0; k < Math.min(3, names.size()); k++) {
-            b.append(String.format(Locale.ROOT, " %s %s ± %s", names.get(k), number(s.mean()[k]),
-                    number(Math.sqrt(s.variance()[k]))));
-        }
-        double perStep = seconds / (s.step() + 1);
-        b.append(String.format(Locale.ROOT, "  ESS %.0f (%.0f%%)%s  log p̂ %.3f  %.1f steps/s  %s particle-steps/s",
-                s.ess(), 100 * s.ess() / config.particles(), s.resampled() ? "  resampled" : "",
-                logLik, 1 / perStep, number(config.particles() / perStep)));
-        // This step's wall time split into the executors' moving and weighting and the rest (scheduling, collecting,
-        // resampling's shuffle).
-        b.append(String.format(Locale.ROOT, "  compute %.1f ms  sync %.1f ms", 1e3 * computeSeconds,
-                1e3 * Math.max(0, stepSeconds - computeSeconds)));
-        if (!s.observed()) {
-            b.append("  (missing observation skipped)");
-        }
-        return b.toString();
-    }
-
-    private static String number(double v) {
-        double a = Math.abs(v);
-        if (a != 0 && (a >= 1e6 || a < 1e-3)) {
-            return String.format(Locale.ROOT, "%.3g", v);
-        }
-        return v == Math.rint(v) && a < 1e6 ? String.format(Locale.ROOT, "%.0f", v)
-                : String.format(Locale.ROOT, "%.4g", v);
     }
 
     /** log p̂ of the observations seen so far. */
