@@ -4,12 +4,9 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.TaskContext;
-import org.apache.spark.api.java.JavaFutureAction;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +16,7 @@ import org.sparkmc.core.bayesnet.Marginal;
 import org.sparkmc.core.bayesnet.RejectionSampling;
 import org.sparkmc.core.bayesnet.WeightedCounts;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.cli.Progress;
 
 /**
@@ -84,19 +82,19 @@ public final class WeightedSamplingJob {
         long started = System.nanoTime();
         // Every wave is submitted at once: Spark runs their tasks back to back, so no core waits for the driver
         // between waves, while the driver merges and reports each wave in order as it ends.
-        List<JavaFutureAction<List<Part>>> jobs = new ArrayList<>(waves);
+        List<DirectFunctions.Collecting<Part>> jobs = new ArrayList<>(waves);
         long from = 0;
         for (int wave = 1; wave <= waves; wave++) {
             long to = shareStart(0, blocks, wave, waves);
             sc.setJobGroup("sparkmc-bn-wave-" + wave, "bn: " + config.method().option() + " wave " + wave + "/"
                     + waves + " (blocks " + from + "–" + (to - 1) + ")", false);
-            jobs.add(wave(from, to, empty, sampler, plan, streams).collectAsync());
+            jobs.add(wave(from, to, empty, sampler, plan, streams));
             from = to;
         }
         try {
             long previous = started;
             for (int wave = 1; wave <= waves; wave++) {
-                List<Part> parts = result(jobs.get(wave - 1));
+                List<Part> parts = jobs.get(wave - 1).get();
                 double compute = 0;
                 for (Part part : parts) {
                     total = total.merge(part.counts());
@@ -111,37 +109,23 @@ public final class WeightedSamplingJob {
                         "  compute %.2f s  sync %.2f s", compute, Math.max(0, job - compute)), wave == waves);
             }
         } finally {
-            jobs.forEach(j -> j.cancel(true));
+            jobs.forEach(DirectFunctions.Collecting::cancel);
         }
         return new Outcome(total, history);
-    }
-
-    /** A wave's result, with Spark's failure rethrown as it would leave a plain {@code collect()}. */
-    private static <T> T result(JavaFutureAction<T> job) {
-        try {
-            return job.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("bn: interrupted while waiting for a wave", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException("bn: a wave failed: " + e.getCause().getMessage(), e.getCause());
-        }
     }
 
     /**
      * Blocks [from, to) as one Spark job: task i of k draws the i-th of k nearly equal runs of consecutive blocks
      * and returns their merged statistic with the seconds it took. Only the task numbers are shipped, so the
      * driver's share does not grow with the number of blocks; a task checks between blocks whether Spark has killed
-     * it.
+     * it. Submitted now, with a named function object: a lambda's closure cleaning parsed Spark's class files on the
+     * driver for every wave, while the first wave's tasks waited for the cores.
      */
-    JavaRDD<Part> wave(long from, long to, WeightedCounts empty, BlockSampler sampler, BlockPlan plan,
-            RandomStreams streams) {
+    DirectFunctions.Collecting<Part> wave(long from, long to, WeightedCounts empty, BlockSampler sampler,
+            BlockPlan plan, RandomStreams streams) {
         List<Integer> ids = taskIds(from, to, partitions);
         int tasks = ids.size();
-        return sc.parallelize(ids, tasks).map(i -> {
+        return DirectFunctions.mapCollectAsync(sc.parallelize(ids, tasks), i -> {
             long t0 = System.nanoTime();
             WeightedCounts acc = empty;
             TaskContext task = TaskContext.get();
