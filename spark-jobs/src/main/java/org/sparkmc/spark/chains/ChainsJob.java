@@ -8,7 +8,6 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
-import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function2;
@@ -166,24 +165,17 @@ public final class ChainsJob implements SteppedJob {
      * driver computes the previous round's diagnostics.
      */
     private record Launched(int round, int iterations, boolean warmup, boolean onDriver, JavaRDD<RoundResult> rdd,
-            JavaFutureAction<List<RoundResult>> collected) {
+            DirectFunctions.Collecting<RoundResult> collected) {
         /** The round's results in chain order. */
         List<RoundResult> await() {
-            try {
-                List<RoundResult> results = new ArrayList<>(collected.get());
-                results.sort(Comparator.comparingLong(RoundResult::chain));
-                return results;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while round " + round + " ran", e);
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-            }
+            List<RoundResult> results = new ArrayList<>(collected.get());
+            results.sort(Comparator.comparingLong(RoundResult::chain));
+            return results;
         }
 
         /** Drops a round that will not be used (the run stopped before it). */
         void discard() {
-            collected.cancel(true);
+            collected.cancel();
             rdd.unpersist(false);
         }
     }
@@ -207,9 +199,9 @@ public final class ChainsJob implements SteppedJob {
         }
         boolean onDriver = !warmup && draws != null
                 && (long) (drawsPerChain + iterations) * config.chains() * summarised.size() <= config.driverDrawsLimit();
-        JavaFutureAction<List<RoundResult>> collected = onDriver || warmup ? results.collectAsync()
-                : DirectFunctions.map(results, x -> new RoundResult(x.state(), x.round(), new double[0][], x.accepted(),
-                        x.proposed())).collectAsync();
+        DirectFunctions.Collecting<RoundResult> collected = DirectFunctions.mapCollectAsync(results,
+                onDriver || warmup ? x -> x : x -> new RoundResult(x.state(), x.round(), new double[0][], x.accepted(),
+                        x.proposed()));
         return new Launched(r, iterations, warmup, onDriver, results, collected);
     }
 
