@@ -52,7 +52,10 @@ public final class DirectFunctions {
 
     /**
      * {@code rdd.map(f).collectAsync()}: the job is submitted now and runs while the caller goes on. Its tasks run as
-     * {@link #mapCollect}'s; {@link Collecting#get()} waits for them.
+     * {@link #mapCollect}'s; {@link Collecting#get()} waits for them. Like Spark's {@code collectAsync}, and unlike
+     * {@link #mapCollect} ({@code runJob}), it does not write the RDD checkpoints marked on {@code rdd}'s lineage, so
+     * it is not for RDDs whose lineage must be cut (a later job would still serialise, for instance, the destroyed
+     * broadcasts of earlier steps).
      */
     public static <T, R> Collecting<R> mapCollectAsync(JavaRDD<T> rdd, Function<T, R> f) {
         int partitions = rdd.getNumPartitions();
