@@ -15,8 +15,8 @@ import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.diagnostics.ParameterSummary;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.BusiestPartition;
-import org.sparkmc.spark.run.SteppedJob;
 import org.sparkmc.spark.run.StepRunner;
+import org.sparkmc.spark.run.SteppedJob;
 
 /**
  * Gibbs sampling over Markov blankets (core {@link GibbsSampling}) with the chains spread over Spark partitions,

@@ -22,8 +22,8 @@ import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.PosteriorMeanTopics;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.random.RandomStreams;
-import org.sparkmc.spark.run.SteppedJob;
 import org.sparkmc.spark.run.StepRunner;
+import org.sparkmc.spark.run.SteppedJob;
 import scala.Tuple2;
 
 /**

@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.smc.Observations;
 import org.sparkmc.core.smc.StepSummary;
-import org.sparkmc.spark.run.SteppedJob;
 import org.sparkmc.spark.run.StepRunner;
+import org.sparkmc.spark.run.SteppedJob;
 
 /**
  * The {@code smc} job's time steps as {@link StepRunner} drives them: the observations of a feed, batch after batch,
