@@ -223,16 +223,8 @@ public final class LdaCommand extends JobCommand {
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
         }
-        try {
-            return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
-                    evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery, leftToRight,
-                    leftToRightMoves, via);
-        } catch (InvalidInputException e) {
-            throw e;
-        } catch (IllegalArgumentException e) {
-            throw new InvalidInputException("sweeps, sync-interval, blocks, top-words, lineage-every, eval-samples, "
-                    + "topic-samples and topic-sample-every must be ≥ 1, held-out-every, eval-burn-in, left-to-right and "
-                    + "left-to-right-moves ≥ 0");
-        }
+        return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
+                evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery, leftToRight,
+                leftToRightMoves, via);
     }
 }

@@ -38,12 +38,19 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
     public static final double MAX_PRIOR = 1e6;
 
     public LdaConfig {
-        if (sweeps < 1 || syncInterval < 1 || blocks < 1 || partitions < 1 || heldOutEvery < 0 || topWords < 1
-                || lineageInterval < 1 || evalBurnIn < 0 || evalSamples < 1 || topicSamples < 1
-                || topicSampleEvery < 1 || leftToRightParticles < 0
-                || leftToRightMoves < 0) {
-            throw new IllegalArgumentException("lda settings out of range: " + this);
-        }
+        atLeast(1, sweeps, "--sweeps");
+        atLeast(1, syncInterval, "--sync-interval");
+        atLeast(1, blocks, "--blocks");
+        atLeast(1, partitions, "partitions");
+        atLeast(0, heldOutEvery, "--held-out-every");
+        atLeast(1, topWords, "--top-words");
+        atLeast(1, lineageInterval, "--lineage-every");
+        atLeast(0, evalBurnIn, "--eval-burn-in");
+        atLeast(1, evalSamples, "--eval-samples");
+        atLeast(1, topicSamples, "--topic-samples");
+        atLeast(1, topicSampleEvery, "--topic-sample-every");
+        atLeast(0, leftToRightParticles, "--left-to-right");
+        atLeast(0, leftToRightMoves, "--left-to-right-moves");
         checkPrior("--alpha", priors.alpha(), "every document's topic mixture");
         checkPrior("--beta", priors.beta(), "every topic's word distribution");
         if (topicSamples > 1) {
@@ -69,6 +76,17 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
             throw new InvalidInputException(option + " is " + value + ", above its limit " + MAX_PRIOR + ": beyond it "
                     + "the log-likelihood's log-gamma terms lose their precision (and overflow to NaN), and a prior "
                     + "that large makes " + uniform + " uniform anyway");
+        }
+    }
+
+    /**
+     * Checks one option's value.
+     *
+     * @throws InvalidInputException naming the option, its value and its bound
+     */
+    private static void atLeast(int min, int value, String option) {
+        if (value < min) {
+            throw new InvalidInputException(option + " must be ≥ " + min + ", is " + value);
         }
     }
 

@@ -82,7 +82,13 @@ class LdaBadInputTest extends SparkTestBase {
                 Arguments.of("resume without checkpoint", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--resume"}, new String[] {"--resume needs --checkpoint DIR"}),
                 Arguments.of("zero topic samples", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
-                    LdaRuns.VOCAB, "--topic-samples", "0"}, new String[] {"topic-samples"}),
+                    LdaRuns.VOCAB, "--topic-samples", "0"}, new String[] {"--topic-samples must be ≥ 1, is 0"}),
+                Arguments.of("zero sweeps", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
+                    "--sweeps", "0"}, new String[] {"--sweeps must be ≥ 1, is 0"}),
+                Arguments.of("negative eval burn-in", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
+                    LdaRuns.VOCAB, "--eval-burn-in", "-4"}, new String[] {"--eval-burn-in must be ≥ 0, is -4"}),
+                Arguments.of("zero lineage interval", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
+                    LdaRuns.VOCAB, "--lineage-every", "0"}, new String[] {"--lineage-every must be ≥ 1, is 0"}),
                 Arguments.of("topic samples before sweep 1", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--sweeps", "6", "--topic-samples", "4", "--topic-sample-every", "2"},
                         new String[] {"--topic-samples 4 every 2 sweeps reaches back before sweep 1 of 6"}),
@@ -90,7 +96,7 @@ class LdaBadInputTest extends SparkTestBase {
                     LdaRuns.VOCAB, "--sync-interval", "2", "--topic-samples", "3", "--topic-sample-every", "3"},
                         new String[] {"--topic-sample-every (3) and --sweeps (200) must be multiples of it"}),
                 Arguments.of("negative left-to-right particles", new String[] {"--docword", LdaRuns.DOCWORD,
-                    "--vocab", LdaRuns.VOCAB, "--left-to-right", "-1"}, new String[] {"left-to-right and left-to-right-moves ≥ 0"}),
+                    "--vocab", LdaRuns.VOCAB, "--left-to-right", "-1"}, new String[] {"--left-to-right must be ≥ 0, is -1"}),
                 Arguments.of("unknown sync-via", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--sync-via", "barrier"},
                         new String[] {"unknown --sync-via 'barrier'; expected auto, relay or jobs"}),
@@ -100,7 +106,7 @@ class LdaBadInputTest extends SparkTestBase {
                             + "task slots and the executors have 2; use fewer --partitions or --sync-via jobs"}),
                 Arguments.of("negative left-to-right moves", new String[] {"--docword", LdaRuns.DOCWORD,
                     "--vocab", LdaRuns.VOCAB, "--left-to-right", "5", "--left-to-right-moves", "-2"},
-                        new String[] {"left-to-right and left-to-right-moves ≥ 0"}));
+                        new String[] {"--left-to-right-moves must be ≥ 0, is -2"}));
     }
 
     @ParameterizedTest(name = "{0}")
