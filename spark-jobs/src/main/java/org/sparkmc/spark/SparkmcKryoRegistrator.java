@@ -11,7 +11,7 @@ import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.SmcClasses;
 import org.sparkmc.spark.bn.GibbsRound;
-import org.sparkmc.spark.diagnose.ChainSeries;
+import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.diagnose.ParameterResult;
 import org.sparkmc.spark.report.ParameterPlots;
 import org.sparkmc.spark.smc.Offspring;

@@ -13,7 +13,7 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.random.Rng;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.diagnose.ByParameter;
-import org.sparkmc.spark.diagnose.ChainSeries;
+import org.sparkmc.spark.io.ChainSeries;
 
 /**
  * The full posterior summary of C chains × P parameters × S draws (AR(1) series made on the executors and cached

@@ -28,7 +28,7 @@ import org.sparkmc.spark.bn.ExactMode;
 import org.sparkmc.spark.bn.WeightedSamplingJob;
 import org.sparkmc.spark.chains.ChainsConfig;
 import org.sparkmc.spark.diagnose.ByParameter;
-import org.sparkmc.spark.diagnose.ChainSeries;
+import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.diagnose.ParameterResult;
 
 /**

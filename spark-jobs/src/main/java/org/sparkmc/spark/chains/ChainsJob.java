@@ -25,7 +25,7 @@ import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.run.SteppedJob;
 import org.sparkmc.spark.diagnose.ByParameter;
-import org.sparkmc.spark.diagnose.ChainSeries;
+import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.diagnose.ParameterResult;
 
 /**

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.Function2;
+import org.sparkmc.spark.io.ChainSeries;
 import scala.Tuple2;
 
 /**

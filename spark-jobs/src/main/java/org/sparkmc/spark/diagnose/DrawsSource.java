@@ -26,6 +26,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.io.DrawFiles;
 import org.sparkmc.spark.io.ParquetDraws;
 import org.sparkmc.spark.io.TextFiles;

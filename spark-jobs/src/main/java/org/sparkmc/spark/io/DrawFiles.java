@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.sparkmc.core.InvalidInputException;
-import org.sparkmc.spark.diagnose.ChainSeries;
 
 /**
  * Parses draws from text: CmdStan CSV (one chain per file; {@code #} comment lines; a header row; sampler columns

@@ -12,6 +12,7 @@ import org.sparkmc.core.diagnostics.ParameterSummary;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.random.Rng;
 import org.sparkmc.spark.SparkTestBase;
+import org.sparkmc.spark.io.ChainSeries;
 
 /**
  * Diagnostics computed by parameter on the executors equal the in-memory computation exactly, on AR(1) series

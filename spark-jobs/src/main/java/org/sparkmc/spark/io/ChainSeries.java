@@ -1,4 +1,4 @@
-package org.sparkmc.spark.diagnose;
+package org.sparkmc.spark.io;
 
 /**
  * A piece of one parameter's draws from one chain: {@code values} are consecutive draws, and pieces of the same
