@@ -15,6 +15,7 @@ import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.diagnostics.ParameterSummary;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.BusiestPartition;
+import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.run.SteppedJob;
 
@@ -124,8 +125,9 @@ public final class GibbsJob {
             GibbsSampling g = gibbs;
             RandomStreams rs = streams;
             int thisRound = round;
-            List<GibbsRound> results = new ArrayList<>(sc.parallelize(states, partitions)
-                    .map(chain -> GibbsJob.advance(g, rs, chain, thisRound, sweeps, !warmup)).collect());
+            // a named function object (DirectFunctions), as every per-round job: no closure cleaning per round
+            List<GibbsRound> results = new ArrayList<>(DirectFunctions.mapCollect(sc.parallelize(states, partitions),
+                    chain -> GibbsJob.advance(g, rs, chain, thisRound, sweeps, !warmup)));
             results.sort(Comparator.comparingInt(GibbsRound::chain));
             long collected = System.nanoTime();
             states = new ArrayList<>();

@@ -22,11 +22,11 @@ import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.DirectFunctions;
+import org.sparkmc.spark.diagnose.ByParameter;
+import org.sparkmc.spark.diagnose.ParameterResult;
+import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.run.SteppedJob;
-import org.sparkmc.spark.diagnose.ByParameter;
-import org.sparkmc.spark.io.ChainSeries;
-import org.sparkmc.spark.diagnose.ParameterResult;
 
 /**
  * The {@code chains} driver: many independent chains of one target spread over Spark partitions, run in rounds.
