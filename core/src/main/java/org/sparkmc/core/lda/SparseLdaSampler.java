@@ -1,5 +1,6 @@
 package org.sparkmc.core.lda;
 
+import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 
 /**
@@ -50,6 +51,13 @@ public final class SparseLdaSampler implements LdaSampler {
     // A lower bound on min_k n_k (exact at the start of a sweep, lowered whenever a total drops below it).
     private int minTotal;
 
+    // The counts the local copy was made from or last restored to, and the words whose rows changed since: delta and
+    // restore against those counts visit only these rows.
+    private TopicWordCounts base;
+    private final boolean[] changed;
+    private int[] changedWords = new int[256];
+    private int changedCount;
+
     private SparseLdaSampler(LdaPriors priors, TopicWordCounts counts) {
         this.numTopics = priors.numTopics();
         this.vocabularySize = counts.vocabularySize();
@@ -91,6 +99,8 @@ public final class SparseLdaSampler implements LdaSampler {
         docCounts = new int[numTopics];
         docTopics = new int[numTopics];
         docTopicIndex = new int[numTopics];
+        base = counts;
+        changed = new boolean[vocabularySize];
     }
 
     /**
@@ -308,6 +318,13 @@ public final class SparseLdaSampler implements LdaSampler {
         int end = base + rows[2 * w + 1];
         int at = base + j;
         int cell = cells[at] - one;
+        if (!changed[w]) {
+            changed[w] = true;
+            if (changedCount == changedWords.length) {
+                changedWords = Arrays.copyOf(changedWords, 2 * changedCount);
+            }
+            changedWords[changedCount++] = w;
+        }
         while (at + 1 < end && cells[at + 1] > cell) {
             cells[at] = cells[at + 1];
             at++;
@@ -382,26 +399,60 @@ public final class SparseLdaSampler implements LdaSampler {
 
     /**
      * The change of the local counts from {@code before} (the counts this sampler was created from), over the
-     * words of {@code docs} — the only rows a sweep of {@code docs} can change.
+     * words of {@code docs} — the only rows a sweep of {@code docs} can change. Against the very counts it was
+     * created from or last restored to, only the rows that changed since are compared.
      */
     @Override
     public TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
-        boolean[] present = new boolean[vocabularySize];
-        for (int w : docs.words()) {
-            present[w] = true;
+        TopicWordCounts.IntList words = new TopicWordCounts.IntList(1024);
+        TopicWordCounts.IntList topics = new TopicWordCounts.IntList(1024);
+        TopicWordCounts.IntList changes = new TopicWordCounts.IntList(1024);
+        compareRows(before, before == base ? changedWords() : wordsOf(docs), words, topics, changes);
+        int[] topicChanges = new int[numTopics];
+        int[] beforeTotals = before.topicTotals();
+        for (int k = 0; k < numTopics; k++) {
+            topicChanges[k] = topicTotals[k] - beforeTotals[k];
         }
+        return new TopicWordDelta(numTopics, vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
+                topicChanges);
+    }
+
+    /** The words whose rows changed since the sampler was made or last restored, in increasing order. */
+    private int[] changedWords() {
+        int[] words = Arrays.copyOf(changedWords, changedCount);
+        Arrays.sort(words);
+        return words;
+    }
+
+    /** The distinct words of {@code docs}, in increasing order. */
+    private int[] wordsOf(Corpus docs) {
+        boolean[] present = new boolean[vocabularySize];
+        int n = 0;
+        for (int w : docs.words()) {
+            if (!present[w]) {
+                present[w] = true;
+                n++;
+            }
+        }
+        int[] words = new int[n];
+        n = 0;
+        for (int w = 0; w < vocabularySize; w++) {
+            if (present[w]) {
+                words[n++] = w;
+            }
+        }
+        return words;
+    }
+
+    /** Appends the local rows of {@code changed} (increasing) minus {@code before}'s, cell by cell, without zeros. */
+    private void compareRows(TopicWordCounts before, int[] changed, TopicWordCounts.IntList words,
+            TopicWordCounts.IntList topics, TopicWordCounts.IntList changes) {
         int[] srcStarts = before.rowStarts();
         int[] src = before.entries();
         int[] dense = new int[numTopics];
         // the topics a row touches, as bits: visited in increasing topic order without sorting
         long[] touched = new long[(numTopics + 63) >>> 6];
-        TopicWordCounts.IntList words = new TopicWordCounts.IntList(1024);
-        TopicWordCounts.IntList topics = new TopicWordCounts.IntList(1024);
-        TopicWordCounts.IntList changes = new TopicWordCounts.IntList(1024);
-        for (int w = 0; w < vocabularySize; w++) {
-            if (!present[w]) {
-                continue;
-            }
+        for (int w : changed) {
             int lo = touched.length;
             int hi = -1;
             for (int e = rows[2 * w]; e < rows[2 * w] + rows[2 * w + 1]; e++) {
@@ -431,19 +482,13 @@ public final class SparseLdaSampler implements LdaSampler {
                 touched[i] = 0;
             }
         }
-        int[] topicChanges = new int[numTopics];
-        int[] beforeTotals = before.topicTotals();
-        for (int k = 0; k < numTopics; k++) {
-            topicChanges[k] = topicTotals[k] - beforeTotals[k];
-        }
-        return new TopicWordDelta(numTopics, vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
-                topicChanges);
     }
 
     /**
      * Copies back the rows of {@code docs}' words and the topic totals from {@code before}. Every other row is
      * {@code before}'s already, each row keeps its capacity (the word totals never change), and the per-sweep caches
      * are rebuilt from the totals at the start of every sweep, so the sampler is then a fresh copy of {@code before}.
+     * Against the counts it was created from or last restored to, only the rows that changed since are copied.
      */
     @Override
     public boolean restore(TopicWordCounts before, Corpus docs) {
@@ -451,22 +496,25 @@ public final class SparseLdaSampler implements LdaSampler {
             throw new IllegalArgumentException("counts of another shape: K=" + before.numTopics() + ", W="
                     + before.vocabularySize());
         }
-        boolean[] present = new boolean[vocabularySize];
         int[] srcStarts = before.rowStarts();
         int[] src = before.entries();
-        for (int w : docs.words()) {
-            if (!present[w]) {
-                present[w] = true;
-                int n = srcStarts[w + 1] - srcStarts[w];
-                System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
-                rows[2 * w + 1] = n;
-            }
+        int[] words = before == base ? Arrays.copyOf(changedWords, changedCount) : wordsOf(docs);
+        for (int w : words) {
+            int n = srcStarts[w + 1] - srcStarts[w];
+            System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
+            rows[2 * w + 1] = n;
         }
+        for (int i = 0; i < changedCount; i++) {
+            changed[changedWords[i]] = false;
+        }
+        changedCount = 0;
+        base = before;
         System.arraycopy(before.topicTotals(), 0, topicTotals, 0, numTopics);
         return true;
     }
 
     // ---- test hooks: the same code paths, one token at a time ----
+
 
     /**
      * Redraws token i (in document d of {@code docs}) {@code draws} times from the same full conditional, counting

@@ -1,5 +1,6 @@
 package org.sparkmc.core.lda;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -113,6 +114,38 @@ class SparseLdaSamplerTest {
         TopicWordCounts after = TopicWordCounts.of(c, z, 20);
         assertEquals(after, sampler.counts());
         assertEquals(after, start.plus(java.util.List.of(sampler.delta(start, c))));
+    }
+
+    /**
+     * Against the counts it was made from, delta and restore visit only the rows that changed; against an equal copy
+     * they visit every word of the block. Both give the same change, and a restore makes the sampler a fresh copy
+     * again.
+     */
+    @Test
+    void changedRowsGiveTheSameDeltaAndRestoreAsTheBlocksWords() {
+        LdaPriors priors = new LdaPriors(20, 0.1, 0.01);
+        Corpus c = LdaFixtures.randomCorpus(40, 60, 30, 5);
+        char[] z = LdaFixtures.randomTopics(c, 20, 6);
+        TopicWordCounts start = TopicWordCounts.of(c, z, 20);
+        TopicWordCounts copy = TopicWordCounts.fromDense(start.toDense(), 20, start.vocabularySize());
+        SparseLdaSampler sampler = SparseLdaSampler.of(priors, start);
+        RandomStreams streams = new RandomStreams(8);
+        for (int round = 0; round < 3; round++) {
+            char[] topics = z.clone();
+            int sweeps = round == 2 ? 8 : 1;
+            for (int s = 0; s < sweeps; s++) {
+                sampler.sweep(c, topics, streams.stream("sweep", round, s));
+            }
+            TopicWordDelta changed = sampler.delta(start, c);
+            TopicWordDelta scanned = sampler.delta(copy, c);
+            assertArrayEquals(scanned.words(), changed.words());
+            assertArrayEquals(scanned.topics(), changed.topics());
+            assertArrayEquals(scanned.changes(), changed.changes());
+            assertArrayEquals(scanned.topicChanges(), changed.topicChanges());
+            assertTrue(changed.size() > 0);
+            sampler.restore(round == 1 ? copy : start, c);
+            assertEquals(start, sampler.counts());
+        }
     }
 
     /** A word that could overflow a packed cell (more tokens than 2^(31 − topic bits) − 1) is refused up front. */

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.sparkmc.core.lda.AdLda;
+import org.sparkmc.core.lda.BlockSweeper;
 import org.sparkmc.core.lda.BlockUpdate;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.LdaKernel;
@@ -62,11 +63,12 @@ public final class KosThreadCeiling {
                     int worker = w;
                     work.add(pool.submit(() -> {
                         long start0 = System.nanoTime();
-                        // Blocks dealt to threads as Spark's parallelize slices them over partitions.
+                        // One sweeper per thread, as each of the job's tasks has one (its sampler restored between
+                        // blocks); blocks dealt to threads as Spark's parallelize slices them over partitions.
+                        BlockSweeper sweeper = new BlockSweeper(p, LdaKernel.SPARSE_GIBBS);
                         for (int b = worker * blocks.length / threads; b < (worker + 1) * blocks.length / threads;
                                 b++) {
-                            updates[b] = AdLda.sweepBlock(blocks[b], z[b], counts, p, rs, first, syncInterval, b,
-                                    LdaKernel.SPARSE_GIBBS);
+                            updates[b] = sweeper.sweep(blocks[b], z[b], counts, rs, first, syncInterval, b);
                         }
                         return new long[] {System.nanoTime() - start0};
                     }));
