@@ -1,8 +1,12 @@
 package org.sparkmc.spark.lda;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -37,9 +41,9 @@ import scala.reflect.ClassTag$;
  * into the next global counts. Two ways to run the steps ({@link SyncVia}), with the same draws:
  * <ul>
  *   <li><b>relay</b>: one barrier stage runs many steps. Its tasks keep their blocks, exchange the count changes after
- *   each step through a {@link RoundRelay} on the driver and merge them themselves ({@link RelayedSweeps}); the driver
- *   merges the same changes for the progress, the log-likelihood and the topic samples, off the tasks' path. A few
- *   milliseconds of sync per step.</li>
+ *   each step through a {@link RoundRelay} on the driver and merge them themselves ({@link RelayedSweeps}). The driver
+ *   merges nothing: it reads the blocks' figures, and partition 0's task sends it each step's topic–word term and
+ *   the counts after the steps it asks for and after the stage's last. A few milliseconds of sync per step.</li>
  *   <li><b>jobs</b>: one Spark job per step. The driver broadcasts the counts (sparse, bit-packed:
  *   {@link TopicWordCounts}), collects the blocks' changes and merges them. Tens of milliseconds per step, but it runs
  *   where a barrier stage cannot: more partitions than task slots, or dynamic allocation.</li>
@@ -67,6 +71,7 @@ public final class AdLdaSpark {
     private JavaRDD<LdaBlock> blocks;
     private final LineageCheckpoints lineageCheckpoints;
     private TopicWordCounts global;
+    private int countsSweeps;
     private double documentTerms;
     private int sweeps;
     private int steps;
@@ -163,6 +168,7 @@ public final class AdLdaSpark {
                     + " tokens");
         }
         run.sweeps = sweepsDone;
+        run.countsSweeps = sweepsDone;
         run.last = run.stepSummary(0, 0, 0, 0, false);
         return run;
     }
@@ -176,17 +182,24 @@ public final class AdLdaSpark {
         return sc.parallelizePairs(keyed, options.partitions());
     }
 
+    /** As {@link #advance(int, int, IntPredicate, Consumer)}, wanting the counts after the last step only. */
+    public void advance(int numSteps, int sweepsPerStep, Consumer<Step> afterStep) {
+        advance(numSteps, sweepsPerStep, sweep -> false, afterStep);
+    }
+
     /**
      * Runs {@code numSteps} steps of {@code sweepsPerStep} sweeps each and passes each step's figures to
-     * {@code afterStep} as it ends; during the call the run's counts, sweeps and log-likelihood are those after that
-     * step. In relay mode the blocks keep sampling meanwhile, so a slow {@code afterStep} costs the driver's CPU only.
+     * {@code afterStep} as it ends; during the call the run's sweeps and log-likelihood are those after that step, and
+     * so are its {@link #counts()} when {@code countsWanted} holds for the sweeps done (in relay mode the counts stay
+     * on the executors otherwise). After the call the counts are the last step's. In relay mode the blocks keep
+     * sampling meanwhile, so a slow {@code afterStep} costs the driver's CPU only.
      */
-    public void advance(int numSteps, int sweepsPerStep, Consumer<Step> afterStep) {
+    public void advance(int numSteps, int sweepsPerStep, IntPredicate countsWanted, Consumer<Step> afterStep) {
         if (numSteps < 1 || sweepsPerStep < 1) {
             throw new IllegalArgumentException("steps and sweeps per step must be positive");
         }
         if (syncVia.relays(sc, partitions)) {
-            relayed(numSteps, sweepsPerStep, afterStep);
+            relayed(numSteps, sweepsPerStep, countsWanted, afterStep);
         } else {
             for (int i = 0; i < numSteps; i++) {
                 afterStep.accept(step(sweepsPerStep));
@@ -213,21 +226,28 @@ public final class AdLdaSpark {
         }, true);
         double sampling = collectStep(next, global);
         sweeps += numSweeps;
+        countsSweeps = sweeps;
         last = stepSummary(seconds(t0), sampling, numSweeps, broadcastBytes, false);
         return last;
     }
 
-    /** The relay mode's steps: one barrier stage, its rounds absorbed here as they are relayed. */
-    private void relayed(int numSteps, int sweepsPerStep, Consumer<Step> afterStep) {
+    /**
+     * The relay mode's steps: one barrier stage, its rounds read here as they are relayed. A step is reported when
+     * the next round brings its topic–word term (and the counts, when wanted), one round late; the stage's extra last
+     * round brings the last step's.
+     */
+    private void relayed(int numSteps, int sweepsPerStep, IntPredicate countsWanted, Consumer<Step> afterStep) {
         long t0 = System.nanoTime();
         Broadcast<TopicWordCounts> counts = sc.broadcast(global);
         liveBroadcasts.add(counts);
         int first = sweeps;
+        int[] countsAfter = IntStream.rangeClosed(1, numSteps).map(i -> first + i * sweepsPerStep)
+                .filter(countsWanted).toArray();
         sc.setJobGroup("sparkmc-lda-sweep-" + first, "lda: sweeps " + first + ".." + (first + numSteps * sweepsPerStep
                 - 1) + ", relayed", false);
         try (RoundRelay relay = RoundRelay.onDriver(sc.getConf(), partitions)) {
             RelayedSweeps task = new RelayedSweeps(relay.host(), relay.port(), RoundRelay.TIMEOUT_MILLIS, counts,
-                    priors, streams, kernel, first, numSteps, sweepsPerStep, numBlocks);
+                    priors, streams, kernel, first, numSteps, sweepsPerStep, numBlocks, countsAfter);
             ClassTag<LdaBlock> tag = ClassTag$.MODULE$.apply(LdaBlock.class);
             JavaRDD<LdaBlock> swept = new JavaRDD<>(blocks.rdd().barrier().mapPartitions(task, true, tag), tag);
             // Through a shuffle: Spark reruns a failed barrier ShuffleMapStage (every task, from the same blocks), but
@@ -237,17 +257,34 @@ public final class AdLdaSpark {
             boolean cut = prepare(next, true);
             JavaFutureAction<Long> job = next.countAsync();
             long[] stepStart = {t0};
-            RelayedStage.run(relay, job, numSteps, round -> {
-                List<LdaBlock.BlockReport> reports = new ArrayList<>(numBlocks);
+            Step[] pending = {null};
+            RelayedStage.run(relay, job, numSteps + 1, round -> {
+                List<ReportFrames.Frame> frames = new ArrayList<>(partitions);
                 for (byte[] frame : round.frames()) {
-                    reports.addAll(ReportFrames.decode(frame));
+                    frames.add(ReportFrames.decodeHead(frame));
                 }
-                double sampling = absorb(reports, global);
-                sweeps += sweepsPerStep;
-                last = stepSummary((round.relayedNanos() - stepStart[0]) / 1e9, sampling, sweepsPerStep,
-                        round.bytes(), true);
-                stepStart[0] = round.relayedNanos();
-                afterStep.accept(last);
+                ReportFrames.Frame keeper = frames.get(0);
+                if (pending[0] != null) {
+                    sweeps += sweepsPerStep;
+                    if (keeper.counts() != null) {
+                        global = keeper.counts();
+                        countsSweeps = sweeps;
+                    }
+                    Step p = pending[0];
+                    last = new Step(sweeps, keeper.wordTerm() + documentTerms,
+                            (keeper.wordTerm() + documentTerms) / tokens, p.seconds(), p.samplingSeconds(),
+                            p.tokensPerSecond(), p.syncBytes(), true);
+                    afterStep.accept(last);
+                }
+                if (round.round() < numSteps) {
+                    List<LdaBlock.BlockFigures> figures = new ArrayList<>(numBlocks);
+                    frames.forEach(f -> figures.addAll(f.blocks()));
+                    double sampling = takeFigures(figures);
+                    double seconds = (round.relayedNanos() - stepStart[0]) / 1e9;
+                    pending[0] = new Step(0, Double.NaN, Double.NaN, seconds, sampling,
+                            seconds > 0 ? tokens * (double) sweepsPerStep / seconds : 0, round.bytes(), true);
+                    stepStart[0] = round.relayedNanos();
+                }
             });
             adopt(next, cut);
         } catch (java.io.IOException e) {
@@ -263,7 +300,7 @@ public final class AdLdaSpark {
     }
 
     private Step stepSummary(double seconds, double sampling, int numSweeps, long syncBytes, boolean relayed) {
-        double ll = logLikelihood();
+        double ll = LdaLogLikelihood.topicWordTerm(global, priors.beta()) + documentTerms;
         return new Step(sweeps, ll, ll / tokens, seconds, sampling,
                 seconds > 0 ? tokens * (double) numSweeps / seconds : 0, syncBytes, relayed);
     }
@@ -306,14 +343,23 @@ public final class AdLdaSpark {
     /** Merges a step's block reports into {@code base} as the new global counts and document terms; returns the
      * busiest partition's sampling time. */
     private double absorb(List<LdaBlock.BlockReport> reports, TopicWordCounts base) {
+        global = AdLda.merge(base, RelayedSweeps.deltasInBlockOrder(reports, numBlocks));
+        return takeFigures(reports.stream().map(LdaBlock.BlockReport::figures).collect(Collectors.toList()));
+    }
+
+    /**
+     * Takes a step's document terms (summed in block order) from its blocks' figures; returns the busiest partition's
+     * sampling time.
+     */
+    private double takeFigures(List<LdaBlock.BlockFigures> figures) {
+        figures.sort(Comparator.comparingInt(LdaBlock.BlockFigures::block));
+        RelayedSweeps.checkEveryBlockOnce(figures.stream().map(LdaBlock.BlockFigures::block).toList(), numBlocks);
         double docTerms = 0;
         BusiestPartition busiest = new BusiestPartition();
-        List<TopicWordDelta> deltas = RelayedSweeps.deltasInBlockOrder(reports, numBlocks);
-        for (LdaBlock.BlockReport r : reports) {
-            docTerms += r.documentTerm();
-            busiest.add(r.partition(), r.samplingSeconds());
+        for (LdaBlock.BlockFigures f : figures) {
+            docTerms += f.documentTerm();
+            busiest.add(f.partition(), f.samplingSeconds());
         }
-        global = AdLda.merge(base, deltas);
         documentTerms = docTerms;
         return busiest.seconds();
     }
@@ -343,11 +389,19 @@ public final class AdLdaSpark {
 
     /** log p(w, z) of the current state: the topic–word term plus every block's document term (summed in block order). */
     public double logLikelihood() {
-        return LdaLogLikelihood.topicWordTerm(global, priors.beta()) + documentTerms;
+        return last.logLikelihood();
     }
 
-    /** The global topic–word counts of the current state. */
+    /**
+     * The global topic–word counts of the current state.
+     *
+     * @throws IllegalStateException during relayed steps whose counts were not wanted (they stay on the executors)
+     */
     public TopicWordCounts counts() {
+        if (countsSweeps != sweeps) {
+            throw new IllegalStateException("lda: the counts after sweep " + sweeps + " stayed on the executors (the "
+                    + "driver has those after sweep " + countsSweeps + ")");
+        }
         return global;
     }
 

@@ -100,5 +100,21 @@ public final class LdaBlock implements Serializable {
     public record BlockReport(int block, TopicWordDelta delta, double documentTerm, double samplingSeconds,
             int partition)
             implements Serializable {
+        /** The report without its count changes. */
+        public BlockFigures figures() {
+            return new BlockFigures(block, documentTerm, samplingSeconds, partition);
+        }
+    }
+
+    /**
+     * A block's figures after a step, without its count changes: what the driver needs in relay mode, where the
+     * tasks keep the counts.
+     *
+     * @param block the block id
+     * @param documentTerm its documents' term of log p(w, z)
+     * @param samplingSeconds the time its sweeps took
+     * @param partition the Spark partition that holds it
+     */
+    public record BlockFigures(int block, double documentTerm, double samplingSeconds, int partition) {
     }
 }

@@ -199,7 +199,7 @@ public final class LdaJob {
             int interval = config.syncInterval();
             int left = config.sweeps() - run.sweepsDone();
             int steps = Math.min(Math.max(1, limit / interval), left / interval);
-            run.advance(Math.max(steps, 1), steps == 0 ? left : interval, step -> {
+            run.advance(Math.max(steps, 1), steps == 0 ? left : interval, config::isTopicSample, step -> {
                 LoglikRow row = LoglikRow.of(step);
                 history.add(row);
                 lines.accept(new StepLine(step.sweeps(), "sample", line(row, step),

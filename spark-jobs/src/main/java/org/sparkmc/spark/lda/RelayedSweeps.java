@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.spark.BarrierTaskContext;
@@ -11,6 +12,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.sparkmc.core.lda.AdLda;
 import org.sparkmc.core.lda.BlockSweeper;
 import org.sparkmc.core.lda.LdaKernel;
+import org.sparkmc.core.lda.LdaLogLikelihood;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
@@ -25,7 +27,10 @@ import scala.runtime.AbstractFunction1;
  * without returning to the driver. After each step it sends its blocks' reports through the {@link
  * org.sparkmc.spark.sync.RoundRelay}, gets every other block's back, and merges all B deltas in block order into its
  * own copy of the global counts, exactly as the driver merges them in the job-per-step mode, so both modes give the
- * same topics bit for bit. Returns its blocks as they are after the last step.
+ * same topics bit for bit. The driver merges nothing: partition 0's task keeps the counts for it, and sends with its
+ * next frame the topic–word term of log p(w, z) after each step and, after the steps the driver names and after the
+ * last, the counts themselves (one extra round at the end carries the last step's). Returns its blocks as they are
+ * after the last step.
  */
 final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator<LdaBlock>>
         implements Serializable {
@@ -42,9 +47,14 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
     private final int steps;
     private final int sweepsPerStep;
     private final int numBlocks;
+    private final int[] countsAfter;
 
+    /**
+     * @param countsAfter the sweeps (sorted) after which the driver wants the counts, besides the stage's last
+     */
     RelayedSweeps(String host, int port, int timeoutMillis, Broadcast<TopicWordCounts> start, LdaPriors priors,
-            RandomStreams streams, LdaKernel kernel, int firstSweep, int steps, int sweepsPerStep, int numBlocks) {
+            RandomStreams streams, LdaKernel kernel, int firstSweep, int steps, int sweepsPerStep, int numBlocks,
+            int[] countsAfter) {
         this.host = host;
         this.port = port;
         this.timeoutMillis = timeoutMillis;
@@ -56,6 +66,7 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
         this.steps = steps;
         this.sweepsPerStep = sweepsPerStep;
         this.numBlocks = numBlocks;
+        this.countsAfter = countsAfter.clone();
     }
 
     @Override
@@ -65,6 +76,9 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
         CollectionConverters.asJava(partition).forEachRemaining(blocks::add);
         TopicWordCounts global = start.value();
         BlockSweeper sweeper = new BlockSweeper(priors, kernel);
+        boolean keeper = context.partitionId() == 0;
+        double wordTerm = Double.NaN;
+        TopicWordCounts wanted = null;
         try (RoundClient client = new RoundClient(host, port, context.partitionId(), context.stageAttemptNumber(),
                 timeoutMillis)) {
             for (int s = 0; s < steps; s++) {
@@ -75,15 +89,21 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
                     blocks.set(i, next);
                     reports.add(next.report());
                 }
-                byte[][] others = client.exchange(s, ReportFrames.encode(reports));
-                if (s == steps - 1) {
-                    break; // the last merge is the driver's alone
+                byte[][] others = client.exchange(s, ReportFrames.encode(reports, wordTerm, wanted));
+                if (s == steps - 1 && !keeper) {
+                    break; // the last merge is the keeper's alone
                 }
                 for (byte[] frame : others) {
-                    reports.addAll(ReportFrames.decode(frame));
+                    reports.addAll(ReportFrames.decode(frame).reports());
                 }
                 global = AdLda.merge(global, deltasInBlockOrder(reports, numBlocks));
+                if (keeper) {
+                    wordTerm = LdaLogLikelihood.topicWordTerm(global, priors.beta());
+                    int done = firstSweep + (s + 1) * sweepsPerStep;
+                    wanted = s == steps - 1 || Arrays.binarySearch(countsAfter, done) >= 0 ? global : null;
+                }
             }
+            client.exchange(steps, ReportFrames.encode(List.of(), wordTerm, wanted));
             client.done();
         } catch (IOException e) {
             throw new UncheckedIOException("lda: the sync relay on the driver (" + host + ":" + port + ") failed", e);
@@ -91,20 +111,23 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
         return CollectionConverters.asScala(blocks.iterator());
     }
 
-    /** The deltas of blocks 0..B−1, in that order; fails unless every block reported once. */
+    /** The deltas of blocks 0..B−1, in that order (sorts {@code reports}); fails unless every block reported once. */
     static List<TopicWordDelta> deltasInBlockOrder(List<LdaBlock.BlockReport> reports, int numBlocks) {
         reports.sort(Comparator.comparingInt(LdaBlock.BlockReport::block));
-        List<TopicWordDelta> deltas = new ArrayList<>(numBlocks);
-        for (int b = 0; b < reports.size(); b++) {
-            if (reports.get(b).block() != b) {
-                throw new IllegalStateException("block reports " + reports.stream().map(r -> r.block()).toList()
-                        + " are not blocks 0.." + (numBlocks - 1));
+        checkEveryBlockOnce(reports.stream().map(LdaBlock.BlockReport::block).toList(), numBlocks);
+        return reports.stream().map(LdaBlock.BlockReport::delta).toList();
+    }
+
+    /** Fails unless {@code sortedBlocks} is 0..B−1. */
+    static void checkEveryBlockOnce(List<Integer> sortedBlocks, int numBlocks) {
+        for (int b = 0; b < sortedBlocks.size(); b++) {
+            if (sortedBlocks.get(b) != b) {
+                throw new IllegalStateException("block reports " + sortedBlocks + " are not blocks 0.."
+                        + (numBlocks - 1));
             }
-            deltas.add(reports.get(b).delta());
         }
-        if (deltas.size() != numBlocks) {
-            throw new IllegalStateException(deltas.size() + " block reports for " + numBlocks + " blocks");
+        if (sortedBlocks.size() != numBlocks) {
+            throw new IllegalStateException(sortedBlocks.size() + " block reports for " + numBlocks + " blocks");
         }
-        return deltas;
     }
 }

@@ -1,34 +1,69 @@
 package org.sparkmc.spark.lda;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
 
 /**
- * The bytes a task sends through the round relay after each sync step: its blocks' {@link LdaBlock.BlockReport}s.
- * Integers are variable-length (7 bits a byte); a delta's words are gaps, a cell's topic is the gap from the
- * previous cell's topic of the same word, and changes are zig-zag coded, so a changed cell costs about 3 bytes
- * where a Java array of ints costs 12. The two doubles are their raw 8 bytes.
+ * The bytes a task sends through the round relay after each sync step. First what the driver reads: each of its
+ * blocks' figures (id, partition, document term, sampling time), the topic–word term of log p(w, z) after the
+ * previous step (from the task that keeps the counts; NaN from the others) and, when the driver asked for them, the
+ * global counts after the previous step. Then what only the other tasks read: the blocks' count changes. Integers are
+ * variable-length (7 bits a byte); a delta's words are gaps, a cell's topic is the gap from the previous cell's topic
+ * of the same word, and changes are zig-zag coded, so a changed cell costs about 3 bytes where a Java array of ints
+ * costs 12. Doubles are their raw 8 bytes; the counts are Java-serialised.
  */
 final class ReportFrames {
+    /** What a frame holds: the blocks' figures and, unless only the head was read, their deltas in the same order. */
+    record Frame(List<LdaBlock.BlockFigures> blocks, double wordTerm, TopicWordCounts counts,
+            List<TopicWordDelta> deltas) {
+        /** The blocks' whole reports (a frame decoded with its deltas). */
+        List<LdaBlock.BlockReport> reports() {
+            List<LdaBlock.BlockReport> reports = new ArrayList<>(blocks.size());
+            for (int i = 0; i < blocks.size(); i++) {
+                LdaBlock.BlockFigures f = blocks.get(i);
+                reports.add(new LdaBlock.BlockReport(f.block(), deltas.get(i), f.documentTerm(), f.samplingSeconds(),
+                        f.partition()));
+            }
+            return reports;
+        }
+    }
+
     private ReportFrames() {
     }
 
-    static byte[] encode(List<LdaBlock.BlockReport> reports) {
-        int max = 5;
+    /**
+     * A frame of {@code reports} (possibly none: a stage's last round) with the topic–word term and, or null, the
+     * global counts after the previous step.
+     */
+    static byte[] encode(List<LdaBlock.BlockReport> reports, double wordTerm, TopicWordCounts counts) {
+        byte[] countBytes = counts == null ? new byte[0] : serialise(counts);
+        int max = 5 + 8 + 5 + countBytes.length;
         for (LdaBlock.BlockReport r : reports) {
             TopicWordDelta d = r.delta();
-            max += 16 + 5 * (6 + 3 * d.size() + d.numTopics());
+            max += 10 + 16 + 5 * (6 + 3 * d.size() + d.numTopics());
         }
         Writer out = new Writer(max);
         out.varint(reports.size());
         for (LdaBlock.BlockReport r : reports) {
-            TopicWordDelta d = r.delta();
             out.varint(r.block());
             out.varint(r.partition());
             out.raw(Double.doubleToRawLongBits(r.documentTerm()));
             out.raw(Double.doubleToRawLongBits(r.samplingSeconds()));
+        }
+        out.raw(Double.doubleToRawLongBits(wordTerm));
+        out.varint(countBytes.length);
+        out.append(countBytes);
+        for (LdaBlock.BlockReport r : reports) {
+            TopicWordDelta d = r.delta();
             out.varint(d.numTopics());
             out.varint(d.vocabularySize());
             out.varint(d.size());
@@ -51,15 +86,35 @@ final class ReportFrames {
         return out.bytes();
     }
 
-    static List<LdaBlock.BlockReport> decode(byte[] frame) {
+    /** The whole frame, deltas included (what a task merges). */
+    static Frame decode(byte[] frame) {
+        return decode(frame, true);
+    }
+
+    /** The frame's head only: the blocks' figures, the topic–word term and any counts; no deltas (the driver's part). */
+    static Frame decodeHead(byte[] frame) {
+        return decode(frame, false);
+    }
+
+    private static Frame decode(byte[] frame, boolean withDeltas) {
         Reader in = new Reader(frame);
         int count = in.varint();
-        List<LdaBlock.BlockReport> reports = new ArrayList<>(count);
+        List<LdaBlock.BlockFigures> blocks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             int block = in.varint();
             int partition = in.varint();
             double documentTerm = Double.longBitsToDouble(in.raw());
             double samplingSeconds = Double.longBitsToDouble(in.raw());
+            blocks.add(new LdaBlock.BlockFigures(block, documentTerm, samplingSeconds, partition));
+        }
+        double wordTerm = Double.longBitsToDouble(in.raw());
+        int countLength = in.varint();
+        TopicWordCounts counts = countLength == 0 ? null : deserialise(frame, in.skip(countLength), countLength);
+        if (!withDeltas) {
+            return new Frame(blocks, wordTerm, counts, List.of());
+        }
+        List<TopicWordDelta> deltas = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
             int k = in.varint();
             int v = in.varint();
             int n = in.varint();
@@ -80,13 +135,30 @@ final class ReportFrames {
             for (int t = 0; t < k; t++) {
                 topicChanges[t] = unZigZag(in.varint());
             }
-            reports.add(new LdaBlock.BlockReport(block, TopicWordDelta.of(k, v, words, topics, changes, topicChanges),
-                    documentTerm, samplingSeconds, partition));
+            deltas.add(TopicWordDelta.of(k, v, words, topics, changes, topicChanges));
         }
         if (in.at != frame.length) {
             throw new IllegalStateException("report frame has " + (frame.length - in.at) + " bytes after its reports");
         }
-        return reports;
+        return new Frame(blocks, wordTerm, counts, deltas);
+    }
+
+    private static byte[] serialise(TopicWordCounts counts) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(counts);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static TopicWordCounts deserialise(byte[] frame, int from, int length) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(frame, from, length))) {
+            return (TopicWordCounts) in.readObject();
+        } catch (IOException | ClassNotFoundException e) {
+            throw new IllegalStateException("report frame: unreadable counts", e);
+        }
     }
 
     private static int zigZag(int v) {
@@ -120,6 +192,11 @@ final class ReportFrames {
             }
         }
 
+        void append(byte[] src) {
+            System.arraycopy(src, 0, out, at, src.length);
+            at += src.length;
+        }
+
         byte[] bytes() {
             return Arrays.copyOf(out, at);
         }
@@ -142,6 +219,13 @@ final class ReportFrames {
                     return value;
                 }
             }
+        }
+
+        /** Skips {@code n} bytes; returns where they start. */
+        int skip(int n) {
+            int from = at;
+            at += n;
+            return from;
         }
 
         long raw() {

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.IntPredicate;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +29,7 @@ import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.LeftToRight;
+import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.spark.SparkTestBase;
@@ -140,7 +143,8 @@ class LdaJobTest extends SparkTestBase {
     /**
      * The relayed steps (one barrier stage; the blocks exchange their changes through the driver's relay) are the
      * one-job-per-step steps bit for bit: every step's log-likelihood, the counts and every block's topics, with one
-     * and with two sweeps per step, over two stages in a row. Five blocks on two partitions.
+     * and with two sweeps per step, over two stages in a row. Five blocks on two partitions. The driver has the counts
+     * after the steps it asked for and after each stage, and refuses to give stale ones after the others.
      */
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
@@ -153,13 +157,27 @@ class LdaJobTest extends SparkTestBase {
                 new AdLdaSpark.Options(priors, 5, 2, 99, LdaKernel.SPARSE_GIBBS, 2, SyncVia.RELAY));
         List<AdLdaSpark.Step> relayed = new ArrayList<>();
         List<AdLdaSpark.Step> stepped = new ArrayList<>();
+        Map<Integer, TopicWordCounts> relayedCounts = new HashMap<>();
+        Map<Integer, TopicWordCounts> steppedCounts = new HashMap<>();
+        IntPredicate wanted = sweep -> sweep == sweepsPerStep;
         for (int stage : new int[] {3, 2}) {
-            relay.advance(stage, sweepsPerStep, s -> {
+            relay.advance(stage, sweepsPerStep, wanted, s -> {
                 relayed.add(s);
                 assertEquals(s.logLikelihood(), relay.logLikelihood(), "the run's state is the step's");
+                boolean stageEnd = relayed.size() == 3 || relayed.size() == 5;
+                if (wanted.test(s.sweeps()) || stageEnd) {
+                    relayedCounts.put(s.sweeps(), relay.counts());
+                } else {
+                    assertThrows(IllegalStateException.class, relay::counts, "sweep " + s.sweeps());
+                }
             });
-            jobs.advance(stage, sweepsPerStep, stepped::add);
+            jobs.advance(stage, sweepsPerStep, s -> {
+                stepped.add(s);
+                steppedCounts.put(s.sweeps(), jobs.counts());
+            });
         }
+        assertEquals(Set.of(sweepsPerStep, 3 * sweepsPerStep, 5 * sweepsPerStep), relayedCounts.keySet());
+        relayedCounts.forEach((sweep, c) -> assertEquals(steppedCounts.get(sweep), c, "counts after sweep " + sweep));
         assertEquals(5, relayed.size());
         for (int i = 0; i < 5; i++) {
             assertTrue(relayed.get(i).relayed() && !stepped.get(i).relayed());
