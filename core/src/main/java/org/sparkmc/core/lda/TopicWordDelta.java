@@ -1,6 +1,8 @@
 package org.sparkmc.core.lda;
 
 import java.io.Serializable;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The change one document block made to the topic–word counts n_{k,w} and topic totals n_k during its AD-LDA
@@ -57,6 +59,88 @@ public final class TopicWordDelta implements Serializable {
             }
         }
         return new TopicWordDelta(numTopics, vocabularySize, words, topics, changes, topicChanges);
+    }
+
+    /** No change to counts of the shape of {@code counts}. */
+    public static TopicWordDelta none(TopicWordCounts counts) {
+        return new TopicWordDelta(counts.numTopics(), counts.vocabularySize(), new int[0], new int[0], new int[0],
+                new int[counts.numTopics()]);
+    }
+
+    /**
+     * The sum of deltas of the same shape: what they change together, as one delta (sorted, without zero changes).
+     * Adding it to counts gives what adding them one by one gives, since counts are integers.
+     */
+    public static TopicWordDelta sum(List<TopicWordDelta> deltas) {
+        if (deltas.isEmpty()) {
+            throw new IllegalArgumentException("no deltas to add");
+        }
+        TopicWordDelta first = deltas.get(0);
+        int k = first.numTopics;
+        for (TopicWordDelta d : deltas) {
+            if (d.numTopics != k || d.vocabularySize != first.vocabularySize) {
+                throw new IllegalArgumentException("deltas of different shapes: K=" + d.numTopics + ", W="
+                        + d.vocabularySize + " and K=" + k + ", W=" + first.vocabularySize);
+            }
+        }
+        if (deltas.size() == 1) {
+            return first;
+        }
+        int p = deltas.size();
+        int[] at = new int[p];
+        int[] dense = new int[k];
+        boolean[] seen = new boolean[k];
+        int[] touched = new int[k];
+        int capacity = 0;
+        int[] topicChanges = new int[k];
+        for (TopicWordDelta d : deltas) {
+            capacity += d.size();
+            for (int t = 0; t < k; t++) {
+                topicChanges[t] += d.topicChanges[t];
+            }
+        }
+        TopicWordCounts.IntList words = new TopicWordCounts.IntList(capacity);
+        TopicWordCounts.IntList topics = new TopicWordCounts.IntList(capacity);
+        TopicWordCounts.IntList changes = new TopicWordCounts.IntList(capacity);
+        while (true) {
+            int w = Integer.MAX_VALUE;
+            for (int j = 0; j < p; j++) {
+                TopicWordDelta d = deltas.get(j);
+                if (at[j] < d.words.length) {
+                    w = Math.min(w, d.words[at[j]]);
+                }
+            }
+            if (w == Integer.MAX_VALUE) {
+                break;
+            }
+            int n = 0;
+            for (int j = 0; j < p; j++) {
+                TopicWordDelta d = deltas.get(j);
+                int e = at[j];
+                for (; e < d.words.length && d.words[e] == w; e++) {
+                    int t = d.topics[e];
+                    if (!seen[t]) {
+                        seen[t] = true;
+                        touched[n++] = t;
+                    }
+                    dense[t] += d.changes[e];
+                }
+                at[j] = e;
+            }
+            Arrays.sort(touched, 0, n);
+            for (int i = 0; i < n; i++) {
+                int t = touched[i];
+                if (dense[t] != 0) {
+                    words.add(w);
+                    topics.add(t);
+                    changes.add(dense[t]);
+                }
+                dense[t] = 0;
+                seen[t] = false;
+            }
+        }
+        return new TopicWordDelta(k, first.vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
+                topicChanges);
     }
 
     public int numTopics() {

@@ -259,11 +259,11 @@ public final class AdLdaSpark {
             long[] stepStart = {t0};
             Step[] pending = {null};
             RelayedStage.run(relay, job, numSteps + 1, round -> {
-                List<ReportFrames.Frame> frames = new ArrayList<>(partitions);
+                List<ReportFrames.Head> frames = new ArrayList<>(partitions);
                 for (byte[] frame : round.frames()) {
                     frames.add(ReportFrames.decodeHead(frame));
                 }
-                ReportFrames.Frame keeper = frames.get(0);
+                ReportFrames.Head keeper = frames.get(0);
                 if (pending[0] != null) {
                     sweeps += sweepsPerStep;
                     if (keeper.counts() != null) {

@@ -24,13 +24,13 @@ import scala.runtime.AbstractFunction1;
 
 /**
  * A barrier task of the {@code lda} job's relayed mode: runs {@code steps} sync steps of its partition's blocks
- * without returning to the driver. After each step it sends its blocks' reports through the {@link
- * org.sparkmc.spark.sync.RoundRelay}, gets every other block's back, and merges all B deltas in block order into its
- * own copy of the global counts, exactly as the driver merges them in the job-per-step mode, so both modes give the
- * same topics bit for bit. The driver merges nothing: partition 0's task keeps the counts for it, and sends with its
- * next frame the topic–word term of log p(w, z) after each step and, after the steps the driver names and after the
- * last, the counts themselves (one extra round at the end carries the last step's). Returns its blocks as they are
- * after the last step.
+ * without returning to the driver. After each step it sends its blocks' figures and the sum of their count changes
+ * through the {@link org.sparkmc.spark.sync.RoundRelay}, gets every other task's back, and merges the changes into
+ * its own copy of the global counts. Counts are integers, so this gives the counts the driver's block-by-block merge
+ * gives in the job-per-step mode, and both modes give the same topics bit for bit. The driver merges nothing:
+ * partition 0's task keeps the counts for it, and sends with its next frame the topic–word term of log p(w, z) after
+ * each step and, after the steps the driver names and after the last, the counts themselves (one extra round at the
+ * end carries the last step's). Returns its blocks as they are after the last step.
  */
 final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator<LdaBlock>>
         implements Serializable {
@@ -82,28 +82,38 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
         try (RoundClient client = new RoundClient(host, port, context.partitionId(), context.stageAttemptNumber(),
                 timeoutMillis)) {
             for (int s = 0; s < steps; s++) {
-                List<LdaBlock.BlockReport> reports = new ArrayList<>(numBlocks);
+                List<LdaBlock.BlockFigures> figures = new ArrayList<>(blocks.size());
+                List<TopicWordDelta> deltas = new ArrayList<>(blocks.size());
                 for (int i = 0; i < blocks.size(); i++) {
                     LdaBlock next = blocks.get(i).sweep(sweeper, global, priors, streams,
                             firstSweep + s * sweepsPerStep, sweepsPerStep);
                     blocks.set(i, next);
-                    reports.add(next.report());
+                    LdaBlock.BlockReport report = next.report();
+                    figures.add(report.figures());
+                    deltas.add(report.delta());
                 }
-                byte[][] others = client.exchange(s, ReportFrames.encode(reports, wordTerm, wanted));
+                TopicWordDelta own = deltas.isEmpty() ? TopicWordDelta.none(global) : TopicWordDelta.sum(deltas);
+                byte[][] others = client.exchange(s, ReportFrames.encode(figures, own, wordTerm, wanted));
                 if (s == steps - 1 && !keeper) {
                     break; // the last merge is the keeper's alone
                 }
+                List<TopicWordDelta> all = new ArrayList<>(others.length + 1);
+                all.add(own);
                 for (byte[] frame : others) {
-                    reports.addAll(ReportFrames.decode(frame).reports());
+                    ReportFrames.Frame f = ReportFrames.decode(frame);
+                    figures.addAll(f.head().blocks());
+                    all.add(f.delta());
                 }
-                global = AdLda.merge(global, deltasInBlockOrder(reports, numBlocks));
+                figures.sort(Comparator.comparingInt(LdaBlock.BlockFigures::block));
+                checkEveryBlockOnce(figures.stream().map(LdaBlock.BlockFigures::block).toList(), numBlocks);
+                global = AdLda.merge(global, all);
                 if (keeper) {
                     wordTerm = LdaLogLikelihood.topicWordTerm(global, priors.beta());
                     int done = firstSweep + (s + 1) * sweepsPerStep;
                     wanted = s == steps - 1 || Arrays.binarySearch(countsAfter, done) >= 0 ? global : null;
                 }
             }
-            client.exchange(steps, ReportFrames.encode(List.of(), wordTerm, wanted));
+            client.exchange(steps, ReportFrames.encode(List.of(), TopicWordDelta.none(global), wordTerm, wanted));
             client.done();
         } catch (IOException e) {
             throw new UncheckedIOException("lda: the sync relay on the driver (" + host + ":" + port + ") failed", e);

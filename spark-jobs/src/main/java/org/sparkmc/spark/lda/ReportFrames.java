@@ -13,91 +13,107 @@ import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
 
 /**
- * The bytes a task sends through the round relay after each sync step. First what the driver reads: each of its
- * blocks' figures (id, partition, document term, sampling time), the topic–word term of log p(w, z) after the
- * previous step (from the task that keeps the counts; NaN from the others) and, when the driver asked for them, the
- * global counts after the previous step. Then what only the other tasks read: the blocks' count changes. Integers are
- * variable-length (7 bits a byte); a delta's words are gaps, a cell's topic is the gap from the previous cell's topic
- * of the same word, and changes are zig-zag coded, so a changed cell costs about 3 bytes where a Java array of ints
- * costs 12. Doubles are their raw 8 bytes; the counts are Java-serialised.
+ * The bytes a task sends through the round relay after each sync step. First what the driver reads (the {@link
+ * Head}): each of its blocks' figures (id, partition, document term, sampling time), the topic–word term of
+ * log p(w, z) after the previous step (from the task that keeps the counts; NaN from the others) and, when the driver
+ * asked for them, the global counts after the previous step. Then what only the other tasks read: the sum of its
+ * blocks' count changes, one delta per task. Integers are variable-length (7 bits a byte); the delta's words are
+ * gaps, a cell's topic is the gap from the previous cell's topic of the same word, and changes are zig-zag coded, so
+ * a changed cell costs about 3 bytes where a Java array of ints costs 12. Doubles are their raw 8 bytes; the counts
+ * are Java-serialised.
  */
 final class ReportFrames {
-    /** What a frame holds: the blocks' figures and, unless only the head was read, their deltas in the same order. */
-    record Frame(List<LdaBlock.BlockFigures> blocks, double wordTerm, TopicWordCounts counts,
-            List<TopicWordDelta> deltas) {
-        /** The blocks' whole reports (a frame decoded with its deltas). */
-        List<LdaBlock.BlockReport> reports() {
-            List<LdaBlock.BlockReport> reports = new ArrayList<>(blocks.size());
-            for (int i = 0; i < blocks.size(); i++) {
-                LdaBlock.BlockFigures f = blocks.get(i);
-                reports.add(new LdaBlock.BlockReport(f.block(), deltas.get(i), f.documentTerm(), f.samplingSeconds(),
-                        f.partition()));
-            }
-            return reports;
-        }
+    /**
+     * What the driver reads of a frame.
+     *
+     * @param counts the global counts after the previous step, or null when not sent
+     */
+    record Head(List<LdaBlock.BlockFigures> blocks, double wordTerm, TopicWordCounts counts) {
+    }
+
+    /** A whole frame: its head and its task's count changes. */
+    record Frame(Head head, TopicWordDelta delta) {
     }
 
     private ReportFrames() {
     }
 
     /**
-     * A frame of {@code reports} (possibly none: a stage's last round) with the topic–word term and, or null, the
-     * global counts after the previous step.
+     * A frame of a task's blocks' {@code figures} (possibly none: a stage's last round) and their summed count changes
+     * {@code delta}, with the topic–word term and, or null, the global counts after the previous step.
      */
-    static byte[] encode(List<LdaBlock.BlockReport> reports, double wordTerm, TopicWordCounts counts) {
+    static byte[] encode(List<LdaBlock.BlockFigures> figures, TopicWordDelta delta, double wordTerm,
+            TopicWordCounts counts) {
         byte[] countBytes = counts == null ? new byte[0] : serialise(counts);
-        int max = 5 + 8 + 5 + countBytes.length;
-        for (LdaBlock.BlockReport r : reports) {
-            TopicWordDelta d = r.delta();
-            max += 10 + 16 + 5 * (6 + 3 * d.size() + d.numTopics());
-        }
-        Writer out = new Writer(max);
-        out.varint(reports.size());
-        for (LdaBlock.BlockReport r : reports) {
-            out.varint(r.block());
-            out.varint(r.partition());
-            out.raw(Double.doubleToRawLongBits(r.documentTerm()));
-            out.raw(Double.doubleToRawLongBits(r.samplingSeconds()));
+        Writer out = new Writer(5 + 26 * figures.size() + 8 + 5 + countBytes.length
+                + 5 * (6 + 3 * delta.size() + delta.numTopics()));
+        out.varint(figures.size());
+        for (LdaBlock.BlockFigures f : figures) {
+            out.varint(f.block());
+            out.varint(f.partition());
+            out.raw(Double.doubleToRawLongBits(f.documentTerm()));
+            out.raw(Double.doubleToRawLongBits(f.samplingSeconds()));
         }
         out.raw(Double.doubleToRawLongBits(wordTerm));
         out.varint(countBytes.length);
         out.append(countBytes);
-        for (LdaBlock.BlockReport r : reports) {
-            TopicWordDelta d = r.delta();
-            out.varint(d.numTopics());
-            out.varint(d.vocabularySize());
-            out.varint(d.size());
-            int[] words = d.words();
-            int[] topics = d.topics();
-            int[] changes = d.changes();
-            int word = 0;
-            int topic = 0;
-            for (int c = 0; c < words.length; c++) {
-                out.varint(words[c] - word);
-                out.varint(words[c] == word && c > 0 ? topics[c] - topic : topics[c]);
-                out.varint(zigZag(changes[c]));
-                word = words[c];
-                topic = topics[c];
-            }
-            for (int t : d.topicChanges()) {
-                out.varint(zigZag(t));
-            }
+        out.varint(delta.numTopics());
+        out.varint(delta.vocabularySize());
+        out.varint(delta.size());
+        int[] words = delta.words();
+        int[] topics = delta.topics();
+        int[] changes = delta.changes();
+        int word = 0;
+        int topic = 0;
+        for (int c = 0; c < words.length; c++) {
+            out.varint(words[c] - word);
+            out.varint(words[c] == word && c > 0 ? topics[c] - topic : topics[c]);
+            out.varint(zigZag(changes[c]));
+            word = words[c];
+            topic = topics[c];
+        }
+        for (int t : delta.topicChanges()) {
+            out.varint(zigZag(t));
         }
         return out.bytes();
     }
 
-    /** The whole frame, deltas included (what a task merges). */
+    /** The whole frame, its delta included (what a task merges). */
     static Frame decode(byte[] frame) {
-        return decode(frame, true);
-    }
-
-    /** The frame's head only: the blocks' figures, the topic–word term and any counts; no deltas (the driver's part). */
-    static Frame decodeHead(byte[] frame) {
-        return decode(frame, false);
-    }
-
-    private static Frame decode(byte[] frame, boolean withDeltas) {
         Reader in = new Reader(frame);
+        Head head = head(frame, in);
+        int k = in.varint();
+        int v = in.varint();
+        int n = in.varint();
+        int[] words = new int[n];
+        int[] topics = new int[n];
+        int[] changes = new int[n];
+        int[] topicChanges = new int[k];
+        int word = 0;
+        int topic = 0;
+        for (int c = 0; c < n; c++) {
+            int gap = in.varint();
+            word += gap;
+            topic = gap == 0 && c > 0 ? topic + in.varint() : in.varint();
+            words[c] = word;
+            topics[c] = topic;
+            changes[c] = unZigZag(in.varint());
+        }
+        for (int t = 0; t < k; t++) {
+            topicChanges[t] = unZigZag(in.varint());
+        }
+        if (in.at != frame.length) {
+            throw new IllegalStateException("report frame has " + (frame.length - in.at) + " bytes after its delta");
+        }
+        return new Frame(head, TopicWordDelta.of(k, v, words, topics, changes, topicChanges));
+    }
+
+    /** The frame's head only: the blocks' figures, the topic–word term and any counts (the driver's part). */
+    static Head decodeHead(byte[] frame) {
+        return head(frame, new Reader(frame));
+    }
+
+    private static Head head(byte[] frame, Reader in) {
         int count = in.varint();
         List<LdaBlock.BlockFigures> blocks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -110,37 +126,7 @@ final class ReportFrames {
         double wordTerm = Double.longBitsToDouble(in.raw());
         int countLength = in.varint();
         TopicWordCounts counts = countLength == 0 ? null : deserialise(frame, in.skip(countLength), countLength);
-        if (!withDeltas) {
-            return new Frame(blocks, wordTerm, counts, List.of());
-        }
-        List<TopicWordDelta> deltas = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            int k = in.varint();
-            int v = in.varint();
-            int n = in.varint();
-            int[] words = new int[n];
-            int[] topics = new int[n];
-            int[] changes = new int[n];
-            int[] topicChanges = new int[k];
-            int word = 0;
-            int topic = 0;
-            for (int c = 0; c < n; c++) {
-                int gap = in.varint();
-                word += gap;
-                topic = gap == 0 && c > 0 ? topic + in.varint() : in.varint();
-                words[c] = word;
-                topics[c] = topic;
-                changes[c] = unZigZag(in.varint());
-            }
-            for (int t = 0; t < k; t++) {
-                topicChanges[t] = unZigZag(in.varint());
-            }
-            deltas.add(TopicWordDelta.of(k, v, words, topics, changes, topicChanges));
-        }
-        if (in.at != frame.length) {
-            throw new IllegalStateException("report frame has " + (frame.length - in.at) + " bytes after its reports");
-        }
-        return new Frame(blocks, wordTerm, counts, deltas);
+        return new Head(blocks, wordTerm, counts);
     }
 
     private static byte[] serialise(TopicWordCounts counts) {

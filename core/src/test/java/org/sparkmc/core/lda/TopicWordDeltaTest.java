@@ -1,0 +1,44 @@
+package org.sparkmc.core.lda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.sparkmc.core.random.RandomStreams;
+
+class TopicWordDeltaTest {
+
+    /**
+     * Four blocks' changes after a sweep, summed into one delta, change the counts exactly as the four do: the sum is
+     * a valid delta (sorted, no zero change, topic changes the column sums) and adding it gives the same counts.
+     */
+    @Test
+    void theSumOfBlocksChangesTheCountsAsTheyDo() {
+        LdaPriors priors = new LdaPriors(9, 0.3, 0.02);
+        Corpus c = LdaFixtures.randomCorpus(80, 40, 25, 3);
+        RandomStreams streams = new RandomStreams(5);
+        AdLdaDriver driver = AdLdaDriver.start(c, 4, priors, streams);
+        TopicWordCounts global = driver.counts();
+        List<TopicWordDelta> deltas = new ArrayList<>();
+        for (int b = 0; b < 4; b++) {
+            deltas.add(AdLda.sweepBlock(driver.block(b), driver.topics(b), global, priors, streams, 0, 1, b).delta());
+        }
+        TopicWordDelta sum = TopicWordDelta.sum(deltas);
+        TopicWordDelta checked = TopicWordDelta.of(sum.numTopics(), sum.vocabularySize(), sum.words(), sum.topics(),
+                sum.changes(), sum.topicChanges());
+        assertEquals(global.plus(deltas), global.plus(List.of(checked)));
+        assertEquals(global.plus(deltas.subList(0, 2)), global.plus(List.of(TopicWordDelta.sum(deltas.subList(0, 2)))));
+        assertSame(deltas.get(3), TopicWordDelta.sum(List.of(deltas.get(3))));
+    }
+
+    @Test
+    void deltasOfDifferentShapesAreRefused() {
+        TopicWordDelta a = TopicWordDelta.of(3, 5, new int[0], new int[0], new int[0], new int[3]);
+        TopicWordDelta b = TopicWordDelta.of(4, 5, new int[0], new int[0], new int[0], new int[4]);
+        assertThrows(IllegalArgumentException.class, () -> TopicWordDelta.sum(List.of(a, b)));
+        assertThrows(IllegalArgumentException.class, () -> TopicWordDelta.sum(List.of()));
+    }
+}
