@@ -1,16 +1,11 @@
 package org.sparkmc.spark.lda;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
+import org.sparkmc.spark.sync.JavaFrames;
 
 /**
  * The bytes a task sends through the round relay after each sync step. First what the driver reads (the {@link
@@ -44,7 +39,7 @@ final class ReportFrames {
      */
     static byte[] encode(List<LdaBlock.BlockFigures> figures, TopicWordDelta delta, double wordTerm,
             TopicWordCounts counts) {
-        byte[] countBytes = counts == null ? new byte[0] : serialise(counts);
+        byte[] countBytes = counts == null ? new byte[0] : JavaFrames.encode(counts);
         Writer out = new Writer(5 + 26 * figures.size() + 8 + 5 + countBytes.length
                 + 5 * (6 + 3 * delta.size() + delta.numTopics()));
         out.varint(figures.size());
@@ -125,26 +120,9 @@ final class ReportFrames {
         }
         double wordTerm = Double.longBitsToDouble(in.raw());
         int countLength = in.varint();
-        TopicWordCounts counts = countLength == 0 ? null : deserialise(frame, in.skip(countLength), countLength);
+        TopicWordCounts counts = countLength == 0 ? null
+                : JavaFrames.decode(frame, in.skip(countLength), countLength, TopicWordCounts.class);
         return new Head(blocks, wordTerm, counts);
-    }
-
-    private static byte[] serialise(TopicWordCounts counts) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(counts);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    private static TopicWordCounts deserialise(byte[] frame, int from, int length) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(frame, from, length))) {
-            return (TopicWordCounts) in.readObject();
-        } catch (IOException | ClassNotFoundException e) {
-            throw new IllegalStateException("report frame: unreadable counts", e);
-        }
     }
 
     private static int zigZag(int v) {

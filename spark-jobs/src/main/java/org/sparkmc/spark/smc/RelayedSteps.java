@@ -1,11 +1,6 @@
 package org.sparkmc.spark.smc;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.ObjectStreamClass;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -20,6 +15,7 @@ import org.sparkmc.core.smc.ParticleKernel;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.core.smc.ResidualBlock;
 import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.spark.sync.JavaFrames;
 import org.sparkmc.spark.sync.RoundClient;
 import scala.Tuple2;
 import scala.collection.Iterator;
@@ -155,31 +151,11 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
 
     /** A round's frame: a list, Java-serialised. */
     static byte[] encode(ArrayList<?> items) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(items);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
+        return JavaFrames.encode(items);
     }
 
     @SuppressWarnings("unchecked")
     static <T> List<T> decode(byte[] frame) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(frame)) {
-            @Override
-            protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-                // the application's classes: on an executor they come from the jar's loader, not the system one
-                try {
-                    return Class.forName(desc.getName(), false, RelayedSteps.class.getClassLoader());
-                } catch (ClassNotFoundException e) {
-                    return super.resolveClass(desc);
-                }
-            }
-        }) {
-            return (List<T>) in.readObject();
-        } catch (IOException | ClassNotFoundException e) {
-            throw new IllegalStateException("smc: an unreadable frame from the relay", e);
-        }
+        return (List<T>) JavaFrames.decode(frame, 0, frame.length, List.class);
     }
 }

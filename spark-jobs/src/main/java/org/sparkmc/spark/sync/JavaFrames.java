@@ -1,0 +1,48 @@
+package org.sparkmc.spark.sync;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+
+/**
+ * Java serialisation of what a relay round carries, readable on a driver or an executor: classes resolve through
+ * sparkmc's own class loader first (on an executor the application's jar is not on the system loader's path).
+ */
+public final class JavaFrames {
+    private JavaFrames() {
+    }
+
+    /** The object's Java-serialised bytes. */
+    public static byte[] encode(Serializable value) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The object in {@code frame[from, from + length)}, of {@code type}. */
+    public static <T> T decode(byte[] frame, int from, int length, Class<T> type) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(frame, from, length)) {
+            @Override
+            protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+                try {
+                    return Class.forName(desc.getName(), false, JavaFrames.class.getClassLoader());
+                } catch (ClassNotFoundException e) {
+                    return super.resolveClass(desc);
+                }
+            }
+        }) {
+            return type.cast(in.readObject());
+        } catch (IOException | ClassNotFoundException | ClassCastException e) {
+            throw new IllegalStateException("an unreadable frame from the relay", e);
+        }
+    }
+}
