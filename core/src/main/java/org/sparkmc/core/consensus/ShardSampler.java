@@ -33,7 +33,8 @@ public final class ShardSampler {
     /**
      * How each shard samples.
      *
-     * @param kernel     a name in {@link #KERNELS}
+     * @param kernel     a name in {@link #KERNELS}; all adapt in warm-up except {@code independence}, whose proposal
+     *                   is the Laplace approximation N(mode, (scale·sd)²) with the marginal sds
      * @param scale      the kernel's initial scale; NaN for automatic: 1 for the Laplace-shaped kernels
      *                   ({@code laplace-rwm}, {@code independence}), else the geometric mean of the Laplace
      *                   approximation's marginal sds
@@ -89,8 +90,10 @@ public final class ShardSampler {
         }
         ShardTarget target = new ShardTarget(likelihood, features, responses, priorSd, shards, shard);
         NumericalLaplace view = NumericalLaplace.of(target, new double[target.dimension()]);
+        // An independence proposal is the Laplace approximation itself: adapting its scale toward a random walk's
+        // acceptance rate would only widen it.
         Kernel kernel = KernelRegistry.create(settings.kernel(), new KernelRegistry.Settings(
-                scale(settings, view.laplace()), true, Double.NaN), view);
+                scale(settings, view.laplace()), !settings.kernel().equals("independence"), Double.NaN), view);
         double[][][] draws = new double[settings.chains()][][];
         long accepted = 0;
         long proposed = 0;
