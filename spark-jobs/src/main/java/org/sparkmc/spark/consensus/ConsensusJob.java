@@ -82,7 +82,7 @@ public final class ConsensusJob {
         double[][][] positions = new double[shards.size()][chains * t][];
         for (ShardSampler.Result r : shards) {
             int shard = r.shard();
-            reported[shard] = reported(likelihood, r.draws(), names.size(), true);
+            reported[shard] = new double[chains][][];
             for (int c = 0; c < chains; c++) {
                 for (int i = 0; i < t; i++) {
                     double[] theta = new double[d];
@@ -91,6 +91,12 @@ public final class ConsensusJob {
                     }
                     positions[shard][c * t + i] = theta;
                 }
+                // the reported quantities, then lp__ (the row after the coordinates)
+                double[][] rows = reportedChain(likelihood, java.util.Arrays.copyOfRange(positions[shard], c * t,
+                        (c + 1) * t), names.size());
+                rows = java.util.Arrays.copyOf(rows, names.size() + 1);
+                rows[names.size()] = r.draws()[c][d];
+                reported[shard][c] = rows;
             }
             List<String> withLp = new ArrayList<>(names);
             withLp.add("lp__");
@@ -167,32 +173,7 @@ public final class ConsensusJob {
         return names;
     }
 
-    /** [chain][coordinate rows…, lp__, accept][iteration] → [chain][reported…(, lp__)][iteration]. */
-    private static double[][][] reported(RowLikelihood likelihood, double[][][] draws, int width, boolean lp) {
-        double[][][] out = new double[draws.length][][];
-        int d = likelihood.dimension();
-        for (int c = 0; c < draws.length; c++) {
-            int n = draws[c][0].length;
-            double[][] rows = new double[width + (lp ? 1 : 0)][n];
-            double[] theta = new double[d];
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < d; j++) {
-                    theta[j] = draws[c][j][i];
-                }
-                double[] p = likelihood.parameters(theta);
-                for (int k = 0; k < width; k++) {
-                    rows[k][i] = p[k];
-                }
-                if (lp) {
-                    rows[width][i] = draws[c][d][i];
-                }
-            }
-            out[c] = rows;
-        }
-        return out;
-    }
-
-    /** A combined chain's positions [iteration][coordinate] as reported quantities [parameter][iteration]. */
+    /** A chain's positions [iteration][coordinate] as reported quantities [parameter][iteration]. */
     private static double[][] reportedChain(RowLikelihood likelihood, double[][] positions, int width) {
         double[][] rows = new double[width][positions.length];
         for (int i = 0; i < positions.length; i++) {
