@@ -59,7 +59,7 @@ public final class ConsensusJob {
     ConsensusResult run() {
         long t0 = System.nanoTime();
         ShardSampler.Settings s = config.sampling();
-        Progress progress = Progress.forJob(LOG, 3);
+        Progress progress = Progress.forJob(LOG, 2);
         LOG.info("consensus: {} model on {} ({} features), {} shards × {} chains of {} ({} warm-up, {} kept "
                 + "iterations), combiner {}, seed {}", config.modelName(), config.data(), table.features().size(),
                 config.shards(), s.chains(), s.kernel(), s.warmup(), s.iterations(), config.combiner(),
@@ -105,12 +105,15 @@ public final class ConsensusJob {
                     .mapToObj(p -> FullParameterSummary.of(withLp.get(p), byParameter[p])).toList();
             summaries.add(shardSummary);
             List<FullParameterSummary> params = shardSummary.subList(0, names.size());
-            progress.step(1, "sampling", String.format(Locale.ROOT, "shard %d/%d: %d rows  max R-hat %.4f  min ESS "
-                    + "bulk %.0f  acceptance %.3f  %.1f s", shard + 1, config.shards(), r.rows(),
+            // one line per shard, every one (they arrive together, so Progress's rhythm would drop all but one)
+            LOG.info(String.format(Locale.ROOT, "shard %d/%d: %d rows  max R-hat %.4f  min ESS "
+                    + "bulk %.0f  acceptance %.3f  %.1f s", shard, config.shards(), r.rows(),
                     params.stream().mapToDouble(FullParameterSummary::rhat).max().orElse(Double.NaN),
                     params.stream().mapToDouble(FullParameterSummary::essBulk).min().orElse(Double.NaN),
-                    (double) r.accepted() / r.proposed(), r.seconds()), false);
+                    (double) r.accepted() / r.proposed(), r.seconds()));
         }
+        progress.step(1, "sampling", String.format(Locale.ROOT, "sampled %d shards × %d chains in %.1f s",
+                config.shards(), chains, samplingSeconds), false);
         ShardDraws draws = ShardDraws.of(positions);
         ShardDisagreement.Result disagreement = ShardDisagreement.check(draws, coordinateNames(likelihood),
                 ShardDisagreement.DEFAULT_ALPHA);
@@ -135,7 +138,7 @@ public final class ConsensusJob {
                 result.parameters().stream().mapToDouble(FullParameterSummary::rhat).max().orElse(Double.NaN),
                 result.parameters().stream().mapToDouble(FullParameterSummary::essBulk).min().orElse(Double.NaN),
                 Double.isNaN(acceptance) ? "" : String.format(Locale.ROOT, "  index-chain acceptance %.3f",
-                        acceptance), result.maxShardRhat(), result.minShardEss()), false);
+                        acceptance), result.maxShardRhat(), result.minShardEss()), true);
         return result;
     }
 
