@@ -70,5 +70,8 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(org.apache.spark.sql.catalyst.expressions.GenericRow.class); // topic_word rows, parallelized
         kryo.register(org.apache.spark.sql.types.BinaryType$.class); // checkpointed topics
         kryo.register(org.apache.spark.sql.types.ArrayType.class); // phi and theta columns
+        // consensus: rows keyed by shard (shuffled), each shard's draws (collected)
+        kryo.register(org.sparkmc.core.consensus.ShardSampler.Result.class, java);
+        kryo.register(double[][][].class);
     }
 }

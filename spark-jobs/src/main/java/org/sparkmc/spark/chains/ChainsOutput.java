@@ -8,8 +8,6 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
@@ -65,13 +63,7 @@ public final class ChainsOutput {
     }
 
     static StructType drawsSchema(List<String> names) {
-        List<StructField> fields = new ArrayList<>();
-        fields.add(DataTypes.createStructField("chain", DataTypes.IntegerType, false));
-        fields.add(DataTypes.createStructField("draw", DataTypes.IntegerType, false));
-        for (String name : names) {
-            fields.add(DataTypes.createStructField(name, DataTypes.DoubleType, false));
-        }
-        return DataTypes.createStructType(fields);
+        return ParquetDraws.schema(List.of("chain"), names);
     }
 
     private static void writeDraws(SparkSession spark, AtomicOutput out, JavaRDD<RoundResult> rounds,

@@ -35,6 +35,25 @@ public final class ParquetDraws {
      * @param draws columns chain (int), draw (int), then {@code width} doubles (null read as NaN; draws from outside
      *     the jobs go through {@link #check} first)
      */
+    /**
+     * The draws.parquet layout: {@code key} ({@code chain}, or {@code shard} and {@code chain}; integers), {@code draw}
+     * (an integer), then one double column per name.
+     */
+    public static org.apache.spark.sql.types.StructType schema(List<String> keys, List<String> names) {
+        List<org.apache.spark.sql.types.StructField> fields = new ArrayList<>();
+        for (String key : keys) {
+            fields.add(org.apache.spark.sql.types.DataTypes.createStructField(key,
+                    org.apache.spark.sql.types.DataTypes.IntegerType, false));
+        }
+        fields.add(org.apache.spark.sql.types.DataTypes.createStructField("draw",
+                org.apache.spark.sql.types.DataTypes.IntegerType, false));
+        for (String name : names) {
+            fields.add(org.apache.spark.sql.types.DataTypes.createStructField(name,
+                    org.apache.spark.sql.types.DataTypes.DoubleType, false));
+        }
+        return org.apache.spark.sql.types.DataTypes.createStructType(fields);
+    }
+
     public static JavaPairRDD<Integer, double[][]> byChain(Dataset<Row> draws, int width) {
         return draws.javaRDD()
                 .mapToPair(r -> {

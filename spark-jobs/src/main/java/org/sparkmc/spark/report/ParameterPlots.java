@@ -97,6 +97,22 @@ public final class ParameterPlots implements Serializable {
         return counts;
     }
 
+    /**
+     * Kernel densities of several samples on one grid spanning them all (each thinned to at most
+     * {@value #DENSITY_POINTS} draws): row k of the result is sample k's density, the last row the grid.
+     */
+    public static double[][] densitiesOnCommonGrid(double[][] samples) {
+        double[] grid = grid(samples);
+        double[][] thinned = new double[samples.length][];
+        for (int k = 0; k < samples.length; k++) {
+            thinned[k] = finiteThinned(samples[k], DENSITY_POINTS);
+        }
+        double[][] dens = densities(thinned, grid);
+        double[][] out = java.util.Arrays.copyOf(dens, dens.length + 1);
+        out[dens.length] = grid;
+        return out;
+    }
+
     private static double[] grid(double[][] draws) {
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;

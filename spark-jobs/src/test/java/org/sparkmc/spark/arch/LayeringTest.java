@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  */
 class LayeringTest {
     private static final String[] JOBS = {"org.sparkmc.spark.chains..", "org.sparkmc.spark.lda..",
-        "org.sparkmc.spark.smc..", "org.sparkmc.spark.bn..", "org.sparkmc.spark.diagnose.."};
+        "org.sparkmc.spark.smc..", "org.sparkmc.spark.bn..", "org.sparkmc.spark.diagnose..",
+        "org.sparkmc.spark.consensus.."};
     private static JavaClasses classes;
 
     @BeforeAll

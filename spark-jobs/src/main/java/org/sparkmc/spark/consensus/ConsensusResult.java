@@ -1,0 +1,42 @@
+package org.sparkmc.spark.consensus;
+
+import java.util.List;
+import org.sparkmc.core.consensus.ShardDisagreement;
+import org.sparkmc.core.consensus.ShardSampler;
+import org.sparkmc.core.diagnostics.FullParameterSummary;
+import org.sparkmc.spark.diagnose.ParameterResult;
+
+/**
+ * The outcome of a {@code consensus} run.
+ *
+ * @param names        the reported quantities' names
+ * @param combined     the combined draws of the reported quantities, [chain][parameter][iteration]
+ * @param results      the combined draws' summaries and plot data, by parameter
+ * @param shards       each shard's sampling outcome (positions), by shard
+ * @param shardDraws   each shard's draws of the reported quantities, [shard][chain][parameter][iteration], then
+ *                     lp__ as the last parameter row
+ * @param shardSummaries each shard's summaries (R-hat and ESS over its chains), [shard] by parameter, lp__ last
+ * @param disagreement the check of the shards' means
+ * @param combinerAcceptance the index chain's acceptance of a density-product combiner, NaN for the average
+ */
+public record ConsensusResult(List<String> names, double[][][] combined, List<ParameterResult> results,
+        List<ShardSampler.Result> shards, double[][][][] shardDraws,
+        List<List<FullParameterSummary>> shardSummaries, ShardDisagreement.Result disagreement,
+        double combinerAcceptance, double samplingSeconds, double seconds) {
+
+    public List<FullParameterSummary> parameters() {
+        return results.stream().map(ParameterResult::summary).toList();
+    }
+
+    /** The largest R-hat over every shard's parameters (lp__ excluded; NaN ignored). */
+    public double maxShardRhat() {
+        return shardSummaries.stream().flatMap(s -> s.subList(0, s.size() - 1).stream())
+                .mapToDouble(FullParameterSummary::rhat).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN);
+    }
+
+    /** The smallest bulk ESS over every shard's parameters (lp__ excluded; NaN ignored). */
+    public double minShardEss() {
+        return shardSummaries.stream().flatMap(s -> s.subList(0, s.size() - 1).stream())
+                .mapToDouble(FullParameterSummary::essBulk).filter(v -> !Double.isNaN(v)).min().orElse(Double.NaN);
+    }
+}

@@ -1,0 +1,190 @@
+package org.sparkmc.spark.consensus;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.consensus.Glm;
+import org.sparkmc.core.consensus.SyntheticGlmData;
+import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.diagnose.SummaryFiles;
+import org.sparkmc.spark.io.AtomicOutput;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sparkmc generate-glm}: a seeded synthetic GLM table written by the executors ({@link SyntheticGlmData}:
+ * every row a pure function of the seed and its index, so the table's rows do not depend on the partitions), with
+ * the true coefficients in {@code truth.json} beside it.
+ */
+@Command(name = "generate-glm", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Writes OUT/data.parquet, synthetic GLM rows (response y, features N(0,1), an optional "
+            + "intercept column of 1s) generated on the executors, and OUT/truth.json with the true coefficients. "
+            + "The rows depend only on --seed, the model and their index: not on --partitions.",
+            "Exit codes: 0 done, 2 bad input, 1 anything else."})
+public final class GenerateGlmCommand extends JobCommand {
+    @Option(names = "--family", paramLabel = "NAME", defaultValue = "logistic",
+            description = "logistic, poisson or gaussian. Default: ${DEFAULT-VALUE}.")
+    private String family;
+
+    @Option(names = "--rows", paramLabel = "N", defaultValue = "100000",
+            description = "Number of rows (up to 10^8 and beyond). Default: ${DEFAULT-VALUE}.")
+    private long rows;
+
+    @Option(names = "--features", paramLabel = "P", defaultValue = "5",
+            description = "Feature columns, the intercept included. Default: ${DEFAULT-VALUE}.")
+    private int features;
+
+    @Option(names = "--intercept", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "The first feature is the constant 1, named 'intercept'. Default: ${DEFAULT-VALUE}.")
+    private boolean intercept;
+
+    @Option(names = "--coefficients", paramLabel = "B[,B...]", split = ",",
+            description = "The true coefficients, one per feature. Default: 1, -1/2, 1/3, -1/4, …")
+    private List<Double> coefficients = new ArrayList<>();
+
+    @Option(names = "--sigma", paramLabel = "X", defaultValue = "1",
+            description = "gaussian: the true noise sd. Default: ${DEFAULT-VALUE}.")
+    private double sigma;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "20261122",
+            description = "Root seed of the rows. Default: ${DEFAULT-VALUE}.")
+    private long seed;
+
+    @Option(names = "--partitions", paramLabel = "N", defaultValue = "0",
+            description = "Spark partitions (output files); does not change any row. Default: min(blocks of "
+                + SyntheticGlmData.ROWS_PER_STREAM + " rows, Spark's default parallelism).")
+    private int partitions;
+
+    @Mixin
+    private OutputOptions outputOptions;
+
+    @Override
+    public Integer call() {
+        configFile.checkKeys(spec, Set.of());
+        outputOptions.requireOut();
+        checkPartitions(partitions);
+        if (rows < 1) {
+            throw new InvalidInputException("rows must be ≥ 1, is " + rows);
+        }
+        if (features < 1) {
+            throw new InvalidInputException("features must be ≥ 1, is " + features);
+        }
+        List<String> names = featureNames(features, intercept);
+        Glm glm = Glm.of(family, names, 1);
+        double[] truth = truth(glm);
+        SyntheticGlmData generator = new SyntheticGlmData(glm, truth, intercept, new RandomStreams(seed));
+        try (AtomicOutput output = outputOptions.open(runPaths())) {
+            SparkSession spark = outputOptions.session("sparkmc generate-glm");
+            long blocks = (rows + SyntheticGlmData.ROWS_PER_STREAM - 1) / SyntheticGlmData.ROWS_PER_STREAM;
+            int parts = (int) Math.min(blocks, partitions > 0 ? partitions
+                    : spark.sparkContext().defaultParallelism());
+            spark.sparkContext().setJobDescription("generate-glm: " + rows + " " + family + " rows");
+            JavaRDD<Row> table = spark.range(0, blocks, 1, parts).javaRDD()
+                    .flatMap(new BlockRows(generator, rows, features));
+            List<StructField> fields = new ArrayList<>();
+            fields.add(DataTypes.createStructField("y", DataTypes.DoubleType, false));
+            for (String name : names) {
+                fields.add(DataTypes.createStructField(name, DataTypes.DoubleType, false));
+            }
+            spark.createDataFrame(table, DataTypes.createStructType(fields)).write()
+                    .parquet(output.staged("data.parquet"));
+            output.writeText("truth.json", truthJson(glm, truth, names));
+            output.commit();
+            spec.commandLine().getOut().printf("generate-glm: %d %s rows in %s/data.parquet, true coefficients in "
+                    + "truth.json%n", rows, family, output.target());
+            return ExitCode.OK;
+        }
+    }
+
+    /** "intercept", "x1", … (with an intercept) or "x1", …, "xP". */
+    static List<String> featureNames(int p, boolean intercept) {
+        List<String> names = new ArrayList<>();
+        for (int j = 0; j < p; j++) {
+            names.add(intercept && j == 0 ? "intercept" : "x" + (intercept ? j : j + 1));
+        }
+        return names;
+    }
+
+    private double[] truth(Glm glm) {
+        int p = glm.features();
+        if (!coefficients.isEmpty() && coefficients.size() != p) {
+            throw new InvalidInputException("--coefficients gives " + coefficients.size() + " values for " + p
+                    + " features");
+        }
+        double[] truth = new double[glm.dimension()];
+        for (int j = 0; j < p; j++) {
+            truth[j] = coefficients.isEmpty() ? (j % 2 == 0 ? 1.0 : -1.0) / (j + 1) : coefficients.get(j);
+        }
+        if (glm.dimension() > p) {
+            if (!(sigma > 0) || Double.isInfinite(sigma)) {
+                throw new InvalidInputException("sigma must be positive and finite, is " + sigma);
+            }
+            truth[p] = Math.log(sigma);
+        }
+        return truth;
+    }
+
+    private String truthJson(Glm glm, double[] truth, List<String> names) {
+        Map<String, Object> top = new LinkedHashMap<>();
+        top.put("family", family);
+        top.put("rows", rows);
+        top.put("seed", seed);
+        top.put("response", "y");
+        top.put("features", names);
+        Map<String, Object> coefficients = new LinkedHashMap<>();
+        for (int j = 0; j < names.size(); j++) {
+            coefficients.put(names.get(j), truth[j]);
+        }
+        top.put("coefficients", coefficients);
+        if (glm.dimension() > glm.features()) {
+            top.put("sigma", sigma);
+        }
+        return SummaryFiles.render(top);
+    }
+
+    /** The rows of stream block k (a named function: nothing captured but what it holds). */
+    private static final class BlockRows implements FlatMapFunction<Long, Row> {
+        private static final long serialVersionUID = 1L;
+        private final SyntheticGlmData generator;
+        private final long rows;
+        private final int p;
+
+        BlockRows(SyntheticGlmData generator, long rows, int p) {
+            this.generator = generator;
+            this.rows = rows;
+            this.p = p;
+        }
+
+        @Override
+        public Iterator<Row> call(Long block) {
+            long first = block * SyntheticGlmData.ROWS_PER_STREAM;
+            int count = (int) Math.min(SyntheticGlmData.ROWS_PER_STREAM, rows - first);
+            SyntheticGlmData.Rows r = generator.rows(first, count);
+            List<Row> out = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                Object[] values = new Object[p + 1];
+                values[0] = r.responses()[i];
+                for (int j = 0; j < p; j++) {
+                    values[j + 1] = r.features()[i * p + j];
+                }
+                out.add(RowFactory.create(values));
+            }
+            return out.iterator();
+        }
+    }
+}

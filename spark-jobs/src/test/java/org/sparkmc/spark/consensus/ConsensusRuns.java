@@ -1,0 +1,59 @@
+package org.sparkmc.spark.consensus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.sparkmc.spark.cli.BadInputTest;
+import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.Main;
+
+/** Shared steps of the consensus tests: generate a table, run the job, read its draws. */
+final class ConsensusRuns {
+    private ConsensusRuns() {
+    }
+
+    /** generate-glm into {@code out}; returns the table's path. */
+    static String generate(Path out, String... options) {
+        BadInputTest.Result r = BadInputTest.runCapturing(concat(new String[] {"generate-glm", "--out",
+            out.toString()}, options));
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        return out.resolve("data.parquet").toString();
+    }
+
+    /** consensus on {@code data} into {@code out}. */
+    static void consensus(String data, Path out, String... options) {
+        int code = Main.run(concat(new String[] {"consensus", "--data", data, "--out", out.toString()}, options));
+        assertEquals(ExitCode.OK, code);
+    }
+
+    /** draws.parquet's rows sorted by chain and draw. */
+    static List<Row> draws(SparkSession spark, Path out) {
+        return spark.read().parquet(out.resolve("draws.parquet").toString()).orderBy("chain", "draw")
+                .collectAsList();
+    }
+
+    /** Column {@code name} of draws.parquet as an array. */
+    static double[] column(List<Row> rows, String name) {
+        int k = rows.get(0).fieldIndex(name);
+        return rows.stream().mapToDouble(r -> r.getDouble(k)).toArray();
+    }
+
+    static double mean(double[] x) {
+        return Arrays.stream(x).average().orElse(Double.NaN);
+    }
+
+    static double sd(double[] x) {
+        double m = mean(x);
+        return Math.sqrt(Arrays.stream(x).map(v -> (v - m) * (v - m)).sum() / (x.length - 1));
+    }
+
+    static String[] concat(String[] a, String... b) {
+        String[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
