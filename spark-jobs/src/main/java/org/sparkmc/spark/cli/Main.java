@@ -9,6 +9,7 @@ import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.bn.BnCommand;
 import org.sparkmc.spark.chains.ChainsCommand;
 import org.sparkmc.spark.diagnose.DiagnoseCommand;
+import org.sparkmc.spark.generate.GenerateLdaCommand;
 import org.sparkmc.spark.lda.LdaCommand;
 import org.sparkmc.spark.smc.SmcCommand;
 import picocli.CommandLine;
@@ -22,6 +23,7 @@ import picocli.CommandLine.Model.OptionSpec;
 @Command(name = "sparkmc", mixinStandardHelpOptions = true, version = "sparkmc 0.1.0",
         description = "Monte Carlo sampling on Apache Spark.",
         subcommands = {ChainsCommand.class, DiagnoseCommand.class, SmcCommand.class, BnCommand.class, LdaCommand.class,
+            GenerateLdaCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @CommandLine.Spec
