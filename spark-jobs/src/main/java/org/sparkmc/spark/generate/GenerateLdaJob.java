@@ -70,7 +70,6 @@ final class GenerateLdaJob {
         } else {
             out.writeText("docword/header", header);
         }
-        PlantedCorpus model = PlantedCorpus.of(settings);
         out.writeText("vocab.txt", vocabulary(settings.vocabularySize()));
         sc.setJobDescription("generate-lda: write planted_topic_word.parquet");
         int topics = settings.topics();

@@ -269,7 +269,9 @@ public final class LdaCorpusReader {
             FileStatus[] matched = pattern ? fs.globStatus(path)
                     : fs.exists(path) ? new FileStatus[] {fs.getFileStatus(path)} : null;
             if (matched == null || matched.length == 0) {
-                throw new InvalidInputException("no such file or directory: " + location);
+                // --docword keeps its message from before it took directories.
+                throw new InvalidInputException((option.equals("--text") ? "no such file or directory: "
+                        : "no such file: ") + location);
             }
             List<Path> files = new ArrayList<>();
             for (FileStatus m : matched) {
