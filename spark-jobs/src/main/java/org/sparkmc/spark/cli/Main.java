@@ -11,6 +11,7 @@ import org.sparkmc.spark.chains.ChainsCommand;
 import org.sparkmc.spark.consensus.ConsensusCommand;
 import org.sparkmc.spark.consensus.GenerateGlmCommand;
 import org.sparkmc.spark.diagnose.DiagnoseCommand;
+import org.sparkmc.spark.generate.GenerateLdaCommand;
 import org.sparkmc.spark.lda.LdaCommand;
 import org.sparkmc.spark.smc.SmcCommand;
 import picocli.CommandLine;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Model.OptionSpec;
 @Command(name = "sparkmc", mixinStandardHelpOptions = true, version = "sparkmc 0.1.0",
         description = "Monte Carlo sampling on Apache Spark.",
         subcommands = {ChainsCommand.class, DiagnoseCommand.class, SmcCommand.class, BnCommand.class, LdaCommand.class,
-            ConsensusCommand.class, GenerateGlmCommand.class, CommandLine.HelpCommand.class})
+            ConsensusCommand.class, GenerateGlmCommand.class, GenerateLdaCommand.class,
+            CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

@@ -28,7 +28,8 @@ import org.sparkmc.spark.sync.SyncVia;
             + "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input, 1 anything else."})
 public final class LdaCommand extends JobCommand {
-    @Option(names = "--docword", paramLabel = "PATH", description = "UCI docword file (docword.*.txt or .txt.gz).")
+    @Option(names = "--docword", paramLabel = "PATH", description = "UCI docword file (docword.*.txt or .txt.gz), or a directory whose files in path order make "
+                + "one (the first holding the header), as generate-lda writes it.")
     private String docword;
 
     @Option(names = "--vocab", paramLabel = "PATH", description = "UCI vocabulary file (vocab.*.txt), with --docword.")

@@ -87,10 +87,12 @@ public final class LdaCorpusReader {
      * once: the docword file's header and the vocabulary it promises.
      *
      * @param docword the docword file as the user gave it
+     * @param files the files whose lines, in this order, make the docword file: the file itself, or a directory's
+     *     files (as {@code sparkmc generate-lda} writes it: a header file, then Spark's part files)
      * @param header its three header lines
      * @param words the vocabulary, word id − 1 to word
      */
-    public record UciHead(String docword, UciBagOfWords.Header header, String[] words) {
+    public record UciHead(String docword, Path[] files, UciBagOfWords.Header header, String[] words) {
     }
 
     /**
@@ -103,13 +105,16 @@ public final class LdaCorpusReader {
     }
 
     /**
-     * Reads a docword file's header and its vocabulary through Hadoop's FileSystem.
+     * Reads a docword file's header and its vocabulary through Hadoop's FileSystem. The docword may be a directory:
+     * its files (but hidden ones starting with {@code _} or {@code .}) in path order make the docword file, and the
+     * first of them holds the header.
      *
      * @throws InvalidInputException naming the file (and line) when either is missing, unreadable or malformed
      */
     public static UciHead readUciHead(String docword, String vocab, Configuration conf) {
+        Path[] files = textFiles("--docword", "docword", docword, conf);
         UciBagOfWords.Header header;
-        try (Reader in = TextFiles.reader(UserPaths.path("--docword", docword), conf)) {
+        try (Reader in = TextFiles.reader(files[0], conf)) {
             header = UciBagOfWords.readHeader(in, docword);
         } catch (FileNotFoundException e) {
             throw new InvalidInputException("no such file: " + docword, e);
@@ -124,7 +129,7 @@ public final class LdaCorpusReader {
         } catch (IOException e) {
             throw new InvalidInputException("cannot read " + vocab + ": " + e.getMessage(), e);
         }
-        return new UciHead(docword, header, words);
+        return new UciHead(docword, files, header, words);
     }
 
     /** The corpus whose header and vocabulary are {@code head}: its body read and grouped on the executors. */
@@ -132,10 +137,9 @@ public final class LdaCorpusReader {
         String docword = head.docword();
         UciBagOfWords.Header header = head.header();
         String[] words = head.words();
-        Path docwordPath = UserPaths.path("--docword", docword);
         long tokenLimit = documentTokenLimit(sc);
         // (line number, line) of the body's non-blank lines: file lines 4, 5, ...
-        JavaRDD<Tuple2<Long, String>> body = numberedLines(sc, new Path[] {docwordPath}, sc.defaultMinPartitions())
+        JavaRDD<Tuple2<Long, String>> body = numberedLines(sc, head.files(), sc.defaultMinPartitions())
                 .filter(t -> t._2() >= 3 && !t._1().isBlank()).map(t -> new Tuple2<>(t._2() + 1, t._1()));
         JavaPairRDD<Integer, int[]> documents = body.mapToPair(t -> {
             long[] f = UciBagOfWords.bodyLine(t._2(), docword, t._1(), header);
@@ -150,7 +154,7 @@ public final class LdaCorpusReader {
         }
         if (lines < header.lines()) {
             throw new InvalidInputException(docword + ": the header says NNZ=" + header.lines() + " lines but the body "
-                    + "has " + lines + " (after line " + numberedLines(sc, new Path[] {docwordPath}, 1).count() + ")");
+                    + "has " + lines + " (after line " + numberedLines(sc, head.files(), 1).count() + ")");
         }
         if (docs.numTokens() == 0) {
             throw new InvalidInputException(docword + ": the corpus has no tokens");
@@ -239,7 +243,7 @@ public final class LdaCorpusReader {
      * in file order, however the files are split (Spark SQL's text source reads the largest files first instead).
      */
     static JavaPairRDD<String, Long> numberedLines(JavaSparkContext sc, String path, int minPartitions) {
-        return numberedLines(sc, textFiles(path, sc.hadoopConfiguration()), minPartitions);
+        return numberedLines(sc, textFiles("--text", "text corpus", path, sc.hadoopConfiguration()), minPartitions);
     }
 
     /** The lines of {@code files} read by {@link CheckedTextInputFormat}, numbered as {@link #numberedLines}. */
@@ -254,10 +258,10 @@ public final class LdaCorpusReader {
      * The files {@code location} names, sorted by path: a file, the files directly in a directory, or what a glob
      * pattern ({@code dir/*.txt}) matches (a matched directory contributing its files). Names starting with {@code _}
      * or {@code .} are skipped in directories and patterns, as Hadoop's input formats skip them, and refused when
-     * named directly.
+     * named directly. {@code option} and {@code label} name the input in messages.
      */
-    private static Path[] textFiles(String location, Configuration conf) {
-        Path path = UserPaths.path("--text", location);
+    private static Path[] textFiles(String option, String label, String location, Configuration conf) {
+        Path path = UserPaths.path(option, location);
         try {
             FileSystem fs = path.getFileSystem(conf);
             boolean pattern = location.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
@@ -265,7 +269,9 @@ public final class LdaCorpusReader {
             FileStatus[] matched = pattern ? fs.globStatus(path)
                     : fs.exists(path) ? new FileStatus[] {fs.getFileStatus(path)} : null;
             if (matched == null || matched.length == 0) {
-                throw new InvalidInputException("no such file or directory: " + location);
+                // --docword keeps its message from before it took directories.
+                throw new InvalidInputException((option.equals("--text") ? "no such file or directory: "
+                        : "no such file: ") + location);
             }
             List<Path> files = new ArrayList<>();
             for (FileStatus m : matched) {
@@ -275,18 +281,18 @@ public final class LdaCorpusReader {
                 } else if (!hidden(m.getPath())) {
                     files.add(m.getPath());
                 } else if (!pattern) {
-                    throw new InvalidInputException("text corpus file " + m.getPath() + ": names starting with '_' or"
+                    throw new InvalidInputException(label + " file " + m.getPath() + ": names starting with '_' or"
                             + " '.' are hidden from Hadoop's input formats; rename it");
                 }
             }
             if (files.isEmpty()) {
-                throw new InvalidInputException("text corpus " + location + " holds no file");
+                throw new InvalidInputException(label + " " + location + " holds no file");
             }
             return files.stream().sorted(Comparator.comparing(Path::toString)).toArray(Path[]::new);
         } catch (IOException e) {
-            throw new InvalidInputException("cannot read text corpus " + location + ": " + e.getMessage(), e);
+            throw new InvalidInputException("cannot read " + label + " " + location + ": " + e.getMessage(), e);
         } catch (IllegalArgumentException e) {
-            InvalidInputException colon = UserPaths.unlistable("--text", location, e);
+            InvalidInputException colon = UserPaths.unlistable(option, location, e);
             throw colon == null ? e : colon;
         }
     }

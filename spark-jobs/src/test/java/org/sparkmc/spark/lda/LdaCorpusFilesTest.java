@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
@@ -138,6 +139,34 @@ class LdaCorpusFilesTest extends SparkTestBase {
         LdaCorpus corpus = LdaCorpusReader.readText(spark(), text.toString(),
                 LdaCorpusReader.TextOptions.of(10, 1, true));
         assertEquals("[river, zebra]", Arrays.toString(Arrays.stream(corpus.vocabulary()).sorted().toArray()));
+    }
+
+    /**
+     * A docword directory (as {@code sparkmc generate-lda} writes it: a header file, then part files, some gzipped,
+     * and Spark's hidden {@code _SUCCESS}) reads as the one file its files make in path order.
+     */
+    @Test
+    void docwordDirectoryReadsAsItsFilesInPathOrder() throws IOException {
+        String body1 = "1 1 2\n1 3 1\n2 2 4\n";
+        String body2 = "3 1 1\n3 2 1\n";
+        Path single = Files.writeString(tmp.resolve("docword.txt"), "3\n3\n5\n" + body1 + body2);
+        Path dir = Files.createDirectories(tmp.resolve("docword"));
+        Files.writeString(dir.resolve("header"), "3\n3\n5\n");
+        Files.writeString(dir.resolve("part-00000"), body1);
+        Files.write(dir.resolve("part-00001.gz"), gzip(body2.getBytes(StandardCharsets.US_ASCII)));
+        Files.writeString(dir.resolve("_SUCCESS"), "");
+        Path vocab = Files.writeString(tmp.resolve("vocab.txt"), VOCAB3);
+        Corpus fromFile = LdaCorpusReader.readUci(jsc(), single.toString(), vocab.toString()).documents().collect();
+        Corpus fromDir = LdaCorpusReader.readUci(jsc(), dir.toString(), vocab.toString()).documents().collect();
+        assertEquals(3, fromDir.numDocuments());
+        assertEquals(9, fromDir.numTokens());
+        assertArrayEquals(fromFile.words(), fromDir.words());
+        for (int d = 0; d < fromFile.numDocuments(); d++) {
+            assertEquals(fromFile.docId(d), fromDir.docId(d));
+            assertEquals(fromFile.docStart(d), fromDir.docStart(d));
+        }
+        Files.writeString(dir.resolve("part-00002"), "3 3 1\n");
+        assertBadInput(lda(dir, vocab), "more body lines than the header's NNZ=5");
     }
 
     @Test
