@@ -1,9 +1,14 @@
 package org.sparkmc.spark.consensus;
 
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.UserClasses;
@@ -15,6 +20,7 @@ import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.UserPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -110,7 +116,7 @@ public final class ConsensusCommand extends JobCommand {
         if (data == null || data.isBlank()) {
             throw new InvalidInputException("--data PATH is required (or 'data' in the config file)");
         }
-        String fmt = GlmTable.checkedFormat(data, format, SparkSetup.hadoopConfiguration());
+        String fmt = checkedFormat(data, format, SparkSetup.hadoopConfiguration());
         ShardSampler.Settings sampling = new ShardSampler.Settings(kernel, scale, chains, warmup, iterations);
         if ((long) shards * chains * iterations > Integer.MAX_VALUE) {
             throw new InvalidInputException("shards × chains × iterations must be ≤ " + Integer.MAX_VALUE + ", is "
@@ -182,5 +188,38 @@ public final class ConsensusCommand extends JobCommand {
                     + " features, the table gives " + featureNames.size() + " " + featureNames);
         }
         return built;
+    }
+
+    /**
+     * Checks the path and settles the format, before Spark starts (here, not in {@link GlmTable}, whose Spark
+     * functions a refusal must not load).
+     *
+     * @param format "parquet", "csv", or null to take it from the name
+     */
+    private static String checkedFormat(String location, String format, Configuration hadoop) {
+        Path path = UserPaths.path("--data", location);
+        try {
+            FileSystem fs = path.getFileSystem(hadoop);
+            if (!fs.exists(path)) {
+                throw new InvalidInputException("--data " + location + ": no such file or directory");
+            }
+        } catch (IOException e) {
+            throw new InvalidInputException("--data " + location + ": cannot be read: " + e.getMessage(), e);
+        }
+        if (format != null) {
+            if (!format.equals("parquet") && !format.equals("csv")) {
+                throw new InvalidInputException("unknown --format '" + format + "', expected parquet or csv");
+            }
+            return format;
+        }
+        String name = path.getName().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".parquet")) {
+            return "parquet";
+        }
+        if (name.endsWith(".csv") || name.endsWith(".csv.gz")) {
+            return "csv";
+        }
+        throw new InvalidInputException("--data " + location + ": cannot tell the format from the name (.parquet or"
+                + " .csv); give --format parquet or --format csv");
     }
 }

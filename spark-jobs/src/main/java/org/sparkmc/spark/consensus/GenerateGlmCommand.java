@@ -1,18 +1,11 @@
 package org.sparkmc.spark.consensus;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.function.FlatMapFunction;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.Glm;
 import org.sparkmc.core.consensus.SyntheticGlmData;
@@ -90,19 +83,8 @@ public final class GenerateGlmCommand extends JobCommand {
         SyntheticGlmData generator = new SyntheticGlmData(glm, truth, intercept, new RandomStreams(seed));
         try (AtomicOutput output = outputOptions.open(runPaths())) {
             SparkSession spark = outputOptions.session("sparkmc generate-glm");
-            long blocks = (rows + SyntheticGlmData.ROWS_PER_STREAM - 1) / SyntheticGlmData.ROWS_PER_STREAM;
-            int parts = (int) Math.min(blocks, partitions > 0 ? partitions
-                    : spark.sparkContext().defaultParallelism());
             spark.sparkContext().setJobDescription("generate-glm: " + rows + " " + family + " rows");
-            JavaRDD<Row> table = spark.range(0, blocks, 1, parts).javaRDD()
-                    .flatMap(new BlockRows(generator, rows, features));
-            List<StructField> fields = new ArrayList<>();
-            fields.add(DataTypes.createStructField("y", DataTypes.DoubleType, false));
-            for (String name : names) {
-                fields.add(DataTypes.createStructField(name, DataTypes.DoubleType, false));
-            }
-            spark.createDataFrame(table, DataTypes.createStructType(fields)).write()
-                    .parquet(output.staged("data.parquet"));
+            GlmTableWriter.write(spark, generator, rows, names, partitions, output.staged("data.parquet"));
             output.writeText("truth.json", truthJson(glm, truth, names));
             output.commit();
             spec.commandLine().getOut().printf("generate-glm: %d %s rows in %s/data.parquet, true coefficients in "
@@ -155,36 +137,5 @@ public final class GenerateGlmCommand extends JobCommand {
             top.put("sigma", sigma);
         }
         return SummaryFiles.render(top);
-    }
-
-    /** The rows of stream block k (a named function: nothing captured but what it holds). */
-    private static final class BlockRows implements FlatMapFunction<Long, Row> {
-        private static final long serialVersionUID = 1L;
-        private final SyntheticGlmData generator;
-        private final long rows;
-        private final int p;
-
-        BlockRows(SyntheticGlmData generator, long rows, int p) {
-            this.generator = generator;
-            this.rows = rows;
-            this.p = p;
-        }
-
-        @Override
-        public Iterator<Row> call(Long block) {
-            long first = block * SyntheticGlmData.ROWS_PER_STREAM;
-            int count = (int) Math.min(SyntheticGlmData.ROWS_PER_STREAM, rows - first);
-            SyntheticGlmData.Rows r = generator.rows(first, count);
-            List<Row> out = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                Object[] values = new Object[p + 1];
-                values[0] = r.responses()[i];
-                for (int j = 0; j < p; j++) {
-                    values[j + 1] = r.features()[i * p + j];
-                }
-                out.add(RowFactory.create(values));
-            }
-            return out.iterator();
-        }
     }
 }

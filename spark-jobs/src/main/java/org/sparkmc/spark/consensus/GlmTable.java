@@ -1,13 +1,8 @@
 package org.sparkmc.spark.consensus;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.function.PairFlatMapFunction;
 import org.apache.spark.sql.Column;
@@ -22,7 +17,6 @@ import org.apache.spark.sql.types.StructField;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
 import org.sparkmc.core.consensus.ShardAssignment;
-import org.sparkmc.spark.io.UserPaths;
 import scala.Tuple2;
 
 /**
@@ -46,38 +40,6 @@ final class GlmTable {
         this.format = format;
         this.response = response;
         this.features = features;
-    }
-
-    /**
-     * Checks the path and settles the format, before Spark starts.
-     *
-     * @param format "parquet", "csv", or null to take it from the name
-     */
-    static String checkedFormat(String location, String format, Configuration hadoop) {
-        Path path = UserPaths.path("--data", location);
-        try {
-            FileSystem fs = path.getFileSystem(hadoop);
-            if (!fs.exists(path)) {
-                throw new InvalidInputException("--data " + location + ": no such file or directory");
-            }
-        } catch (IOException e) {
-            throw new InvalidInputException("--data " + location + ": cannot be read: " + e.getMessage(), e);
-        }
-        if (format != null) {
-            if (!format.equals("parquet") && !format.equals("csv")) {
-                throw new InvalidInputException("unknown --format '" + format + "', expected parquet or csv");
-            }
-            return format;
-        }
-        String name = path.getName().toLowerCase(Locale.ROOT);
-        if (name.endsWith(".parquet")) {
-            return "parquet";
-        }
-        if (name.endsWith(".csv") || name.endsWith(".csv.gz")) {
-            return "csv";
-        }
-        throw new InvalidInputException("--data " + location + ": cannot tell the format from the name (.parquet or"
-                + " .csv); give --format parquet or --format csv");
     }
 
     /**

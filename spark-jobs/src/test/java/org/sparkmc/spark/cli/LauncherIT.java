@@ -171,6 +171,21 @@ public class LauncherIT {
         assertFalse(Files.exists(tmp.resolve("lda-out")));
     }
 
+    /**
+     * So do the generators' and {@code consensus}'s refusals: picocli builds every command at start-up, so a command
+     * class that names a Spark function type loads Spark for every job's refusal (as generate-glm's did).
+     */
+    @Test
+    void theGeneratorsAndConsensusRefuseBeforeSpark() throws Exception {
+        Path out = Files.createDirectories(tmp.resolve("taken"));
+        assertTrue(refusedWithoutSpark("generate-glm", "--out", out.toString()).contains("already exists"));
+        assertTrue(refusedWithoutSpark("generate-lda", "--preset", "small", "--out", out.toString())
+                .contains("already exists"));
+        String said = refusedWithoutSpark("consensus", "--data", tmp.resolve("none.parquet").toString(), "--out",
+                tmp.resolve("c").toString());
+        assertTrue(said.contains("no such file"), said);
+    }
+
     /** Runs the launcher with class loading logged; returns its one line, checking it exited 2 before Spark. */
     private static String refusedWithoutSpark(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(TestPaths.projectRoot().resolve("submit/sparkmc").toString()));
