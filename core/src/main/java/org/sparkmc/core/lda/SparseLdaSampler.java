@@ -407,7 +407,7 @@ public final class SparseLdaSampler implements LdaSampler {
         TopicWordCounts.IntList words = new TopicWordCounts.IntList(1024);
         TopicWordCounts.IntList topics = new TopicWordCounts.IntList(1024);
         TopicWordCounts.IntList changes = new TopicWordCounts.IntList(1024);
-        compareRows(before, before == base ? changedWords() : wordsOf(docs), words, topics, changes);
+        compareRows(before, before == base ? changedWordsInOrder() : wordsOf(docs), words, topics, changes);
         int[] topicChanges = new int[numTopics];
         int[] beforeTotals = before.topicTotals();
         for (int k = 0; k < numTopics; k++) {
@@ -418,7 +418,7 @@ public final class SparseLdaSampler implements LdaSampler {
     }
 
     /** The words whose rows changed since the sampler was made or last restored, in increasing order. */
-    private int[] changedWords() {
+    private int[] changedWordsInOrder() {
         int[] words = Arrays.copyOf(changedWords, changedCount);
         Arrays.sort(words);
         return words;
