@@ -43,7 +43,7 @@ class MetropolisHastingsTest {
     @Test
     void independenceProposalNeedsItsHastingsCorrection() {
         Target target = new NormalTarget(1, 2);
-        GaussianIndependence proposal = new GaussianIndependence(new double[] {0}, new double[] {3});
+        IndependenceProposal proposal = IndependenceProposal.gaussian(new double[] {0}, new double[] {3});
         NormalDistribution exact = NormalDistribution.of(1, 2);
         Kernel correct = new MetropolisHastings(proposal, 1, false, Double.NaN);
         assertTrue(failedRepetitions(target, correct, exact::cumulativeProbability, 12) <= 3);
@@ -58,6 +58,34 @@ class MetropolisHastingsTest {
     }
 
     /**
+     * A Student-t independence proposal (ν = 5) with a full scale matrix that is neither centred on nor shaped like
+     * the target (a bivariate normal with sds 1 and 2 and correlation 0.8): both marginals pass the goodness-of-fit
+     * test above, and the same proposal without its Hastings ratio fails it.
+     */
+    @Test
+    void studentTIndependenceProposalWithAFullScaleMatrixSamplesACorrelatedNormal() {
+        Target target = new CorrelatedNormal(1, 2, 0.8);
+        // scale matrix [[1.44, 1.2], [1.2, 4]]: correlation 0.5 instead of 0.8, centre (0.3, −0.5)
+        double[] l = {1.2, 0, 1.0, Math.sqrt(4 - 1.0)};
+        IndependenceProposal proposal = IndependenceProposal.studentT(new double[] {0.3, -0.5}, l, 5);
+        Kernel correct = new MetropolisHastings(proposal, 1, false, Double.NaN);
+        NormalDistribution first = NormalDistribution.of(0, 1);
+        NormalDistribution second = NormalDistribution.of(0, 2);
+        assertTrue(RunChains.failedRepetitions(target, correct, 0, first::cumulativeProbability, REPETITIONS, 1000,
+                DRAWS, THIN, 31) <= 3);
+        assertTrue(RunChains.failedRepetitions(target, correct, 1, second::cumulativeProbability, REPETITIONS, 1000,
+                DRAWS, THIN, 32) <= 3);
+
+        Proposal uncorrected = (from, to, scale, rng) -> {
+            proposal.propose(from, to, scale, rng);
+            return 0;
+        };
+        Kernel broken = new MetropolisHastings(uncorrected, 1, false, Double.NaN);
+        assertTrue(RunChains.failedRepetitions(target, broken, 0, first::cumulativeProbability, REPETITIONS, 1000,
+                DRAWS, THIN, 31) > 3);
+    }
+
+    /**
      * Simulation-based calibration (Talts et al. 2018) on θ ~ N(0,1), y_1..5 ~ N(θ,1): 1,000 replications, each
      * ranking the true θ among 99 thinned posterior draws (warm-up 300 with adaptation, thinning 10); the 100
      * possible ranks in 10 bins must be uniform by chi-square at the 0.1% level (the false-failure rate for a
@@ -66,10 +94,10 @@ class MetropolisHastingsTest {
     @Test
     void simulationBasedCalibration() {
         assertTrue(sbcPValue(MetropolisHastings.randomWalk(1, true), 21) > 1e-3);
-        GaussianIndependence proposal = new GaussianIndependence(new double[] {0}, new double[] {1.5});
+        IndependenceProposal proposal = IndependenceProposal.gaussian(new double[] {0}, new double[] {1.5});
         assertTrue(sbcPValue(new MetropolisHastings(proposal, 1, false, Double.NaN), 22) > 1e-3);
         // Uncorrected, a N(0, 0.5²) proposal makes the chain target p·q (posterior precision 6 + 4 instead of 6).
-        GaussianIndependence narrow = new GaussianIndependence(new double[] {0}, new double[] {0.5});
+        IndependenceProposal narrow = IndependenceProposal.gaussian(new double[] {0}, new double[] {0.5});
         Proposal uncorrected = (from, to, scale, rng) -> {
             narrow.propose(from, to, scale, rng);
             return 0;

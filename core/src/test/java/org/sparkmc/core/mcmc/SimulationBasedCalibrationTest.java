@@ -135,7 +135,7 @@ class SimulationBasedCalibrationTest {
 
     @Test
     void metropolisAndSliceAreCalibratedOnLogisticRegression() {
-        for (String name : List.of("am", "laplace-rwm")) {
+        for (String name : List.of("am", "laplace-rwm", "independence")) {
             double p = sbc(SimulationBasedCalibrationTest::logistic,
                     t -> KernelRegistry.create(name, new KernelRegistry.Settings(name.equals("am") ? 0.5 : 1,
                             name.equals("am"), Double.NaN), t), 1000, 300, 5, 202);
@@ -153,7 +153,7 @@ class SimulationBasedCalibrationTest {
     void metropolisWithoutItsHastingsCorrectionFailsTheSameTest() {
         double p = sbc(SimulationBasedCalibrationTest::logistic, t -> {
             var laplace = ((LogisticRegression) t).laplace();
-            GaussianIndependence q = new GaussianIndependence(laplace.mode(), laplace.marginalSd());
+            IndependenceProposal q = IndependenceProposal.gaussian(laplace.mode(), laplace.marginalSd());
             Proposal uncorrected = (from, to, scale, rng) -> {
                 q.propose(from, to, scale, rng);
                 return 0;
