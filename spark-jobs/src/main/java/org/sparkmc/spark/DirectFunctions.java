@@ -58,6 +58,16 @@ public final class DirectFunctions {
      * broadcasts of earlier steps).
      */
     public static <T, R> Collecting<R> mapCollectAsync(JavaRDD<T> rdd, Function<T, R> f) {
+        return mapCollectAsync(rdd, f, (partition, results) -> { });
+    }
+
+    /** Told on the driver as each partition's results arrive, on Spark's scheduler thread: it must be quick. */
+    public interface PartitionDone<R> {
+        void done(int partition, List<R> results);
+    }
+
+    /** {@link #mapCollectAsync(JavaRDD, Function)} that tells {@code onEach} of every partition's results. */
+    public static <T, R> Collecting<R> mapCollectAsync(JavaRDD<T> rdd, Function<T, R> f, PartitionDone<R> onEach) {
         int partitions = rdd.getNumPartitions();
         Object[][] parts = new Object[partitions][];
         List<Object> ids = new ArrayList<>(partitions);
@@ -65,7 +75,7 @@ public final class DirectFunctions {
             ids.add(p);
         }
         FutureAction<BoxedUnit> job = rdd.context().submitJob(rdd.rdd(), new ApplyEach<>(f),
-                CollectionConverters.asScala(ids).toSeq(), new Store(parts), new Done());
+                CollectionConverters.asScala(ids).toSeq(), new Store<>(parts, onEach), new Done());
         return new Collecting<>(job, parts);
     }
 
@@ -109,16 +119,20 @@ public final class DirectFunctions {
     }
 
     /** Keeps each partition's results where {@link Collecting#get()} reads them once the job is done. */
-    private static final class Store extends AbstractFunction2<Object, Object[], BoxedUnit> {
+    private static final class Store<R> extends AbstractFunction2<Object, Object[], BoxedUnit> {
         private final Object[][] parts;
+        private final PartitionDone<R> onEach;
 
-        Store(Object[][] parts) {
+        Store(Object[][] parts, PartitionDone<R> onEach) {
             this.parts = parts;
+            this.onEach = onEach;
         }
 
         @Override
+        @SuppressWarnings("unchecked")
         public BoxedUnit apply(Object partition, Object[] results) {
             parts[(Integer) partition] = results;
+            onEach.done((Integer) partition, (List<R>) (List<?>) java.util.Arrays.asList(results));
             return BoxedUnit.UNIT;
         }
     }

@@ -90,6 +90,18 @@ public final class GaussianGlm extends Glm {
         return -0.5 * r * r / (knownSd * knownSd);
     }
 
+    /** (y − η)/σ², σ known ({@link #derivativesThroughEta} is false otherwise). */
+    @Override
+    double scoreAt(double y, double eta) {
+        return (y - eta) / (knownSd * knownSd);
+    }
+
+    /** 1/σ², σ known. */
+    @Override
+    double weightAt(double y, double eta) {
+        return 1 / (knownSd * knownSd);
+    }
+
     /** −½ log(2π), and − log σ too when σ is known. */
     @Override
     public double logConstant(double y) {

@@ -83,6 +83,20 @@ public abstract class Glm implements RowLikelihood {
     /** log p(y | η, θ) less {@link #logConstant(double)}. */
     abstract double logLikelihoodAt(double y, double eta, double[] theta);
 
+    /**
+     * Whether θ is the coefficients alone, so that {@link #scoreAt} and {@link #weightAt} give the whole gradient
+     * and Hessian through η (not so for a Gaussian model that samples log σ).
+     */
+    boolean derivativesThroughEta() {
+        return dimension() == features();
+    }
+
+    /** ∂/∂η log p(y | η): the score. */
+    abstract double scoreAt(double y, double eta);
+
+    /** −∂²/∂η² log p(y | η): the weight of iteratively reweighted least squares. */
+    abstract double weightAt(double y, double eta);
+
     /** A response drawn from the model at linear predictor η (and θ's own parameters, such as log σ). */
     public abstract double sampleResponse(double eta, double[] theta, Rng rng);
 }

@@ -19,7 +19,21 @@ public final class LogisticGlm extends Glm {
 
     @Override
     double logLikelihoodAt(double y, double eta, double[] theta) {
-        return -log1pExp(y == 1 ? -eta : eta);
+        // −η for y = 1 and η for y = 0, exactly, without a branch on a response that is as likely 0 as 1
+        return -log1pExp(eta - 2 * y * eta);
+    }
+
+    /** y − σ(η). */
+    @Override
+    double scoreAt(double y, double eta) {
+        return y - 1 / (1 + Math.exp(-eta));
+    }
+
+    /** σ(η)(1 − σ(η)). */
+    @Override
+    double weightAt(double y, double eta) {
+        double p = 1 / (1 + Math.exp(-eta));
+        return p * (1 - p);
     }
 
     /** log(1 + e^t) without overflow; e^−|t| ∈ (0, 1], so 1 + e^−|t| loses at most half an ulp of 1. */

@@ -21,6 +21,18 @@ public final class PoissonGlm extends Glm {
         return y * eta - Math.exp(eta);
     }
 
+    /** y − e^η. */
+    @Override
+    double scoreAt(double y, double eta) {
+        return y - Math.exp(eta);
+    }
+
+    /** e^η. */
+    @Override
+    double weightAt(double y, double eta) {
+        return Math.exp(eta);
+    }
+
     @Override
     public double logConstant(double y) {
         return -LogGamma.value(y + 1);

@@ -1,7 +1,9 @@
 package org.sparkmc.core.consensus;
 
 import java.io.Serializable;
+import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
@@ -27,7 +29,17 @@ public final class ShardSampler {
     public static final Set<String> KERNELS = Set.of("am", "slice", "laplace-rwm", "rwm", "slice-doubling",
             "independence");
 
+    /** Warm-up iterations by default for {@code independence}: it adapts nothing and leaves its start at once. */
+    public static final int INDEPENDENCE_WARMUP = 100;
+    /** Warm-up iterations by default for the kernels that adapt. */
+    public static final int ADAPTIVE_WARMUP = 1000;
+
     private ShardSampler() {
+    }
+
+    /** The warm-up a chain of {@code kernel} gets unless told otherwise. */
+    public static int defaultWarmup(String kernel) {
+        return kernel.equals("independence") ? INDEPENDENCE_WARMUP : ADAPTIVE_WARMUP;
     }
 
     /**
@@ -83,6 +95,15 @@ public final class ShardSampler {
      */
     public static Result run(RowLikelihood likelihood, double[] features, double[] responses, double priorSd,
             int shards, int shard, Settings settings, RandomStreams streams) {
+        return run(likelihood, features, responses, priorSd, shards, shard, settings, streams, line -> { });
+    }
+
+    /**
+     * {@link #run} that reports its progress as it goes: one line after the Laplace approximation and one after
+     * each chain, with the seconds since the start.
+     */
+    public static Result run(RowLikelihood likelihood, double[] features, double[] responses, double priorSd,
+            int shards, int shard, Settings settings, RandomStreams streams, Consumer<String> progress) {
         long t0 = System.nanoTime();
         if (responses.length == 0) {
             throw new InvalidInputException("shard " + shard + " of " + shards + " has no rows: use fewer shards than"
@@ -90,6 +111,8 @@ public final class ShardSampler {
         }
         ShardTarget target = new ShardTarget(likelihood, features, responses, priorSd, shards, shard);
         NumericalLaplace view = NumericalLaplace.of(target, new double[target.dimension()]);
+        progress.accept(String.format(Locale.ROOT, "shard %d/%d: %d rows, Laplace approximation in %.1f s", shard,
+                shards, responses.length, seconds(t0)));
         // An independence proposal is the Laplace approximation itself: adapting its scale toward a random walk's
         // acceptance rate would only widen it.
         Kernel kernel = KernelRegistry.create(settings.kernel(), new KernelRegistry.Settings(
@@ -107,8 +130,15 @@ public final class ShardSampler {
             draws[c] = kept.draws();
             accepted += kept.accepted();
             proposed += kept.proposed();
+            progress.accept(String.format(Locale.ROOT, "shard %d/%d: chain %d/%d done, acceptance %.3f, %.1f s",
+                    shard, shards, c + 1, settings.chains(), (double) kept.accepted() / kept.proposed(),
+                    seconds(t0)));
         }
-        return new Result(shard, responses.length, draws, accepted, proposed, (System.nanoTime() - t0) / 1e9);
+        return new Result(shard, responses.length, draws, accepted, proposed, seconds(t0));
+    }
+
+    private static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
     }
 
     private static double scale(Settings settings, LaplaceApproximation laplace) {

@@ -2,7 +2,7 @@ package org.sparkmc.core.consensus;
 
 import java.util.List;
 import org.sparkmc.core.InvalidInputException;
-import org.sparkmc.core.model.Target;
+import org.sparkmc.core.model.SecondOrderTarget;
 
 /**
  * One shard's sub-posterior in consensus Monte Carlo (Scott et al. 2016): with the data cut into S shards,
@@ -20,8 +20,12 @@ import org.sparkmc.core.model.Target;
  * <p>The rows are held as primitive arrays: features row-major (row i at {@code features[i·p … i·p + p)}) and
  * responses; a density evaluation allocates nothing. Every response is checked against the likelihood's support,
  * every feature for finiteness, when the target is built.
+ *
+ * <p>For a {@link Glm} whose position is its coefficients alone, the gradient and negative Hessian come in one pass
+ * over the rows ({@link #derivatives}: Σ score·x and Σ weight·xxᵀ plus the prior's), which is what makes the
+ * Laplace approximation of a shard of millions of rows cost a few passes instead of 2d² densities a Newton step.
  */
-public final class ShardTarget implements Target {
+public final class ShardTarget implements SecondOrderTarget {
     private static final long serialVersionUID = 1L;
 
     private final RowLikelihood likelihood;
@@ -96,6 +100,40 @@ public final class ShardTarget implements Target {
             lp += likelihood.logLikelihood(responses[i], features, i * p, theta);
         }
         return lp;
+    }
+
+    /**
+     * The gradient and negative Hessian in one pass over the rows, for a GLM whose position is its coefficients;
+     * false for any other likelihood (whose Laplace approximation falls back on finite differences).
+     */
+    @Override
+    public boolean derivatives(double[] theta, double[] g, double[] h) {
+        if (!(likelihood instanceof Glm glm) || !glm.derivativesThroughEta()) {
+            return false;
+        }
+        java.util.Arrays.fill(g, 0);
+        java.util.Arrays.fill(h, 0);
+        for (int i = 0, offset = 0; i < rows; i++, offset += p) {
+            double eta = glm.linearPredictor(features, offset, theta);
+            double score = glm.scoreAt(responses[i], eta);
+            double weight = glm.weightAt(responses[i], eta);
+            for (int j = 0; j < p; j++) {
+                double xj = features[offset + j];
+                g[j] += score * xj;
+                double wx = weight * xj;
+                for (int k = j; k < p; k++) {
+                    h[j * p + k] += wx * features[offset + k];
+                }
+            }
+        }
+        for (int j = 0; j < p; j++) {
+            g[j] += 2 * priorFactor * theta[j];
+            h[j * p + j] -= 2 * priorFactor;
+            for (int k = 0; k < j; k++) {
+                h[j * p + k] = h[k * p + j];
+            }
+        }
+        return true;
     }
 
     @Override

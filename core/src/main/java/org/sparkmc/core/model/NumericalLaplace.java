@@ -4,13 +4,15 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.random.Rng;
 
 /**
- * A target's Laplace approximation found numerically, for targets that give no gradient: damped Newton ascent with
- * central finite differences for the gradient and the Hessian, from a starting point. The view samples the wrapped
+ * A target's Laplace approximation found numerically: damped Newton ascent from a starting point, with the target's
+ * own gradient and Hessian where it gives them ({@link SecondOrderTarget}, such as a GLM shard) and central finite
+ * differences otherwise. The view samples the wrapped
  * target's density on its unconstrained scale and reports the position itself (names {@code x[1..d]}); it exists so
  * that the kernels that need a Laplace approximation ({@code laplace-rwm}, {@code independence}) and a sensible
  * starting point can run on any smooth, unimodal-enough target (a shard of a GLM).
  *
- * <p>Cost: each Newton step evaluates the density 2d² + 1 times (d the dimension); a few steps usually suffice from
+ * <p>Cost: each Newton step takes one pass of the target's own derivatives, or 2d² + 1 densities by finite
+ * differences (d the dimension); a few steps usually suffice from
  * a start within a few posterior sds' worth of curvature of the mode, and the steps are halved until the density
  * increases, so a far start costs more steps, not a wrong answer. The approximation only shapes proposals and
  * starting points: the kernels' Metropolis–Hastings corrections keep the draws exact whatever its error.
@@ -106,8 +108,12 @@ public final class NumericalLaplace implements LaplaceApproximation.Source {
         return new NumericalLaplace(target, LaplaceApproximation.of(x, h));
     }
 
-    /** g = ∇f(x) and h = −∇²f(x) by central differences (f(x) = fx given). */
+    /** g = ∇f(x) and h = −∇²f(x): the target's own, else by central differences (f(x) = fx given). */
     private static void derivatives(Target target, double[] x, double fx, double[] g, double[] h) {
+        if (target instanceof SecondOrderTarget second && second.derivatives(x, g, h)) {
+            requireFinite(g, x);
+            return;
+        }
         int d = x.length;
         double[] step = new double[d];
         double[] plus = new double[d];
@@ -140,8 +146,12 @@ public final class NumericalLaplace implements LaplaceApproximation.Source {
                 h[j * d + i] = v;
             }
         }
-        for (int k = 0; k < g.length; k++) {
-            if (!Double.isFinite(g[k])) {
+        requireFinite(g, x);
+    }
+
+    private static void requireFinite(double[] g, double[] x) {
+        for (double v : g) {
+            if (!Double.isFinite(v)) {
                 throw new InvalidInputException("the log density is not finite near " + java.util.Arrays.toString(x)
                         + " (needed for its Laplace approximation)");
             }

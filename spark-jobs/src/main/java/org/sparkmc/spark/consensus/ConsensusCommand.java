@@ -79,9 +79,10 @@ public final class ConsensusCommand extends JobCommand {
             description = "Chains per shard (at least 2, for R-hat within a shard). Default: ${DEFAULT-VALUE}.")
     private int chains;
 
-    @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "am",
-            description = "Each chain's kernel: am, slice, laplace-rwm (also rwm, slice-doubling, independence); "
-                + "laplace-rwm and independence use the shard's Laplace approximation. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "independence",
+            description = "Each chain's kernel: independence (a Student-t proposal from the shard's Laplace "
+                + "approximation, which needs no adaptation), laplace-rwm, am, slice (also rwm, slice-doubling). "
+                + "Default: ${DEFAULT-VALUE}.")
     private String kernel;
 
     @Option(names = "--scale", paramLabel = "X", defaultValue = "NaN",
@@ -89,11 +90,13 @@ public final class ConsensusCommand extends JobCommand {
                 + "geometric mean of the shard's Laplace sds.")
     private double scale;
 
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1000",
-            description = "Warm-up iterations per chain (adapting; discarded). Default: ${DEFAULT-VALUE}.")
-    private int warmup;
+    @Option(names = "--warmup", paramLabel = "N",
+            description = "Warm-up iterations per chain (adapting; discarded). Default: "
+                + ShardSampler.INDEPENDENCE_WARMUP + " for independence, which only has to leave its overdispersed "
+                + "start, else " + ShardSampler.ADAPTIVE_WARMUP + ".")
+    private Integer warmup;
 
-    @Option(names = "--iterations", paramLabel = "N", defaultValue = "2000",
+    @Option(names = "--iterations", paramLabel = "N", defaultValue = "1000",
             description = "Kept iterations per chain. Default: ${DEFAULT-VALUE}.")
     private int iterations;
 
@@ -117,7 +120,8 @@ public final class ConsensusCommand extends JobCommand {
             throw new InvalidInputException("--data PATH is required (or 'data' in the config file)");
         }
         String fmt = checkedFormat(data, format, SparkSetup.hadoopConfiguration());
-        ShardSampler.Settings sampling = new ShardSampler.Settings(kernel, scale, chains, warmup, iterations);
+        ShardSampler.Settings sampling = new ShardSampler.Settings(kernel, scale, chains,
+                warmup != null ? warmup : ShardSampler.defaultWarmup(kernel), iterations);
         if ((long) shards * chains * iterations > Integer.MAX_VALUE) {
             throw new InvalidInputException("shards × chains × iterations must be ≤ " + Integer.MAX_VALUE + ", is "
                     + (long) shards * chains * iterations);

@@ -5,8 +5,10 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
@@ -22,6 +24,7 @@ import org.sparkmc.core.consensus.ShardSampler;
 import org.sparkmc.core.consensus.SyntheticGlmData;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.cli.Progress;
 import org.sparkmc.spark.diagnose.ParameterResult;
 import scala.Tuple2;
@@ -66,10 +69,14 @@ public final class ConsensusJob {
                 config.seed());
         spark.sparkContext().setJobGroup("sparkmc-consensus-shards", "consensus: check the rows, shard them, sample "
                 + config.shards() + " shards", true);
-        List<ShardSampler.Result> shards = new ArrayList<>(table.byShard(spark, config.likelihood(), config.shards(),
-                        config.seed())
+        JavaRDD<ShardSampler.Result> sampled = table.byShard(spark, config.likelihood(), config.shards(), config.seed())
                 .partitionBy(new ShardPartitioner(config.shards()))
-                .mapPartitionsWithIndex(new SampleShard(config), true).collect());
+                .mapPartitionsWithIndex(new SampleShard(config), true);
+        AtomicInteger done = new AtomicInteger();
+        List<ShardSampler.Result> shards = new ArrayList<>(DirectFunctions.mapCollectAsync(sampled, r -> r,
+                (partition, results) -> LOG.info(String.format(Locale.ROOT, "consensus: shard %d sampled in %.1f s"
+                        + " (%d of %d shards, %.1f s since the start)", partition, results.get(0).seconds(),
+                        done.incrementAndGet(), config.shards(), (System.nanoTime() - t0) / 1e9))).get());
         shards.sort(Comparator.comparingInt(ShardSampler.Result::shard));
         double samplingSeconds = (System.nanoTime() - t0) / 1e9;
         RowLikelihood likelihood = config.likelihood();
@@ -253,8 +260,8 @@ public final class ConsensusJob {
             SyntheticGlmData.Rows ordered = ShardAssignment.ordered(config.seed(), list.toArray(double[][]::new), p);
             list.clear();
             return List.of(ShardSampler.run(config.likelihood(), ordered.features(), ordered.responses(),
-                    config.priorSd(), config.shards(), shard, config.sampling(),
-                    new RandomStreams(config.seed()))).iterator();
+                    config.priorSd(), config.shards(), shard, config.sampling(), new RandomStreams(config.seed()),
+                    LOG::info)).iterator();
         }
     }
 }
