@@ -4,13 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.apache.commons.rng.sampling.distribution.AhrensDieterMarsagliaTsangGammaSampler;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.model.LaplaceApproximation;
 import org.sparkmc.core.model.LogisticRegression;
-import org.sparkmc.core.model.Matrices;
-import org.sparkmc.core.random.RandomStreams;
-import org.sparkmc.core.random.Rng;
+import org.sparkmc.core.testing.ImportanceReference;
 
 /**
  * Bayesian logistic regression on the Pima data (532 women, 7 standardised predictors + intercept, N(0, 10²)
@@ -21,60 +18,8 @@ import org.sparkmc.core.random.Rng;
 class LogisticRegressionTest {
     private static final int D = 8;
 
-    /** IS reference: [mean, sd, mcse] per coefficient. */
-    static double[][] importanceSamplingReference(LogisticRegression model, int draws, long seed) {
-        LaplaceApproximation laplace = model.laplace();
-        double nu = 5;
-        Rng rng = new RandomStreams(seed).rng("is-reference");
-        double[][] x = new double[draws][];
-        double[] logw = new double[draws];
-        double max = Double.NEGATIVE_INFINITY;
-        double[] z = new double[D];
-        double[] step = new double[D];
-        for (int i = 0; i < draws; i++) {
-            double g = AhrensDieterMarsagliaTsangGammaSampler.of(rng.provider(), nu / 2, 2).sample();
-            double r = Math.sqrt(nu / g);
-            double q = 0;
-            for (int j = 0; j < D; j++) {
-                z[j] = rng.normal() * r;
-                q += z[j] * z[j];
-            }
-            Matrices.lowerTimes(laplace.choleskyCov(), D, z, step);
-            double[] w = new double[D];
-            for (int j = 0; j < D; j++) {
-                w[j] = laplace.mode()[j] + step[j];
-            }
-            x[i] = w;
-            logw[i] = model.logDensity(w) + 0.5 * (nu + D) * Math.log1p(q / nu);
-            max = Math.max(max, logw[i]);
-        }
-        double total = 0;
-        double[] weight = new double[draws];
-        for (int i = 0; i < draws; i++) {
-            weight[i] = Math.exp(logw[i] - max);
-            total += weight[i];
-        }
-        double[][] out = new double[D][3];
-        for (int j = 0; j < D; j++) {
-            double mean = 0;
-            for (int i = 0; i < draws; i++) {
-                mean += weight[i] * x[i][j];
-            }
-            mean /= total;
-            double var = 0;
-            double mcse2 = 0;
-            for (int i = 0; i < draws; i++) {
-                double dev = x[i][j] - mean;
-                var += weight[i] * dev * dev;
-                mcse2 += weight[i] * weight[i] * dev * dev;
-            }
-            out[j] = new double[] {mean, Math.sqrt(var / total), Math.sqrt(mcse2) / total};
-        }
-        return out;
-    }
-
     private static final LogisticRegression MODEL = ModelData.pima(true);
-    private static final double[][] REFERENCE = importanceSamplingReference(MODEL, 50_000, 91);
+    private static final double[][] REFERENCE = ImportanceReference.of(MODEL, 50_000, 91);
 
     @Test
     void irlsFindsTheModeAndTheLaplaceApproximationIsClose() {

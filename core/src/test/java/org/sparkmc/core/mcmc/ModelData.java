@@ -4,11 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.sparkmc.core.model.LogisticRegression;
+import org.sparkmc.core.testing.PimaData;
 
 /** Test helper: the shared data sets (system property {@code sparkmc.shared.data}, else /work/shared/data). */
 final class ModelData {
@@ -26,34 +26,7 @@ final class ModelData {
 
     /** The Pima model: 7 standardised predictors + intercept, N(0, 10²) priors; optionally starting at the mode. */
     static LogisticRegression pima(boolean startAtMode) {
-        List<String> lines = read(shared().resolve("pima/pima.csv"));
-        String[] header = lines.get(0).replace("\"", "").split(",");
-        int n = lines.size() - 1;
-        int p = header.length - 1;
-        double[][] columns = new double[p][n];
-        double[] y = new double[n];
-        for (int i = 0; i < n; i++) {
-            String[] f = lines.get(i + 1).split(",");
-            for (int j = 0; j < p; j++) {
-                columns[j][i] = Double.parseDouble(f[j]);
-            }
-            y[i] = Double.parseDouble(f[p]);
-        }
-        double[] design = new double[n * (p + 1)];
-        for (int j = 0; j < p; j++) {
-            columns[j] = LogisticRegression.standardised(columns[j]);
-        }
-        for (int i = 0; i < n; i++) {
-            design[i * (p + 1)] = 1;
-            for (int j = 0; j < p; j++) {
-                design[i * (p + 1) + j + 1] = columns[j][i];
-            }
-        }
-        List<String> names = new ArrayList<>(List.of("w[intercept]"));
-        for (int j = 0; j < p; j++) {
-            names.add("w[" + header[j] + "]");
-        }
-        return new LogisticRegression(design, y, names, 10, startAtMode);
+        return PimaData.read(shared().resolve("pima/pima.csv")).model(startAtMode);
     }
 
     /** posteriordb's reference summary: name → {mean, sd, mcse_mean}. */
