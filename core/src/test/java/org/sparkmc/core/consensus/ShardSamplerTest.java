@@ -23,8 +23,9 @@ import org.sparkmc.core.random.RandomStreams;
  * taking the bulk ESS as the number of independent draws): 4% to 7% here.
  * For a random seed each mean check fails with probability about 7·10⁻⁶ and each sd check about 6·10⁻⁷, so over 4
  * kernels × 3 coefficients the false-failure rate is below 10⁻⁴; with the seeds fixed the test is deterministic.
- * A sampler that ignored the prior, a row, or the noise sd would miss by many MCSEs (the data move the mean by
- * tens of MCSEs per row-sized change).
+ * What it detects: a kernel whose stationary law is not the target (a wrong Hastings ratio, adaptation after
+ * warm-up) or a wrong noise sd (σ = 1 for 1.5 shrinks the sds by a third). The prior, with sd 10, moves the mean by
+ * less than an MCSE here: {@link ShardTargetTest} checks it.
  */
 class ShardSamplerTest {
     private static final int ROWS = 200;
