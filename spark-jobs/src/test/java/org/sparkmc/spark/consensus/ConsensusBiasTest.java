@@ -53,9 +53,8 @@ class ConsensusBiasTest extends SparkTestBase {
     /**
      * MEASURED (this data and seed): the combined intercept's mean is 1.64 full-posterior sds from the S = 1
      * mean, the slope's 0.20; the disagreement check's largest z is 1.90, below its threshold of 4.37, so the job
-     * does not warn. The test requires the intercept's error to exceed 1 sd: it
-     * documents the bias, and fails if the combination stops being biased here (then this comment and the README
-     * should change).
+     * does not warn. The test requires the intercept's error to exceed 1 sd: it documents the bias, and fails if
+     * the combination stops being biased here (then this comment should change).
      */
     @Test
     void rareOutcomeWithManySmallShardsIsBiased() throws IOException {
