@@ -35,7 +35,8 @@ import org.sparkmc.spark.SparkTestBase;
  *       is dominated by one-sided information and strongly skewed (a shard without events has an intercept mean
  *       near −40 and an sd near 19); the precision-weighted average of such draws is far from the full posterior.
  *       MEASURED: the combined intercept is 1.64 full-posterior sds above the S = 1 mean, the slope 0.20 sd; in
- *       core, the same settings (2,000 iterations) on two other data seeds gave 2.45 and 1.45 sd for the intercept.</li>
+ *       core, the same settings (2,000 iterations) on two other data seeds gave 2.45 and 1.45 sd for the
+ *       intercept.</li>
  *   <li><b>Shards that disagree.</b> Rows chosen so that the shard a row lands in is related to its response (the
  *       check's own example of what it exists for): the job must warn, in summary.json and report.html. MEASURED:
  *       largest z 9.24 against a threshold of 3.84; the combined means are 4.14 (intercept) and −1.25 (slope)
