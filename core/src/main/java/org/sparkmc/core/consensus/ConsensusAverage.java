@@ -10,8 +10,17 @@ import org.sparkmc.core.model.Matrices;
  * draw t of the combined sample is the matrix-weighted average of draw t of every shard,
  *
  * <pre>
- *   θ_t = (Σ_s W_s)⁻¹ Σ_s W_s θ_{s,t},   W_s = Σ̂_s⁻¹ (the inverse sample covariance of shard s's draws).
+ *   θ_t = (Σ_s W_s)⁻¹ Σ_s W_s θ_{s,t},
  * </pre>
+ *
+ * with W_s either the inverse sample covariance of shard s's draws, Scott et al.'s choice
+ * ({@link #bySampleCovariance}), or a precision known without sampling error, such as the negative Hessian of the
+ * shard's log density at its mode ({@link #byPrecisions}). The second is what the {@code consensus} job uses: the
+ * combined mean moves by the weights' error times the spread of the shards' means, which is about √S posterior sds,
+ * and an inverse sample covariance in d dimensions is off by about √(d/ESS). Measured on 100,000 logistic rows with
+ * 20 coefficients and 4 × 1,000 draws per shard: the worst combined mean was 0.2–0.3 posterior sd from the
+ * full-data one with sample covariances, at every S from 2 to 32, and 0.03–0.09 sd with the shards' Laplace
+ * precisions.
  *
  * When every sub-posterior is Gaussian, N(μ_s, Σ_s) with W_s = Σ_s⁻¹, the θ_t are exact draws of their product
  * N((Σ W_s)⁻¹ Σ W_s μ_s, (Σ W_s)⁻¹), which is the full posterior when each shard sampled
@@ -20,6 +29,25 @@ import org.sparkmc.core.model.Matrices;
  * draws from T draws per shard.
  */
 public final class ConsensusAverage implements Combiner {
+    /** W_s per shard, row-major d × d; null for the inverse sample covariances. */
+    private final double[][] precisions;
+
+    private ConsensusAverage(double[][] precisions) {
+        this.precisions = precisions;
+    }
+
+    /** Weights W_s = the inverse sample covariance of shard s's draws (Scott et al. 2016). */
+    public static ConsensusAverage bySampleCovariance() {
+        return new ConsensusAverage(null);
+    }
+
+    /**
+     * Weights given per shard, each a symmetric positive-definite d × d matrix, row-major: the precision of the
+     * shard's sub-posterior, e.g. the negative Hessian of its log density at the mode.
+     */
+    public static ConsensusAverage byPrecisions(double[][] precisions) {
+        return new ConsensusAverage(precisions.clone());
+    }
 
     @Override
     public String name() {
@@ -36,8 +64,15 @@ public final class ConsensusAverage implements Combiner {
         int d = draws.dimension();
         double[][] weights = new double[shards][];
         double[] total = new double[d * d];
+        if (precisions != null && (precisions.length != shards)) {
+            throw new IllegalArgumentException(precisions.length + " precisions for " + shards + " shards");
+        }
         for (int s = 0; s < shards; s++) {
-            weights[s] = Matrices.inverse(choleskyOfCovariance(draws, s), d);
+            weights[s] = precisions != null ? precisions[s] : Matrices.inverse(choleskyOfCovariance(draws, s), d);
+            if (weights[s].length != d * d) {
+                throw new IllegalArgumentException("shard " + s + "'s precision has " + weights[s].length
+                        + " entries, expected " + d * d);
+            }
             for (int k = 0; k < d * d; k++) {
                 total[k] += weights[s][k];
             }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.model.Matrices;
 import org.sparkmc.core.InvalidInputException;
 
 /**
@@ -34,10 +35,37 @@ class ConsensusAverageTest {
     @Test
     void givesTheExactFullPosteriorFromExactGaussianSubPosteriors() {
         LinearGaussianShards model = new LinearGaussianShards(ROWS, 1, true);
-        double[][] combined = new ConsensusAverage().combine(ShardDraws.of(model.exactDraws(T, 11)), null).draws();
+        double[][] combined = ConsensusAverage.bySampleCovariance().combine(ShardDraws.of(model.exactDraws(T, 11)),
+                null).draws();
         assertEquals(T, combined.length);
         double[] e = GaussianDraws.standardisedErrors(combined, model.fullMean, model.fullCovariance, T);
         assertTrue(e[0] < MEAN_TOLERANCE && e[1] < COV_TOLERANCE, "mean error " + e[0] + ", covariance error " + e[1]);
+    }
+
+    /**
+     * Weighted by each shard's exact precision (the inverse of its sub-posterior covariance, here known in closed
+     * form, as the Laplace approximation gives it for a Gaussian shard) instead of the sample covariances: the same
+     * exact answer, and a wrong weight (shard 0's precision halved) fails the same check.
+     */
+    @Test
+    void givesTheExactFullPosteriorWithTheShardsPrecisionsAsWeights() {
+        LinearGaussianShards model = new LinearGaussianShards(ROWS, 1, true);
+        int d = LinearGaussianShards.D;
+        double[][] precisions = new double[model.shards][];
+        for (int s = 0; s < model.shards; s++) {
+            precisions[s] = Matrices.inverse(Matrices.cholesky(model.subCovariances[s], d), d);
+        }
+        ShardDraws draws = ShardDraws.of(model.exactDraws(T, 11));
+        double[][] combined = ConsensusAverage.byPrecisions(precisions).combine(draws, null).draws();
+        double[] e = GaussianDraws.standardisedErrors(combined, model.fullMean, model.fullCovariance, T);
+        assertTrue(e[0] < MEAN_TOLERANCE && e[1] < COV_TOLERANCE, "mean error " + e[0] + ", covariance error " + e[1]);
+
+        double[][] wrong = precisions.clone();
+        wrong[0] = precisions[0].clone();
+        for (int k = 0; k < wrong[0].length; k++) {
+            wrong[0][k] *= 0.5;
+        }
+        assertTrue(!matches(ConsensusAverage.byPrecisions(wrong).combine(draws, null).draws(), model));
     }
 
     /** The same check fails an unweighted average of the shards' draws. */
@@ -60,7 +88,8 @@ class ConsensusAverageTest {
     @Test
     void theCheckFailsShardsThatForgotThePriorPower() {
         LinearGaussianShards wrong = new LinearGaussianShards(ROWS, 1, false);
-        double[][] combined = new ConsensusAverage().combine(ShardDraws.of(wrong.exactDraws(T, 11)), null).draws();
+        double[][] combined = ConsensusAverage.bySampleCovariance().combine(ShardDraws.of(wrong.exactDraws(T, 11)),
+                null).draws();
         assertTrue(!matches(combined, wrong));
     }
 
@@ -71,7 +100,7 @@ class ConsensusAverageTest {
             draw[1] = 0.25;
         }
         InvalidInputException e = assertThrows(InvalidInputException.class,
-                () -> new ConsensusAverage().combine(ShardDraws.of(draws), null));
+                () -> ConsensusAverage.bySampleCovariance().combine(ShardDraws.of(draws), null));
         assertTrue(e.getMessage().startsWith("shard 2's draws have a singular covariance"), e.getMessage());
     }
 

@@ -75,7 +75,7 @@ class DensityProductCombinerTest {
         }
         ShardDraws draws = ShardDraws.of(perShard);
 
-        double consensus = ShardDraws.mean(new ConsensusAverage().combine(draws, null).draws(), 1)[0];
+        double consensus = ShardDraws.mean(ConsensusAverage.bySampleCovariance().combine(draws, null).draws(), 1)[0];
         double consensusError = Math.abs(consensus - full.mean) / full.sd;
         assertTrue(consensusError > 1.5, "the consensus average is only " + consensusError + " sds off");
 

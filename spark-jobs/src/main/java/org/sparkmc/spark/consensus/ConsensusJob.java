@@ -130,7 +130,7 @@ public final class ConsensusJob {
             LOG.info("consensus: {}", disagreement.message());
         }
         double[][][] combinedPositions = new double[chains][][];
-        double acceptance = combine(draws, combinedPositions);
+        double acceptance = combine(draws, shards, combinedPositions);
         double[][][] combined = new double[chains][][];
         for (int c = 0; c < chains; c++) {
             combined[c] = reportedChain(likelihood, combinedPositions[c], names.size());
@@ -149,12 +149,16 @@ public final class ConsensusJob {
         return result;
     }
 
-    /** Fills {@code out[c]} with combined chain c's positions [iteration][coordinate]; the combiner's acceptance. */
-    private double combine(ShardDraws draws, double[][][] out) {
+    /**
+     * Fills {@code out[c]} with combined chain c's positions [iteration][coordinate]; the combiner's acceptance. The
+     * consensus average weighs each shard by its Laplace approximation's precision.
+     */
+    private double combine(ShardDraws draws, List<ShardSampler.Result> shards, double[][][] out) {
         int chains = out.length;
         int t = config.sampling().iterations();
         if (config.combiner().equals("consensus")) {
-            double[][] all = new ConsensusAverage().combine(draws, null).draws();
+            double[][] precisions = shards.stream().map(ShardSampler.Result::precision).toArray(double[][]::new);
+            double[][] all = ConsensusAverage.byPrecisions(precisions).combine(draws, null).draws();
             for (int c = 0; c < chains; c++) {
                 out[c] = java.util.Arrays.copyOfRange(all, c * t, (c + 1) * t);
             }

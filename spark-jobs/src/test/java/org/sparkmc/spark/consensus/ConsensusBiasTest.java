@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.Row;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.core.consensus.Glm;
@@ -33,10 +32,9 @@ import org.sparkmc.spark.SparkTestBase;
  *       N(0, 1) feature with coefficient 0.2 (45 events, 2.25%), prior N(0, 5²), 40 shards of about 50 rows, so
  *       most shards hold 0 to 2 events. Each sub-posterior, with the prior raised to 1/40 (an sd of 5·√40 ≈ 32),
  *       is dominated by one-sided information and strongly skewed (a shard without events has an intercept mean
- *       near −40 and an sd near 19); the precision-weighted average of such draws is far from the full posterior.
- *       MEASURED: the combined intercept is 1.64 full-posterior sds above the S = 1 mean, the slope 0.20 sd; in
- *       core, the same settings (2,000 iterations) on two other data seeds gave 2.45 and 1.45 sd for the
- *       intercept.</li>
+ *       near −40 and an sd near 19). Averaged with inverse sample covariances as weights, such draws were 1.45 to
+ *       2.45 full-posterior sds off; with the shards' Laplace precisions, as the job weighs them, 0.10 sd. The
+ *       case where the job stays biased, small shards of many coefficients, is {@code ConsensusPimaTest}'s.</li>
  *   <li><b>Shards that disagree.</b> Rows chosen so that the shard a row lands in is related to its response (the
  *       check's own example of what it exists for): the job must warn, in summary.json and report.html. MEASURED:
  *       largest z 9.24 against a threshold of 3.84; the combined means are 4.14 (intercept) and −1.25 (slope)
@@ -52,29 +50,17 @@ class ConsensusBiasTest extends SparkTestBase {
     Path tmp;
 
     /**
-     * MEASURED (this data and seed): the combined intercept's mean is 1.64 full-posterior sds from the S = 1
-     * mean, the slope's 0.20; the disagreement check's largest z is 1.90, below its threshold of 4.37, so the job
-     * does not warn. The test requires the intercept's error to exceed 1 sd: it documents the bias, and fails if
-     * the combination stops being biased here (then this comment should change).
+     * MEASURED (this data and seed): with the job's weights, each shard's Laplace precision, the combined intercept
+     * is 0.10 full-posterior sd from the S = 1 mean. With Scott et al.'s inverse sample covariances as weights (the
+     * job's combination until 2026-11-25) the same run was 1.64 sd off, and 1.45 and 2.45 sd on two other data
+     * seeds: the skewed, prior-dominated shards' sample covariances are wide and noisy, and the weights carried
+     * that into the mean. The test requires both coefficients within 0.3 sd.
      */
     @Test
-    void rareOutcomeWithManySmallShardsIsBiased() throws IOException {
+    void rareOutcomeWithManySmallShardsStaysCloseWithLaplaceWeights() throws IOException {
         Outcome o = rareOutcomeRun();
-        assertTrue(Math.abs(o.error[0]) > 1, "the intercept is only " + o.error[0] + " sd off");
-    }
-
-    /**
-     * KNOWN GAP, disabled: the issue asks for the warning such a case raises, and the job raises none. The
-     * disagreement check compares shard means with their sds; skewed, prior-dominated sub-posteriors have wide sds,
-     * so their means stay within a few sds of each other (largest z 1.90 against 4.37) while the combination
-     * is biased by more than a posterior sd.
-     */
-    @Test
-    @Disabled("known gap: the disagreement check does not see skew-driven bias (z 1.90 < 4.37)")
-    void rareOutcomeWithManySmallShardsRaisesTheWarning() throws IOException {
-        Outcome o = rareOutcomeRun();
-        assertTrue(o.summary.get("disagreement").get("disagree").asBoolean(),
-                o.summary.get("disagreement").get("message").asText());
+        assertTrue(Math.abs(o.error[0]) < 0.3, "the intercept is " + o.error[0] + " sd off");
+        assertTrue(Math.abs(o.error[1]) < 0.3, "the slope is " + o.error[1] + " sd off");
     }
 
     /**
@@ -118,7 +104,7 @@ class ConsensusBiasTest extends SparkTestBase {
         assertTrue(report.contains("the shards disagree"), "report.html does not show the warning");
     }
 
-    /** The run of the first two tests. */
+    /** The rare-outcome run. */
     private record Outcome(double[] error, JsonNode summary) {
     }
 
