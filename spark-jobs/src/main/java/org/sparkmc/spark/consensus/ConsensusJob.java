@@ -48,6 +48,12 @@ public final class ConsensusJob {
     private static final Logger LOG = LoggerFactory.getLogger(ConsensusJob.class);
     /** Stream purpose of a density-product combiner's index chain c. */
     public static final String COMBINE_STREAM = "consensus-combine";
+    /**
+     * Sweeps of a density-product combiner's index chain per combined draw: at the default bandwidth a proposed
+     * index is accepted a few percent of the time, so one sweep a draw left 4,000 draws with a bulk ESS of 3–5
+     * (4 shards, 3 coefficients); 20 sweeps gave 184–193 and 60 gave 535–557 ({@code ConsensusFamiliesTest}).
+     */
+    static final int INDEX_SWEEPS_PER_DRAW = 60;
 
     private final SparkSession spark;
     private final ConsensusConfig config;
@@ -167,8 +173,8 @@ public final class ConsensusJob {
         RandomStreams streams = new RandomStreams(config.seed());
         int warmupSweeps = Math.max(100, t / 10);
         Combiner combiner = config.combiner().equals("semiparametric")
-                ? DensityProductCombiner.semiparametric(Double.NaN, t, 1, warmupSweeps)
-                : DensityProductCombiner.nonparametric(Double.NaN, t, 1, warmupSweeps);
+                ? DensityProductCombiner.semiparametric(Double.NaN, t, INDEX_SWEEPS_PER_DRAW, warmupSweeps)
+                : DensityProductCombiner.nonparametric(Double.NaN, t, INDEX_SWEEPS_PER_DRAW, warmupSweeps);
         double accepted = 0;
         for (int c = 0; c < chains; c++) {
             Combiner.CombinedDraws d = combiner.combine(draws, streams.stream(COMBINE_STREAM, c + 1));
