@@ -32,24 +32,10 @@ public final class ShardDisagreement {
     }
 
     /**
-     * The check's outcome.
-     *
-     * @param disagree   whether the largest z exceeds the threshold
-     * @param largestZ   the largest z_{s,j} (0 for one shard)
-     * @param shard      the shard of the largest z
-     * @param coordinate the coordinate of the largest z
-     * @param threshold  z*
-     * @param message    a line for the job's log: a warning when the shards disagree, else how close they came
-     */
-    public record Result(boolean disagree, double largestZ, int shard, int coordinate, double threshold,
-            String message) {
-    }
-
-    /**
      * @param names the coordinates' names, for the message
      * @param alpha the false-warning rate α in (0, 1)
      */
-    public static Result check(ShardDraws draws, List<String> names, double alpha) {
+    public static ShardCheck check(ShardDraws draws, List<String> names, double alpha) {
         int shards = draws.shards();
         int d = draws.dimension();
         if (names.size() != d) {
@@ -96,6 +82,6 @@ public final class ShardDisagreement {
                         + " rate over %d shards × %d coordinates). Combined draws assume overlapping sub-posteriors:"
                         + " check how rows were assigned to shards, and the model", threshold, alpha, shards, d)
                 : "the shards agree: " + where + String.format(Locale.ROOT, ", below the threshold %.2f", threshold);
-        return new Result(disagree, largest, worstShard, worstCoordinate, threshold, message);
+        return new ShardCheck(disagree, largest, worstShard, worstCoordinate, threshold, message);
     }
 }

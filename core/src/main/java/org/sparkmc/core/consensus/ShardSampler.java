@@ -80,12 +80,13 @@ public final class ShardSampler {
      * One shard's outcome.
      *
      * @param draws     [chain][coordinate][iteration] positions, then lp__ and accept_stat__ as the last two rows
+     * @param mode      the mode of the shard's log density ({@link ShardSkew} compares the draws' mean with it)
      * @param precision the negative Hessian of the shard's log density at its mode (row-major d × d), the
      *                  consensus average's weight ({@link ConsensusAverage#byPrecisions})
      * @param seconds   wall-clock seconds of the Laplace approximation and the chains
      */
-    public record Result(int shard, int rows, double[][][] draws, double[] precision, long accepted, long proposed,
-            double seconds) implements Serializable {
+    public record Result(int shard, int rows, double[][][] draws, double[] mode, double[] precision, long accepted,
+            long proposed, double seconds) implements Serializable {
         private static final long serialVersionUID = 1L;
     }
 
@@ -137,8 +138,8 @@ public final class ShardSampler {
                     shard, shards, c + 1, settings.chains(), (double) kept.accepted() / kept.proposed(),
                     seconds(t0)));
         }
-        return new Result(shard, responses.length, draws, view.laplace().precision(), accepted, proposed,
-                seconds(t0));
+        return new Result(shard, responses.length, draws, view.laplace().mode(), view.laplace().precision(),
+                accepted, proposed, seconds(t0));
     }
 
     private static double seconds(long since) {

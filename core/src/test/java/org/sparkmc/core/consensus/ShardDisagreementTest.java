@@ -18,18 +18,18 @@ class ShardDisagreementTest {
     void quietOnAgreeingShardsAndLoudOnAShardFarAway() {
         LinearGaussianShards model = new LinearGaussianShards(ConsensusAverageTest.ROWS, 1, true);
         double[][][] draws = model.exactDraws(5_000, 21);
-        ShardDisagreement.Result agree = ShardDisagreement.check(ShardDraws.of(draws), LinearGaussianShards.names(),
+        ShardCheck agree = ShardDisagreement.check(ShardDraws.of(draws), LinearGaussianShards.names(),
                 ShardDisagreement.DEFAULT_ALPHA);
-        assertFalse(agree.disagree(), agree.message());
+        assertFalse(agree.warn(), agree.message());
         assertTrue(agree.message().startsWith("the shards agree"), agree.message());
 
         double shift = 8 * Math.sqrt(model.subCovariances[3][1 * 3 + 1]);
         for (double[] draw : draws[3]) {
             draw[1] += shift;
         }
-        ShardDisagreement.Result apart = ShardDisagreement.check(ShardDraws.of(draws), LinearGaussianShards.names(),
+        ShardCheck apart = ShardDisagreement.check(ShardDraws.of(draws), LinearGaussianShards.names(),
                 ShardDisagreement.DEFAULT_ALPHA);
-        assertTrue(apart.disagree(), apart.message());
+        assertTrue(apart.warn(), apart.message());
         assertEquals(3, apart.shard());
         assertEquals(1, apart.coordinate());
         assertTrue(apart.message().startsWith("the shards disagree: shard 3's mean of beta[2]"), apart.message());

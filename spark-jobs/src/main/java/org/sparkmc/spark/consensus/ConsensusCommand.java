@@ -14,6 +14,7 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.UserClasses;
 import org.sparkmc.core.consensus.Glm;
 import org.sparkmc.core.consensus.RowLikelihood;
+import org.sparkmc.core.consensus.ShardCheck;
 import org.sparkmc.core.consensus.ShardSampler;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ExitCode;
@@ -138,10 +139,20 @@ public final class ConsensusCommand extends JobCommand {
             ConsensusOutput.write(spark, output, config, result);
             output.commit();
             spec.commandLine().getOut().printf("consensus: %d shards combined with %s (%.1f s)%s; outputs in %s%n",
-                    shards, combiner, result.seconds(), result.disagreement().disagree()
-                            ? "; WARNING: " + result.disagreement().message() : "", output.target());
+                    shards, combiner, result.seconds(), warnings(result), output.target());
             return ExitCode.OK;
         }
+    }
+
+    /** "; WARNING: …" for each check that warns, else nothing. */
+    private static String warnings(ConsensusResult result) {
+        StringBuilder b = new StringBuilder();
+        for (ShardCheck check : List.of(result.disagreement(), result.skew())) {
+            if (check.warn()) {
+                b.append("; WARNING: ").append(check.message());
+            }
+        }
+        return b.toString();
     }
 
     private String modelName() {

@@ -18,7 +18,9 @@ import org.sparkmc.core.consensus.ConsensusAverage;
 import org.sparkmc.core.consensus.DensityProductCombiner;
 import org.sparkmc.core.consensus.RowLikelihood;
 import org.sparkmc.core.consensus.ShardAssignment;
+import org.sparkmc.core.consensus.ShardCheck;
 import org.sparkmc.core.consensus.ShardDisagreement;
+import org.sparkmc.core.consensus.ShardSkew;
 import org.sparkmc.core.consensus.ShardDraws;
 import org.sparkmc.core.consensus.ShardSampler;
 import org.sparkmc.core.consensus.SyntheticGlmData;
@@ -35,7 +37,8 @@ import scala.Tuple2;
  * builds its {@code ShardTarget} from its rows as primitive arrays and runs its chains there
  * ({@link ShardSampler}). Only the draws come back (S × chains × iterations × (d + 2) doubles); the driver's memory
  * does not depend on the number of rows. The driver then summarises each shard (R-hat and ESS over its chains),
- * checks that the shards agree ({@link ShardDisagreement}) and combines them.
+ * checks that the shards agree ({@link ShardDisagreement}) and look Gaussian ({@link ShardSkew}), and combines
+ * them.
  *
  * <p>Combined chain c is the combination of every shard's chain c: for the consensus average, its draw i averages
  * the shards' draw i of chain c (so R-hat across combined chains means what it means for the shards); for the
@@ -128,12 +131,16 @@ public final class ConsensusJob {
         progress.step(1, "sampling", String.format(Locale.ROOT, "sampled %d shards × %d chains in %.1f s",
                 config.shards(), chains, samplingSeconds), false);
         ShardDraws draws = ShardDraws.of(positions);
-        ShardDisagreement.Result disagreement = ShardDisagreement.check(draws, coordinateNames(likelihood),
+        ShardCheck disagreement = ShardDisagreement.check(draws, coordinateNames(likelihood),
                 ShardDisagreement.DEFAULT_ALPHA);
-        if (disagreement.disagree()) {
-            LOG.warn("consensus: {}", disagreement.message());
-        } else {
-            LOG.info("consensus: {}", disagreement.message());
+        ShardCheck skew = ShardSkew.check(draws, shards.stream().map(ShardSampler.Result::mode)
+                .toArray(double[][]::new), coordinateNames(likelihood));
+        for (ShardCheck check : List.of(disagreement, skew)) {
+            if (check.warn()) {
+                LOG.warn("consensus: {}", check.message());
+            } else {
+                LOG.info("consensus: {}", check.message());
+            }
         }
         double[][][] combinedPositions = new double[chains][][];
         double acceptance = combine(draws, shards, combinedPositions);
@@ -145,7 +152,7 @@ public final class ConsensusJob {
         List<ParameterResult> results = IntStream.range(0, names.size()).parallel()
                 .mapToObj(p -> ParameterResult.of(names.get(p), byParameter[p])).toList();
         ConsensusResult result = new ConsensusResult(names, combined, results, shards, reported, summaries,
-                disagreement, acceptance, samplingSeconds, (System.nanoTime() - t0) / 1e9);
+                disagreement, skew, acceptance, samplingSeconds, (System.nanoTime() - t0) / 1e9);
         progress.step(2, "combining", String.format(Locale.ROOT, "combined %d shards with %s: max R-hat %.4f  min ESS"
                 + " bulk %.0f%s  (shards: max R-hat %.4f, min ESS bulk %.0f)", config.shards(), config.combiner(),
                 result.parameters().stream().mapToDouble(FullParameterSummary::rhat).max().orElse(Double.NaN),

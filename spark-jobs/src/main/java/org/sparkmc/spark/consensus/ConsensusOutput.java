@@ -7,7 +7,7 @@ import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.sparkmc.core.consensus.ShardDisagreement;
+import org.sparkmc.core.consensus.ShardCheck;
 import org.sparkmc.core.consensus.ShardSampler;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.spark.diagnose.SummaryFiles;
@@ -101,15 +101,8 @@ final class ConsensusOutput {
         top.put("seed", config.seed());
         top.put("seconds", result.seconds());
         top.put("sampling_seconds", result.samplingSeconds());
-        ShardDisagreement.Result d = result.disagreement();
-        Map<String, Object> check = new LinkedHashMap<>();
-        check.put("disagree", d.disagree());
-        check.put("largest_z", d.largestZ());
-        check.put("shard", d.shard());
-        check.put("coordinate", d.coordinate());
-        check.put("threshold", d.threshold());
-        check.put("message", d.message());
-        top.put("disagreement", check);
+        top.put("disagreement", check(result.disagreement(), "disagree", "largest_z"));
+        top.put("skew", check(result.skew(), "skewed", "largest_distance"));
         top.put("max_shard_rhat", SummaryFiles.finite(result.maxShardRhat()));
         top.put("min_shard_ess_bulk", SummaryFiles.finite(result.minShardEss()));
         top.put("parameters", SummaryFiles.json(result.parameters()));
@@ -126,5 +119,16 @@ final class ConsensusOutput {
         }
         top.put("shard_results", shards);
         return SummaryFiles.render(top);
+    }
+
+    private static Map<String, Object> check(ShardCheck c, String flag, String largest) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(flag, c.warn());
+        m.put(largest, c.largest());
+        m.put("shard", c.shard());
+        m.put("coordinate", c.coordinate());
+        m.put("threshold", c.threshold());
+        m.put("message", c.message());
+        return m;
     }
 }

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.sparkmc.core.consensus.ShardCheck;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.spark.diagnose.Thresholds;
 import org.sparkmc.spark.report.Chart;
@@ -39,13 +40,17 @@ final class ConsensusReport {
         facts.put("seconds", String.format(Locale.ROOT, "%.1f", result.seconds()));
         HtmlReport report = new HtmlReport("sparkmc consensus: " + config.modelName() + " on " + config.data())
                 .facts(facts).summary(result.parameters(), THRESHOLDS);
-        report.section("Do the shards agree?", "<p class=\"" + (result.disagreement().disagree() ? "fail" : "note")
-                + "\">" + Svg.escape(result.disagreement().message()) + "</p>");
+        report.section("Do the shards agree?", paragraph(result.disagreement()) + paragraph(result.skew()));
         report.section("Shards against the combined posterior", shards(result));
         return report.parameters(result.results(), result.results().size()).render();
     }
 
     /** Per parameter: a table of each shard's mean and sd beside the combined, and the densities overlaid. */
+    /** A check's message, styled as a failure when it warns. */
+    private static String paragraph(ShardCheck check) {
+        return "<p class=\"" + (check.warn() ? "fail" : "note") + "\">" + Svg.escape(check.message()) + "</p>";
+    }
+
     private static String shards(ConsensusResult result) {
         StringBuilder html = new StringBuilder("<p class=\"note\">Each shard samples p(θ)^{1/S} times its rows' "
                 + "likelihood, so its density is about √S times wider than the combined one; their centres should "

@@ -1,7 +1,7 @@
 package org.sparkmc.spark.consensus;
 
 import java.util.List;
-import org.sparkmc.core.consensus.ShardDisagreement;
+import org.sparkmc.core.consensus.ShardCheck;
 import org.sparkmc.core.consensus.ShardSampler;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.spark.diagnose.ParameterResult;
@@ -16,12 +16,13 @@ import org.sparkmc.spark.diagnose.ParameterResult;
  * @param shardDraws   each shard's draws of the reported quantities, [shard][chain][parameter][iteration], then
  *                     lp__ as the last parameter row
  * @param shardSummaries each shard's summaries (R-hat and ESS over its chains), [shard] by parameter, lp__ last
- * @param disagreement the check of the shards' means
+ * @param disagreement the check of the shards' means against each other
+ * @param skew         the check of each shard's mean against its mode
  * @param combinerAcceptance the index chain's acceptance of a density-product combiner, NaN for the average
  */
 public record ConsensusResult(List<String> names, double[][][] combined, List<ParameterResult> results,
         List<ShardSampler.Result> shards, double[][][][] shardDraws,
-        List<List<FullParameterSummary>> shardSummaries, ShardDisagreement.Result disagreement,
+        List<List<FullParameterSummary>> shardSummaries, ShardCheck disagreement, ShardCheck skew,
         double combinerAcceptance, double samplingSeconds, double seconds) {
 
     public List<FullParameterSummary> parameters() {

@@ -1,5 +1,6 @@
 package org.sparkmc.spark.consensus;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -33,9 +34,9 @@ import org.sparkmc.spark.TestPaths;
  * fixed, so the test is deterministic.
  *
  * <p>The disagreement check stays silent at every S here, rightly by its own test: small shards' sub-posteriors are
- * wide, so their means lie well within each other's sds. It warns when shards contradict each other, not when
- * each is too small for a Gaussian combination; the rows per shard and coefficient (67 / 8 here) are the user's
- * guide to that.
+ * wide, so their means lie well within each other's sds. The skew check ({@code ShardSkew}) is the one that must
+ * warn, and it does at S = 4 and 8 (a shard's mean 0.51 and 0.88 of its sds from its mode) and not at S = 1 or 2
+ * (0.19, 0.27); the test requires exactly that.
  */
 class ConsensusPimaTest extends SparkTestBase {
     @TempDir
@@ -76,10 +77,12 @@ class ConsensusPimaTest extends SparkTestBase {
                 worstMean = Math.max(worstMean, Math.abs(z));
                 worstSd = Math.max(worstSd, Math.abs(ratio - 1));
             }
-            boolean disagree = Files.readString(out.resolve("summary.json"))
-                    .matches("(?s).*\"disagree\"\\s*:\\s*true.*");
-            System.out.printf(Locale.ROOT, "S=%d: worst mean %.3f sd, worst sd ratio off by %.3f; the shards %s%n",
-                    shards, worstMean, worstSd, disagree ? "disagree" : "agree");
+            String summary = Files.readString(out.resolve("summary.json"));
+            boolean disagree = summary.matches("(?s).*\"disagree\"\\s*:\\s*true.*");
+            boolean skewed = summary.matches("(?s).*\"skewed\"\\s*:\\s*true.*");
+            System.out.printf(Locale.ROOT, "S=%d: worst mean %.3f sd, worst sd ratio off by %.3f; the shards %s; "
+                    + "skew warning %b%n", shards, worstMean, worstSd, disagree ? "disagree" : "agree", skewed);
+            assertEquals(shards >= 4, skewed, "S=" + shards + ": the skew warning");
             double meanBound = shards <= 2 ? 0.15 : 0.6;
             double sdBound = shards <= 2 ? 0.05 : 0.4;
             assertTrue(worstMean < meanBound, "S=" + shards + ": a mean " + worstMean + " sd off the reference");
