@@ -66,19 +66,11 @@ public final class IndependenceProposal implements Proposal {
 
     @Override
     public double propose(double[] from, double[] to, double scale, Rng rng) {
-        if (from.length != d) {
-            throw new IllegalArgumentException("proposal is " + d + "-dimensional, position has " + from.length);
-        }
-        double[] z = new double[d];
-        for (int i = 0; i < d; i++) {
-            z[i] = rng.normal();
-        }
+        double[] step = MultivariateNormalRandomWalk.correlatedNormal(cholesky, d, from.length, rng);
         double stretch = scale;
         if (nu != Double.POSITIVE_INFINITY) {
             stretch /= Math.sqrt(AhrensDieterMarsagliaTsangGammaSampler.of(rng.provider(), nu / 2, 2 / nu).sample());
         }
-        double[] step = new double[d];
-        Matrices.lowerTimes(cholesky, d, z, step);
         for (int i = 0; i < d; i++) {
             to[i] = mean[i] + stretch * step[i];
         }

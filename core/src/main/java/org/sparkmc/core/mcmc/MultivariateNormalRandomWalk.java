@@ -30,8 +30,17 @@ public final class MultivariateNormalRandomWalk implements Proposal {
 
     @Override
     public double propose(double[] from, double[] to, double scale, Rng rng) {
-        if (from.length != d) {
-            throw new IllegalArgumentException("proposal is " + d + "-dimensional, position has " + from.length);
+        double[] step = correlatedNormal(cholesky, d, from.length, rng);
+        for (int i = 0; i < d; i++) {
+            to[i] = from[i] + scale * step[i];
+        }
+        return 0;
+    }
+
+    /** L·z with z standard normal, for a proposal of dimension d asked to move a position of {@code length}. */
+    static double[] correlatedNormal(double[] cholesky, int d, int length, Rng rng) {
+        if (length != d) {
+            throw new IllegalArgumentException("proposal is " + d + "-dimensional, position has " + length);
         }
         double[] z = new double[d];
         for (int i = 0; i < d; i++) {
@@ -39,9 +48,6 @@ public final class MultivariateNormalRandomWalk implements Proposal {
         }
         double[] step = new double[d];
         Matrices.lowerTimes(cholesky, d, z, step);
-        for (int i = 0; i < d; i++) {
-            to[i] = from[i] + scale * step[i];
-        }
-        return 0;
+        return step;
     }
 }
