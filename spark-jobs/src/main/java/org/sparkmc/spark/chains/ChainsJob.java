@@ -216,9 +216,9 @@ public final class ChainsJob implements SteppedJob {
      * Runs one round on the executors, then (in sampling) the diagnostics. The next round is submitted before the
      * diagnostics start, so the executors sample while the driver computes them (its draws do not depend on them:
      * each chain's round r always uses the stream keyed by (chain, r)); if the diagnostics stop the run, that round
-     * is dropped unused. The parameters' summaries are split into independent parts run on one thread per core; the last round computes the full
-     * summaries {@link #result()} returns, which contain its diagnostics, instead of sorting every draw twice. The
-     * round's progress line goes to {@code lines}.
+     * is dropped unused. The parameters' summaries are split into independent parts run on one thread per core; the
+     * last round computes the full summaries {@link #result()} returns, which contain its diagnostics, instead of
+     * sorting every draw twice. The round's progress line goes to {@code lines}.
      */
     private void nextRound(Consumer<StepLine> lines) {
         round++;
