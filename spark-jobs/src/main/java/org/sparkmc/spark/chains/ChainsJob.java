@@ -4,6 +4,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -15,6 +21,7 @@ import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.diagnostics.ParameterSummary;
+import org.sparkmc.core.diagnostics.SummaryTasks;
 import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
@@ -209,9 +216,9 @@ public final class ChainsJob implements SteppedJob {
      * Runs one round on the executors, then (in sampling) the diagnostics. The next round is submitted before the
      * diagnostics start, so the executors sample while the driver computes them (its draws do not depend on them:
      * each chain's round r always uses the stream keyed by (chain, r)); if the diagnostics stop the run, that round
-     * is dropped unused. The parameters' summaries are computed in parallel; the last round computes the full
-     * summaries {@link #result()} returns, which contain its diagnostics, instead of sorting every draw twice. The
-     * round's progress line goes to {@code lines}.
+     * is dropped unused. The parameters' summaries are split into independent parts run on one thread per core; the
+     * last round computes the full summaries {@link #result()} returns, which contain its diagnostics, instead of
+     * sorting every draw twice. The round's progress line goes to {@code lines}.
      */
     private void nextRound(Consumer<StepLine> lines) {
         round++;
@@ -259,10 +266,10 @@ public final class ChainsJob implements SteppedJob {
             List<ParameterSummary> summaries;
             if (round == lastRound()) {
                 // the last round: its diagnostics are part of the full summaries, so one pass gives both
-                finalResults = summaries((p, d) -> ParameterResult.of(names.get(p), d));
+                finalResults = summaries((p, d) -> ParameterResult.of(names.get(p), d), ParameterResult::of);
                 summaries = finalResults.stream().map(r -> r.summary().brief()).toList();
             } else {
-                summaries = summaries((p, d) -> ParameterSummary.of(names.get(p), d));
+                summaries = summaries((p, d) -> ParameterSummary.of(names.get(p), d), SummaryTasks::brief);
             }
             maxRhat = worst(summaries, ParameterSummary::rhat, true);
             minBulk = worst(summaries, ParameterSummary::essBulk, false);
@@ -334,29 +341,62 @@ public final class ChainsJob implements SteppedJob {
         } else {
             List<String> names = summarised;
             sc.setJobDescription("chains: final diagnostics by parameter");
-            results = summaries((p, d) -> ParameterResult.of(names.get(p), d));
+            results = summaries((p, d) -> ParameterResult.of(names.get(p), d), ParameterResult::of);
         }
         return new ChainsResult(results, converged, samplingRounds.size(), drawsPerChain,
                 (System.nanoTime() - started) / 1e9, proposed == 0 ? Double.NaN : (double) accepted / proposed,
                 List.copyOf(history));
     }
 
+    /** One parameter's summary started as independent parts on an executor; equal to the sequential summary. */
+    private interface SplitSummary<R> {
+        CompletableFuture<R> start(String name, double[][] draws, Executor executor);
+    }
+
     /**
-     * {@code summary} of every summarised parameter's draws [chain][iteration], in parameter order: in parallel on
-     * the driver's copy while it is kept, else by parameter on the executors.
+     * Every summarised parameter's summary of its draws [chain][iteration], in parameter order: on the driver's copy
+     * while it is kept, each parameter's summary split into its independent parts ({@code split}) and all parts of all
+     * parameters run on one thread per core, so that a few parameters still keep every core busy (the last round has
+     * nothing else to overlap); else {@code summary} by parameter on the executors. The results do not depend on the
+     * path or the thread count.
      */
-    private <R extends java.io.Serializable> List<R> summaries(Function2<Integer, double[][], R> summary) {
+    private <R extends java.io.Serializable> List<R> summaries(Function2<Integer, double[][], R> summary,
+            SplitSummary<R> split) {
         if (draws == null) {
             return byParameter(summary);
         }
         PooledDraws pooled = draws;
-        return IntStream.range(0, summarised.size()).parallel().mapToObj(p -> {
-            try {
-                return summary.call(p, pooled.parameter(p));
-            } catch (Exception e) {
-                throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+        ExecutorService threads = diagnosticsThreads();
+        try {
+            List<CompletableFuture<R>> parts = IntStream.range(0, summarised.size())
+                    .mapToObj(p -> split.start(summarised.get(p), pooled.parameter(p), threads)).toList();
+            List<R> out = new ArrayList<>(parts.size());
+            for (CompletableFuture<R> part : parts) {
+                out.add(part.join());
             }
-        }).toList();
+            return out;
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /** A pool of one daemon thread per core for one round's driver-side diagnostics. */
+    private static ExecutorService diagnosticsThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
+            Thread t = new Thread(r, "sparkmc-chains-diagnostics-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     private <R extends java.io.Serializable> List<R> byParameter(Function2<Integer, double[][], R> summary) {

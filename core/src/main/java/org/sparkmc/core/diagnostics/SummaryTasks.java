@@ -1,0 +1,114 @@
+package org.sparkmc.core.diagnostics;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * The summaries of {@link FullParameterSummary#of} and {@link ParameterSummary#of} split into their independent
+ * parts, each a task on a given executor, so that a few parameters can keep several threads busy.
+ *
+ * <p>Once one parameter's draws are sorted, its R-hat and bulk ESS (rank-normalised split chains), its tail R-hat
+ * (folded draws), each quantile's ESS and MCSE, and the plain quantiles no longer depend on each other; the mean,
+ * the sd with its ESS and MCSE, the ESS of the mean and the basic R-hat need no sort at all and start at once.
+ * Every value comes from the same functions, on the same inputs, as in the sequential summaries, so the results are
+ * equal bit for bit (each part runs on one thread; the FFT buffers are per thread). The lazily cached
+ * rank-normalised draws of {@link PooledDraws} are computed by one task only and handed to those that need them.
+ *
+ * <p>The sequential methods stay the single-thread reference: nothing here runs unless a caller passes an executor.
+ */
+public final class SummaryTasks {
+    private SummaryTasks() {
+    }
+
+    /**
+     * {@link FullParameterSummary#of}{@code (name, draws)}, its parts run on {@code executor}. The draws must not
+     * change until the future completes.
+     *
+     * @throws IllegalArgumentException at once if the draws are not a non-empty rectangular array
+     */
+    public static CompletableFuture<FullParameterSummary> full(String name, double[][] draws, Executor executor) {
+        Draws.validate(draws);
+        CompletableFuture<PooledDraws> pooled = CompletableFuture.supplyAsync(() -> PooledDraws.of(draws), executor);
+        // needing no sort: the moments with the sd's ESS and MCSE, and the split chains' ESS of the mean and R-hat
+        CompletableFuture<double[]> moments = CompletableFuture.supplyAsync(() -> {
+            double mean = Draws.mean(draws);
+            double sd = Math.sqrt(Draws.variance(draws));
+            double[][] squared = Draws.squaredDeviations(draws, mean);
+            double essSd = EffectiveSampleSize.sdOfSquared(squared);
+            return new double[] {mean, sd, essSd, MonteCarloStandardError.sdOfSquared(squared, essSd)};
+        }, executor);
+        CompletableFuture<double[]> split = CompletableFuture.supplyAsync(() -> {
+            double[][] halves = Draws.split(draws);
+            return new double[] {GeyerEss.ess(halves), Rhat.ofChains(halves)};
+        }, executor);
+        // after the sort
+        CompletableFuture<double[]> bulk = pooled.thenApplyAsync(SummaryTasks::bulk, executor);
+        CompletableFuture<Double> tail = pooled.thenApplyAsync(p -> Rhat.ofChains(p.foldedRankNormalizedSplit()),
+                executor);
+        CompletableFuture<double[]> q5 = pooled.thenApplyAsync(p -> quantileParts(p, 0.05), executor);
+        CompletableFuture<double[]> q95 = pooled.thenApplyAsync(p -> quantileParts(p, 0.95), executor);
+        CompletableFuture<double[]> q50 = pooled.thenApplyAsync(p -> quantileParts(p, 0.5), executor);
+        CompletableFuture<double[]> plain = pooled.thenApplyAsync(p -> new double[] {p.median(),
+            PooledStatistics.mad(p), p.quantile(0.05), p.quantile(0.95)}, executor);
+        return CompletableFuture.allOf(moments, split, bulk, tail, q5, q95, q50, plain).thenApply(done -> {
+            double[] m = moments.join();
+            double[] s = split.join();
+            double[] b = bulk.join();
+            double[] l = q5.join();
+            double[] u = q95.join();
+            double[] h = q50.join();
+            double[] p = plain.join();
+            double sd = m[1];
+            double essMean = s[0];
+            return new FullParameterSummary(name, m[0], p[0], sd, p[1], p[2], p[3],
+                    Math.max(b[0], tail.join()), s[1],
+                    b[1], Math.min(l[0], u[0]), essMean, essMean, m[2],
+                    l[0], u[0], h[0],
+                    sd / Math.sqrt(essMean), m[3], l[1], u[1], h[1]);
+        });
+    }
+
+    /**
+     * {@link ParameterSummary#of}{@code (name, draws)}, its parts run on {@code executor}. The draws must not change
+     * until the future completes.
+     *
+     * @throws IllegalArgumentException at once if the draws are not a non-empty rectangular array
+     */
+    public static CompletableFuture<ParameterSummary> brief(String name, double[][] draws, Executor executor) {
+        Draws.validate(draws);
+        CompletableFuture<PooledDraws> pooled = CompletableFuture.supplyAsync(() -> PooledDraws.of(draws), executor);
+        CompletableFuture<double[]> moments = CompletableFuture.supplyAsync(() -> {
+            double mean = Draws.mean(draws);
+            double sd = Math.sqrt(Draws.variance(draws));
+            return new double[] {mean, sd, sd / Math.sqrt(GeyerEss.ess(Draws.split(draws)))};
+        }, executor);
+        CompletableFuture<double[]> bulk = pooled.thenApplyAsync(SummaryTasks::bulk, executor);
+        CompletableFuture<Double> tail = pooled.thenApplyAsync(p -> Rhat.ofChains(p.foldedRankNormalizedSplit()),
+                executor);
+        CompletableFuture<Double> essQ5 = pooled.thenApplyAsync(p -> EffectiveSampleSize.quantile(p, 0.05), executor);
+        CompletableFuture<Double> essQ95 = pooled.thenApplyAsync(p -> EffectiveSampleSize.quantile(p, 0.95),
+                executor);
+        return CompletableFuture.allOf(pooled, moments, bulk, tail, essQ5, essQ95).thenApply(done -> {
+            PooledDraws p = pooled.join();
+            double[] m = moments.join();
+            double[] b = bulk.join();
+            return new ParameterSummary(name, m[0], m[1], p.quantile(0.05), p.median(), p.quantile(0.95),
+                    Math.max(b[0], tail.join()), b[1], Math.min(essQ5.join(), essQ95.join()), m[2]);
+        });
+    }
+
+    /**
+     * The bulk R-hat and the bulk ESS from the rank-normalised split chains, computed here once (the only task
+     * that asks {@link PooledDraws#rankNormalizedSplit()}, whose cache is not safe across threads).
+     */
+    private static double[] bulk(PooledDraws pooled) {
+        double[][] z = pooled.rankNormalizedSplit();
+        return new double[] {Rhat.ofChains(z), z == null ? Double.NaN : GeyerEss.ess(z)};
+    }
+
+    /** A quantile's ESS and its MCSE, as the full summary computes them. */
+    private static double[] quantileParts(PooledDraws pooled, double p) {
+        double ess = EffectiveSampleSize.quantile(pooled, p);
+        return new double[] {ess, MonteCarloStandardError.quantile(pooled, p, ess)};
+    }
+}
