@@ -35,30 +35,13 @@ public record FullParameterSummary(String name, double mean, double median, doub
         double mcseQ95, double mcseMedian) implements java.io.Serializable {
 
     /**
-     * Summarises one parameter's draws {@code [chain][iteration]}, sorting the pooled draws once.
+     * Summarises one parameter's draws {@code [chain][iteration]}, sorting the pooled draws once: the parts of
+     * {@link SummaryTasks#full}, run one after the other on this thread.
      *
      * @throws IllegalArgumentException if the draws are not a non-empty rectangular array
      */
     public static FullParameterSummary of(String name, double[][] draws) {
-        PooledDraws pooled = PooledDraws.of(draws);
-        double mean = Draws.mean(draws);
-        double sd = Math.sqrt(Draws.variance(draws));
-        double[][] split = Draws.split(draws);
-        double essMean = GeyerEss.ess(split);
-        double[][] squared = Draws.squaredDeviations(draws, mean);
-        double essSd = EffectiveSampleSize.sdOfSquared(squared);
-        double essQ5 = EffectiveSampleSize.quantile(pooled, 0.05);
-        double essQ95 = EffectiveSampleSize.quantile(pooled, 0.95);
-        double essMedian = EffectiveSampleSize.quantile(pooled, 0.5);
-        return new FullParameterSummary(name, mean, pooled.median(), sd, PooledStatistics.mad(pooled),
-                pooled.quantile(0.05), pooled.quantile(0.95),
-                Rhat.rhat(pooled), Rhat.ofChains(split),
-                EffectiveSampleSize.bulk(pooled), Math.min(essQ5, essQ95), essMean, essMean, essSd,
-                essQ5, essQ95, essMedian,
-                sd / Math.sqrt(essMean), MonteCarloStandardError.sdOfSquared(squared, essSd),
-                MonteCarloStandardError.quantile(pooled, 0.05, essQ5),
-                MonteCarloStandardError.quantile(pooled, 0.95, essQ95),
-                MonteCarloStandardError.quantile(pooled, 0.5, essMedian));
+        return SummaryTasks.now(SummaryTasks.full(name, draws, Runnable::run));
     }
 
     /** The per-round summary these numbers contain: the same values {@link ParameterSummary#of} gives. */

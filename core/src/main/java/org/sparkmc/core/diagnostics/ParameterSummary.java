@@ -21,21 +21,12 @@ public record ParameterSummary(String name, double mean, double sd, double q5, d
 
     /**
      * Summarises one parameter's draws {@code [chain][iteration]}. The pooled draws are sorted once and that sort
-     * serves the quantiles, the median, the ranks of the bulk and tail statistics and the quantile indicators.
+     * serves the quantiles, the median, the ranks of the bulk and tail statistics and the quantile indicators. These
+     * are the parts of {@link SummaryTasks#brief}, run one after the other on this thread.
      *
      * @throws IllegalArgumentException if the draws are not a non-empty rectangular array
      */
     public static ParameterSummary of(String name, double[][] draws) {
-        PooledDraws pooled = PooledDraws.of(draws);
-        double mean = Draws.mean(draws);
-        double sd = Math.sqrt(Draws.variance(draws));
-        double q5 = pooled.quantile(0.05);
-        double q50 = pooled.median();
-        double q95 = pooled.quantile(0.95);
-        double rhat = Rhat.rhat(pooled);
-        double essBulk = EffectiveSampleSize.bulk(pooled);
-        double essTail = EffectiveSampleSize.tail(pooled);
-        double mcseMean = sd / Math.sqrt(GeyerEss.ess(Draws.split(draws)));
-        return new ParameterSummary(name, mean, sd, q5, q50, q95, rhat, essBulk, essTail, mcseMean);
+        return SummaryTasks.now(SummaryTasks.brief(name, draws, Runnable::run));
     }
 }

@@ -1,6 +1,7 @@
 package org.sparkmc.core.diagnostics;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
 /**
@@ -10,11 +11,10 @@ import java.util.concurrent.Executor;
  * <p>Once one parameter's draws are sorted, its R-hat and bulk ESS (rank-normalised split chains), its tail R-hat
  * (folded draws), each quantile's ESS and MCSE, and the plain quantiles no longer depend on each other; the mean,
  * the sd with its ESS and MCSE, the ESS of the mean and the basic R-hat need no sort at all and start at once.
- * Every value comes from the same functions, on the same inputs, as in the sequential summaries, so the results are
- * equal bit for bit (each part runs on one thread; the FFT buffers are per thread). The lazily cached
+ * These parts are the only definition of the two summaries: {@link FullParameterSummary#of} and
+ * {@link ParameterSummary#of} run them one after the other on the caller's thread, so the results are equal bit for
+ * bit whatever the executor (each part runs on one thread; the FFT buffers are per thread). The lazily cached
  * rank-normalised draws of {@link PooledDraws} are computed by one task only and handed to those that need them.
- *
- * <p>The sequential methods stay the single-thread reference: nothing here runs unless a caller passes an executor.
  */
 public final class SummaryTasks {
     private SummaryTasks() {
@@ -95,6 +95,21 @@ public final class SummaryTasks {
             return new ParameterSummary(name, m[0], m[1], p.quantile(0.05), p.median(), p.quantile(0.95),
                     Math.max(b[0], tail.join()), b[1], Math.min(essQ5.join(), essQ95.join()), m[2]);
         });
+    }
+
+    /** The future's value, with a part's own exception rethrown as it was thrown rather than wrapped. */
+    static <T> T now(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
     }
 
     /**

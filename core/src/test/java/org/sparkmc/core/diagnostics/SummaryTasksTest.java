@@ -25,7 +25,9 @@ import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
 
 /**
- * The summaries split into parallel parts ({@link SummaryTasks}) equal the sequential ones bit for bit, on real
+ * The summaries' parts ({@link SummaryTasks}) run on a pool of threads, all parameters' parts in flight at once,
+ * equal the same parts run one after the other on the caller's thread ({@link FullParameterSummary#of},
+ * {@link ParameterSummary#of}, whose values the Stan and posterior reference tests check) bit for bit, on real
  * chains: random-walk Metropolis draws of eight schools and of the bimodal mixture (whose indicator parameter and
  * accept_stat__ are all ties), chains of even and of odd length, and on the cases posterior answers with NA.
  * Deterministic: fixed seeds.

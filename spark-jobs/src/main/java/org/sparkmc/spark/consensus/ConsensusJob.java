@@ -20,9 +20,9 @@ import org.sparkmc.core.consensus.RowLikelihood;
 import org.sparkmc.core.consensus.ShardAssignment;
 import org.sparkmc.core.consensus.ShardCheck;
 import org.sparkmc.core.consensus.ShardDisagreement;
-import org.sparkmc.core.consensus.ShardSkew;
 import org.sparkmc.core.consensus.ShardDraws;
 import org.sparkmc.core.consensus.ShardSampler;
+import org.sparkmc.core.consensus.ShardSkew;
 import org.sparkmc.core.consensus.SyntheticGlmData;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.random.RandomStreams;
@@ -131,10 +131,10 @@ public final class ConsensusJob {
         progress.step(1, "sampling", String.format(Locale.ROOT, "sampled %d shards × %d chains in %.1f s",
                 config.shards(), chains, samplingSeconds), false);
         ShardDraws draws = ShardDraws.of(positions);
-        ShardCheck disagreement = ShardDisagreement.check(draws, coordinateNames(likelihood),
-                ShardDisagreement.DEFAULT_ALPHA);
+        List<String> coordinates = coordinateNames(likelihood);
+        ShardCheck disagreement = ShardDisagreement.check(draws, coordinates, ShardDisagreement.DEFAULT_ALPHA);
         ShardCheck skew = ShardSkew.check(draws, shards.stream().map(ShardSampler.Result::mode)
-                .toArray(double[][]::new), coordinateNames(likelihood));
+                .toArray(double[][]::new), coordinates);
         for (ShardCheck check : List.of(disagreement, skew)) {
             if (check.warn()) {
                 LOG.warn("consensus: {}", check.message());
