@@ -112,6 +112,11 @@ public final class DirectFunctions {
             return out;
         }
 
+        /** Whether the job has ended, done, failed or cancelled. */
+        public boolean isDone() {
+            return job.isCompleted();
+        }
+
         /** Cancels the job if it still runs. */
         public void cancel() {
             job.cancel();

@@ -4,6 +4,9 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.TaskContext;
@@ -24,18 +27,20 @@ import org.sparkmc.spark.cli.Progress;
  *
  * <p>The samples are cut into blocks ({@link BlockPlan}); block b is drawn from the stream keyed by (method, b) —
  * never the partition — and summarised as a {@link WeightedCounts}, whose merge is exact (the sums are kept
- * exactly), so the estimate is bit-identical for any number of partitions or cores, and after task retries. Each
- * task merges the blocks of its partition; the driver merges the partitions' statistics. The blocks run in up to
- * {@value #MAX_WAVES} waves (one Spark job each, all submitted at once so their tasks run back to back) and the
- * driver logs progress as each ends; only a few hundred bytes per partition come back.
+ * exactly), so the estimate is bit-identical for any number of partitions or cores, and after task retries. The
+ * blocks run as one Spark job of up to {@value #MAX_WAVES} waves of tasks, a task per partition and wave, each task
+ * drawing a run of consecutive blocks and merging them; only a few hundred bytes per task come back. Spark starts the
+ * tasks in order, so the waves end one after the other, and the driver logs a progress line as each one is complete.
+ * One job rather than a job per wave: each job costs the driver a submission and a task binary, work it did beside
+ * the first wave's tasks on the same cores.
  */
 public final class WeightedSamplingJob {
-    /** At most this many waves (Spark jobs), each with at least one block per partition. */
+    /** At most this many waves of tasks (progress lines), each with at least one block per partition. */
     public static final int MAX_WAVES = 10;
     private static final Logger LOG = LoggerFactory.getLogger(WeightedSamplingJob.class);
 
-    /** A task's share of a wave: its merged statistic and the seconds it took to draw it. */
-    public record Part(WeightedCounts counts, double seconds) implements Serializable {
+    /** A task's share of the blocks: its number, its merged statistic and the seconds it took to draw it. */
+    public record Part(int task, WeightedCounts counts, double seconds) implements Serializable {
     }
 
     /** Draws the statistic of one block: what a task runs. */
@@ -72,7 +77,9 @@ public final class WeightedSamplingJob {
         BlockPlan plan = new BlockPlan(config.samples(), config.blockSize());
         RandomStreams streams = new RandomStreams(config.seed());
         long blocks = plan.blocks();
-        int waves = (int) Math.max(1, Math.min(MAX_WAVES, blocks / partitions));
+        int waves = waves(blocks, partitions);
+        int tasks = tasks(blocks, partitions);
+        int perWave = tasks / waves;
         LOG.info("bn: {} on {} ({} variables), evidence [{}], {} samples in {} blocks of {} over {} partitions, "
                 + "{} waves; seed {}", config.method().description(), config.networkPath(), config.net().size(),
                 config.evidenceText(), config.samples(), blocks, config.blockSize(), partitions, waves, config.seed());
@@ -80,66 +87,88 @@ public final class WeightedSamplingJob {
         List<BnResult.Step> history = new ArrayList<>();
         WeightedCounts total = empty;
         long started = System.nanoTime();
-        // Every wave is submitted at once: Spark runs their tasks back to back, so no core waits for the driver
-        // between waves, while the driver merges and reports each wave in order as it ends.
-        List<DirectFunctions.Collecting<Part>> jobs = new ArrayList<>(waves);
-        long from = 0;
-        for (int wave = 1; wave <= waves; wave++) {
-            long to = shareStart(0, blocks, wave, waves);
-            sc.setJobGroup("sparkmc-bn-wave-" + wave, "bn: " + config.method().option() + " wave " + wave + "/"
-                    + waves + " (blocks " + from + "–" + (to - 1) + ")", false);
-            jobs.add(wave(from, to, empty, sampler, plan, streams));
-            from = to;
-        }
+        sc.setJobGroup("sparkmc-bn-sampling", "bn: " + config.method().option() + ", " + blocks + " blocks in "
+                + waves + " waves of " + perWave + " tasks", false);
+        BlockingQueue<Part> arrived = new LinkedBlockingQueue<>();
+        List<Integer> taskIds = IntStream.range(0, tasks).boxed().collect(Collectors.toList());
+        DirectFunctions.Collecting<Part> job = DirectFunctions.mapCollectAsync(sc.parallelize(taskIds, tasks),
+                sampling(blocks, tasks, empty, sampler, plan, streams), (task, results) -> arrived.add(results.get(0)));
+        Part[] parts = new Part[tasks];
         try {
             long previous = started;
+            int complete = 0;
             for (int wave = 1; wave <= waves; wave++) {
-                List<Part> parts = jobs.get(wave - 1).get();
+                while (complete < wave * perWave) {
+                    Part part = awaitTask(arrived, job);
+                    parts[part.task()] = part;
+                    while (complete < tasks && parts[complete] != null) {
+                        complete++;
+                    }
+                }
                 double compute = 0;
-                for (Part part : parts) {
-                    total = total.merge(part.counts());
-                    compute = Math.max(compute, part.seconds()); // one task per partition: the busiest one
+                for (int t = (wave - 1) * perWave; t < wave * perWave; t++) {
+                    total = total.merge(parts[t].counts());
+                    compute = Math.max(compute, parts[t].seconds()); // the wave's busiest task
                 }
                 long now = System.nanoTime();
                 double seconds = (now - started) / 1e9;
-                double job = (now - previous) / 1e9;
+                double elapsed = (now - previous) / 1e9;
                 previous = now;
                 history.add(new BnResult.Step(wave, total.samples(), Double.NaN, total.ess(), seconds));
                 progress.step(wave, "sampling", progressLine(wave, waves, total, seconds) + String.format(Locale.ROOT,
-                        "  compute %.2f s  sync %.2f s", compute, Math.max(0, job - compute)), wave == waves);
+                        "  compute %.2f s  sync %.2f s", compute, Math.max(0, elapsed - compute)), wave == waves);
             }
+            job.get(); // every task is in: rethrows nothing new, but ends the job before the caller goes on
         } finally {
-            jobs.forEach(DirectFunctions.Collecting::cancel);
+            job.cancel();
         }
         return new Outcome(total, history);
     }
 
+    /** Waves of tasks for {@code blocks} blocks over {@code partitions}: at most {@value #MAX_WAVES}, at least one. */
+    static int waves(long blocks, int partitions) {
+        return (int) Math.max(1, Math.min(MAX_WAVES, blocks / partitions));
+    }
+
+    /** Tasks for {@code blocks} blocks: one per partition and wave, never more than blocks. */
+    static int tasks(long blocks, int partitions) {
+        return (int) Math.min(blocks, (long) waves(blocks, partitions) * partitions);
+    }
+
+    /** The next task's share to arrive; rethrows the job's failure if it ended without one. */
+    private static Part awaitTask(BlockingQueue<Part> arrived, DirectFunctions.Collecting<Part> job) {
+        try {
+            Part part;
+            while ((part = arrived.poll(100, TimeUnit.MILLISECONDS)) == null) {
+                if (job.isDone() && arrived.isEmpty()) {
+                    job.get(); // throws the job's failure
+                    throw new IllegalStateException("bn: the sampling job ended before every task reported");
+                }
+            }
+            return part;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("bn: interrupted while sampling", e);
+        }
+    }
+
     /**
-     * Blocks [from, to) as one Spark job: task i of k draws the i-th of k nearly equal runs of consecutive blocks
-     * and returns their merged statistic with the seconds it took. Only the task numbers are shipped, so the
-     * driver's share does not grow with the number of blocks; a task checks between blocks whether Spark has killed
-     * it. Submitted now, with a named function object: a lambda's closure cleaning parsed Spark's class files on the
-     * driver for every wave, while the first wave's tasks waited for the cores.
+     * What task i of {@code tasks} runs: the i-th of {@code tasks} nearly equal runs of consecutive blocks out of
+     * [0, blocks), merged, with the seconds it took. Only the task numbers are shipped, so the driver's share does not
+     * grow with the number of blocks; a task checks between blocks whether Spark has killed it.
      */
-    DirectFunctions.Collecting<Part> wave(long from, long to, WeightedCounts empty, BlockSampler sampler,
-            BlockPlan plan, RandomStreams streams) {
-        List<Integer> ids = taskIds(from, to, partitions);
-        int tasks = ids.size();
-        return DirectFunctions.mapCollectAsync(sc.parallelize(ids, tasks), i -> {
+    static org.apache.spark.api.java.function.Function<Integer, Part> sampling(long blocks, int tasks,
+            WeightedCounts empty, BlockSampler sampler, BlockPlan plan, RandomStreams streams) {
+        return i -> {
             long t0 = System.nanoTime();
             WeightedCounts acc = empty;
             TaskContext task = TaskContext.get();
-            for (long b = shareStart(from, to, i, tasks); b < shareStart(from, to, i + 1, tasks); b++) {
+            for (long b = shareStart(0, blocks, i, tasks); b < shareStart(0, blocks, i + 1, tasks); b++) {
                 task.killTaskIfInterrupted();
                 acc = acc.merge(sampler.block(streams, b, plan.samplesIn(b)));
             }
-            return new Part(acc, (System.nanoTime() - t0) / 1e9);
-        });
-    }
-
-    /** What a wave of blocks [from, to) ships to its tasks: their numbers, one per partition at most. */
-    static List<Integer> taskIds(long from, long to, int partitions) {
-        return IntStream.range(0, (int) Math.min(partitions, to - from)).boxed().collect(Collectors.toList());
+            return new Part(i, acc, (System.nanoTime() - t0) / 1e9);
+        };
     }
 
     /** The first block of share i when [from, to) is cut into k runs whose lengths differ by at most one. */

@@ -40,16 +40,19 @@ class BnJobTest extends SparkTestBase {
 
     /**
      * {@code --samples 10^10 --block-size 1}: the driver built a list of the first wave's 10^9 block ids and ran out
-     * of memory (exit 1). Now a wave ships one number per task, however many blocks it has, and each task draws
-     * its own run of blocks.
+     * of memory (exit 1). Now the job ships one number per task, a task per partition and wave, however many blocks
+     * there are, and each task draws its own run of blocks.
      */
     @Test
     void hugeSampleCountsDoNotHoldTheBlocksOnTheDriver() {
         BlockPlan plan = new BlockPlan(10_000_000_000L, 1);
-        long firstWave = WeightedSamplingJob.shareStart(0, plan.blocks(), 1, WeightedSamplingJob.MAX_WAVES);
-        assertEquals(1_000_000_000L, firstWave);
-        assertEquals(List.of(0, 1), WeightedSamplingJob.taskIds(0, firstWave, 2));
-        assertEquals(List.of(0), WeightedSamplingJob.taskIds(7, 8, 2), "never more tasks than blocks");
+        assertEquals(WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.waves(plan.blocks(), 2));
+        assertEquals(2 * WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.tasks(plan.blocks(), 2));
+        assertEquals(500_000_000L, WeightedSamplingJob.shareStart(0, plan.blocks(), 1, 20));
+        assertEquals(1, WeightedSamplingJob.waves(3, 8), "fewer blocks than partitions: one wave");
+        assertEquals(3, WeightedSamplingJob.tasks(3, 8), "never more tasks than blocks");
+        assertEquals(3, WeightedSamplingJob.waves(7, 2), "7 blocks over 2 partitions: 3 waves of 2 tasks");
+        assertEquals(6, WeightedSamplingJob.tasks(7, 2));
     }
 
     @Test
