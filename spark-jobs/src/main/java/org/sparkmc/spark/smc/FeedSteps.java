@@ -114,6 +114,8 @@ final class FeedSteps implements SteppedJob {
         int firstStep = job.steps();
         double[] logLik = {job.logLikelihood()};
         long[] previous = {System.nanoTime()};
+        // The run's last chunk keeps no particles unless a checkpoint will save them.
+        boolean endsRun = expected > 0 && from + count == batch.size() && job.checkpointDir() == null;
         // A relayed stage reports each step as its rounds come, the other engines after their job.
         List<StepSummary> done = job.advance(ys, s -> {
             int k = s.step() - firstStep;
@@ -125,7 +127,7 @@ final class FeedSteps implements SteppedJob {
             previous[0] = now;
             lines.accept(new StepLine(row.step() + 1, "filter", line(row, (now - started) / 1e9, logLik[0], perStep),
                     expected > 0 && row.step() + 1 == expected));
-        });
+        }, endsRun);
         next += done.size();
     }
 

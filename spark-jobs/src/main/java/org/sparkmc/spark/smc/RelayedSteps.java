@@ -35,7 +35,8 @@ import scala.runtime.AbstractFunction1;
  *   particles of the single-machine resampler, as after the per-step job's shuffle.</li>
  * </ol>
  * With systematic-type draws and contiguous blocks per partition, most offspring stay in their partition, so only the
- * runs across a partition boundary travel. Returns its blocks after the chunk's last step.
+ * runs across a partition boundary travel. Returns its blocks after the chunk's last step, or nothing when the run ends
+ * there and nobody will read them.
  */
 final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iterator<ParticleBlock>>
         implements Serializable {
@@ -53,10 +54,17 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
     private final int first;
     private final List<double[]> observations;
     private final double previousLogSum;
+    private final boolean copyInput;
+    private final boolean keep;
 
+    /**
+     * @param copyInput whether the blocks Spark hands the task may be handed out again (a cached generation), so the
+     *     task moves copies of them
+     * @param keep whether the task returns its blocks after the last step (else nothing: the run ends there)
+     */
     RelayedSteps(String host, int port, int timeoutMillis, ParticleKernel kernel, SmcOptions options,
             RandomStreams streams, long particles, int dim, BlockPartitioner partitioner, int first,
-            List<double[]> observations, double previousLogSum) {
+            List<double[]> observations, double previousLogSum, boolean copyInput, boolean keep) {
         this.host = host;
         this.port = port;
         this.timeoutMillis = timeoutMillis;
@@ -69,6 +77,8 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
         this.first = first;
         this.observations = observations;
         this.previousLogSum = previousLogSum;
+        this.copyInput = copyInput;
+        this.keep = keep;
     }
 
     @Override
@@ -77,7 +87,8 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
         int me = context.partitionId();
         List<ParticleBlock> blocks = new ArrayList<>();
         for (java.util.Iterator<ParticleBlock> given = CollectionConverters.asJava(partition); given.hasNext();) {
-            blocks.add(given.next().copy()); // the task's own arrays, moved in place below
+            ParticleBlock b = given.next();
+            blocks.add(copyInput ? b.copy() : b); // the task's own arrays, moved in place below
         }
         blocks.sort(Comparator.comparingInt(ParticleBlock::block));
         double[] scratch = new double[options.blockSize()];
@@ -133,7 +144,7 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
         } catch (IOException e) {
             throw new UncheckedIOException("smc: the sync relay on the driver (" + host + ":" + port + ") failed", e);
         }
-        return CollectionConverters.asScala(blocks.iterator());
+        return CollectionConverters.asScala(keep ? blocks.iterator() : java.util.Collections.emptyIterator());
     }
 
     /** The summaries of blocks 0..B−1, in that order; fails unless every block reported once. */

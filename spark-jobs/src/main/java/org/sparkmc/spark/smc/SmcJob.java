@@ -66,11 +66,11 @@ public final class SmcJob {
     /** …or at about this many particle-steps (≈ 0.15 s of the bootstrap filter's work). */
     private static final long CHUNK_PARTICLE_STEPS = 10_000_000L;
     /**
-     * …and a relayed stage at about this many (a few seconds of work on two cores): each stage ends in a shuffle of
-     * every particle, which the longer stage spreads over more steps, at the price of progress lines coming a stage
-     * at a time.
+     * …and a relayed stage at about this many (about a minute of the bootstrap filter's work on two cores; a
+     * checkpoint due sooner ends it sooner). Each stage ends in a shuffle of every particle, which Spark needs to rerun
+     * a failed barrier stage, so a stage should be long; a failure reruns at most this much work.
      */
-    private static final long RELAYED_CHUNK_PARTICLE_STEPS = 250_000_000L;
+    private static final long RELAYED_CHUNK_PARTICLE_STEPS = 5_000_000_000L;
 
     private final JavaSparkContext sc;
     private final SmcConfig config;
@@ -78,6 +78,8 @@ public final class SmcJob {
     private final BlockPartitioner partitioner;
     private final int dim;
     private JavaRDD<ParticleBlock> pending;
+    /** Set when a relayed stage ran the run's last step without keeping the particles ({@link #advance}). */
+    private boolean particlesDropped;
     /** The persisted generation the pending particles derive from (weighted blocks, or a chunk of steps). */
     private JavaRDD<?> weighted;
     /** Particles persisted for a checkpoint (or read from one): released once the next step has moved them. */
@@ -243,11 +245,12 @@ public final class SmcJob {
      * The driver follows the same rounds for the steps' figures. For several partitions that all get a task slot.
      */
     List<StepSummary> relayedSteps(List<double[]> observations) {
-        return relayedSteps(observations, s -> { });
+        return relayedSteps(observations, s -> { }, false);
     }
 
+    /** As {@link #relayedSteps(List)}; with {@code dropParticles} the stage's blocks are not kept after its last step. */
     private List<StepSummary> relayedSteps(List<double[]> observations,
-            java.util.function.Consumer<StepSummary> perStep) {
+            java.util.function.Consumer<StepSummary> perStep, boolean dropParticles) {
         int first = step;
         Checked checked = checked(observations);
         List<double[]> ys = checked.observations();
@@ -258,9 +261,11 @@ public final class SmcJob {
         long particles = config.particles();
         List<StepSummary> done = new ArrayList<>();
         try (RoundRelay relay = RoundRelay.onDriver(sc.getConf(), config.partitions())) {
+            // Blocks Spark may hand out again (a cached generation) are copied before the task moves them in place.
+            boolean copyInput = !pending.getStorageLevel().equals(StorageLevel.NONE());
             RelayedSteps task = new RelayedSteps(relay.host(), relay.port(), RoundRelay.TIMEOUT_MILLIS,
-                    config.model().kernel(),
-                    options, streams, particles, dim, partitioner, first, ys, previousLogSum);
+                    config.model().kernel(), options, streams, particles, dim, partitioner, first, ys, previousLogSum,
+                    copyInput, !dropParticles);
             ClassTag<ParticleBlock> tag = ClassTag$.MODULE$.apply(ParticleBlock.class);
             JavaRDD<ParticleBlock> swept = new JavaRDD<>(pending.rdd().barrier().mapPartitions(task, true, tag), tag);
             // Through a shuffle: Spark reruns a failed barrier ShuffleMapStage, never a barrier ResultStage, and an
@@ -268,11 +273,13 @@ public final class SmcJob {
             // stage's blocks are always cut: a recomputation could not rerun it, its relay being gone.
             JavaRDD<ParticleBlock> next = swept.mapToPair(b -> new Tuple2<>(b.block(), b)).partitionBy(partitioner)
                     .values();
-            next.persist(StorageLevel.MEMORY_AND_DISK());
-            if (config.lineageDir() != null) {
-                next.checkpoint();
-            } else {
-                next.rdd().localCheckpoint();
+            if (!dropParticles) {
+                next.persist(StorageLevel.MEMORY_AND_DISK());
+                if (config.lineageDir() != null) {
+                    next.checkpoint();
+                } else {
+                    next.rdd().localCheckpoint();
+                }
             }
             JavaFutureAction<Long> job = next.countAsync();
             // Per step a round of summaries, then for a resampling step a round of residual parts (residual
@@ -298,7 +305,11 @@ public final class SmcJob {
                 }
                 return skip[0] > 0 || done.size() < ys.size();
             });
-            adopt(next, true);
+            if (dropParticles) {
+                particlesDropped = true;
+            } else {
+                adopt(next, true);
+            }
             pending = next;
         } catch (IOException e) {
             throw new UncheckedIOException("smc: cannot open the sync relay on the driver", e);
@@ -334,16 +345,25 @@ public final class SmcJob {
      * resampling ({@link #relayedSteps}), or else one step ({@link #step}).
      */
     public List<StepSummary> advance(List<double[]> observations) {
-        return advance(observations, s -> { });
+        return advance(observations, s -> { }, false);
     }
 
-    /** As {@link #advance(List)}, passing each step's summary to {@code perStep} as soon as the driver has it. */
-    public List<StepSummary> advance(List<double[]> observations, java.util.function.Consumer<StepSummary> perStep) {
+    /**
+     * As {@link #advance(List)}, passing each step's summary to {@code perStep} as soon as the driver has it. With
+     * {@code endsRun}, the last of {@code observations} is the run's last step and nothing will read the particles
+     * after it (no checkpoint, no {@link #states()}): a relayed stage that reaches it then ends without shuffling the
+     * particles, which at 10^6 particles cost a fifth of the run.
+     */
+    public List<StepSummary> advance(List<double[]> observations, java.util.function.Consumer<StepSummary> perStep,
+            boolean endsRun) {
         if (observations.isEmpty()) {
             throw new IllegalArgumentException("no observation to step with");
         }
+        if (particlesDropped) {
+            throw new IllegalStateException("smc: the run's last step has run, and its particles were not kept");
+        }
         if (relays()) {
-            return relayedSteps(observations, perStep);
+            return relayedSteps(observations, perStep, endsRun);
         }
         List<StepSummary> done = config.partitions() == 1 ? steps(observations) : List.of(step(observations.get(0)));
         done.forEach(perStep);
@@ -554,6 +574,9 @@ public final class SmcJob {
 
     /** The current particles' states, N×d row-major, gathered to the driver (for tests: N×d doubles). */
     public double[] states() {
+        if (particlesDropped) {
+            throw new IllegalStateException("smc: the particles of the run's last step were not kept");
+        }
         List<ParticleBlock> blocks = new ArrayList<>(pending.collect());
         blocks.sort(Comparator.comparingInt(ParticleBlock::block));
         double[] all = new double[Math.multiplyExact(config.particles(), dim)];

@@ -77,6 +77,40 @@ class SmcDistributedTest extends SparkTestBase {
     }
 
     /**
+     * A relayed run whose last chunk is said to end the run (the command without a checkpoint) gives the same steps
+     * and log p̂ bit for bit, and keeps no particles after it: {@link SmcJob#states()} and further steps are refused.
+     * Its first stage moves the blocks Spark computed for it in place (not cached, so not copied), its second the
+     * cached first generation's copies: both must equal the single-machine filter.
+     */
+    @Test
+    void aRelayedStageThatEndsTheRunKeepsNoParticles() {
+        SmcModel model = SmcModel.create("local-level", "bootstrap", ModelParameters.empty());
+        SmcOptions options = SmcOptions.defaults().withBlockSize(128).withEssThreshold(0.7);
+        SmcConfig config = new SmcConfig(model, 1000, options, 2, 4242, 10, null);
+        ParticleSystem single = new ParticleSystem(model.kernel(), 1000, options, new RandomStreams(4242));
+        List<double[]> y = java.util.Arrays.asList(NILE).subList(0, 60);
+        SmcJob job = new SmcJob(jsc(), config);
+        job.initialize();
+        try {
+            List<StepSummary> steps = new java.util.ArrayList<>(job.advance(y.subList(0, 20), s -> { }, false));
+            steps.addAll(job.advance(y.subList(20, 60), s -> { }, true));
+            assertEquals(60, steps.size());
+            for (int n = 0; n < 60; n++) {
+                assertSameStep(single.step(NILE[n]), steps.get(n), "step " + n);
+            }
+            assertEquals(single.logLikelihood(), job.logLikelihood(), 0.0);
+            assertTrue(job.resamplings() > 10, "too few resampling steps to test: " + job.resamplings());
+            IllegalStateException gone = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    job::states);
+            assertTrue(gone.getMessage().contains("not kept"), gone.getMessage());
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> job.advance(y.subList(0, 1), s -> { }, false));
+        } finally {
+            job.release();
+        }
+    }
+
+    /**
      * Runs a guided trend filter of 700 particles in blocks of 100 over the first {@code steps} Nile observations
      * (the 13th missing and skipped) in chunks of the given lengths through {@code chunk}, against the single-machine
      * filter: every step's numbers and, after each chunk, the particles bit for bit; more than 3 resampling steps.
