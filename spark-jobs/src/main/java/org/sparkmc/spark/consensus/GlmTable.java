@@ -93,7 +93,8 @@ final class GlmTable {
     }
 
     /**
-     * The rows keyed by shard, {@code [response, features…]} each, checked on the executors.
+     * The rows, {@code [response, features…]} each, checked on the executors and keyed by the shard of their
+     * {@link ShardAssignment#key}, which all copies of a row share ({@link ShardedRows} spreads the copies).
      *
      * @param seed the root seed of the row keys ({@link ShardAssignment})
      */
