@@ -129,21 +129,9 @@ class ConsensusDiscreteTableTest extends SparkTestBase {
             Collections.swap(shuffled, i, (int) Math.min(i, Math.floor(rng.uniform() * (i + 1))));
         }
         String three = parquet(shuffled, "three.parquet", 3);
-        Path csv = tmp.resolve("table.csv");
-        spark().read().parquet(three).coalesce(1).write().option("header", "true").csv(csv.toString());
-        String[] run = {"--shards", "3", "--chains", "2", "--warmup", "100", "--iterations", "300", "--seed", "4"};
-        ConsensusRuns.consensus(one, tmp.resolve("a"), run);
-        spark().conf().set("spark.sql.files.maxPartitionBytes", "4096");
-        try {
-            ConsensusRuns.consensus(three, tmp.resolve("b"), run);
-        } finally {
-            spark().conf().unset("spark.sql.files.maxPartitionBytes");
-        }
-        ConsensusRuns.consensus(csv.toString(), tmp.resolve("c"), ConsensusRuns.concat(run, "--format", "csv"));
-        List<Row> a = ConsensusRuns.draws(spark(), tmp.resolve("a"));
-        assertEquals(2 * 300, a.size());
-        assertEquals(a, ConsensusRuns.draws(spark(), tmp.resolve("b")));
-        assertEquals(a, ConsensusRuns.draws(spark(), tmp.resolve("c")));
+        List<Row> draws = ConsensusRuns.sameDrawsFromEveryCopy(spark(), tmp, one, three, "4096", "--shards", "3",
+                "--chains", "2", "--warmup", "100", "--iterations", "300", "--seed", "4");
+        assertEquals(2 * 300, draws.size());
         long[] sizes = expectedShardSizes(rows, 3, 4);
         assertArrayEquals(sizes, jobShardSizes(tmp.resolve("b")));
         assertArrayEquals(sizes, jobShardSizes(tmp.resolve("c")));

@@ -105,22 +105,9 @@ class ConsensusJobTest extends SparkTestBase {
         String one = ConsensusRuns.generate(tmp.resolve("one"), ConsensusRuns.concat(generate, "--partitions", "1"));
         String three = ConsensusRuns.generate(tmp.resolve("three"), ConsensusRuns.concat(generate, "--partitions",
                 "3"));
-        Path csv = tmp.resolve("table.csv");
-        spark().read().parquet(three).coalesce(1).write().option("header", "true").csv(csv.toString());
-        String[] run = {"--shards", "3", "--chains", "2", "--warmup", "200", "--iterations", "300", "--seed", "4",
-            "--kernel", "am"};
-        ConsensusRuns.consensus(one, tmp.resolve("a"), run);
-        spark().conf().set("spark.sql.files.maxPartitionBytes", "8192");
-        try {
-            ConsensusRuns.consensus(three, tmp.resolve("b"), run);
-        } finally {
-            spark().conf().unset("spark.sql.files.maxPartitionBytes");
-        }
-        ConsensusRuns.consensus(csv.toString(), tmp.resolve("c"), ConsensusRuns.concat(run, "--format", "csv"));
-        List<Row> a = ConsensusRuns.draws(spark(), tmp.resolve("a"));
-        assertEquals(2 * 300, a.size());
-        assertEquals(a, ConsensusRuns.draws(spark(), tmp.resolve("b")));
-        assertEquals(a, ConsensusRuns.draws(spark(), tmp.resolve("c")));
+        List<Row> draws = ConsensusRuns.sameDrawsFromEveryCopy(spark(), tmp, one, three, "8192", "--shards", "3",
+                "--chains", "2", "--warmup", "200", "--iterations", "300", "--seed", "4", "--kernel", "am");
+        assertEquals(2 * 300, draws.size());
     }
 
     private static String readString(Path p) {
