@@ -82,10 +82,15 @@ public final class ConsensusJob {
                 config.shards(), config.seed()), config.shards(), config.seed())
                 .mapPartitionsWithIndex(new SampleShard(config), true);
         AtomicInteger done = new AtomicInteger();
-        List<ShardSampler.Result> shards = new ArrayList<>(DirectFunctions.mapCollectAsync(sampled, r -> r,
-                (partition, results) -> LOG.info(String.format(Locale.ROOT, "consensus: shard %d sampled in %.1f s"
-                        + " (%d of %d shards, %.1f s since the start)", partition, results.get(0).seconds(),
-                        done.incrementAndGet(), config.shards(), (System.nanoTime() - t0) / 1e9))).get());
+        List<ShardSampler.Result> shards;
+        try {
+            shards = new ArrayList<>(DirectFunctions.mapCollectAsync(sampled, r -> r, (partition, results) ->
+                    LOG.info(String.format(Locale.ROOT, "consensus: shard %d sampled in %.1f s (%d of %d shards, %.1f"
+                            + " s since the start)", partition, results.get(0).seconds(), done.incrementAndGet(),
+                            config.shards(), (System.nanoTime() - t0) / 1e9))).get());
+        } catch (RuntimeException e) {
+            throw table.located(spark, config.likelihood(), e);
+        }
         shards.sort(Comparator.comparingInt(ShardSampler.Result::shard));
         double samplingSeconds = (System.nanoTime() - t0) / 1e9;
         RowLikelihood likelihood = config.likelihood();
