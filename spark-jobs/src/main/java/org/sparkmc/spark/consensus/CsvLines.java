@@ -30,11 +30,11 @@ import org.sparkmc.core.consensus.RowLikelihood;
  * numbers. Only the error path reads files this way; a file is read up to its first bad line.
  *
  * <p>A line is read as Spark reads it with the options {@link GlmTable} gives (a header, the defaults otherwise):
- * one record a line, lines ended by \n, \r\n or \r; blank lines (only white space) skipped; the first line that is not blank is the
- * file's header; fields split by the same parser Spark uses (univocity) with Spark's default settings (comma,
- * double quote, backslash escape, no comments, white space kept); an empty field is a missing value; a field is
- * taken by its place, as Spark applies one schema to every file. Lines are numbered from 1 and every line counts,
- * blank ones and the header too, so the number is the one an editor shows.
+ * one record a line, lines ended by \n, \r\n or \r; blank lines (only white space) skipped; the first line that is
+ * not blank is the file's header; fields split by the same parser Spark uses (univocity) with Spark's default
+ * settings (comma, double quote, backslash escape, no comments, white space kept); an empty field is a missing value;
+ * a field is taken by its place, as Spark applies one schema to every file. Lines are numbered from 1 and every line
+ * counts, blank ones and the header too, so the number is the one an editor shows.
  */
 final class CsvLines {
     private static final Logger LOG = LoggerFactory.getLogger(CsvLines.class);

@@ -58,7 +58,8 @@ class ConsensusBadInputTest extends SparkTestBase {
         // quoted fields, Windows line ends and blank lines: the line number is the one an editor shows
         Path quoted = Files.writeString(tmp.resolve("quoted.csv"),
                 "y,x1,x2\r\n\"1\",\"0.5\",\"1\"\r\n\r\n  \r\n0,0.1,\"1e400\"\r\n");
-        assertBad(run(quoted.toString()), "quoted.csv line 5, column 'x2': value is Infinity, expected a finite number");
+        assertBad(run(quoted.toString()),
+                "quoted.csv line 5, column 'x2': value is Infinity, expected a finite number");
     }
 
     @Test

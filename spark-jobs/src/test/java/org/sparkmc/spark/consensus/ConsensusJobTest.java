@@ -37,9 +37,9 @@ class ConsensusJobTest extends SparkTestBase {
      * posterior sds, so the 0.1 bound is ≥ 3.1 sds of Monte Carlo noise; with the ESS measured (≈ 8,000 each) it
      * is about 6.3 sds (two-sided 3·10⁻¹⁰ per mean; the largest |z| seen was 0.046). An sd estimate's relative
      * error is about 1/√(2·ESS) ≤ 1.6% each, so 10% is ≥ 4.4 sds. Over 10 means and 10 sds the false-failure rate
-     * is below 0.2% for a random seed; the seeds are fixed, so the test is deterministic. What it can detect is the combination's own bias (Gaussian
-     * sub-posteriors with 5,000–10,000 rows each: a few hundredths of an sd) or a wrong prior power or weighting,
-     * which would move the means by many sds.
+     * is below 0.2% for a random seed; the seeds are fixed, so the test is deterministic. What it can detect is the
+     * combination's own bias (Gaussian sub-posteriors with 5,000–10,000 rows each: a few hundredths of an sd) or a
+     * wrong prior power or weighting, which would move the means by many sds.
      */
     @Test
     void consensusMatchesTheFullDataPosterior() {
