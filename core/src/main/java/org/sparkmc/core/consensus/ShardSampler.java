@@ -110,8 +110,7 @@ public final class ShardSampler {
         long t0 = System.nanoTime();
         if (responses.length == 0) {
             throw new InvalidInputException("shard " + shard + " of " + shards + " has no rows: use fewer shards than"
-                    + " rows (about n/S rows each); rows with identical values always share a shard, so a table of"
-                    + " few distinct rows (discrete features) needs fewer shards than distinct rows");
+                    + " rows (a shard gets about n/S rows)");
         }
         ShardTarget target = new ShardTarget(likelihood, features, responses, priorSd, shards, shard);
         NumericalLaplace view = NumericalLaplace.of(target, new double[target.dimension()]);

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.commons.statistics.distribution.ChiSquaredDistribution;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
@@ -17,13 +20,16 @@ import org.sparkmc.core.random.Rng;
  * {@link ShardAssignment} on 20,000 synthetic logistic rows (an intercept and two N(0, 1) features): a row's shard
  * and its place in its shard depend on its values and the seed only, not on the order the rows arrive in; the shard
  * sizes are the multinomial(n, 1/S, …, 1/S) counts a uniform assignment gives; and another seed gives an assignment
- * unrelated to the first.
+ * unrelated to the first. On 20,000 rows of a discrete table (an intercept and one 0/1 feature: 4 distinct rows),
+ * the copies of a row are spread over the shards as distinct rows would be, whatever the order and the split of the
+ * rows.
  *
  * <p>Statistical checks, each against the exact law of a uniform, independent assignment: Pearson's chi-square of
- * the shard sizes against χ²(S − 1), refused above its 1 − 10⁻⁴ quantile, for S = 2, 7 and 32; and the number of
- * rows two seeds put in the same shard against its Binomial(n, 1/S) law, refused beyond 5 sds. For a random seed the
- * false-failure rate is below 3·10⁻⁴ + 6·10⁻⁷; the seeds are fixed, so the test is deterministic. The order checks
- * are exact (no tolerance).
+ * the shard sizes against χ²(S − 1), refused above its 1 − 10⁻⁴ quantile, for S = 2, 7 and 32, on the continuous and
+ * on the discrete table; on the discrete table also the chi-square of the counts of each distinct row's copies per
+ * shard against χ²(4(S − 1)), refused likewise; and the number of rows two seeds put in the same shard against its
+ * Binomial(n, 1/S) law, refused beyond 5 sds. For a random seed the false-failure rate is below
+ * 9·10⁻⁴ + 6·10⁻⁷; the seeds are fixed, so the test is deterministic. The order checks are exact (no tolerance).
  */
 class ShardAssignmentTest {
     private static final int ROWS = 20_000;
@@ -39,6 +45,21 @@ class ShardAssignmentTest {
         for (int i = 0; i < ROWS; i++) {
             rows[i][0] = r.responses()[i];
             System.arraycopy(r.features(), i * P, rows[i], 1, P);
+        }
+        return rows;
+    }
+
+    /**
+     * Rows [y, 1, x] of a discrete table: x is 0 or 1 with probability 1/2, y is 1 with probability
+     * logistic(−1/2 + x); 4 distinct rows, each repeated thousands of times.
+     */
+    private static double[][] discreteRows() {
+        Rng rng = new RandomStreams(6).rng("discrete table");
+        double[][] rows = new double[ROWS][];
+        for (int i = 0; i < ROWS; i++) {
+            double x = rng.uniform() < 0.5 ? 0 : 1;
+            double y = rng.uniform() < 1 / (1 + Math.exp(0.5 - x)) ? 1 : 0;
+            rows[i] = new double[] {y, 1, x};
         }
         return rows;
     }
@@ -117,15 +138,110 @@ class ShardAssignmentTest {
     void shardSizesAreMultinomialWithEqualProbabilities() {
         double[][] rows = rows();
         for (int shards : new int[] {2, 7, 32}) {
-            double expected = (double) ROWS / shards;
-            double chi2 = 0;
-            for (List<double[]> shard : byShard(rows, shards, SEED)) {
-                chi2 += (shard.size() - expected) * (shard.size() - expected) / expected;
-            }
-            double bound = ChiSquaredDistribution.of(shards - 1).inverseSurvivalProbability(1e-4);
-            System.out.printf("S=%d: chi-square %.2f on %d df (bound %.2f)%n", shards, chi2, shards - 1, bound);
-            assertTrue(chi2 < bound, "S=" + shards + ": chi-square " + chi2 + " ≥ " + bound);
+            assertUniform("S=" + shards, byShard(rows, shards, SEED).stream().mapToLong(List::size).toArray());
         }
+    }
+
+    /**
+     * A discrete table's copies are spread over the shards as distinct rows are: the shard sizes are multinomial
+     * with equal probabilities, and so are each distinct row's copies (with a hash of the values alone, all copies
+     * of a row would share a shard: 4 non-empty shards at most).
+     */
+    @Test
+    void theCopiesOfADiscreteTableAreSpreadMultinomially() {
+        double[][] rows = discreteRows();
+        Map<List<Double>, Integer> distinct = new HashMap<>();
+        for (double[] row : rows) {
+            distinct.putIfAbsent(List.of(row[0], row[1], row[2]), distinct.size());
+        }
+        assertEquals(4, distinct.size());
+        for (int shards : new int[] {2, 7, 32}) {
+            int[] shard = ShardAssignment.shards(SEED, rows, shards);
+            long[] sizes = new long[shards];
+            long[] copies = new long[distinct.size() * shards];
+            for (int i = 0; i < rows.length; i++) {
+                sizes[shard[i]]++;
+                copies[distinct.get(List.of(rows[i][0], rows[i][1], rows[i][2])) * shards + shard[i]]++;
+            }
+            assertUniform("discrete, S=" + shards, sizes);
+            double chi2 = 0;
+            for (int v = 0; v < distinct.size(); v++) {
+                long[] counts = Arrays.copyOfRange(copies, v * shards, (v + 1) * shards);
+                chi2 += chiSquare(counts);
+            }
+            int df = distinct.size() * (shards - 1);
+            double bound = ChiSquaredDistribution.of(df).inverseSurvivalProbability(1e-4);
+            System.out.printf("discrete, S=%d: copies per shard, chi-square %.2f on %d df (bound %.2f)%n", shards,
+                    chi2, df, bound);
+            assertTrue(chi2 < bound, "S=" + shards + ": copies' chi-square " + chi2 + " ≥ " + bound);
+        }
+    }
+
+    /** Pearson's chi-square of counts against equal expected counts. */
+    private static double chiSquare(long[] counts) {
+        double expected = (double) Arrays.stream(counts).sum() / counts.length;
+        double chi2 = 0;
+        for (long c : counts) {
+            chi2 += (c - expected) * (c - expected) / expected;
+        }
+        return chi2;
+    }
+
+    /** Refuses shard sizes whose chi-square exceeds χ²(S − 1)'s 1 − 10⁻⁴ quantile. */
+    private static void assertUniform(String what, long[] sizes) {
+        double chi2 = chiSquare(sizes);
+        double bound = ChiSquaredDistribution.of(sizes.length - 1).inverseSurvivalProbability(1e-4);
+        System.out.printf("%s: chi-square %.2f on %d df (bound %.2f)%n", what, chi2, sizes.length - 1, bound);
+        assertTrue(chi2 < bound, what + ": chi-square " + chi2 + " ≥ " + bound);
+    }
+
+    /**
+     * Each shard's rows, copies included, are the same whatever the order of the rows and however they are split:
+     * the whole table (4 distinct rows repeated, plus 2,000 distinct ones) in its order, against the rows in two
+     * other orders, either whole or grouped by the shard of their key as the job's first shuffle groups them (each
+     * group's copies counted in the order that group's rows come in).
+     */
+    @Test
+    void theCopiesShardsDoNotDependOnTheOrderOrTheSplit() {
+        double[][] continuous = rows();
+        double[][] rows = Arrays.copyOf(discreteRows(), ROWS + 2000);
+        for (int i = 0; i < 2000; i++) {
+            rows[ROWS + i] = Arrays.copyOf(continuous[i], 3);
+        }
+        int shards = 7;
+        List<List<double[]>> expected = assigned(List.<double[][]>of(rows), shards);
+        for (long order : new long[] {2, 3}) {
+            double[][] shuffled = shuffled(rows, order);
+            List<List<double[]>> whole = assigned(List.<double[][]>of(shuffled), shards);
+            List<double[][]> groups = new ArrayList<>();
+            for (List<double[]> g : byShard(shuffled, shards, SEED)) {
+                groups.add(g.toArray(double[][]::new));
+            }
+            List<List<double[]>> grouped = assigned(groups, shards);
+            for (int s = 0; s < shards; s++) {
+                SyntheticGlmData.Rows a = ShardAssignment.ordered(SEED, expected.get(s).toArray(double[][]::new), 2);
+                for (List<List<double[]>> other : List.of(whole, grouped)) {
+                    SyntheticGlmData.Rows b = ShardAssignment.ordered(SEED, other.get(s).toArray(double[][]::new), 2);
+                    assertArrayEquals(a.responses(), b.responses(), 0.0, "shard " + s + "'s responses");
+                    assertArrayEquals(a.features(), b.features(), 0.0, "shard " + s + "'s features");
+                }
+            }
+        }
+    }
+
+    /** Each shard's rows when {@link ShardAssignment#shards} assigns each group of rows on its own. */
+    private static List<List<double[]>> assigned(List<double[][]> groups, int shards) {
+        List<List<double[]>> out = new ArrayList<>();
+        for (int s = 0; s < shards; s++) {
+            out.add(new ArrayList<>());
+        }
+        for (double[][] group : groups) {
+            int[] to = ShardAssignment.shards(SEED, group, shards);
+            for (int i = 0; i < group.length; i++) {
+                out.get(to[i]).add(group[i]);
+            }
+        }
+        return out;
     }
 
     /** Two seeds agree on a row's shard about n/S times, as two independent uniform assignments do. */
@@ -147,7 +263,7 @@ class ShardAssignmentTest {
     }
 
     @Test
-    void identicalRowsShareAShardAndAShardCountBelowOneIsRefused() {
+    void identicalRowsShareAKeyAndAShardCountBelowOneIsRefused() {
         double[] a = {1, 1, 0.25, -3};
         assertEquals(ShardAssignment.key(SEED, a), ShardAssignment.key(SEED, a.clone()));
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> ShardAssignment.shard(12, 0));
@@ -155,6 +271,59 @@ class ShardAssignmentTest {
         for (long key : new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x5555_5555_5555_5555L}) {
             int s = ShardAssignment.shard(key, 5);
             assertTrue(s >= 0 && s < 5, "key " + key + " → shard " + s);
+        }
+    }
+
+    /** Distinct rows keep the shard of their key: counting copies changes nothing for a table without any. */
+    @Test
+    void aTableOfDistinctRowsIsShardedByItsKeys() {
+        double[][] rows = shuffled(rows(), 4);
+        int[] shard = ShardAssignment.shards(SEED, rows, 7);
+        for (int i = 0; i < rows.length; i++) {
+            assertEquals(ShardAssignment.shard(ShardAssignment.key(SEED, rows[i]), 7), shard[i], "row " + i);
+        }
+        assertEquals(42L, ShardAssignment.copyKey(42L, 0));
+    }
+
+    /**
+     * Two different rows with the same key are not copies of each other: each row's copies are counted apart, so
+     * both rows' three copies go to the shards of copy keys 0, 1 and 2 (counted together, one row would get copy
+     * keys 0–2 and the other 3–5, and with 2²⁰ shards their shards would differ).
+     */
+    @Test
+    void rowsThatShareAKeyButNotTheirValuesAreCountedApart() {
+        double[][] pair = collidingRows();
+        assertEquals(ShardAssignment.key(SEED, pair[0]), ShardAssignment.key(SEED, pair[1]), "the rows collide");
+        double[][] rows = {pair[0], pair[1], pair[1].clone(), pair[0].clone(), pair[1].clone(), pair[0].clone()};
+        int shards = 1 << 20;
+        int[] shard = ShardAssignment.shards(SEED, rows, shards);
+        long key = ShardAssignment.key(SEED, pair[0]);
+        int[] expected = new int[3];
+        for (int k = 0; k < 3; k++) {
+            expected[k] = ShardAssignment.shard(ShardAssignment.copyKey(key, k), shards);
+        }
+        int[] first = {shard[0], shard[3], shard[5]};
+        int[] second = {shard[1], shard[2], shard[4]};
+        Arrays.sort(expected);
+        Arrays.sort(first);
+        Arrays.sort(second);
+        assertEquals(3, Arrays.stream(expected).distinct().count());
+        assertArrayEquals(expected, first, "the first row's copies");
+        assertArrayEquals(expected, second, "the second row's copies");
+    }
+
+    /**
+     * Two rows [a, b], [a', b'] with the same {@link ShardAssignment#key}: its chain of SplitMix64 steps is
+     * h ← mix(h + bits(v)) per value, so b' = b + h(a) − h(a') makes the second step's input equal.
+     */
+    private static double[][] collidingRows() {
+        long start = RandomStreams.mix(SEED ^ 0x636f6e73656e7375L); // ShardAssignment's salt, "consensu"
+        long ha = RandomStreams.mix(start + Double.doubleToLongBits(0.5));
+        for (double a2 = 1; ; a2++) {
+            long b2 = ha + Double.doubleToLongBits(2.0) - RandomStreams.mix(start + Double.doubleToLongBits(a2));
+            if (Double.isFinite(Double.longBitsToDouble(b2))) {
+                return new double[][] {{0.5, 2.0}, {a2, Double.longBitsToDouble(b2)}};
+            }
         }
     }
 }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.sql.SparkSession;
@@ -33,7 +32,8 @@ import scala.Tuple2;
 
 /**
  * The {@code consensus} driver (consensus Monte Carlo, Scott et al. 2016): the table's rows are checked and keyed
- * by shard on the executors ({@link GlmTable}), shuffled so that shard s is partition s, and each shard's task
+ * on the executors ({@link GlmTable}), shuffled so that shard s is partition s, the copies of identical rows spread
+ * over the shards ({@link ShardedRows}), and each shard's task
  * builds its {@code ShardTarget} from its rows as primitive arrays and runs its chains there
  * ({@link ShardSampler}). Only the draws come back (S × chains × iterations × (d + 2) doubles); the driver's memory
  * does not depend on the number of rows. The driver then summarises each shard (R-hat and ESS over its chains),
@@ -44,8 +44,8 @@ import scala.Tuple2;
  * the shards' draw i of chain c (so R-hat across combined chains means what it means for the shards); for the
  * density-product combiners, chain c is an index chain of its own over every shard's pooled draws, with the stream
  * keyed ({@value #COMBINE_STREAM}, c). Every number depends on the seed, the rows and the settings only: a row's
- * shard and its place in the shard come from its values ({@link ShardAssignment}), never from a file, a partition or
- * an executor.
+ * shard and its place in the shard come from its values and, for a repeated row, the number of its copies
+ * ({@link ShardAssignment}), never from a file, a partition or an executor.
  */
 public final class ConsensusJob {
     private static final Logger LOG = LoggerFactory.getLogger(ConsensusJob.class);
@@ -78,14 +78,19 @@ public final class ConsensusJob {
                 config.seed());
         spark.sparkContext().setJobGroup("sparkmc-consensus-shards", "consensus: check the rows, shard them, sample "
                 + config.shards() + " shards", true);
-        JavaRDD<ShardSampler.Result> sampled = table.byShard(spark, config.likelihood(), config.shards(), config.seed())
-                .partitionBy(new ShardPartitioner(config.shards()))
+        JavaRDD<ShardSampler.Result> sampled = ShardedRows.of(table.byShard(spark, config.likelihood(),
+                config.shards(), config.seed()), config.shards(), config.seed())
                 .mapPartitionsWithIndex(new SampleShard(config), true);
         AtomicInteger done = new AtomicInteger();
-        List<ShardSampler.Result> shards = new ArrayList<>(DirectFunctions.mapCollectAsync(sampled, r -> r,
-                (partition, results) -> LOG.info(String.format(Locale.ROOT, "consensus: shard %d sampled in %.1f s"
-                        + " (%d of %d shards, %.1f s since the start)", partition, results.get(0).seconds(),
-                        done.incrementAndGet(), config.shards(), (System.nanoTime() - t0) / 1e9))).get());
+        List<ShardSampler.Result> shards;
+        try {
+            shards = new ArrayList<>(DirectFunctions.mapCollectAsync(sampled, r -> r, (partition, results) ->
+                    LOG.info(String.format(Locale.ROOT, "consensus: shard %d sampled in %.1f s (%d of %d shards, %.1f"
+                            + " s since the start)", partition, results.get(0).seconds(), done.incrementAndGet(),
+                            config.shards(), (System.nanoTime() - t0) / 1e9))).get());
+        } catch (RuntimeException e) {
+            throw table.located(spark, config.likelihood(), e);
+        }
         shards.sort(Comparator.comparingInt(ShardSampler.Result::shard));
         double samplingSeconds = (System.nanoTime() - t0) / 1e9;
         RowLikelihood likelihood = config.likelihood();
@@ -224,39 +229,9 @@ public final class ConsensusJob {
         return out;
     }
 
-    /** Shard s is partition s: the key is the shard. */
-    static final class ShardPartitioner extends Partitioner {
-        private static final long serialVersionUID = 1L;
-        private final int shards;
-
-        ShardPartitioner(int shards) {
-            this.shards = shards;
-        }
-
-        @Override
-        public int numPartitions() {
-            return shards;
-        }
-
-        @Override
-        public int getPartition(Object key) {
-            return (Integer) key;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof ShardPartitioner p && p.shards == shards;
-        }
-
-        @Override
-        public int hashCode() {
-            return shards;
-        }
-    }
-
     /**
      * A shard's task: its rows in canonical order as primitive arrays, then its chains ({@link ShardSampler}). The
-     * partition's index is the shard's number by {@link ShardPartitioner}, which is what names a shard with no rows.
+     * partition's index is the shard's number ({@link ShardedRows}), which is what names a shard with no rows.
      */
     static final class SampleShard implements Function2<Integer, Iterator<Tuple2<Integer, double[]>>,
             Iterator<ShardSampler.Result>> {
@@ -271,7 +246,11 @@ public final class ConsensusJob {
         public Iterator<ShardSampler.Result> call(Integer shard, Iterator<Tuple2<Integer, double[]>> rows) {
             List<double[]> list = new ArrayList<>();
             while (rows.hasNext()) {
-                list.add(rows.next()._2());
+                Tuple2<Integer, double[]> row = rows.next();
+                if (row._1() != shard.intValue()) {
+                    throw new IllegalStateException("a row of shard " + row._1() + " in partition " + shard);
+                }
+                list.add(row._2());
             }
             int p = config.likelihood().features();
             SyntheticGlmData.Rows ordered = ShardAssignment.ordered(config.seed(), list.toArray(double[][]::new), p);

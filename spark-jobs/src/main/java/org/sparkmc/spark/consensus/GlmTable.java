@@ -1,8 +1,10 @@
 package org.sparkmc.spark.consensus;
 
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.function.PairFlatMapFunction;
 import org.apache.spark.sql.Column;
@@ -24,22 +26,27 @@ import scala.Tuple2;
  * the executors as it is cut into shards: no row ever reaches the driver.
  *
  * <p>Before Spark: the path exists and its format is known ({@code --format}, or the name's extension). Once Spark
- * has the schema: every named column exists, a Parquet column is numeric (a CSV's are text, parsed per value).
- * Per row, on the executors: every value is present and a finite number, and the response is in the model's
- * support; a failure names the file, the row (Parquet: its index in the file from 1; Spark's CSV reader gives no
- * line numbers), the column and the value, and ends the job with exit 2.
+ * has the schema: every named column exists (a CSV header without it is named with its file and line), a Parquet
+ * column is numeric (a CSV's are text, parsed per value). Per row, on the executors: every value is present and a
+ * finite number, and the response is in the model's support; a failure names the file, the row, the column and the
+ * value, and ends the job with exit 2. A Parquet row is its index in the file, from 1. Spark's CSV reader gives no
+ * line numbers, so for a CSV file the driver reads the file again, on the error path only, and names the line of
+ * its first bad value ({@link CsvLines}).
  */
 final class GlmTable {
     private final String location;
     private final String format;
     private final String response;
     private final List<String> features;
+    /** The response's and the features' places among the table's columns (a CSV line's fields). */
+    private final int[] positions;
 
-    private GlmTable(String location, String format, String response, List<String> features) {
+    private GlmTable(String location, String format, String response, List<String> features, int[] positions) {
         this.location = location;
         this.format = format;
         this.response = response;
         this.features = features;
+        this.positions = positions;
     }
 
     /**
@@ -63,8 +70,10 @@ final class GlmTable {
         needed.addAll(chosen);
         for (String c : needed) {
             if (!columns.contains(c)) {
-                throw new InvalidInputException(location + ": no column '" + c + "' (" + (c.equals(response)
-                        ? "--response" : "--features") + "); the columns are " + columns);
+                String where = format.equals("csv") ? CsvLines.headerWithout(spark.sparkContext()
+                        .hadoopConfiguration(), location, c) : null;
+                throw new InvalidInputException((where != null ? where : location) + ": no column '" + c + "' ("
+                        + (c.equals(response) ? "--response" : "--features") + "); the columns are " + columns);
             }
             DataType type = table.schema().apply(c).dataType();
             if (format.equals("parquet") && !(type instanceof NumericType)) {
@@ -79,7 +88,8 @@ final class GlmTable {
         if (chosen.contains(response) || chosen.stream().distinct().count() != chosen.size()) {
             throw new InvalidInputException("--features names a column twice or names the response: " + chosen);
         }
-        return new GlmTable(location, format, response, List.copyOf(chosen));
+        return new GlmTable(location, format, response, List.copyOf(chosen),
+                needed.stream().mapToInt(columns::indexOf).toArray());
     }
 
     private static Dataset<Row> read(SparkSession spark, String location, String format) {
@@ -92,8 +102,17 @@ final class GlmTable {
         return features;
     }
 
+    /** The response's column, then the features'. */
+    private List<String> names() {
+        List<String> names = new ArrayList<>();
+        names.add(response);
+        names.addAll(features);
+        return names;
+    }
+
     /**
-     * The rows keyed by shard, {@code [response, features…]} each, checked on the executors.
+     * The rows, {@code [response, features…]} each, checked on the executors and keyed by the shard of their
+     * {@link ShardAssignment#key}, which all copies of a row share ({@link ShardedRows} spreads the copies).
      *
      * @param seed the root seed of the row keys ({@link ShardAssignment})
      */
@@ -103,15 +122,86 @@ final class GlmTable {
         cols.add(functions.col("_metadata.file_path"));
         cols.add(format.equals("parquet") ? functions.col("_metadata.row_index")
                 : functions.lit(null).cast(DataTypes.LongType));
-        List<String> names = new ArrayList<>();
-        names.add(response);
-        names.addAll(features);
+        List<String> names = names();
         for (String c : names) {
             Column col = table.col("`" + c.replace("`", "``") + "`");
             cols.add(format.equals("parquet") ? col.cast(DataTypes.DoubleType) : col);
         }
         return table.select(cols.toArray(Column[]::new)).javaRDD()
                 .mapPartitionsToPair(new CheckedRows(names, likelihood, shards, seed));
+    }
+
+    /**
+     * What to report when the job that read the rows failed with {@code failure}: for a bad value in a CSV file, the
+     * first bad line of that file, found by reading it again through Hadoop's FileSystem (the line the executor
+     * met may be a later one: a file is read in parts); else the failure itself.
+     */
+    RuntimeException located(SparkSession spark, RowLikelihood likelihood, RuntimeException failure) {
+        BadValue bad = null;
+        for (Throwable t = failure; t != null && bad == null; t = t.getCause()) {
+            bad = t instanceof BadValue b ? b : null;
+        }
+        if (bad == null || !format.equals("csv")) {
+            return failure;
+        }
+        InvalidInputException found;
+        try {
+            found = CsvLines.firstBadLine(spark.sparkContext().hadoopConfiguration(), bad.file, names(), positions,
+                    likelihood);
+        } catch (UncheckedIOException e) {
+            failure.addSuppressed(e);
+            return failure;
+        }
+        if (found == null) {
+            return failure;
+        }
+        found.initCause(failure);
+        return found;
+    }
+
+    /**
+     * Value {@code v} of column {@code k} (0: the response) as a number, checked: present, a finite number, and for
+     * the response in the model's support. The same checks on the executors and on the driver's error path.
+     *
+     * @param v     a {@link Number}, a CSV field's text, or null for a missing or empty one
+     * @param where where the value is ("FILE row N", "FILE line N"), asked for only when the value is refused
+     * @throws InvalidInputException naming where, the column, the value and what was expected
+     */
+    static double checked(Object v, int k, String column, RowLikelihood likelihood, Supplier<String> where) {
+        double x;
+        if (v == null) {
+            throw refused(where, column, "is empty, expected a number");
+        } else if (v instanceof String s) {
+            try {
+                x = Double.parseDouble(s.trim());
+            } catch (NumberFormatException e) {
+                throw refused(where, column, "is '" + s + "', expected a number");
+            }
+        } else {
+            x = ((Number) v).doubleValue();
+        }
+        if (!Double.isFinite(x)) {
+            throw refused(where, column, "is " + x + ", expected a finite number");
+        }
+        if (k == 0 && !likelihood.inSupport(x)) {
+            throw likelihood.badResponse(where.get() + ", column '" + column + "'", x);
+        }
+        return x;
+    }
+
+    private static InvalidInputException refused(Supplier<String> where, String column, String what) {
+        return new InvalidInputException(where.get() + ", column '" + column + "': value " + what);
+    }
+
+    /** A value refused on an executor, with the file it is in (for {@link #located}). */
+    static final class BadValue extends InvalidInputException {
+        private static final long serialVersionUID = 1L;
+        private final String file;
+
+        BadValue(String file, InvalidInputException refusal) {
+            super(refusal.getMessage(), refusal);
+            this.file = file;
+        }
     }
 
     /** Each row's values checked and keyed by its shard (a named function: no closure to clean or capture). */
@@ -132,6 +222,9 @@ final class GlmTable {
         @Override
         public Iterator<Tuple2<Integer, double[]>> call(Iterator<Row> rows) {
             return new Iterator<>() {
+                private Row current;
+                private final Supplier<String> where = this::where;
+
                 @Override
                 public boolean hasNext() {
                     return rows.hasNext();
@@ -139,43 +232,24 @@ final class GlmTable {
 
                 @Override
                 public Tuple2<Integer, double[]> next() {
-                    Row row = rows.next();
+                    current = rows.next();
                     double[] values = new double[names.size()];
                     for (int k = 0; k < values.length; k++) {
-                        Object v = row.get(k + 2);
-                        double x;
-                        if (v == null) {
-                            throw bad(row, k, "is empty, expected a number");
-                        } else if (v instanceof String s) {
-                            try {
-                                x = Double.parseDouble(s.trim());
-                            } catch (NumberFormatException e) {
-                                throw bad(row, k, "is '" + s + "', expected a number");
-                            }
-                        } else {
-                            x = ((Number) v).doubleValue();
+                        try {
+                            values[k] = checked(current.get(k + 2), k, names.get(k), likelihood, where);
+                        } catch (InvalidInputException e) {
+                            throw new BadValue(current.getString(0), e);
                         }
-                        if (!Double.isFinite(x)) {
-                            throw bad(row, k, "is " + x + ", expected a finite number");
-                        }
-                        if (k == 0 && !likelihood.inSupport(x)) {
-                            throw likelihood.badResponse(where(row, 0), x);
-                        }
-                        values[k] = x;
                     }
                     return new Tuple2<>(ShardAssignment.shard(ShardAssignment.key(seed, values), shards), values);
                 }
+
+                /** "FILE row N" (Parquet), "FILE" (CSV: the driver finds the line). */
+                private String where() {
+                    String file = current.getString(0);
+                    return current.isNullAt(1) ? file : file + " row " + (current.getLong(1) + 1);
+                }
             };
-        }
-
-        private InvalidInputException bad(Row row, int k, String what) {
-            return new InvalidInputException(where(row, k) + ": value " + what);
-        }
-
-        /** "FILE row N, column 'c'" (Parquet), "FILE, column 'c'" (CSV). */
-        private String where(Row row, int k) {
-            String file = row.getString(0);
-            return file + (row.isNullAt(1) ? "" : " row " + (row.getLong(1) + 1)) + ", column '" + names.get(k) + "'";
         }
     }
 }

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.zip.GZIPOutputStream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -18,29 +21,85 @@ import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
 
 /**
- * A bad table exits with code 2, one message naming the file, the column (and for Parquet the row) and the value,
- * no stack trace, and nothing at --out.
+ * A bad table exits with code 2, one message naming the file, the row (Parquet: its index in the file; CSV: its line
+ * in the file), the column and the value, no stack trace, and nothing at --out. For each of issue 20's three kinds —
+ * a missing column, a value that is not a number, a response outside the family's support — in CSV, also where the
+ * file is compressed, one of several in a directory, or read in many partitions with more than one bad line.
  */
 class ConsensusBadInputTest extends SparkTestBase {
     @TempDir
     Path tmp;
 
     @Test
-    void aMissingColumnIsNamed() throws IOException {
+    void aMissingColumnIsNamedWithTheHeadersFileAndLine() throws IOException {
         Path csv = Files.writeString(tmp.resolve("t.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n");
         BadInputTest.Result r = run(csv.toString(), "--features", "x1,x3");
-        assertBad(r, csv.toString(), "no column 'x3' (--features); the columns are [y, x1, x2]");
-        r = run(csv.toString(), "--response", "label");
-        assertBad(r, csv.toString(), "no column 'label' (--response)");
+        assertBad(r, "t.csv line 1 (the header): no column 'x3' (--features); the columns are [y, x1, x2]");
+        Path late = Files.writeString(tmp.resolve("late.csv"), "\n\ny,x1,x2\n1,0.5,1\n");
+        assertBad(run(late.toString(), "--response", "label"),
+                "late.csv line 3 (the header): no column 'label' (--response)");
+    }
+
+    /** A row with fewer fields than the header lacks the columns at its end: its line and the first of them. */
+    @Test
+    void aRowWithoutAColumnsFieldIsNamedWithItsLine() throws IOException {
+        Path csv = Files.writeString(tmp.resolve("short.csv"), "y,x1,x2\n1,0.5,1\n0,0.1\n1,0.2,3\n");
+        assertBad(run(csv.toString()),
+                "short.csv line 3, column 'x2': no value (the line has 2 fields, the header 3)");
     }
 
     @Test
-    void aValueThatIsNotANumberIsNamedWithItsFileAndColumn() throws IOException {
+    void aValueThatIsNotANumberIsNamedWithItsFileLineAndColumn() throws IOException {
         Path csv = Files.writeString(tmp.resolve("bad.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n1,0.3,abc\n0,1,1\n");
         BadInputTest.Result r = run(csv.toString());
-        assertBad(r, "bad.csv, column 'x2': value is 'abc', expected a number");
+        assertBad(r, "bad.csv line 4, column 'x2': value is 'abc', expected a number");
         Path empty = Files.writeString(tmp.resolve("empty.csv"), "y,x1,x2\n1,0.5,1\n0,,2\n");
-        assertBad(run(empty.toString()), "empty.csv, column 'x1': value is empty, expected a number");
+        assertBad(run(empty.toString()), "empty.csv line 3, column 'x1': value is empty, expected a number");
+        // quoted fields, Windows line ends and blank lines: the line number is the one an editor shows
+        Path quoted = Files.writeString(tmp.resolve("quoted.csv"),
+                "y,x1,x2\r\n\"1\",\"0.5\",\"1\"\r\n\r\n  \r\n0,0.1,\"1e400\"\r\n");
+        assertBad(run(quoted.toString()),
+                "quoted.csv line 5, column 'x2': value is Infinity, expected a finite number");
+    }
+
+    @Test
+    void aResponseOutsideTheSupportInCsvIsNamedWithItsFileLineAndColumn() throws IOException {
+        Path csv = Files.writeString(tmp.resolve("y.csv"), "y,x1\n1,0.5\n0,0.1\n2,0.3\n1,0.2\n");
+        assertBad(run(csv.toString()), "y.csv line 4, column 'y': logistic response is 2.0, expected 0 or 1");
+        Path counts = Files.writeString(tmp.resolve("counts.csv"), "x1,y\n0.5,3\n0.1,-1\n");
+        assertBad(run(counts.toString(), "--family", "poisson"), "counts.csv line 3, column 'y': poisson response "
+                + "is -1.0");
+    }
+
+    /**
+     * A file read in many partitions, with bad values on lines 1,500 (not a number) and 2,900 (a response of 2):
+     * whichever part an executor fails on first, the message names the file's first bad line; likewise inside a
+     * gzip-compressed file (one partition) and in the second file of a directory.
+     */
+    @Test
+    void theFirstBadLineOfTheFileIsNamedWhereverTheReaderMetABadValue() throws IOException {
+        StringBuilder b = new StringBuilder("y,x1,x2\n");
+        for (int line = 2; line <= 3000; line++) {
+            String y = line == 2900 ? "2" : Integer.toString(line % 2);
+            String x1 = line == 1500 ? "n/a" : Double.toString(line / 1000.0);
+            b.append(y).append(',').append(x1).append(',').append(line % 7).append('\n');
+        }
+        Path csv = Files.writeString(tmp.resolve("long.csv"), b);
+        spark().conf().set("spark.sql.files.maxPartitionBytes", "4096");
+        try {
+            assertBad(run(csv.toString()), "long.csv line 1500, column 'x1': value is 'n/a', expected a number");
+        } finally {
+            spark().conf().unset("spark.sql.files.maxPartitionBytes");
+        }
+        Path gz = tmp.resolve("long.csv.gz");
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
+            out.write(b.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        assertBad(run(gz.toString()), "long.csv.gz line 1500, column 'x1': value is 'n/a', expected a number");
+        Path dir = Files.createDirectory(tmp.resolve("parts.csv"));
+        Files.writeString(dir.resolve("part-1.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n");
+        Files.writeString(dir.resolve("part-2.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n7,0.2,1\n");
+        assertBad(run(dir.toString()), "part-2.csv line 4, column 'y': logistic response is 7.0, expected 0 or 1");
     }
 
     @Test

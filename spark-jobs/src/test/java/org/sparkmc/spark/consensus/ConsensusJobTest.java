@@ -37,9 +37,9 @@ class ConsensusJobTest extends SparkTestBase {
      * posterior sds, so the 0.1 bound is ≥ 3.1 sds of Monte Carlo noise; with the ESS measured (≈ 8,000 each) it
      * is about 6.3 sds (two-sided 3·10⁻¹⁰ per mean; the largest |z| seen was 0.046). An sd estimate's relative
      * error is about 1/√(2·ESS) ≤ 1.6% each, so 10% is ≥ 4.4 sds. Over 10 means and 10 sds the false-failure rate
-     * is below 0.2% for a random seed; the seeds are fixed, so the test is deterministic. What it can detect is the combination's own bias (Gaussian
-     * sub-posteriors with 5,000–10,000 rows each: a few hundredths of an sd) or a wrong prior power or weighting,
-     * which would move the means by many sds.
+     * is below 0.2% for a random seed; the seeds are fixed, so the test is deterministic. What it can detect is the
+     * combination's own bias (Gaussian sub-posteriors with 5,000–10,000 rows each: a few hundredths of an sd) or a
+     * wrong prior power or weighting, which would move the means by many sds.
      */
     @Test
     void consensusMatchesTheFullDataPosterior() {
@@ -105,22 +105,9 @@ class ConsensusJobTest extends SparkTestBase {
         String one = ConsensusRuns.generate(tmp.resolve("one"), ConsensusRuns.concat(generate, "--partitions", "1"));
         String three = ConsensusRuns.generate(tmp.resolve("three"), ConsensusRuns.concat(generate, "--partitions",
                 "3"));
-        Path csv = tmp.resolve("table.csv");
-        spark().read().parquet(three).coalesce(1).write().option("header", "true").csv(csv.toString());
-        String[] run = {"--shards", "3", "--chains", "2", "--warmup", "200", "--iterations", "300", "--seed", "4",
-            "--kernel", "am"};
-        ConsensusRuns.consensus(one, tmp.resolve("a"), run);
-        spark().conf().set("spark.sql.files.maxPartitionBytes", "8192");
-        try {
-            ConsensusRuns.consensus(three, tmp.resolve("b"), run);
-        } finally {
-            spark().conf().unset("spark.sql.files.maxPartitionBytes");
-        }
-        ConsensusRuns.consensus(csv.toString(), tmp.resolve("c"), ConsensusRuns.concat(run, "--format", "csv"));
-        List<Row> a = ConsensusRuns.draws(spark(), tmp.resolve("a"));
-        assertEquals(2 * 300, a.size());
-        assertEquals(a, ConsensusRuns.draws(spark(), tmp.resolve("b")));
-        assertEquals(a, ConsensusRuns.draws(spark(), tmp.resolve("c")));
+        List<Row> draws = ConsensusRuns.sameDrawsFromEveryCopy(spark(), tmp, one, three, "8192", "--shards", "3",
+                "--chains", "2", "--warmup", "200", "--iterations", "300", "--seed", "4", "--kernel", "am");
+        assertEquals(2 * 300, draws.size());
     }
 
     private static String readString(Path p) {

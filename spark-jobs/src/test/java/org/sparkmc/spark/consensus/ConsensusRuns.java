@@ -30,6 +30,29 @@ final class ConsensusRuns {
         assertEquals(ExitCode.OK, code);
     }
 
+    /**
+     * The job on the table {@code one}, on the same rows {@code three} read in partitions of at most
+     * {@code partitionBytes} bytes, and on a CSV copy of {@code three}, into {@code tmp}/a, b and c: asserts that the
+     * three runs' draws are identical, and returns them.
+     */
+    static List<Row> sameDrawsFromEveryCopy(SparkSession spark, Path tmp, String one, String three,
+            String partitionBytes, String... run) {
+        Path csv = tmp.resolve("table.csv");
+        spark.read().parquet(three).coalesce(1).write().option("header", "true").csv(csv.toString());
+        consensus(one, tmp.resolve("a"), run);
+        spark.conf().set("spark.sql.files.maxPartitionBytes", partitionBytes);
+        try {
+            consensus(three, tmp.resolve("b"), run);
+        } finally {
+            spark.conf().unset("spark.sql.files.maxPartitionBytes");
+        }
+        consensus(csv.toString(), tmp.resolve("c"), concat(run, "--format", "csv"));
+        List<Row> a = draws(spark, tmp.resolve("a"));
+        assertEquals(a, draws(spark, tmp.resolve("b")));
+        assertEquals(a, draws(spark, tmp.resolve("c")));
+        return a;
+    }
+
     /** draws.parquet's rows sorted by chain and draw. */
     static List<Row> draws(SparkSession spark, Path out) {
         return spark.read().parquet(out.resolve("draws.parquet").toString()).orderBy("chain", "draw")

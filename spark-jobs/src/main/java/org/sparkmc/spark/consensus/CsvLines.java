@@ -1,0 +1,171 @@
+package org.sparkmc.spark.consensus;
+
+import com.univocity.parsers.csv.CsvParser;
+import com.univocity.parsers.csv.CsvParserSettings;
+import com.univocity.parsers.csv.UnescapedQuoteHandling;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.consensus.RowLikelihood;
+
+/**
+ * A CSV table's files read again on the driver, line by line through Hadoop's FileSystem, to name the line of a bad
+ * value or of a header without a column: Spark's CSV reader, which reads the rows on the executors, gives no line
+ * numbers. Only the error path reads files this way; a file is read up to its first bad line.
+ *
+ * <p>A line is read as Spark reads it with the options {@link GlmTable} gives (a header, the defaults otherwise):
+ * one record a line, lines ended by \n, \r\n or \r; blank lines (only white space) skipped; the first line that is
+ * not blank is the file's header; fields split by the same parser Spark uses (univocity) with Spark's default
+ * settings (comma, double quote, backslash escape, no comments, white space kept); an empty field is a missing value;
+ * a field is taken by its place, as Spark applies one schema to every file. Lines are numbered from 1 and every line
+ * counts, blank ones and the header too, so the number is the one an editor shows.
+ */
+final class CsvLines {
+    private static final Logger LOG = LoggerFactory.getLogger(CsvLines.class);
+
+    private CsvLines() {
+    }
+
+    /**
+     * The error for the first line of {@code file} with a value that {@link GlmTable#checked} refuses or without a
+     * field for a column, or null when it has none.
+     *
+     * @param file      a file as Spark names it ({@code _metadata.file_path}: a URI)
+     * @param names     the response's and the features' columns
+     * @param positions each one's place among a line's fields
+     * @throws UncheckedIOException when the file cannot be read
+     */
+    static InvalidInputException firstBadLine(Configuration hadoop, String file, List<String> names, int[] positions,
+            RowLikelihood likelihood) {
+        CsvParser parser = new CsvParser(sparkDefaults());
+        try (BufferedReader lines = open(hadoop, path(file))) {
+            long number = 0;
+            int headerFields = -1;
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                number++;
+                if (line.trim().isEmpty()) {
+                    continue;
+                }
+                String[] fields = parser.parseLine(line);
+                if (headerFields < 0) {
+                    headerFields = fields.length;
+                    continue;
+                }
+                String where = file + " line " + number;
+                for (int k = 0; k < names.size(); k++) {
+                    if (positions[k] >= fields.length) {
+                        return new InvalidInputException(where + ", column '" + names.get(k) + "': no value (the line "
+                                + "has " + fields.length + " fields, the header " + headerFields + ")");
+                    }
+                    String value = fields[positions[k]];
+                    try {
+                        GlmTable.checked(value == null || value.isEmpty() ? null : value, k, names.get(k),
+                                likelihood, () -> where);
+                    } catch (InvalidInputException e) {
+                        return e;
+                    }
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": cannot be read again to find its bad line: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * "FILE line N (the header)" for the first CSV file of {@code location} (the file itself, or a directory's data
+     * files by name) whose header has no column {@code column}; null when none lacks it or the files cannot be read.
+     */
+    static String headerWithout(Configuration hadoop, String location, String column) {
+        try {
+            Path path = new Path(location);
+            FileSystem fs = path.getFileSystem(hadoop);
+            FileStatus[] files = fs.getFileStatus(path).isDirectory() ? fs.listStatus(path) : new FileStatus[] {
+                fs.getFileStatus(path)};
+            Arrays.sort(files, Comparator.comparing(f -> f.getPath().getName()));
+            CsvParser parser = new CsvParser(sparkDefaults());
+            for (FileStatus f : files) {
+                String name = f.getPath().getName();
+                if (!f.isFile() || name.startsWith("_") || name.startsWith(".")) {
+                    continue;
+                }
+                try (BufferedReader lines = open(hadoop, f.getPath())) {
+                    long number = 0;
+                    for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                        number++;
+                        if (!line.trim().isEmpty()) {
+                            if (!Arrays.asList(parser.parseLine(line)).contains(column)) {
+                                return f.getPath() + " line " + number + " (the header)";
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            // The refusal that asked still names the table and its columns; only the file and line are lost.
+            LOG.warn("consensus: cannot read the CSV headers of {} again to name the one without '{}'", location,
+                    column, e);
+            return null;
+        }
+    }
+
+    /** A file's lines, decompressed when its name says it is compressed (as Hadoop's codecs do for Spark). */
+    private static BufferedReader open(Configuration hadoop, Path path) throws IOException {
+        FileSystem fs = path.getFileSystem(hadoop);
+        CompressionCodec codec = new CompressionCodecFactory(hadoop).getCodec(path);
+        InputStream in = fs.open(path);
+        try {
+            InputStream data = codec == null ? in : codec.createInputStream(in);
+            return new BufferedReader(new InputStreamReader(data, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
+    }
+
+    /** Spark's {@code _metadata.file_path} is a URI; a plain path is taken as it is. */
+    private static Path path(String file) {
+        try {
+            return new Path(URI.create(file));
+        } catch (IllegalArgumentException e) {
+            return new Path(file);
+        }
+    }
+
+    /** Spark's CSV parser settings for reading with the default options ({@code CSVOptions.asParserSettings}). */
+    private static CsvParserSettings sparkDefaults() {
+        CsvParserSettings settings = new CsvParserSettings();
+        settings.getFormat().setDelimiter(',');
+        settings.getFormat().setQuote('"');
+        settings.getFormat().setQuoteEscape('\\');
+        settings.setCommentProcessingEnabled(false);
+        settings.setIgnoreLeadingWhitespaces(false);
+        settings.setIgnoreTrailingWhitespaces(false);
+        settings.setReadInputOnSeparateThread(false);
+        settings.setMaxColumns(20480);
+        settings.setNullValue("");
+        settings.setEmptyValue("");
+        settings.setMaxCharsPerColumn(-1);
+        settings.setUnescapedQuoteHandling(UnescapedQuoteHandling.STOP_AT_DELIMITER);
+        settings.setLineSeparatorDetectionEnabled(false);
+        return settings;
+    }
+}
