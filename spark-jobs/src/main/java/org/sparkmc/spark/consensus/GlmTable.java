@@ -95,7 +95,10 @@ final class GlmTable {
     private static Dataset<Row> read(SparkSession spark, String location, String format) {
         spark.sparkContext().setJobDescription("consensus: read the table's schema");
         return format.equals("parquet") ? spark.read().parquet(location)
-                : spark.read().option("header", "true").option("inferSchema", "false").csv(location);
+                : spark.read().option("header", "true").option("inferSchema", "false")
+                        // each file's header must name the first file's columns in the same order: Spark reads
+                        // the fields by position, so a file with its columns in another order would be read wrong
+                        .option("enforceSchema", "false").csv(location);
     }
 
     List<String> features() {
@@ -140,6 +143,14 @@ final class GlmTable {
         BadValue bad = null;
         for (Throwable t = failure; t != null && bad == null; t = t.getCause()) {
             bad = t instanceof BadValue b ? b : null;
+            if (t instanceof IllegalArgumentException e && e.getMessage() != null
+                    && e.getMessage().startsWith("CSV header does not conform to the schema")) {
+                InvalidInputException header = new InvalidInputException("the table " + location + ": a file's "
+                        + "header orders or names the columns differently from the first file's, which Spark would "
+                        + "read by position; " + e.getMessage().replace('\n', ' ').replaceAll(" +", " ").trim());
+                header.initCause(failure);
+                return header;
+            }
         }
         if (bad == null || !format.equals("csv")) {
             return failure;

@@ -102,6 +102,18 @@ class ConsensusBadInputTest extends SparkTestBase {
         assertBad(run(dir.toString()), "part-2.csv line 4, column 'y': logistic response is 7.0, expected 0 or 1");
     }
 
+    /**
+     * Spark reads a CSV directory's files by column position under the first file's header: a file whose header
+     * orders the columns differently would be read silently wrong (its x1 as x2). It is refused with its name.
+     */
+    @Test
+    void aFileWhoseHeaderOrdersTheColumnsDifferentlyIsRefused() throws IOException {
+        Path dir = Files.createDirectory(tmp.resolve("mixed.csv"));
+        Files.writeString(dir.resolve("part-1.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n");
+        Files.writeString(dir.resolve("part-2.csv"), "y,x2,x1\n1,1,0.5\n0,2,0.1\n");
+        assertBad(run(dir.toString()), "part-2.csv", "header");
+    }
+
     @Test
     void aResponseOutsideTheSupportIsNamedWithFileRowAndColumn() {
         List<Row> rows = List.of(RowFactory.create(1.0, 0.5), RowFactory.create(0.0, 0.1),
