@@ -40,7 +40,8 @@ import org.sparkmc.core.smc.ResamplingScheme;
  * AD-LDA (a copy of the counts per thread, summed after each sweep): the reference for our block-count property.
  * Each system's rate is also printed as one {@code RESULT row=lda-K system=… tokens_per_second=…} line;
  * {@code -Deval=false} stops there, before the (slow) held-out evaluations; {@code -DprintChunks=true} prints the
- * running wall time of each after every chunk.
+ * running wall time of each after every chunk; {@code -Ddocword=FILE} reads another UCI docword file (gzipped)
+ * instead of KOS, e.g. KOS replicated 20 times ({@code ReplicatedCorpus}), split the same way by id.
  */
 public final class KosLdaBenchmark {
     /** Particles of both left-to-right estimates (Mallet's {@code evaluate-topics} default is 10). */
@@ -60,9 +61,10 @@ public final class KosLdaBenchmark {
         int cycles = args.length > 5 ? Integer.parseInt(args[5]) : CycleMhLdaSampler.DEFAULT_CYCLES;
         int chunk = Integer.getInteger("chunk", 20);
         Path dir = Path.of(System.getProperty("sparkmc.shared.data", "/work/shared/data"), "kos");
+        Path docword = Path.of(System.getProperty("docword", dir.resolve("docword.kos.txt.gz").toString()));
         Corpus kos;
-        try (InputStream in = Files.newInputStream(dir.resolve("docword.kos.txt.gz"))) {
-            kos = UciBagOfWords.readDocword(in, "docword.kos.txt.gz").corpus();
+        try (InputStream in = Files.newInputStream(docword)) {
+            kos = UciBagOfWords.readDocword(in, docword.getFileName().toString()).corpus();
         }
         Corpus train = kos.selectByDocId(id -> id % 10 != 0);
         Corpus heldOut = kos.selectByDocId(id -> id % 10 == 0);
