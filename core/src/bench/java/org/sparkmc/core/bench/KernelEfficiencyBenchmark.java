@@ -73,7 +73,7 @@ public final class KernelEfficiencyBenchmark {
     /** {sampling seconds, min bulk-ESS, max R-hat, acceptance}. */
     static double[] run(Pair p, long seed) {
         Target target = p.target();
-        Kernel kernel = KernelRegistry.create(p.kernel(), new KernelRegistry.Settings(p.scale(), p.adapt(),
+        Kernel<?> kernel = KernelRegistry.create(p.kernel(), new KernelRegistry.Settings(p.scale(), p.adapt(),
                 Double.NaN, 1), target);
         RandomStreams streams = new RandomStreams(seed);
         int chains = 4;

@@ -12,12 +12,35 @@ import org.sparkmc.core.random.Rng;
  * is also adapted by a Robbins–Monro step γ_t(accepted − a*) on log λ, γ_t = t^−0.6 (Andrieu &amp; Thoms 2008,
  * Algorithm 4), toward a* (0.44 in 1-d, 0.234 otherwise); λ restarts at 1 when the empirical covariance takes over.
  * Both Σ̂ and λ change only in warm-up (L is refreshed every 10 warm-up iterations) and are frozen after, so the kept
- * draws come from one fixed random-walk Metropolis kernel. The state lives in {@link ChainState#tuning()}:
- * [log λ, covariance region of {@link CovarianceAdaptation}].
+ * draws come from one fixed random-walk Metropolis kernel. A chain's state is a {@link State}: log λ and the
+ * {@link CovarianceAdaptation}.
  */
-public final class AdaptiveMetropolis implements Kernel {
+public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State> {
     private static final long serialVersionUID = 1L;
     private static final int REFRESH_EVERY = 10;
+
+    private static final StateCodec<State> CODEC = new StateCodec<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public double[] encode(State state) {
+            Packed out = Packed.writer().put(state.scale.log);
+            state.covariance.write(out);
+            return out.toArray();
+        }
+
+        @Override
+        public State decode(double[] data, int dimension) {
+            Packed in = Packed.reader(data);
+            State s = new State(new ProposalScale(in.next()), CovarianceAdaptation.read(in, dimension));
+            in.end();
+            return s;
+        }
+    };
+
+    /** A chain's adaptive Metropolis state: the global factor log λ and the learnt covariance. */
+    public record State(ProposalScale scale, CovarianceAdaptation covariance) implements java.io.Serializable {
+    }
 
     private final double initialScale;
     private final boolean adapt;
@@ -46,48 +69,40 @@ public final class AdaptiveMetropolis implements Kernel {
     }
 
     @Override
-    public double[] initialTuning(int dimension) {
-        double[] t = new double[1 + CovarianceAdaptation.size(dimension)];
-        CovarianceAdaptation.initialise(t, 1, dimension, initialScale);
-        return t;
-    }
-
-    /** The proposal covariance a chain uses now (λ²·2.38²/d·L·Lᵀ, or λ²·s²·I before the switch), row-major. */
-    public static double[] proposalCovariance(ChainState state) {
-        double[] t = state.tuning();
-        int d = state.position().length;
-        double factor = Math.exp(t[0]) * (usesEmpirical(t, d) ? 2.38 / Math.sqrt(d) : 1);
-        int l = CovarianceAdaptation.choleskyOffset(1, d);
-        double[] cov = new double[d * d];
-        for (int i = 0; i < d; i++) {
-            for (int j = 0; j < d; j++) {
-                double s = 0;
-                for (int k = 0; k <= Math.min(i, j); k++) {
-                    s += t[l + i * d + k] * t[l + j * d + k];
-                }
-                cov[i * d + j] = factor * factor * s;
-            }
-        }
-        return cov;
-    }
-
-    private static boolean usesEmpirical(double[] tuning, int d) {
-        return CovarianceAdaptation.count(tuning, 1) >= warmStart(d);
+    public State initialState(int dimension) {
+        return new State(new ProposalScale(0), CovarianceAdaptation.initial(dimension, initialScale));
     }
 
     @Override
-    public boolean step(Target target, ChainState state, Rng rng, boolean warmup) {
-        double[] t = state.tuning();
+    public StateCodec<State> codec() {
+        return CODEC;
+    }
+
+    /** The proposal covariance a chain uses now (λ²·2.38²/d·L·Lᵀ, or λ²·s²·I before the switch), row-major. */
+    public static double[] proposalCovariance(ChainState chain) {
+        State state = (State) chain.kernelState();
+        int d = chain.position().length;
+        double factor = Math.exp(state.scale.log) * (usesEmpirical(state, d) ? 2.38 / Math.sqrt(d) : 1);
+        return state.covariance.covariance(factor);
+    }
+
+    private static boolean usesEmpirical(State state, int d) {
+        return state.covariance.count() >= warmStart(d);
+    }
+
+    @Override
+    public Transition step(Target target, ChainState state, State own, Rng rng, boolean warmup) {
         double[] x = state.position();
         int d = x.length;
-        boolean empirical = usesEmpirical(t, d);
-        double factor = Math.exp(t[0]) * (empirical ? 2.38 / Math.sqrt(d) : 1);
+        CovarianceAdaptation cov = own.covariance;
+        boolean empirical = usesEmpirical(own, d);
+        double factor = Math.exp(own.scale.log) * (empirical ? 2.38 / Math.sqrt(d) : 1);
         double[] z = new double[d];
         for (int i = 0; i < d; i++) {
             z[i] = rng.normal();
         }
         double[] step = new double[d];
-        CovarianceAdaptation.choleskyTimes(t, 1, d, z, step);
+        cov.choleskyTimes(z, step);
         double[] proposed = new double[d];
         for (int i = 0; i < d; i++) {
             proposed[i] = x[i] + factor * step[i];
@@ -99,16 +114,16 @@ public final class AdaptiveMetropolis implements Kernel {
             state.moveTo(proposed, logDensity);
         }
         if (warmup && adapt) {
-            t[0] += ScaleAdaptation.logScaleStep(state, accepted, targetAcceptance, d);
-            CovarianceAdaptation.update(t, 1, state.position());
-            double n = CovarianceAdaptation.count(t, 1);
+            own.scale.log += ScaleAdaptation.logScaleStep(state, accepted, targetAcceptance, d);
+            cov.update(state.position());
+            double n = cov.count();
             if (n >= warmStart(d) && ((long) n - warmStart(d)) % REFRESH_EVERY == 0) {
-                CovarianceAdaptation.refresh(t, 1, d);
+                cov.refresh();
                 if (!empirical) {
-                    t[0] = 0;
+                    own.scale.log = 0;
                 }
             }
         }
-        return accepted;
+        return Transition.metropolis(accepted, logAccept);
     }
 }

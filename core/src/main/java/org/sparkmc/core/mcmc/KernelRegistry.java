@@ -33,12 +33,12 @@ import org.sparkmc.core.model.Target;
  * <li>{@code proposal:com.example.MyProposal}: Metropolis–Hastings with a user's {@link Proposal} (public
  * no-argument constructor), which returns its own log Hastings ratio.</li>
  * <li>{@code rjmcmc}: the reversible-jump sweep a trans-dimensional target defines
- * ({@link org.sparkmc.core.rjmcmc.RjmcmcKernel}; scale and adaptation unused).</li>
+ * ({@link org.sparkmc.core.rjmcmc.RjmcmcKernel}, with its move counter; scale and adaptation unused).</li>
  * <li>{@code cycle(k1, k2, …)}: each in turn; {@code mixture(w1*k1, w2*k2, …)}: one chosen at random with
  * probabilities ∝ w (weights default to 1) ({@link CycleKernel}, {@link MixtureKernel}).</li>
  * </ul>
- * For a target with {@link RunningMeans} (a posterior mean image), the kernel is wrapped in a
- * {@link RunningMeanKernel}.
+ * For a target with {@link RunningMeans} (a posterior mean image), the kernel is observed by a
+ * {@link RunningMeanObserver} ({@link ObservedKernel}).
  */
 public final class KernelRegistry {
     public static final String PROPOSAL_PREFIX = "proposal:";
@@ -56,11 +56,19 @@ public final class KernelRegistry {
 
     /**
      * Settings shared by the kernels: initial proposal scale (slice: initial width), warm-up adaptation, target
-     * acceptance (NaN = default), threads for parallel kernels.
+     * acceptance (NaN = default), threads for parallel kernels, and the warm-up iterations a chain will run (they
+     * place the adaptation windows of the kernels with Stan's windowed warm-up).
      */
-    public record Settings(double scale, boolean adapt, double targetAcceptance, int threads) {
+    public record Settings(double scale, boolean adapt, double targetAcceptance, int threads, int warmup) {
+        /** The warm-up length assumed when none is given: Stan's default, 1,000 iterations. */
+        public static final int DEFAULT_WARMUP = 1000;
+
         public Settings(double scale, boolean adapt, double targetAcceptance) {
             this(scale, adapt, targetAcceptance, 1);
+        }
+
+        public Settings(double scale, boolean adapt, double targetAcceptance, int threads) {
+            this(scale, adapt, targetAcceptance, threads, DEFAULT_WARMUP);
         }
     }
 
@@ -70,16 +78,16 @@ public final class KernelRegistry {
     }
 
     /** A kernel that needs nothing from the target ({@code rwm}, {@code am}, slice, Gibbs, composites of them). */
-    public static Kernel create(String name, Settings settings) {
+    public static Kernel<?> create(String name, Settings settings) {
         return create(name, settings, null);
     }
 
     /** A kernel for a target (needed by {@code independence}, {@code laplace-rwm}; checked for Gibbs kinds). */
-    public static Kernel create(String name, Settings settings, Target target) {
+    public static Kernel<?> create(String name, Settings settings, Target target) {
         check(settings);
-        Kernel kernel = parse(name == null ? "" : name.trim(), settings, target);
+        Kernel<?> kernel = parse(name == null ? "" : name.trim(), settings, target);
         if (target instanceof RunningMeans means) {
-            kernel = RunningMeanKernel.of(kernel, means.runningMeanSize());
+            return ObservedKernel.of(kernel, List.of(RunningMeanObserver.of(means.runningMeanSize())));
         }
         return kernel;
     }
@@ -92,18 +100,21 @@ public final class KernelRegistry {
         if (settings.threads() < 1) {
             throw new InvalidInputException("threads must be at least 1, is " + settings.threads());
         }
+        if (settings.warmup() < 0) {
+            throw new InvalidInputException("warmup must be ≥ 0, is " + settings.warmup());
+        }
     }
 
-    private static Kernel parse(String name, Settings s, Target target) {
+    private static Kernel<?> parse(String name, Settings s, Target target) {
         if (name.startsWith("cycle(") && name.endsWith(")")) {
-            List<Kernel> parts = new ArrayList<>();
+            List<Kernel<?>> parts = new ArrayList<>();
             for (String part : splitTopLevel(name.substring(6, name.length() - 1))) {
                 parts.add(parse(part, s, target));
             }
             return CycleKernel.of(parts);
         }
         if (name.startsWith("mixture(") && name.endsWith(")")) {
-            List<Kernel> parts = new ArrayList<>();
+            List<Kernel<?>> parts = new ArrayList<>();
             List<String> items = splitTopLevel(name.substring(8, name.length() - 1));
             double[] weights = new double[items.size()];
             for (int i = 0; i < items.size(); i++) {
@@ -131,7 +142,7 @@ public final class KernelRegistry {
         }
         switch (name) {
             case "rjmcmc":
-                return org.sparkmc.core.rjmcmc.RjmcmcKernel.ofTargetSweep();
+                return org.sparkmc.core.rjmcmc.RjmcmcKernel.ofTargetSweep().counted();
             case "rwm":
                 return new MetropolisHastings(new GaussianRandomWalk(), s.scale(), s.adapt(), s.targetAcceptance());
             case "am":

@@ -114,7 +114,7 @@ class ChainsDeterminismTest {
     /** The same six chains with the core API alone: warm-up 300 in rounds of 200, then two rounds of 200. */
     private static List<Double> plainLoop() {
         Target target = new BimodalMixture(5);
-        Kernel kernel = MetropolisHastings.randomWalk(3, true);
+        Kernel<?> kernel = MetropolisHastings.randomWalk(3, true);
         RandomStreams streams = new RandomStreams(77);
         List<Double> xs = new java.util.ArrayList<>();
         for (long chain = 1; chain <= 6; chain++) {
