@@ -25,7 +25,8 @@ class CompositeKernelTest {
 
     @Test
     void aCycleAndAMixtureSampleTheTarget() {
-        Kernel<?> cycle = KernelRegistry.create("cycle(am, slice, gibbs)", new KernelRegistry.Settings(0.5, true, Double.NaN));
+        Kernel<?> cycle = KernelRegistry.create("cycle(am, slice, gibbs)",
+                new KernelRegistry.Settings(0.5, true, Double.NaN));
         assertInstanceOf(CycleKernel.class, cycle);
         int failedCycle = RunChains.failedRepetitions(target, cycle, 1, x2::cumulativeProbability, 50, 1000, 2000, 3,
                 61);
@@ -39,7 +40,8 @@ class CompositeKernelTest {
 
     @Test
     void everyPartAdaptsInWarmupOnlyAndKeepsItsOwnTuning() {
-        Kernel<?> cycle = KernelRegistry.create("cycle(rwm, am, slice)", new KernelRegistry.Settings(0.1, true, Double.NaN));
+        Kernel<?> cycle = KernelRegistry.create("cycle(rwm, am, slice)",
+                new KernelRegistry.Settings(0.1, true, Double.NaN));
         RandomStreams streams = new RandomStreams(8);
         ChainState s = ChainRound.start(1, target, cycle, streams);
         List<?> initial = (List<?>) cycle.codec().decode(cycle.encodeState(s), 2);

@@ -61,8 +61,8 @@ public final class RunChains {
      * (adapting) warm-up iterations; returns how many repetitions failed. With 50 repetitions and near-independent
      * draws, more than 3 failures happen with probability ≈ 0.2% for a correct kernel.
      */
-    public static int failedRepetitions(Target target, Kernel<?> kernel, int coordinate, DoubleUnaryOperator cdf, int reps,
-            int warmup, int draws, int thin, long seed) {
+    public static int failedRepetitions(Target target, Kernel<?> kernel, int coordinate,
+            DoubleUnaryOperator cdf, int reps, int warmup, int draws, int thin, long seed) {
         RandomStreams streams = new RandomStreams(seed);
         int failed = 0;
         for (int rep = 0; rep < reps; rep++) {

@@ -26,9 +26,9 @@ import org.sparkmc.spark.io.CheckpointStates;
 
 /**
  * A {@code chains} run's checkpoint directory: {@code state-<round>.json} (the driver's whole state after a round:
- * every chain's position, log density, kernel state (the kernel's {@link Kernel#codec()}) and counters, the acceptance counts, the round history and
- * the SHA-256 of each sampling round's draws) with its own SHA-256 in the file's last line, and
- * {@code rounds/round-<r>.parquet} (each sampling round's draws).
+ * every chain's position, log density, kernel state (the kernel's {@link Kernel#codec()}) and counters, the
+ * acceptance counts, the round history and the SHA-256 of each sampling round's draws) with its own SHA-256 in
+ * the file's last line, and {@code rounds/round-<r>.parquet} (each sampling round's draws).
  *
  * <p>Random generators need no saving: round r of chain c always draws from the stream keyed by (seed, c, r), so
  * the state after a round plus the seed determine everything that follows, and a resumed run is identical to an

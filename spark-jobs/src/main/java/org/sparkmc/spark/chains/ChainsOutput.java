@@ -22,10 +22,10 @@ import scala.Tuple2;
 
 /**
  * Writes a {@code chains} run, committed atomically: {@code draws.parquet} (chain, draw, one column per parameter,
- * lp__, accept_stat__, the kernel's per-step statistics; chains and draws numbered from 1), {@code summary.json}, {@code summary.csv},
- * {@code report.html}, on request {@code cmdstan/chain-<k>.csv} (one CmdStan-style CSV per chain), the files
- * of a target with running means (the Ising model's {@code posterior_mean.png}), and for a reversible-jump run
- * {@code model_probs.csv} and (normal mixtures) {@code predictive.csv} ({@link RjmcmcSummary}).
+ * lp__, accept_stat__, the kernel's per-step statistics; chains and draws numbered from 1), {@code summary.json},
+ * {@code summary.csv}, {@code report.html}, on request {@code cmdstan/chain-<k>.csv} (one CmdStan-style CSV per
+ * chain), the files of a target with running means (the Ising model's {@code posterior_mean.png}), and for a
+ * reversible-jump run {@code model_probs.csv} and (normal mixtures) {@code predictive.csv} ({@link RjmcmcSummary}).
  */
 public final class ChainsOutput {
 

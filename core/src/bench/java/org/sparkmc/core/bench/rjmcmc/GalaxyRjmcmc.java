@@ -116,7 +116,8 @@ public final class GalaxyRjmcmc {
                     Rhat.rhat(draws[p]), EffectiveSampleSize.bulk(draws[p]));
         }
         System.out.printf(Locale.ROOT, "max R-hat over all %d reported quantities: %.4f%n", names.size(), worstRhat);
-        System.out.println("\nacceptance per move (sampling): " + org.sparkmc.core.rjmcmc.MoveCounter.rates(kernel, target, states, false));
+        System.out.println("\nacceptance per move (sampling): "
+                + org.sparkmc.core.rjmcmc.MoveCounter.rates(kernel, target, states, false));
         double essK = EffectiveSampleSize.bulk(k);
         System.out.printf(Locale.ROOT, "%nsweeps/s per thread: %.0f in warm-up (sweeps only), %.0f in sampling "
                 + "(sweep + recording %d quantities); wall %.1f s%nbulk ESS of k: %.0f from %d draws; ESS of k per "
