@@ -26,6 +26,9 @@ import org.sparkmc.core.model.Target;
  * ({@link MultivariateNormalRandomWalk}).</li>
  * <li>{@code slice}, {@code slice-doubling}: coordinate-wise slice sampling with stepping-out or doubling, initial
  * width {@code scale} ({@link SliceSampler}).</li>
+ * <li>{@code nuts}: the No-U-Turn sampler as Stan runs it, with Stan's windowed warm-up of the step size and a
+ * diagonal metric ({@link Nuts}); needs a target with a gradient ({@link org.sparkmc.core.model.GradientTarget}).
+ * Scale unused; target acceptance δ (0.8 by default).</li>
  * <li>{@code gibbs}, {@code gibbs-random}: systematic- or random-scan Gibbs over the target's full conditionals
  * ({@link GibbsSampler}).</li>
  * <li>{@code colour-gibbs}: chromatic parallel Gibbs on a Markov random field with {@code threads} threads
@@ -49,7 +52,7 @@ public final class KernelRegistry {
      */
     public static final double INDEPENDENCE_NU = 30;
     private static final Set<String> NAMES = new TreeSet<>(Set.of("rwm", "am", "independence", "laplace-rwm", "slice",
-            "slice-doubling", "gibbs", "gibbs-random", "colour-gibbs", "rjmcmc"));
+            "slice-doubling", "gibbs", "gibbs-random", "colour-gibbs", "rjmcmc", "nuts"));
 
     private KernelRegistry() {
     }
@@ -162,6 +165,11 @@ public final class KernelRegistry {
                 return new MetropolisHastings(MultivariateNormalRandomWalk.of(cov, d), s.scale(), s.adapt(),
                         s.targetAcceptance());
             }
+            case "nuts":
+                if (target != null) {
+                    Nuts.gradientOf(target);
+                }
+                return Nuts.of(s.warmup(), s.adapt(), s.targetAcceptance());
             case "slice":
                 return SliceSampler.of(SliceSampler.Method.STEPPING_OUT, s.scale(), s.adapt());
             case "slice-doubling":
