@@ -10,13 +10,11 @@ import org.sparkmc.core.random.Rng;
  * only). A step counts as moved when any part moved; its acceptance statistic is the parts' mean, and its
  * statistics are the parts' ({@link PartStates}).
  */
-public final class CycleKernel implements Kernel<List<Object>> {
+public final class CycleKernel extends CompositeKernel {
     private static final long serialVersionUID = 1L;
 
-    private final PartStates parts;
-
     private CycleKernel(List<Kernel<?>> parts) {
-        this.parts = new PartStates(parts);
+        super(parts);
     }
 
     public static CycleKernel of(List<? extends Kernel<?>> parts) {
@@ -24,25 +22,6 @@ public final class CycleKernel implements Kernel<List<Object>> {
             throw new IllegalArgumentException("a cycle needs at least one kernel");
         }
         return new CycleKernel(List.<Kernel<?>>copyOf(parts));
-    }
-
-    public List<Kernel<?>> parts() {
-        return parts.parts();
-    }
-
-    @Override
-    public List<Object> initialState(int dimension) {
-        return parts.initial(dimension);
-    }
-
-    @Override
-    public StateCodec<List<Object>> codec() {
-        return parts.codec();
-    }
-
-    @Override
-    public List<String> statNames() {
-        return parts.statNames();
     }
 
     @Override

@@ -10,14 +10,13 @@ import org.sparkmc.core.random.Rng;
  * (warm-up only) on the steps it takes. A step reports the chosen part's acceptance statistic and statistics, the
  * other parts' statistics NaN ({@link PartStates}).
  */
-public final class MixtureKernel implements Kernel<List<Object>> {
+public final class MixtureKernel extends CompositeKernel {
     private static final long serialVersionUID = 1L;
 
-    private final PartStates parts;
     private final double[] cumulative;
 
     private MixtureKernel(List<Kernel<?>> parts, double[] cumulative) {
-        this.parts = new PartStates(parts);
+        super(parts);
         this.cumulative = cumulative;
     }
 
@@ -42,21 +41,6 @@ public final class MixtureKernel implements Kernel<List<Object>> {
         }
         cumulative[weights.length - 1] = 1;
         return new MixtureKernel(List.<Kernel<?>>copyOf(parts), cumulative);
-    }
-
-    @Override
-    public List<Object> initialState(int dimension) {
-        return parts.initial(dimension);
-    }
-
-    @Override
-    public StateCodec<List<Object>> codec() {
-        return parts.codec();
-    }
-
-    @Override
-    public List<String> statNames() {
-        return parts.statNames();
     }
 
     @Override

@@ -147,11 +147,7 @@ public final class LogisticRegression implements LaplaceApproximation.Source, Gr
             lp -= 0.5 * w[j] * w[j] / priorVariance;
         }
         for (int i = 0; i < n; i++) {
-            double eta = 0;
-            int row = i * p;
-            for (int j = 0; j < p; j++) {
-                eta += x[row + j] * w[j];
-            }
+            double eta = linearPredictor(i, w);
             // log σ(η) = −log(1 + e^−η); log(1 − σ(η)) = −log(1 + e^η)
             lp -= y[i] == 1 ? log1pExp(-eta) : log1pExp(eta);
         }
@@ -167,13 +163,10 @@ public final class LogisticRegression implements LaplaceApproximation.Source, Gr
             gradient[j] = -w[j] / priorVariance;
         }
         for (int i = 0; i < n; i++) {
-            double eta = 0;
-            int row = i * p;
-            for (int j = 0; j < p; j++) {
-                eta += x[row + j] * w[j];
-            }
+            double eta = linearPredictor(i, w);
             lp -= y[i] == 1 ? log1pExp(-eta) : log1pExp(eta);
             double residual = y[i] - 1 / (1 + Math.exp(-eta));
+            int row = i * p;
             for (int j = 0; j < p; j++) {
                 gradient[j] += x[row + j] * residual;
             }
@@ -222,12 +215,17 @@ public final class LogisticRegression implements LaplaceApproximation.Source, Gr
 
     /** π_i(w) = 1/(1 + e^(−x_i·w)). */
     private double probability(int i, double[] w) {
+        return 1 / (1 + Math.exp(-linearPredictor(i, w)));
+    }
+
+    /** η_i = x_i·w. */
+    private double linearPredictor(int i, double[] w) {
         int row = i * p;
         double eta = 0;
         for (int j = 0; j < p; j++) {
             eta += x[row + j] * w[j];
         }
-        return 1 / (1 + Math.exp(-eta));
+        return eta;
     }
 
     /** H(w) = V₀⁻¹ + XᵀD(w)X. */

@@ -21,29 +21,6 @@ import org.sparkmc.core.random.RandomStreams;
  */
 class NutsTest {
 
-    /** A bivariate normal with sds (s1, s2) and correlation ρ, with its gradient. */
-    record Gaussian2(double s1, double s2, double rho) implements GradientTarget {
-        @Override
-        public int dimension() {
-            return 2;
-        }
-
-        @Override
-        public double logDensity(double[] x) {
-            return logDensityGradient(x, new double[2]);
-        }
-
-        @Override
-        public double logDensityGradient(double[] x, double[] g) {
-            double a = x[0] / s1;
-            double b = x[1] / s2;
-            double c = 1 - rho * rho;
-            g[0] = -(a - rho * b) / (c * s1);
-            g[1] = -(b - rho * a) / (c * s2);
-            return -0.5 * (a * a - 2 * rho * a * b + b * b) / c;
-        }
-    }
-
     /** Uniform on the cube (−1, 1)^2: the density drops to zero at its faces, where trajectories diverge. */
     record Box() implements GradientTarget {
         @Override
@@ -69,9 +46,14 @@ class NutsTest {
         }
     }
 
+    private static ChainState warmedUp(CorrelatedNormal target, Nuts kernel, int warmup, RandomStreams streams) {
+        ChainState s = ChainRound.start(1, target, kernel, streams);
+        return ChainRound.run(target, kernel, s, 1, warmup, true, false, streams).state();
+    }
+
     @Test
     void samplesACorrelatedGaussianExactly() {
-        Gaussian2 target = new Gaussian2(1, 10, 0.9);
+        CorrelatedNormal target = new CorrelatedNormal(1, 10, 0.9);
         NormalDistribution x2 = NormalDistribution.of(0, 10);
         int failed = RunChains.failedRepetitions(target, Nuts.of(500, true, Double.NaN), 1, x2::cumulativeProbability,
                 50, 500, 2000, 2, 41);
@@ -80,11 +62,10 @@ class NutsTest {
 
     @Test
     void adaptsStepSizeAndMetricInWarmupAndFreezesThem() {
-        Gaussian2 target = new Gaussian2(0.01, 100, 0);
+        CorrelatedNormal target = new CorrelatedNormal(0.01, 100, 0);
         Nuts kernel = Nuts.of(1000, true, Double.NaN);
         RandomStreams streams = new RandomStreams(5);
-        ChainState s = ChainRound.start(1, target, kernel, streams);
-        s = ChainRound.run(target, kernel, s, 1, 1000, true, false, streams).state();
+        ChainState s = warmedUp(target, kernel, 1000, streams);
         Nuts.State state = kernel.stateOf(s);
         double[] metric = state.inverseMetric();
         // the last window (iterations 450-949, n = 500) estimates the variances within 30%, with Stan's
@@ -109,11 +90,10 @@ class NutsTest {
 
     @Test
     void theStateSurvivesItsCodec() {
-        Gaussian2 target = new Gaussian2(1, 2, 0.5);
+        CorrelatedNormal target = new CorrelatedNormal(1, 2, 0.5);
         Nuts kernel = Nuts.of(200, true, Double.NaN);
         RandomStreams streams = new RandomStreams(6);
-        ChainState s = ChainRound.start(1, target, kernel, streams);
-        s = ChainRound.run(target, kernel, s, 1, 120, true, false, streams).state();
+        ChainState s = warmedUp(target, kernel, 120, streams);
         ChainState copy = s.copy(kernel);
         RoundResult a = ChainRound.run(target, kernel, s, 2, 300, true, true, streams);
         RoundResult b = ChainRound.run(target, kernel, copy, 2, 300, true, true, streams);

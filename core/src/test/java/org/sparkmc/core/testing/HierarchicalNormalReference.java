@@ -24,7 +24,6 @@ public final class HierarchicalNormalReference {
         double[] logWeight = new double[grid];
         double[][] first = new double[grid][];
         double[][] second = new double[grid][];
-        double max = Double.NEGATIVE_INFINITY;
         for (int g = 0; g < grid; g++) {
             double logTau = lo + (hi - lo) * g / (grid - 1);
             double tau = Math.exp(logTau);
@@ -41,7 +40,6 @@ public final class HierarchicalNormalReference {
             // p(log τ | y) ∝ half-Cauchy(τ)·τ · ∫ N(μ | 0, 25) Π N(y_j | μ, τ² + σ_j²) dμ
             double t = tau / 5;
             logWeight[g] = logLik - 0.5 * Math.log(precision) + 0.5 * m * m * precision - Math.log1p(t * t) + logTau;
-            max = Math.max(max, logWeight[g]);
             double varMu = 1 / precision;
             double[] e = new double[j + 2];
             double[] e2 = new double[j + 2];
@@ -61,21 +59,12 @@ public final class HierarchicalNormalReference {
             first[g] = e;
             second[g] = e2;
         }
-        double total = 0;
+        double[][] moments = GridMoments.of(logWeight, first, second);
         double[] mean = new double[j + 2];
-        double[] square = new double[j + 2];
-        for (int g = 0; g < grid; g++) {
-            double w = Math.exp(logWeight[g] - max);
-            total += w;
-            for (int k = 0; k < j + 2; k++) {
-                mean[k] += w * first[g][k];
-                square[k] += w * second[g][k];
-            }
-        }
         double[] sd = new double[j + 2];
         for (int k = 0; k < j + 2; k++) {
-            mean[k] /= total;
-            sd[k] = Math.sqrt(square[k] / total - mean[k] * mean[k]);
+            mean[k] = moments[k][0];
+            sd[k] = moments[k][1];
         }
         return new HierarchicalNormalReference(mean, sd);
     }
