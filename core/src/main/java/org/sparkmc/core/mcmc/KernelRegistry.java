@@ -16,9 +16,11 @@ import org.sparkmc.core.model.Target;
 /**
  * Builds a {@link Kernel} from its name in a job's configuration.
  * <ul>
- * <li>{@code rwm}: random-walk Metropolis, Gaussian proposal of sd {@code scale} per coordinate, the scale adapted
- * toward the target acceptance during warm-up unless adaptation is off ({@link MetropolisHastings}).</li>
- * <li>{@code am}: adaptive Metropolis with a full proposal covariance learnt in warm-up ({@link AdaptiveMetropolis}).</li>
+ * <li>{@code rwm}: random-walk Metropolis, Gaussian proposal of sd {@code scale} per coordinate; with adaptation
+ * each coordinate's step is learnt from its variance in Stan's warm-up windows and a global factor toward the target
+ * acceptance ({@link AdaptiveMetropolis#diagonal}); without, a fixed isotropic walk ({@link MetropolisHastings}).</li>
+ * <li>{@code am}: adaptive Metropolis with a full proposal covariance learnt in Stan's warm-up windows
+ * ({@link AdaptiveMetropolis}).</li>
  * <li>{@code independence}: Metropolis–Hastings with an {@link IndependenceProposal} from the target's Laplace
  * approximation (targets that provide one): multivariate Student-t with {@value #INDEPENDENCE_NU} degrees of freedom,
  * centred at the mode, scale matrix scale²·H⁻¹.</li>
@@ -147,9 +149,10 @@ public final class KernelRegistry {
             case "rjmcmc":
                 return org.sparkmc.core.rjmcmc.RjmcmcKernel.ofTargetSweep().counted();
             case "rwm":
-                return new MetropolisHastings(new GaussianRandomWalk(), s.scale(), s.adapt(), s.targetAcceptance());
+                return s.adapt() ? AdaptiveMetropolis.diagonal(s.scale(), true, s.targetAcceptance(), s.warmup())
+                        : new MetropolisHastings(new GaussianRandomWalk(), s.scale(), false, s.targetAcceptance());
             case "am":
-                return AdaptiveMetropolis.of(s.scale(), s.adapt(), s.targetAcceptance());
+                return AdaptiveMetropolis.of(s.scale(), s.adapt(), s.targetAcceptance(), s.warmup());
             case "independence": {
                 LaplaceApproximation laplace = laplace(name, target);
                 return new MetropolisHastings(IndependenceProposal.studentT(laplace.mode(), laplace.choleskyCov(),

@@ -18,7 +18,7 @@ class AdaptiveMetropolisTest {
 
     @Test
     void learnsTheTargetCovarianceInWarmupAndFreezesIt() {
-        Kernel<?> kernel = AdaptiveMetropolis.of(0.1, true, Double.NaN);
+        Kernel<?> kernel = AdaptiveMetropolis.of(0.1, true, Double.NaN, 20_000);
         RandomStreams streams = new RandomStreams(5);
         ChainState s = ChainRound.start(1, target, kernel, streams);
         s = ChainRound.run(target, kernel, s, 1, 20_000, true, false, streams).state();
