@@ -272,8 +272,7 @@ public final class Nuts implements Kernel<Nuts.State> {
     private static double probe(GradientTarget g, double[] x, double eps, NutsTrajectory.Workspace w, Rng rng) {
         w.start(g, x, rng);
         double h0 = w.energy(w.z);
-        w.leapfrog(g, w.z, eps);
-        double h = w.energy(w.z);
+        double h = w.leapfrog(g, w.z, eps);
         return h0 - (Double.isNaN(h) ? Double.POSITIVE_INFINITY : h);
     }
 }

@@ -20,8 +20,7 @@ final class NutsTrajectory {
         int d = w.d;
         w.fwd.copyFrom(w.z);
         w.bck.copyFrom(w.z);
-        w.sample.copyFrom(w.z);
-        w.propose.copyFrom(w.z);
+        w.sample.copyState(w.z);
         w.sharp(w.z.p, w.pSharpFwdFwd);
         for (double[] v : new double[][] {w.pSharpFwdBck, w.pSharpBckFwd, w.pSharpBckBck}) {
             System.arraycopy(w.pSharpFwdFwd, 0, v, 0, d);
@@ -65,7 +64,7 @@ final class NutsTrajectory {
             double subtree = w.subtreeLogWeight;
             if (alwaysNewest || subtree > logSumWeight
                     || rng.uniform() < Math.exp(subtree - logSumWeight)) {
-                w.sample.copyFrom(w.propose);
+                w.sample.copyState(w.propose);
                 moved = true;
             }
             logSumWeight = logSumExp(logSumWeight, subtree);
@@ -92,9 +91,8 @@ final class NutsTrajectory {
             double[] pBeg, double[] pEnd, double h0, double eps, GradientTarget g, Workspace w, Rng rng) {
         int d = w.d;
         if (depth == 0) {
-            w.leapfrog(g, w.z, eps);
+            double h = w.leapfrog(g, w.z, eps);
             w.leapfrogs++;
-            double h = w.energy(w.z);
             if (Double.isNaN(h)) {
                 h = Double.POSITIVE_INFINITY;
             }
@@ -103,14 +101,16 @@ final class NutsTrajectory {
             }
             w.subtreeLogWeight = h0 - h;
             w.sumMetroProb += h0 - h > 0 ? 1 : Math.exp(h0 - h);
-            propose.copyFrom(w.z);
-            w.sharp(w.z.p, pSharpBeg);
-            System.arraycopy(pSharpBeg, 0, pSharpEnd, 0, d);
+            propose.copyState(w.z);
+            double[] p = w.z.p;
             for (int i = 0; i < d; i++) {
-                rho[i] += w.z.p[i];
+                double sharp = w.inverseMetric[i] * p[i];
+                pSharpBeg[i] = sharp;
+                pSharpEnd[i] = sharp;
+                rho[i] += p[i];
+                pBeg[i] = p[i];
+                pEnd[i] = p[i];
             }
-            System.arraycopy(w.z.p, 0, pBeg, 0, d);
-            System.arraycopy(w.z.p, 0, pEnd, 0, d);
             return !w.divergent;
         }
         Level l = w.levels[depth];
@@ -120,7 +120,6 @@ final class NutsTrajectory {
             return false;
         }
         double init = w.subtreeLogWeight;
-        l.proposeFinal.copyFrom(w.z);
         Arrays.fill(l.rhoFinal, 0);
         if (!buildTree(depth - 1, l.proposeFinal, l.pSharpFinalBeg, pSharpEnd, l.rhoFinal, l.pFinalBeg, pEnd, h0, eps,
                 g, w, rng)) {
@@ -129,7 +128,7 @@ final class NutsTrajectory {
         double fin = w.subtreeLogWeight;
         double subtree = logSumExp(init, fin);
         if (fin > subtree || rng.uniform() < Math.exp(fin - subtree)) {
-            propose.copyFrom(l.proposeFinal);
+            propose.copyState(l.proposeFinal);
         }
         w.subtreeLogWeight = subtree;
         add(l.rhoInit, l.rhoFinal, l.rhoSubtree);
@@ -183,6 +182,13 @@ final class NutsTrajectory {
             q = new double[d];
             p = new double[d];
             grad = new double[d];
+        }
+
+        /** Position, momentum and log density: all a proposal needs (it never continues a trajectory). */
+        void copyState(Point o) {
+            System.arraycopy(o.q, 0, q, 0, q.length);
+            System.arraycopy(o.p, 0, p, 0, p.length);
+            logDensity = o.logDensity;
         }
 
         void copyFrom(Point o) {
@@ -278,17 +284,20 @@ final class NutsTrajectory {
             }
         }
 
-        /** One leapfrog step of size eps (negative: backwards in time). */
-        void leapfrog(GradientTarget g, Point point, double eps) {
+        /** One leapfrog step of size eps (negative: backwards in time); returns the new energy H. */
+        double leapfrog(GradientTarget g, Point point, double eps) {
             double half = 0.5 * eps;
             for (int i = 0; i < d; i++) {
                 point.p[i] += half * point.grad[i];
                 point.q[i] += eps * inverseMetric[i] * point.p[i];
             }
             point.logDensity = g.logDensityGradient(point.q, point.grad);
+            double kinetic = 0;
             for (int i = 0; i < d; i++) {
                 point.p[i] += half * point.grad[i];
+                kinetic += inverseMetric[i] * point.p[i] * point.p[i];
             }
+            return 0.5 * kinetic - point.logDensity;
         }
 
         /** H = ½pᵀM⁻¹p − log p(q). */
