@@ -29,7 +29,6 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(long[].class);
         kryo.register(int[].class);
         kryo.register(Object[].class);
-        kryo.register(ChainState.class);
         kryo.register(RoundResult.class);
         kryo.register(java.util.ArrayList.class);
         kryo.register(ChainSeries.class);
@@ -45,6 +44,8 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(org.apache.spark.sql.types.BooleanType$.class); // filter.parquet's boolean columns
         // Records (Kryo 4 cannot construct them): Java serialization inside Kryo.
         JavaSerializer java = new JavaSerializer();
+        // chains: a chain's kernel state is any kernel's own (serializable) type, so the state goes through Java
+        kryo.register(ChainState.class, java);
         kryo.register(ParameterSummary.class, java);
         kryo.register(FullParameterSummary.class, java);
         kryo.register(ParameterResult.class, java);

@@ -7,7 +7,7 @@ import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.mcmc.KernelRegistry;
-import org.sparkmc.core.mcmc.RunningMeanKernel;
+import org.sparkmc.core.mcmc.RunningMeanObserver;
 import org.sparkmc.core.model.IsingDenoising;
 import org.sparkmc.core.random.RandomStreams;
 
@@ -91,7 +91,7 @@ public final class IsingParallelBenchmark {
 
     /** Seconds for {@code sweeps} sweeps of the bare colour-Gibbs kernel after {@code warmup} untimed ones. */
     static double timeBare(IsingDenoising model, int threads, int warmup, int sweeps) {
-        org.sparkmc.core.mcmc.Kernel kernel = org.sparkmc.core.mcmc.ColourGibbs.of(threads);
+        org.sparkmc.core.mcmc.Kernel<?> kernel = org.sparkmc.core.mcmc.ColourGibbs.of(threads);
         RandomStreams streams = new RandomStreams(7);
         ChainState s = ChainRound.start(1, model, kernel, streams);
         s = ChainRound.run(model, kernel, s, 1, warmup, true, false, streams).state();
@@ -102,7 +102,7 @@ public final class IsingParallelBenchmark {
 
     static double[] run(IsingDenoising model, String kernelName, int threads, int warmup, int sweeps, long seed,
             double[] seconds) {
-        Kernel kernel = KernelRegistry.create(kernelName, new KernelRegistry.Settings(1, true, Double.NaN, threads),
+        Kernel<?> kernel = KernelRegistry.create(kernelName, new KernelRegistry.Settings(1, true, Double.NaN, threads),
                 model);
         RandomStreams streams = new RandomStreams(seed);
         ChainState s = ChainRound.start(1, model, kernel, streams);
@@ -110,7 +110,7 @@ public final class IsingParallelBenchmark {
         long t0 = System.nanoTime();
         s = ChainRound.run(model, kernel, s, 2, sweeps, false, false, streams).state();
         seconds[0] = (System.nanoTime() - t0) / 1e9;
-        return RunningMeanKernel.pooledMean(List.of(s), model.runningMeanSize());
+        return RunningMeanObserver.pooledMean(kernel, List.of(s));
     }
 
     static double meanAbs(double[] a, double[] b) {

@@ -1,93 +1,154 @@
 package org.sparkmc.core.mcmc;
 
+import java.io.Serializable;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.Rng;
 
 /**
- * Adaptive Metropolis (Haario, Saksman &amp; Tamminen 2001, Bernoulli 7(2)): a Gaussian random walk
- * x' = x + λ·(2.38/√d)·L·z, z ~ N(0, I), whose covariance L·Lᵀ = Σ̂ + εI is the running covariance of the chain's
- * own warm-up positions, scaled by Roberts &amp; Rosenthal's (2001) 2.38²/d, optimal for Gaussian-like targets.
+ * Adaptive Metropolis (Haario, Saksman &amp; Tamminen 2001, Bernoulli 7(2)) with Stan's windowed warm-up: a
+ * Gaussian random walk x' = x + λ·(2.38/√d)·L·z, z ~ N(0, I), whose covariance L·Lᵀ = Σ̂ + εI is estimated from the
+ * chain's own warm-up positions, scaled by Roberts &amp; Rosenthal's (2001) 2.38²/d, optimal for Gaussian-like
+ * targets. With {@link #diagonal} only the variances are estimated: a random walk with one step size per
+ * coordinate (the {@code rwm} kernel), for posteriors whose coordinates differ in scale by orders of magnitude.
  *
- * <p>For the first {@code t0 = max(100, 10·d)} warm-up iterations L is {@code initialScale}·I. A global factor λ
- * is also adapted by a Robbins–Monro step γ_t(accepted − a*) on log λ, γ_t = t^−0.6 (Andrieu &amp; Thoms 2008,
- * Algorithm 4), toward a* (0.44 in 1-d, 0.234 otherwise); λ restarts at 1 when the empirical covariance takes over.
- * Both Σ̂ and λ change only in warm-up (L is refreshed every 10 warm-up iterations) and are frozen after, so the kept
- * draws come from one fixed random-walk Metropolis kernel. The state lives in {@link ChainState#tuning()}:
- * [log λ, covariance region of {@link CovarianceAdaptation}].
+ * <p>Warm-up follows {@link WindowSchedule}: during the initial fast interval (75 iterations by default) the chain
+ * climbs from its starting point with L = {@code initialScale}·I and those positions are discarded; each slow
+ * window (25, 50, 100, … iterations) estimates Σ̂ from its own positions only, and at its end L becomes the
+ * Cholesky factor of Σ̂ + εI (ε = 10⁻⁶·mean variance + 10⁻¹²) and the estimate restarts; the final fast interval
+ * keeps L. Learning the covariance from the climb — as this kernel did before over the whole warm-up — left chains
+ * of an AR(5) posterior stuck far from the mode. Throughout warm-up a global factor λ follows Robbins–Monro steps
+ * γ_t·(accepted − a*) on log λ, γ_t = t^−0.6 (Andrieu &amp; Thoms 2008, Algorithm 4), toward a* (0.44 in 1-d, 0.234
+ * otherwise), restarting at λ = 1 (t = 1) with each new L. (Dual averaging, as for NUTS's step size, was tried and
+ * left more AR(5) chains climbing at the end of warm-up.) After warm-up L and λ are frozen, so the kept draws come
+ * from one fixed random-walk Metropolis kernel.
  */
-public final class AdaptiveMetropolis implements Kernel {
-    private static final long serialVersionUID = 1L;
-    private static final int REFRESH_EVERY = 10;
+public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State> {
+    private static final long serialVersionUID = 2L;
+
+    /** A chain's adaptive Metropolis state: log λ, its Robbins–Monro steps, the covariance learnt so far. */
+    public static final class State implements Serializable {
+        private static final long serialVersionUID = 1L;
+        final ProposalScale scale;
+        final CovarianceAdaptation covariance;
+        /** Robbins–Monro steps since λ last restarted. */
+        double steps;
+        /** Whether L is an estimate (else {@code initialScale}·I and no 2.38/√d factor). */
+        boolean empirical;
+
+        State(ProposalScale scale, CovarianceAdaptation covariance, double steps, boolean empirical) {
+            this.scale = scale;
+            this.covariance = covariance;
+            this.steps = steps;
+            this.empirical = empirical;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof State s && scale.equals(s.scale) && covariance.equals(s.covariance)
+                    && Double.compare(steps, s.steps) == 0 && empirical == s.empirical;
+        }
+
+        @Override
+        public int hashCode() {
+            return scale.hashCode() * 31 + covariance.hashCode();
+        }
+    }
 
     private final double initialScale;
     private final boolean adapt;
     private final double targetAcceptance;
+    private final boolean diagonal;
+    private final WindowSchedule windows;
 
-    private AdaptiveMetropolis(double initialScale, boolean adapt, double targetAcceptance) {
-        this.initialScale = initialScale;
-        this.adapt = adapt;
-        this.targetAcceptance = targetAcceptance;
-    }
-
-    /**
-     * @param initialScale     sd of each coordinate's step before the empirical covariance is used (&gt; 0)
-     * @param adapt            adapt during warm-up; false keeps the initial isotropic random walk
-     * @param targetAcceptance the rate λ aims at; NaN picks 0.44 in 1-d and 0.234 otherwise
-     */
-    public static AdaptiveMetropolis of(double initialScale, boolean adapt, double targetAcceptance) {
+    private AdaptiveMetropolis(double initialScale, boolean adapt, double targetAcceptance, boolean diagonal,
+            int warmup) {
         if (!(initialScale > 0) || Double.isInfinite(initialScale)) {
             throw new IllegalArgumentException("initial scale must be positive and finite, is " + initialScale);
         }
-        return new AdaptiveMetropolis(initialScale, adapt, ScaleAdaptation.checkTarget(targetAcceptance));
+        this.initialScale = initialScale;
+        this.adapt = adapt;
+        this.targetAcceptance = ScaleAdaptation.checkTarget(targetAcceptance);
+        this.diagonal = diagonal;
+        this.windows = WindowSchedule.of(warmup);
     }
 
-    static int warmStart(int d) {
-        return Math.max(100, 10 * d);
+    /**
+     * A full proposal covariance.
+     *
+     * @param initialScale     sd of each coordinate's step before the first window's estimate (&gt; 0)
+     * @param adapt            adapt during warm-up; false keeps the initial isotropic random walk
+     * @param targetAcceptance the rate λ aims at; NaN picks 0.44 in 1-d and 0.234 otherwise
+     * @param warmup           the warm-up iterations a chain will run (they place the windows)
+     */
+    public static AdaptiveMetropolis of(double initialScale, boolean adapt, double targetAcceptance, int warmup) {
+        return new AdaptiveMetropolis(initialScale, adapt, targetAcceptance, false, warmup);
+    }
+
+    /** {@link #of(double, boolean, double, int)} for Stan's default warm-up of 1,000 iterations. */
+    public static AdaptiveMetropolis of(double initialScale, boolean adapt, double targetAcceptance) {
+        return of(initialScale, adapt, targetAcceptance, KernelRegistry.Settings.DEFAULT_WARMUP);
+    }
+
+    /** One step size per coordinate, λ·(2.38/√d)·σ̂_i, the variances learnt in the same windows. */
+    public static AdaptiveMetropolis diagonal(double initialScale, boolean adapt, double targetAcceptance,
+            int warmup) {
+        return new AdaptiveMetropolis(initialScale, adapt, targetAcceptance, true, warmup);
     }
 
     @Override
-    public double[] initialTuning(int dimension) {
-        double[] t = new double[1 + CovarianceAdaptation.size(dimension)];
-        CovarianceAdaptation.initialise(t, 1, dimension, initialScale);
-        return t;
+    public State initialState(int dimension) {
+        return new State(new ProposalScale(0), CovarianceAdaptation.initial(dimension, initialScale, diagonal), 0,
+                false);
     }
 
-    /** The proposal covariance a chain uses now (λ²·2.38²/d·L·Lᵀ, or λ²·s²·I before the switch), row-major. */
-    public static double[] proposalCovariance(ChainState state) {
-        double[] t = state.tuning();
-        int d = state.position().length;
-        double factor = Math.exp(t[0]) * (usesEmpirical(t, d) ? 2.38 / Math.sqrt(d) : 1);
-        int l = CovarianceAdaptation.choleskyOffset(1, d);
-        double[] cov = new double[d * d];
-        for (int i = 0; i < d; i++) {
-            for (int j = 0; j < d; j++) {
-                double s = 0;
-                for (int k = 0; k <= Math.min(i, j); k++) {
-                    s += t[l + i * d + k] * t[l + j * d + k];
-                }
-                cov[i * d + j] = factor * factor * s;
+    @Override
+    public StateCodec<State> codec() {
+        return new StateCodec<>() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public double[] encode(State state) {
+                Packed out = Packed.writer().put(state.scale.log).put(state.steps).put(state.empirical ? 1 : 0);
+                state.covariance.write(out);
+                return out.toArray();
             }
-        }
-        return cov;
+
+            @Override
+            public State decode(double[] data, int dimension) {
+                Packed in = Packed.reader(data);
+                ProposalScale scale = new ProposalScale(in.next());
+                double steps = in.next();
+                boolean empirical = in.next() != 0;
+                State s = new State(scale, CovarianceAdaptation.read(in, dimension, diagonal), steps, empirical);
+                in.end();
+                return s;
+            }
+        };
     }
 
-    private static boolean usesEmpirical(double[] tuning, int d) {
-        return CovarianceAdaptation.count(tuning, 1) >= warmStart(d);
+    /** The proposal covariance a chain uses now (λ²·2.38²/d·L·Lᵀ, or λ²·s²·I before the first window), row-major. */
+    public static double[] proposalCovariance(ChainState chain) {
+        State state = (State) chain.kernelState();
+        int d = chain.position().length;
+        return state.covariance.covariance(factor(state, d));
+    }
+
+    private static double factor(State state, int d) {
+        return Math.exp(state.scale.log) * (state.empirical ? 2.38 / Math.sqrt(d) : 1);
     }
 
     @Override
-    public boolean step(Target target, ChainState state, Rng rng, boolean warmup) {
-        double[] t = state.tuning();
+    public Transition step(Target target, ChainState state, State own, Rng rng, boolean warmup) {
         double[] x = state.position();
         int d = x.length;
-        boolean empirical = usesEmpirical(t, d);
-        double factor = Math.exp(t[0]) * (empirical ? 2.38 / Math.sqrt(d) : 1);
+        CovarianceAdaptation cov = own.covariance;
+        double factor = factor(own, d);
         double[] z = new double[d];
         for (int i = 0; i < d; i++) {
             z[i] = rng.normal();
         }
         double[] step = new double[d];
-        CovarianceAdaptation.choleskyTimes(t, 1, d, z, step);
+        cov.choleskyTimes(z, step);
         double[] proposed = new double[d];
         for (int i = 0; i < d; i++) {
             proposed[i] = x[i] + factor * step[i];
@@ -99,16 +160,25 @@ public final class AdaptiveMetropolis implements Kernel {
             state.moveTo(proposed, logDensity);
         }
         if (warmup && adapt) {
-            t[0] += ScaleAdaptation.logScaleStep(state, accepted, targetAcceptance, d);
-            CovarianceAdaptation.update(t, 1, state.position());
-            double n = CovarianceAdaptation.count(t, 1);
-            if (n >= warmStart(d) && ((long) n - warmStart(d)) % REFRESH_EVERY == 0) {
-                CovarianceAdaptation.refresh(t, 1, d);
-                if (!empirical) {
-                    t[0] = 0;
-                }
-            }
+            adapt(own, state.position(), state.warmupIterations(), accepted, d);
         }
-        return accepted;
+        return Transition.metropolis(accepted, logAccept);
+    }
+
+    /** One warm-up iteration's adaptation: λ, then the window's estimate, then a new L at a window's end. */
+    private void adapt(State own, double[] x, long iteration, boolean accepted, int d) {
+        own.scale.log += ScaleAdaptation.logScaleStep((long) own.steps, accepted, targetAcceptance, d);
+        own.steps++;
+        if (windows.inSlowWindow(iteration)) {
+            own.covariance.update(x);
+        }
+        if (windows.endsWindow(iteration)) {
+            if (own.covariance.refresh()) {
+                own.empirical = true;
+                own.scale.log = 0;
+                own.steps = 0;
+            }
+            own.covariance.restart();
+        }
     }
 }

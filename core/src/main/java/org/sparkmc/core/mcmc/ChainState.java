@@ -1,17 +1,21 @@
 package org.sparkmc.core.mcmc;
 
+import java.io.Serializable;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
- * The complete state of one Markov chain between rounds: its position and log density, its kernel's tuning
- * (adapted during warm-up, frozen after), and its counters. Random streams are not part of the state: each
- * round draws from a stream keyed by (chain, round), so the state plus the root seed reproduces everything.
+ * The complete state of one Markov chain between rounds: its position and log density, its kernel's typed state
+ * (adapted during warm-up, frozen after, see {@link Kernel}), and its counters. Random streams are not part of the
+ * state: each round draws from a stream keyed by (chain, round), so the state plus the root seed reproduces
+ * everything.
  */
-public final class ChainState {
+public final class ChainState implements Serializable {
+    private static final long serialVersionUID = 2L;
     private long chain;
     private double[] position;
     private double logDensity;
-    private double[] tuning;
+    private Object kernelState;
     private long warmupIterations;
     private long samplingIterations;
 
@@ -19,17 +23,18 @@ public final class ChainState {
     public ChainState() {
     }
 
-    public ChainState(long chain, double[] position, double logDensity, double[] tuning) {
+    /** @param kernelState the state {@link Kernel#initialState} made for this chain's kernel */
+    public ChainState(long chain, double[] position, double logDensity, Object kernelState) {
         this.chain = chain;
         this.position = position;
         this.logDensity = logDensity;
-        this.tuning = tuning;
+        this.kernelState = kernelState;
     }
 
     /** A chain's state as saved in a checkpoint, counters included. */
-    public static ChainState restore(long chain, double[] position, double logDensity, double[] tuning,
+    public static ChainState restore(long chain, double[] position, double logDensity, Object kernelState,
             long warmupIterations, long samplingIterations) {
-        ChainState s = new ChainState(chain, position, logDensity, tuning);
+        ChainState s = new ChainState(chain, position, logDensity, kernelState);
         s.warmupIterations = warmupIterations;
         s.samplingIterations = samplingIterations;
         return s;
@@ -48,9 +53,9 @@ public final class ChainState {
         return logDensity;
     }
 
-    /** The kernel's tunable state (e.g. log proposal scale); owned by the kernel. */
-    public double[] tuning() {
-        return tuning;
+    /** The kernel's state, of the kernel's state type; read it typed with {@link Kernel#stateOf}. */
+    public Object kernelState() {
+        return kernelState;
     }
 
     public long warmupIterations() {
@@ -77,7 +82,8 @@ public final class ChainState {
         logDensity = newLogDensity;
     }
 
-    void countIteration(boolean warmup) {
+    /** Counts a finished iteration (callers that step a kernel themselves, as {@link ChainRound} does). */
+    public void countIteration(boolean warmup) {
         if (warmup) {
             warmupIterations++;
         } else {
@@ -85,28 +91,16 @@ public final class ChainState {
         }
     }
 
-    /**
-     * A view of this chain for one part of a composite kernel: the same position array, log density and counters,
-     * with that part's own tuning array. The composite copies the part's moves back with {@link #jumpTo}.
-     */
-    ChainState withTuning(double[] partTuning) {
-        ChainState view = new ChainState(chain, position, logDensity, partTuning);
-        view.warmupIterations = warmupIterations;
-        view.samplingIterations = samplingIterations;
-        return view;
-    }
-
-    public ChainState copy() {
-        ChainState c = new ChainState(chain, position.clone(), logDensity, tuning.clone());
-        c.warmupIterations = warmupIterations;
-        c.samplingIterations = samplingIterations;
-        return c;
+    /** A deep copy: the position and, through the kernel's codec, the kernel state. */
+    public ChainState copy(Kernel<?> kernel) {
+        Object state = kernel.codec().decode(kernel.encodeState(this), position.length);
+        return restore(chain, position.clone(), logDensity, state, warmupIterations, samplingIterations);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof ChainState s && chain == s.chain && Arrays.equals(position, s.position)
-                && Double.compare(logDensity, s.logDensity) == 0 && Arrays.equals(tuning, s.tuning)
+                && Double.compare(logDensity, s.logDensity) == 0 && Objects.equals(kernelState, s.kernelState)
                 && warmupIterations == s.warmupIterations && samplingIterations == s.samplingIterations;
     }
 
@@ -118,6 +112,6 @@ public final class ChainState {
     @Override
     public String toString() {
         return "ChainState[chain=" + chain + ", position=" + Arrays.toString(position) + ", logDensity="
-                + logDensity + ", tuning=" + Arrays.toString(tuning) + "]";
+                + logDensity + ", kernelState=" + kernelState + "]";
     }
 }

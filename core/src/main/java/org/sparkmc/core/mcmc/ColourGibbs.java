@@ -28,7 +28,7 @@ import org.sparkmc.core.random.Rng;
  * (chain, round) stream. Threads only pick blocks, so draws are bit-identical for any number of threads and any
  * scheduling. Threads come from a shared pool of daemon threads per thread count.
  */
-public final class ColourGibbs implements Kernel {
+public final class ColourGibbs implements Kernel<Void> {
     private static final long serialVersionUID = 1L;
     private static final String BLOCK_STREAM = "colour-gibbs-block";
     private static final Map<Integer, ExecutorService> POOLS = new ConcurrentHashMap<>();
@@ -63,8 +63,13 @@ public final class ColourGibbs implements Kernel {
     }
 
     @Override
-    public double[] initialTuning(int dimension) {
-        return new double[0];
+    public Void initialState(int dimension) {
+        return null;
+    }
+
+    @Override
+    public StateCodec<Void> codec() {
+        return StateCodec.none();
     }
 
     /** The colouring used for a field (computed once per kernel instance and field). */
@@ -83,7 +88,7 @@ public final class ColourGibbs implements Kernel {
     }
 
     @Override
-    public boolean step(Target target, ChainState state, Rng rng, boolean warmup) {
+    public Transition step(Target target, ChainState state, Void none, Rng rng, boolean warmup) {
         if (!(target instanceof MarkovRandomField field)) {
             throw new IllegalArgumentException("colour Gibbs needs a Markov random field target ("
                     + MarkovRandomField.class.getSimpleName() + "); " + target.getClass().getName() + " is not one");
@@ -105,7 +110,7 @@ public final class ColourGibbs implements Kernel {
             }
         }
         state.jumpTo(x, target.logDensity(x));
-        return true;
+        return Transition.GIBBS;
     }
 
     private void sampleBlock(MarkovRandomField field, double[] x, int[] sites, int colour, int block,

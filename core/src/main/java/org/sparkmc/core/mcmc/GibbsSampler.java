@@ -11,7 +11,7 @@ import org.sparkmc.core.random.Rng;
  * at random (B = number of blocks), so a step costs about one sweep; random scan is reversible, systematic scan is
  * not, and both leave the target invariant. Every update is accepted; there is nothing to tune.
  */
-public final class GibbsSampler implements Kernel {
+public final class GibbsSampler implements Kernel<Void> {
     private static final long serialVersionUID = 1L;
 
     /** The order in which blocks are updated. */
@@ -30,12 +30,17 @@ public final class GibbsSampler implements Kernel {
     }
 
     @Override
-    public double[] initialTuning(int dimension) {
-        return new double[0];
+    public Void initialState(int dimension) {
+        return null;
     }
 
     @Override
-    public boolean step(Target target, ChainState state, Rng rng, boolean warmup) {
+    public StateCodec<Void> codec() {
+        return StateCodec.none();
+    }
+
+    @Override
+    public Transition step(Target target, ChainState state, Void none, Rng rng, boolean warmup) {
         if (!(target instanceof FullConditionals conditionals)) {
             throw new IllegalArgumentException("Gibbs sampling needs a target with full conditionals ("
                     + FullConditionals.class.getSimpleName() + "); " + target.getClass().getName() + " has none");
@@ -50,6 +55,6 @@ public final class GibbsSampler implements Kernel {
             }
         }
         state.moveTo(x, target.logDensity(x));
-        return true;
+        return Transition.GIBBS;
     }
 }

@@ -16,9 +16,11 @@ import org.sparkmc.core.model.Target;
 /**
  * Builds a {@link Kernel} from its name in a job's configuration.
  * <ul>
- * <li>{@code rwm}: random-walk Metropolis, Gaussian proposal of sd {@code scale} per coordinate, the scale adapted
- * toward the target acceptance during warm-up unless adaptation is off ({@link MetropolisHastings}).</li>
- * <li>{@code am}: adaptive Metropolis with a full proposal covariance learnt in warm-up ({@link AdaptiveMetropolis}).</li>
+ * <li>{@code rwm}: random-walk Metropolis, Gaussian proposal of sd {@code scale} per coordinate; with adaptation
+ * each coordinate's step is learnt from its variance in Stan's warm-up windows and a global factor toward the target
+ * acceptance ({@link AdaptiveMetropolis#diagonal}); without, a fixed isotropic walk ({@link MetropolisHastings}).</li>
+ * <li>{@code am}: adaptive Metropolis with a full proposal covariance learnt in Stan's warm-up windows
+ * ({@link AdaptiveMetropolis}).</li>
  * <li>{@code independence}: Metropolis–Hastings with an {@link IndependenceProposal} from the target's Laplace
  * approximation (targets that provide one): multivariate Student-t with {@value #INDEPENDENCE_NU} degrees of freedom,
  * centred at the mode, scale matrix scale²·H⁻¹.</li>
@@ -26,6 +28,9 @@ import org.sparkmc.core.model.Target;
  * ({@link MultivariateNormalRandomWalk}).</li>
  * <li>{@code slice}, {@code slice-doubling}: coordinate-wise slice sampling with stepping-out or doubling, initial
  * width {@code scale} ({@link SliceSampler}).</li>
+ * <li>{@code nuts}: the No-U-Turn sampler as Stan runs it, with Stan's windowed warm-up of the step size and a
+ * diagonal metric ({@link Nuts}); needs a target with a gradient ({@link org.sparkmc.core.model.GradientTarget}).
+ * Scale unused; target acceptance δ (0.8 by default).</li>
  * <li>{@code gibbs}, {@code gibbs-random}: systematic- or random-scan Gibbs over the target's full conditionals
  * ({@link GibbsSampler}).</li>
  * <li>{@code colour-gibbs}: chromatic parallel Gibbs on a Markov random field with {@code threads} threads
@@ -33,12 +38,12 @@ import org.sparkmc.core.model.Target;
  * <li>{@code proposal:com.example.MyProposal}: Metropolis–Hastings with a user's {@link Proposal} (public
  * no-argument constructor), which returns its own log Hastings ratio.</li>
  * <li>{@code rjmcmc}: the reversible-jump sweep a trans-dimensional target defines
- * ({@link org.sparkmc.core.rjmcmc.RjmcmcKernel}; scale and adaptation unused).</li>
+ * ({@link org.sparkmc.core.rjmcmc.RjmcmcKernel}, with its move counter; scale and adaptation unused).</li>
  * <li>{@code cycle(k1, k2, …)}: each in turn; {@code mixture(w1*k1, w2*k2, …)}: one chosen at random with
  * probabilities ∝ w (weights default to 1) ({@link CycleKernel}, {@link MixtureKernel}).</li>
  * </ul>
- * For a target with {@link RunningMeans} (a posterior mean image), the kernel is wrapped in a
- * {@link RunningMeanKernel}.
+ * For a target with {@link RunningMeans} (a posterior mean image), the kernel is observed by a
+ * {@link RunningMeanObserver} ({@link ObservedKernel}).
  */
 public final class KernelRegistry {
     public static final String PROPOSAL_PREFIX = "proposal:";
@@ -49,18 +54,26 @@ public final class KernelRegistry {
      */
     public static final double INDEPENDENCE_NU = 30;
     private static final Set<String> NAMES = new TreeSet<>(Set.of("rwm", "am", "independence", "laplace-rwm", "slice",
-            "slice-doubling", "gibbs", "gibbs-random", "colour-gibbs", "rjmcmc"));
+            "slice-doubling", "gibbs", "gibbs-random", "colour-gibbs", "rjmcmc", "nuts"));
 
     private KernelRegistry() {
     }
 
     /**
      * Settings shared by the kernels: initial proposal scale (slice: initial width), warm-up adaptation, target
-     * acceptance (NaN = default), threads for parallel kernels.
+     * acceptance (NaN = default), threads for parallel kernels, and the warm-up iterations a chain will run (they
+     * place the adaptation windows of the kernels with Stan's windowed warm-up).
      */
-    public record Settings(double scale, boolean adapt, double targetAcceptance, int threads) {
+    public record Settings(double scale, boolean adapt, double targetAcceptance, int threads, int warmup) {
+        /** The warm-up length assumed when none is given: Stan's default, 1,000 iterations. */
+        public static final int DEFAULT_WARMUP = 1000;
+
         public Settings(double scale, boolean adapt, double targetAcceptance) {
             this(scale, adapt, targetAcceptance, 1);
+        }
+
+        public Settings(double scale, boolean adapt, double targetAcceptance, int threads) {
+            this(scale, adapt, targetAcceptance, threads, DEFAULT_WARMUP);
         }
     }
 
@@ -70,16 +83,16 @@ public final class KernelRegistry {
     }
 
     /** A kernel that needs nothing from the target ({@code rwm}, {@code am}, slice, Gibbs, composites of them). */
-    public static Kernel create(String name, Settings settings) {
+    public static Kernel<?> create(String name, Settings settings) {
         return create(name, settings, null);
     }
 
     /** A kernel for a target (needed by {@code independence}, {@code laplace-rwm}; checked for Gibbs kinds). */
-    public static Kernel create(String name, Settings settings, Target target) {
+    public static Kernel<?> create(String name, Settings settings, Target target) {
         check(settings);
-        Kernel kernel = parse(name == null ? "" : name.trim(), settings, target);
+        Kernel<?> kernel = parse(name == null ? "" : name.trim(), settings, target);
         if (target instanceof RunningMeans means) {
-            kernel = RunningMeanKernel.of(kernel, means.runningMeanSize());
+            return ObservedKernel.of(kernel, List.of(RunningMeanObserver.of(means.runningMeanSize())));
         }
         return kernel;
     }
@@ -92,18 +105,21 @@ public final class KernelRegistry {
         if (settings.threads() < 1) {
             throw new InvalidInputException("threads must be at least 1, is " + settings.threads());
         }
+        if (settings.warmup() < 0) {
+            throw new InvalidInputException("warmup must be ≥ 0, is " + settings.warmup());
+        }
     }
 
-    private static Kernel parse(String name, Settings s, Target target) {
+    private static Kernel<?> parse(String name, Settings s, Target target) {
         if (name.startsWith("cycle(") && name.endsWith(")")) {
-            List<Kernel> parts = new ArrayList<>();
+            List<Kernel<?>> parts = new ArrayList<>();
             for (String part : splitTopLevel(name.substring(6, name.length() - 1))) {
                 parts.add(parse(part, s, target));
             }
             return CycleKernel.of(parts);
         }
         if (name.startsWith("mixture(") && name.endsWith(")")) {
-            List<Kernel> parts = new ArrayList<>();
+            List<Kernel<?>> parts = new ArrayList<>();
             List<String> items = splitTopLevel(name.substring(8, name.length() - 1));
             double[] weights = new double[items.size()];
             for (int i = 0; i < items.size(); i++) {
@@ -131,11 +147,12 @@ public final class KernelRegistry {
         }
         switch (name) {
             case "rjmcmc":
-                return org.sparkmc.core.rjmcmc.RjmcmcKernel.ofTargetSweep();
+                return org.sparkmc.core.rjmcmc.RjmcmcKernel.ofTargetSweep().counted();
             case "rwm":
-                return new MetropolisHastings(new GaussianRandomWalk(), s.scale(), s.adapt(), s.targetAcceptance());
+                return s.adapt() ? AdaptiveMetropolis.diagonal(s.scale(), true, s.targetAcceptance(), s.warmup())
+                        : new MetropolisHastings(new GaussianRandomWalk(), s.scale(), false, s.targetAcceptance());
             case "am":
-                return AdaptiveMetropolis.of(s.scale(), s.adapt(), s.targetAcceptance());
+                return AdaptiveMetropolis.of(s.scale(), s.adapt(), s.targetAcceptance(), s.warmup());
             case "independence": {
                 LaplaceApproximation laplace = laplace(name, target);
                 return new MetropolisHastings(IndependenceProposal.studentT(laplace.mode(), laplace.choleskyCov(),
@@ -151,6 +168,11 @@ public final class KernelRegistry {
                 return new MetropolisHastings(MultivariateNormalRandomWalk.of(cov, d), s.scale(), s.adapt(),
                         s.targetAcceptance());
             }
+            case "nuts":
+                if (target != null) {
+                    Nuts.gradientOf(target);
+                }
+                return Nuts.of(s.warmup(), s.adapt(), s.targetAcceptance());
             case "slice":
                 return SliceSampler.of(SliceSampler.Method.STEPPING_OUT, s.scale(), s.adapt());
             case "slice-doubling":

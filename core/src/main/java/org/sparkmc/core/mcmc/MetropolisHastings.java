@@ -7,11 +7,11 @@ import org.sparkmc.core.random.Rng;
  * Metropolis–Hastings (Metropolis et al. 1953; Hastings 1970): propose x' from a {@link Proposal}, accept with
  * probability min(1, p(x')/p(x) · q(x|x')/q(x'|x)).
  *
- * <p>The proposal scale s is the chain's tuning ({@code tuning[0] = log s}). With adaptation on, each warm-up step
+ * <p>The proposal scale s is the chain's state ({@link ProposalScale}). With adaptation on, each warm-up step
  * moves log s by a Robbins–Monro step γ_t·(accepted − a*) with γ_t = t^−0.6, toward the target acceptance rate a*
  * (0.44 for one dimension, 0.234 otherwise: Roberts &amp; Rosenthal 2001); after warm-up s is frozen.
  */
-public final class MetropolisHastings implements Kernel {
+public final class MetropolisHastings implements Kernel<ProposalScale> {
     private static final long serialVersionUID = 1L;
 
     private final Proposal proposal;
@@ -38,20 +38,25 @@ public final class MetropolisHastings implements Kernel {
     }
 
     @Override
-    public double[] initialTuning(int dimension) {
-        return new double[] {Math.log(initialScale)};
+    public ProposalScale initialState(int dimension) {
+        return new ProposalScale(Math.log(initialScale));
+    }
+
+    @Override
+    public StateCodec<ProposalScale> codec() {
+        return ProposalScale.CODEC;
     }
 
     /** The current proposal scale of a chain. */
     public static double scale(ChainState state) {
-        return Math.exp(state.tuning()[0]);
+        return ((ProposalScale) state.kernelState()).value();
     }
 
     @Override
-    public boolean step(Target target, ChainState state, Rng rng, boolean warmup) {
+    public Transition step(Target target, ChainState state, ProposalScale scale, Rng rng, boolean warmup) {
         double[] x = state.position();
         double[] proposed = new double[x.length];
-        double logHastings = proposal.propose(x, proposed, Math.exp(state.tuning()[0]), rng);
+        double logHastings = proposal.propose(x, proposed, Math.exp(scale.log), rng);
         double logDensity = target.logDensity(proposed);
         double logAccept = logDensity - state.logDensity() + logHastings;
         boolean accepted = !Double.isNaN(logAccept) && Math.log(rng.uniform()) < logAccept;
@@ -59,8 +64,8 @@ public final class MetropolisHastings implements Kernel {
             state.moveTo(proposed, logDensity);
         }
         if (warmup && adapt) {
-            state.tuning()[0] += ScaleAdaptation.logScaleStep(state, accepted, targetAcceptance, x.length);
+            scale.log += ScaleAdaptation.logScaleStep(state, accepted, targetAcceptance, x.length);
         }
-        return accepted;
+        return Transition.metropolis(accepted, logAccept);
     }
 }

@@ -6,22 +6,22 @@ import org.sparkmc.core.random.Rng;
 
 /**
  * A random mixture of kernels Σ w_i K_i: one step applies K_i with probability w_i (Tierney 1994). Each part leaves
- * the target invariant, so the mixture does. Each part keeps its own tuning and adapts it (warm-up only) on the
- * steps it takes.
+ * the target invariant, so the mixture does. A chain holds each part's state in a list; each part adapts its own
+ * (warm-up only) on the steps it takes. A step reports the chosen part's acceptance statistic and statistics, the
+ * other parts' statistics NaN ({@link PartStates}).
  */
-public final class MixtureKernel implements Kernel {
+public final class MixtureKernel extends CompositeKernel {
     private static final long serialVersionUID = 1L;
 
-    private final List<Kernel> parts;
     private final double[] cumulative;
 
-    private MixtureKernel(List<Kernel> parts, double[] cumulative) {
-        this.parts = parts;
+    private MixtureKernel(List<Kernel<?>> parts, double[] cumulative) {
+        super(parts);
         this.cumulative = cumulative;
     }
 
     /** @param weights positive, not necessarily normalised */
-    public static MixtureKernel of(List<Kernel> parts, double[] weights) {
+    public static MixtureKernel of(List<? extends Kernel<?>> parts, double[] weights) {
         if (parts.isEmpty() || parts.size() != weights.length) {
             throw new IllegalArgumentException("a mixture needs one weight per kernel and at least one kernel, has "
                     + parts.size() + " kernels and " + weights.length + " weights");
@@ -40,21 +40,23 @@ public final class MixtureKernel implements Kernel {
             cumulative[i] = sum;
         }
         cumulative[weights.length - 1] = 1;
-        return new MixtureKernel(List.copyOf(parts), cumulative);
+        return new MixtureKernel(List.<Kernel<?>>copyOf(parts), cumulative);
     }
 
     @Override
-    public double[] initialTuning(int dimension) {
-        return PartTunings.initial(parts, dimension);
-    }
-
-    @Override
-    public boolean step(Target target, ChainState state, Rng rng, boolean warmup) {
+    public Transition step(Target target, ChainState chain, List<Object> states, Rng rng, boolean warmup) {
         double u = rng.uniform();
         int i = 0;
         while (u >= cumulative[i]) {
             i++;
         }
-        return PartTunings.step(parts.get(i), i, target, state, rng, warmup);
+        Transition t = parts.step(i, target, chain, states, rng, warmup);
+        if (parts.statNames().isEmpty()) {
+            return t;
+        }
+        double[] stats = new double[parts.statNames().size()];
+        java.util.Arrays.fill(stats, Double.NaN);
+        parts.copyStats(i, t, stats);
+        return Transition.of(t.moved(), t.acceptStat(), stats);
     }
 }

@@ -21,8 +21,13 @@ final class ScaleAdaptation {
 
     /** The change of log s after a warm-up proposal in {@code dimension} dimensions. */
     static double logScaleStep(ChainState state, boolean accepted, double targetAcceptance, int dimension) {
+        return logScaleStep(state.warmupIterations(), accepted, targetAcceptance, dimension);
+    }
+
+    /** The change of log s after the {@code i}-th (from 0) adapting proposal: gain (i + 1)^−0.6. */
+    static double logScaleStep(long i, boolean accepted, double targetAcceptance, int dimension) {
         double aim = Double.isNaN(targetAcceptance) ? (dimension == 1 ? 0.44 : 0.234) : targetAcceptance;
-        double gain = Math.pow(state.warmupIterations() + 1.0, -0.6);
+        double gain = Math.pow(i + 1.0, -0.6);
         return gain * ((accepted ? 1 : 0) - aim);
     }
 }

@@ -13,9 +13,9 @@ import org.sparkmc.core.random.Rng;
  *
  * <p>Width adaptation: during warm-up each coordinate's width becomes w_i = 2·mean|x_i' − x_i| over the warm-up
  * updates so far (the distance a well-tuned update typically moves); after warm-up the widths are frozen. Any fixed
- * widths give a valid kernel, so the kept draws come from a fixed kernel. Tuning layout: [w (d), Σ|Δx| (d), n].
+ * widths give a valid kernel, so the kept draws come from a fixed kernel. A chain's state is its {@link Widths}.
  */
-public final class SliceSampler implements Kernel {
+public final class SliceSampler implements Kernel<SliceSampler.Widths> {
     private static final long serialVersionUID = 1L;
     static final int MAX_STEPS_OUT = 32;
     static final int MAX_DOUBLINGS = 12;
@@ -27,6 +27,53 @@ public final class SliceSampler implements Kernel {
         /** Neal's doubling procedure, with its acceptance check during shrinkage. */
         DOUBLING
     }
+
+    /** A chain's slice widths w_i and what adapts them: Σ|Δx_i| and n over the warm-up updates. */
+    public static final class Widths implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private final double[] width;
+        private final double[] travelled;
+        private double updates;
+
+        Widths(double[] width, double[] travelled, double updates) {
+            this.width = width;
+            this.travelled = travelled;
+            this.updates = updates;
+        }
+
+        /** The current width of coordinate i. */
+        public double width(int i) {
+            return width[i];
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Widths w && java.util.Arrays.equals(width, w.width)
+                    && java.util.Arrays.equals(travelled, w.travelled) && Double.compare(updates, w.updates) == 0;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(width);
+        }
+    }
+
+    private static final StateCodec<Widths> CODEC = new StateCodec<>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public double[] encode(Widths w) {
+            return Packed.writer().put(w.width).put(w.travelled).put(w.updates).toArray();
+        }
+
+        @Override
+        public Widths decode(double[] data, int dimension) {
+            Packed in = Packed.reader(data);
+            Widths w = new Widths(in.next(dimension), in.next(dimension), in.next());
+            in.end();
+            return w;
+        }
+    };
 
     private final Method method;
     private final double initialWidth;
@@ -60,46 +107,52 @@ public final class SliceSampler implements Kernel {
     }
 
     @Override
-    public double[] initialTuning(int dimension) {
-        double[] t = new double[2 * dimension + 1];
-        java.util.Arrays.fill(t, 0, dimension, initialWidth);
-        return t;
+    public Widths initialState(int dimension) {
+        double[] w = new double[dimension];
+        java.util.Arrays.fill(w, initialWidth);
+        return new Widths(w, new double[dimension], 0);
+    }
+
+    @Override
+    public StateCodec<Widths> codec() {
+        return CODEC;
     }
 
     /** The current width of coordinate i. */
     public static double width(ChainState state, int i) {
-        return state.tuning()[i];
+        return ((Widths) state.kernelState()).width(i);
     }
 
     @Override
-    public boolean step(Target target, ChainState state, Rng rng, boolean warmup) {
+    public Transition step(Target target, ChainState state, Widths widths, Rng rng, boolean warmup) {
         double[] x = state.position().clone();
-        double[] t = state.tuning();
+        double[] w = widths.width;
+        double[] travelled = widths.travelled;
         int d = x.length;
         double logDensity = state.logDensity();
         for (int i = 0; i < d; i++) {
             double x0 = x[i];
             Line f = new Line(target, x, i);
             double[] result = method == Method.STEPPING_OUT
-                    ? steppingOut(f, x0, logDensity, t[i], rng)
-                    : doubling(f, x0, logDensity, t[i], rng, checkDoubling);
+                    ? steppingOut(f, x0, logDensity, w[i], rng)
+                    : doubling(f, x0, logDensity, w[i], rng, checkDoubling);
             x[i] = result[0];
             logDensity = result[1];
             if (warmup && adapt) {
-                t[d + i] += Math.abs(x[i] - x0);
+                travelled[i] += Math.abs(x[i] - x0);
             }
         }
         state.moveTo(x, logDensity);
         if (warmup && adapt) {
-            double n = ++t[2 * d];
+            double n = ++widths.updates;
             for (int i = 0; i < d; i++) {
-                double w = 2 * t[d + i] / n;
-                if (w > 0 && Double.isFinite(w)) {
-                    t[i] = w;
+                double wi = 2 * travelled[i] / n;
+                if (wi > 0 && Double.isFinite(wi)) {
+                    w[i] = wi;
                 }
             }
         }
-        return true;
+        return Transition.GIBBS;
     }
 
     /** log p along coordinate i of x, the other coordinates fixed. */

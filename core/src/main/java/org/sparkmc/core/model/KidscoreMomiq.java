@@ -9,8 +9,9 @@ import org.sparkmc.core.InvalidInputException;
  * {@code real<lower=0>}). Position (β₁, β₂, log σ); the log density includes the Jacobian log σ. The likelihood is
  * computed from the sufficient statistics (n, Σx, Σx², Σy, Σxy, Σy²), exactly equal to the sum over points.
  * Reports {@code beta[1]}, {@code beta[2]}, {@code sigma}. Data: {@code N}, {@code kid_score}, {@code mom_iq}.
+ * Analytic gradient for NUTS.
  */
-public final class KidscoreMomiq implements Target {
+public final class KidscoreMomiq implements GradientTarget {
     private static final long serialVersionUID = 1L;
 
     private final double n;
@@ -68,6 +69,26 @@ public final class KidscoreMomiq implements Target {
         double rss = syy - 2 * b1 * sy - 2 * b2 * sxy + n * b1 * b1 + 2 * b1 * b2 * sx + b2 * b2 * sxx;
         double t = sigma / 2.5;
         return -n * logSigma - 0.5 * rss / (sigma * sigma) - Math.log1p(t * t) + logSigma;
+    }
+
+    /**
+     * ∂/∂β_k = −½·(∂RSS/∂β_k)/σ², ∂RSS/∂β₁ = 2(nβ₁ + β₂Σx − Σy), ∂RSS/∂β₂ = 2(β₁Σx + β₂Σx² − Σxy);
+     * ∂/∂log σ = −n + RSS/σ² − 2t²/(1 + t²) + 1 with t = σ/2.5.
+     */
+    @Override
+    public double logDensityGradient(double[] x, double[] gradient) {
+        double b1 = x[0];
+        double b2 = x[1];
+        double logSigma = x[2];
+        double sigma = Math.exp(logSigma);
+        double rss = syy - 2 * b1 * sy - 2 * b2 * sxy + n * b1 * b1 + 2 * b1 * b2 * sx + b2 * b2 * sxx;
+        double precision = 1 / (sigma * sigma);
+        double t = sigma / 2.5;
+        double t2 = t * t;
+        gradient[0] = -(n * b1 + b2 * sx - sy) * precision;
+        gradient[1] = -(b1 * sx + b2 * sxx - sxy) * precision;
+        gradient[2] = -n + rss * precision - 2 * t2 / (1 + t2) + 1;
+        return -n * logSigma - 0.5 * rss / (sigma * sigma) - Math.log1p(t2) + logSigma;
     }
 
     @Override

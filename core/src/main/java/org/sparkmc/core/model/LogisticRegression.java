@@ -15,9 +15,9 @@ import org.sparkmc.core.random.Rng;
  * predictor column names, comma-separated; {@code outcome}: the 0/1 column; {@code prior-sd} (10);
  * {@code standardise} (true); {@code init}: {@code dispersed} (default: uniform(−2, 2) per coefficient) or
  * {@code mode} (every chain starts at the posterior mode). Reports {@code w[1]} (intercept) … {@code w[P+1]}, named
- * after the predictors.
+ * after the predictors. Analytic gradient for NUTS.
  */
-public final class LogisticRegression implements LaplaceApproximation.Source {
+public final class LogisticRegression implements LaplaceApproximation.Source, GradientTarget {
     private static final long serialVersionUID = 1L;
 
     private final double[] x;
@@ -147,13 +147,29 @@ public final class LogisticRegression implements LaplaceApproximation.Source {
             lp -= 0.5 * w[j] * w[j] / priorVariance;
         }
         for (int i = 0; i < n; i++) {
-            double eta = 0;
-            int row = i * p;
-            for (int j = 0; j < p; j++) {
-                eta += x[row + j] * w[j];
-            }
+            double eta = linearPredictor(i, w);
             // log σ(η) = −log(1 + e^−η); log(1 − σ(η)) = −log(1 + e^η)
             lp -= y[i] == 1 ? log1pExp(-eta) : log1pExp(eta);
+        }
+        return lp;
+    }
+
+    /** log p(w | y) and its gradient −V₀⁻¹w + Xᵀ(y − π(w)) in one pass over the rows. */
+    @Override
+    public double logDensityGradient(double[] w, double[] gradient) {
+        double lp = 0;
+        for (int j = 0; j < p; j++) {
+            lp -= 0.5 * w[j] * w[j] / priorVariance;
+            gradient[j] = -w[j] / priorVariance;
+        }
+        for (int i = 0; i < n; i++) {
+            double eta = linearPredictor(i, w);
+            lp -= y[i] == 1 ? log1pExp(-eta) : log1pExp(eta);
+            double residual = y[i] - 1 / (1 + Math.exp(-eta));
+            int row = i * p;
+            for (int j = 0; j < p; j++) {
+                gradient[j] += x[row + j] * residual;
+            }
         }
         return lp;
     }
@@ -199,12 +215,17 @@ public final class LogisticRegression implements LaplaceApproximation.Source {
 
     /** π_i(w) = 1/(1 + e^(−x_i·w)). */
     private double probability(int i, double[] w) {
+        return 1 / (1 + Math.exp(-linearPredictor(i, w)));
+    }
+
+    /** η_i = x_i·w. */
+    private double linearPredictor(int i, double[] w) {
         int row = i * p;
         double eta = 0;
         for (int j = 0; j < p; j++) {
             eta += x[row + j] * w[j];
         }
-        return 1 / (1 + Math.exp(-eta));
+        return eta;
     }
 
     /** H(w) = V₀⁻¹ + XᵀD(w)X. */

@@ -2,7 +2,7 @@ package org.sparkmc.core.model;
 
 /**
  * A target with a summary too large to record per draw — a posterior mean image of 10^6 pixels — averaged over the
- * sampling iterations inside each chain's state instead (see {@code org.sparkmc.core.mcmc.RunningMeanKernel}).
+ * sampling iterations inside each chain's state instead (see {@code org.sparkmc.core.mcmc.RunningMeanObserver}).
  * The per-draw {@link #parameters} then hold a few scalar summaries only.
  */
 public interface RunningMeans extends Target {

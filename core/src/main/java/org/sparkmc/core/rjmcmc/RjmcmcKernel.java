@@ -5,6 +5,9 @@ import java.util.List;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
+import org.sparkmc.core.mcmc.ObservedKernel;
+import org.sparkmc.core.mcmc.StateCodec;
+import org.sparkmc.core.mcmc.Transition;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.Rng;
 
@@ -13,14 +16,14 @@ import org.sparkmc.core.random.Rng;
  * Gibbs updates composed with dimension-changing jumps — each leaving the target invariant, so their composition
  * does too. The sweep is the target's own ({@link TransDimensionalTarget#sweep()}), or a list given here.
  *
- * <p>{@link #step} returns whether the sweep changed the model index, so a job's "acceptance" is the rate of
- * model-changing sweeps. Per move type, proposals and acceptances are counted in the chain's tuning array (nothing
- * is adapted): four counters per label slot — warm-up proposed, warm-up accepted, sampling proposed, sampling
- * accepted — for up to {@value #MAX_LABELS} labels over the sweep, in sweep order. {@link #moveRates} reads them.
+ * <p>A step reports as moved whether the sweep changed the model index, so a job's "acceptance" is the rate of
+ * model-changing sweeps, and reports every move's outcome ({@link Transition#moves()}: label slot and acceptance).
+ * Nothing is adapted, so a chain needs no state; {@link #counted()} adds a {@link MoveCounter} that counts
+ * proposals and acceptances per move type.
  */
-public final class RjmcmcKernel implements Kernel {
+public final class RjmcmcKernel implements Kernel<Void> {
     private static final long serialVersionUID = 1L;
-    /** The most move labels a sweep may have (the tuning array has 4 counters for each). */
+    /** The most move labels a sweep may have. */
     public static final int MAX_LABELS = 32;
 
     private final List<Move> sweep;
@@ -44,8 +47,18 @@ public final class RjmcmcKernel implements Kernel {
     }
 
     @Override
-    public double[] initialTuning(int dimension) {
-        return new double[4 * MAX_LABELS];
+    public Void initialState(int dimension) {
+        return null;
+    }
+
+    @Override
+    public StateCodec<Void> codec() {
+        return StateCodec.none();
+    }
+
+    /** This kernel with a {@link MoveCounter}: what the chains job runs, so it can report rates per move type. */
+    public ObservedKernel<Void> counted() {
+        return ObservedKernel.of(this, List.of(new MoveCounter(this)));
     }
 
     /** The sweep this kernel applies to {@code target}. */
@@ -63,21 +76,19 @@ public final class RjmcmcKernel implements Kernel {
     }
 
     @Override
-    public boolean step(Target target, ChainState state, Rng rng, boolean warmup) {
+    public Transition step(Target target, ChainState state, Void none, Rng rng, boolean warmup) {
         List<Move> moves = sweep(target);
         double modelBefore = state.position()[0];
-        double[] counters = state.tuning();
+        int[] outcomes = new int[moves.size()];
         int slot = 0;
-        for (Move move : moves) {
+        for (int i = 0; i < outcomes.length; i++) {
+            Move move = moves.get(i);
             int outcome = move.apply(target, state, rng);
-            int at = 4 * (slot + Move.label(outcome)) + (warmup ? 0 : 2);
-            counters[at]++;
-            if (Move.accepted(outcome)) {
-                counters[at + 1]++;
-            }
+            outcomes[i] = Move.outcome(slot + Move.label(outcome), Move.accepted(outcome));
             slot += move.labels().size();
         }
-        return state.position()[0] != modelBefore;
+        boolean changed = state.position()[0] != modelBefore;
+        return new Transition(changed, changed ? 1 : 0, new double[0], outcomes);
     }
 
     /** Every label of the sweep, in counter order. */
@@ -86,27 +97,6 @@ public final class RjmcmcKernel implements Kernel {
         for (Move m : sweep(target)) {
             out.addAll(m.labels());
         }
-        return out;
-    }
-
-    /**
-     * Proposals and acceptances per label, summed over chains (a label used by several moves is summed too).
-     *
-     * @param warmup the warm-up counters, or (false) the sampling ones
-     */
-    public List<MoveRate> moveRates(Target target, List<ChainState> states, boolean warmup) {
-        List<String> labels = labels(target);
-        java.util.Map<String, long[]> sums = new java.util.LinkedHashMap<>();
-        for (int s = 0; s < labels.size(); s++) {
-            long[] sum = sums.computeIfAbsent(labels.get(s), k -> new long[2]);
-            for (ChainState state : states) {
-                int at = 4 * s + (warmup ? 0 : 2);
-                sum[0] += (long) state.tuning()[at];
-                sum[1] += (long) state.tuning()[at + 1];
-            }
-        }
-        List<MoveRate> out = new ArrayList<>();
-        sums.forEach((label, sum) -> out.add(new MoveRate(label, sum[0], sum[1])));
         return out;
     }
 

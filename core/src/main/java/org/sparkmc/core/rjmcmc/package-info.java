@@ -17,6 +17,6 @@
  * {@link org.sparkmc.core.rjmcmc.Proposed}: log j(m|m') − log j(m'|m), log q(u') − log q(u) and log |det ∂h/∂(x,u)|.
  * The move then accepts with probability min(1, π(m', x')/π(m, x) · exp(correction)). Gibbs moves draw from full
  * conditionals. A {@link org.sparkmc.core.rjmcmc.RjmcmcKernel} applies a target's sweep of moves and counts
- * proposals and acceptances per move type in the chain's tuning array.
+ * proposals and acceptances per move type through its {@link org.sparkmc.core.rjmcmc.MoveCounter}.
  */
 package org.sparkmc.core.rjmcmc;

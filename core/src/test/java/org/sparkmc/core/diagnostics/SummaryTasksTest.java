@@ -49,8 +49,8 @@ class SummaryTasksTest {
     private static double[][][] draws(Target target, double scale, int chains, int warmup, int iterations,
             long seed) {
         RandomStreams streams = new RandomStreams(seed);
-        Kernel kernel = MetropolisHastings.randomWalk(scale, true);
-        int columns = ChainRound.recordedNames(target).size();
+        Kernel<?> kernel = MetropolisHastings.randomWalk(scale, true);
+        int columns = ChainRound.recordedNames(target, kernel).size();
         double[][][] out = new double[columns][chains][];
         for (int c = 0; c < chains; c++) {
             ChainState state = ChainRound.start(c + 1, target, kernel, streams);

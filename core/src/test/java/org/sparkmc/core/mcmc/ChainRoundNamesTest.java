@@ -31,7 +31,7 @@ class ChainRoundNamesTest {
     }
 
     private static String refusal(List<String> names) {
-        Kernel kernel = MetropolisHastings.randomWalk(1, false);
+        Kernel<?> kernel = MetropolisHastings.randomWalk(1, false);
         return assertThrows(InvalidInputException.class,
                 () -> ChainRound.start(1, new Named(names), kernel, new RandomStreams(1))).getMessage();
     }

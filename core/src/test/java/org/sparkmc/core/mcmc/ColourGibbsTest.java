@@ -67,7 +67,7 @@ class ColourGibbsTest {
         IsingDenoising model = IsingDenoising.synthetic(30, 40, 1, 2, 3, false);
         double[] reference = null;
         for (int threads : new int[] {1, 2, 3}) {
-            Kernel kernel = ColourGibbs.of(threads, 64);
+            Kernel<?> kernel = ColourGibbs.of(threads, 64);
             RandomStreams streams = new RandomStreams(9);
             ChainState s = ChainRound.start(1, model, kernel, streams);
             s = ChainRound.run(model, kernel, s, 1, 20, false, false, streams).state();
@@ -87,11 +87,11 @@ class ColourGibbsTest {
     void matchesTheExactPosteriorOfAFourByFourGrid() {
         IsingDenoising model = IsingDenoising.synthetic(4, 4, 1, 2, 5, true);
         double[] exact = exactMarginals(model);
-        Kernel kernel = KernelRegistry.create("colour-gibbs", new KernelRegistry.Settings(1, true, Double.NaN, 2),
+        Kernel<?> kernel = KernelRegistry.create("colour-gibbs", new KernelRegistry.Settings(1, true, Double.NaN, 2),
                 model);
         RunChains.Result r = RunChains.run(model, kernel, 4, 100, 10_000, 71);
         List<String> names = model.parameterNames();
-        double[] rb = RunningMeanKernel.pooledMean(r.states(), 16);
+        double[] rb = RunningMeanObserver.pooledMean(kernel, r.states());
         for (int i = 0; i < 16; i++) {
             int p = names.indexOf("x[" + (i / 4 + 1) + "," + (i % 4 + 1) + "]");
             double mcse = r.mcse(p);

@@ -1,13 +1,14 @@
 package org.sparkmc.core.mcmc;
 
 import org.sparkmc.core.model.FullConditionals;
+import org.sparkmc.core.model.GradientTarget;
 import org.sparkmc.core.random.Rng;
 
 /**
  * A bivariate normal with means 0, sds (s1, s2) and correlation ρ, with its full conditionals
- * x1 | x2 ~ N(ρ s1/s2 x2, s1²(1 − ρ²)) and vice versa, for kernel tests.
+ * x1 | x2 ~ N(ρ s1/s2 x2, s1²(1 − ρ²)) and vice versa, and its gradient, for kernel tests.
  */
-record CorrelatedNormal(double s1, double s2, double rho) implements FullConditionals {
+record CorrelatedNormal(double s1, double s2, double rho) implements FullConditionals, GradientTarget {
     @Override
     public int dimension() {
         return 2;
@@ -18,6 +19,16 @@ record CorrelatedNormal(double s1, double s2, double rho) implements FullConditi
         double a = x[0] / s1;
         double b = x[1] / s2;
         return -0.5 * (a * a - 2 * rho * a * b + b * b) / (1 - rho * rho);
+    }
+
+    @Override
+    public double logDensityGradient(double[] x, double[] g) {
+        double a = x[0] / s1;
+        double b = x[1] / s2;
+        double c = 1 - rho * rho;
+        g[0] = -(a - rho * b) / (c * s1);
+        g[1] = -(b - rho * a) / (c * s2);
+        return logDensity(x);
     }
 
     @Override

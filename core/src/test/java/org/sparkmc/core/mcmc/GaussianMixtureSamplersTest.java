@@ -91,7 +91,7 @@ class GaussianMixtureSamplersTest {
     }
 
     /** Chi-square p-value of the sampled labellings of points 1…5 against the enumerated posterior. */
-    static double labelChiSquare(FullConditionals target, Kernel kernel, long seed) {
+    static double labelChiSquare(FullConditionals target, Kernel<?> kernel, long seed) {
         MixtureSpec spec = spec();
         int n = spec.points();
         int states = 1 << n;
@@ -111,13 +111,13 @@ class GaussianMixtureSamplersTest {
         ChainState state = ChainRound.start(1, target, kernel, streams);
         Rng rng = streams.rng("test");
         for (int i = 0; i < 200; i++) {
-            kernel.step(target, state, rng, true);
+            kernel.advance(target, state, rng, true);
         }
         int draws = 20_000;
         long[] counts = new long[states];
         for (int i = 0; i < draws; i++) {
             for (int t = 0; t < 5; t++) {
-                kernel.step(target, state, rng, false);
+                kernel.advance(target, state, rng, false);
             }
             int s = 0;
             for (int j = 0; j < n; j++) {

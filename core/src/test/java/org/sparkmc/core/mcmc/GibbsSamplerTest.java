@@ -37,10 +37,10 @@ class GibbsSamplerTest {
 
     @Test
     void refusesATargetWithoutFullConditionals() {
-        Kernel gibbs = GibbsSampler.of(GibbsSampler.Scan.SYSTEMATIC);
+        Kernel<?> gibbs = GibbsSampler.of(GibbsSampler.Scan.SYSTEMATIC);
         BimodalMixture bimodal = new BimodalMixture(5);
         ChainState s = ChainRound.start(1, bimodal, gibbs, new RandomStreams(1));
-        assertThrows(IllegalArgumentException.class, () -> gibbs.step(bimodal, s, null, false));
+        assertThrows(IllegalArgumentException.class, () -> gibbs.advance(bimodal, s, null, false));
     }
 
     /** Reports x1·x2 of the correlated normal. */

@@ -54,7 +54,7 @@ class LogisticRegressionTest {
         Object[][] runs = {{"laplace-rwm", fixed, 1000, 10_000}, {"independence", fixed, 1000, 5_000},
             {"am", adaptive, 3000, 10_000}, {"slice", adaptive, 300, 600}};
         for (Object[] run : runs) {
-            Kernel kernel = KernelRegistry.create((String) run[0], (KernelRegistry.Settings) run[1], model);
+            Kernel<?> kernel = KernelRegistry.create((String) run[0], (KernelRegistry.Settings) run[1], model);
             RunChains.Result r = RunChains.run(model, kernel, 4, (Integer) run[2], (Integer) run[3], 93);
             for (int j = 0; j < D; j++) {
                 assertTrue(r.rhat(j) < 1.01, run[0] + ": R-hat " + r.rhat(j));

@@ -27,7 +27,7 @@ class MetropolisHastingsTest {
     private static final int THIN = 20;
 
     /** 1,000 burn-in steps (these kernels do not adapt), then {@link RunChains#failedRepetitions}. */
-    private static int failedRepetitions(Target target, Kernel kernel, DoubleUnaryOperator cdf, long seed) {
+    private static int failedRepetitions(Target target, Kernel<?> kernel, DoubleUnaryOperator cdf, long seed) {
         return RunChains.failedRepetitions(target, kernel, 0, cdf, REPETITIONS, 1000, DRAWS, THIN, seed);
     }
 
@@ -45,7 +45,7 @@ class MetropolisHastingsTest {
         Target target = new NormalTarget(1, 2);
         IndependenceProposal proposal = IndependenceProposal.gaussian(new double[] {0}, new double[] {3});
         NormalDistribution exact = NormalDistribution.of(1, 2);
-        Kernel correct = new MetropolisHastings(proposal, 1, false, Double.NaN);
+        Kernel<?> correct = new MetropolisHastings(proposal, 1, false, Double.NaN);
         assertTrue(failedRepetitions(target, correct, exact::cumulativeProbability, 12) <= 3);
 
         // Without the correction the chain targets p·q instead of p: the same test must catch it.
@@ -53,7 +53,7 @@ class MetropolisHastingsTest {
             proposal.propose(from, to, scale, rng);
             return 0;
         };
-        Kernel broken = new MetropolisHastings(uncorrected, 1, false, Double.NaN);
+        Kernel<?> broken = new MetropolisHastings(uncorrected, 1, false, Double.NaN);
         assertTrue(failedRepetitions(target, broken, exact::cumulativeProbability, 12) > 3);
     }
 
@@ -68,7 +68,7 @@ class MetropolisHastingsTest {
         // scale matrix [[1.44, 1.2], [1.2, 4]]: correlation 0.5 instead of 0.8, centre (0.3, −0.5)
         double[] l = {1.2, 0, 1.0, Math.sqrt(4 - 1.0)};
         IndependenceProposal proposal = IndependenceProposal.studentT(new double[] {0.3, -0.5}, l, 5);
-        Kernel correct = new MetropolisHastings(proposal, 1, false, Double.NaN);
+        Kernel<?> correct = new MetropolisHastings(proposal, 1, false, Double.NaN);
         NormalDistribution first = NormalDistribution.of(0, 1);
         NormalDistribution second = NormalDistribution.of(0, 2);
         assertTrue(RunChains.failedRepetitions(target, correct, 0, first::cumulativeProbability, REPETITIONS, 1000,
@@ -80,7 +80,7 @@ class MetropolisHastingsTest {
             proposal.propose(from, to, scale, rng);
             return 0;
         };
-        Kernel broken = new MetropolisHastings(uncorrected, 1, false, Double.NaN);
+        Kernel<?> broken = new MetropolisHastings(uncorrected, 1, false, Double.NaN);
         assertTrue(RunChains.failedRepetitions(target, broken, 0, first::cumulativeProbability, REPETITIONS, 1000,
                 DRAWS, THIN, 31) > 3);
     }
@@ -106,7 +106,7 @@ class MetropolisHastingsTest {
         assertTrue(broken < 1e-3, "the broken kernel passed SBC, p = " + broken);
     }
 
-    private static double sbcPValue(Kernel kernel, long seed) {
+    private static double sbcPValue(Kernel<?> kernel, long seed) {
         RandomStreams streams = new RandomStreams(seed);
         long[] bins = new long[10];
         for (int rep = 0; rep < 1000; rep++) {
@@ -134,7 +134,7 @@ class MetropolisHastingsTest {
     @Test
     void adaptationReachesTheTargetAcceptanceAndFreezesAfterWarmup() {
         Target target = new NormalTarget(0, 1);
-        Kernel kernel = MetropolisHastings.randomWalk(0.01, true);
+        Kernel<?> kernel = MetropolisHastings.randomWalk(0.01, true);
         RandomStreams streams = new RandomStreams(3);
         ChainState state = ChainRound.start(1, target, kernel, streams);
         state = ChainRound.run(target, kernel, state, 1, 5000, true, false, streams).state();
@@ -152,11 +152,11 @@ class MetropolisHastingsTest {
     @Test
     void aRoundIsAPureFunctionOfStateSeedChainAndRound() {
         Target target = new BimodalMixture(5);
-        Kernel kernel = MetropolisHastings.randomWalk(10, false);
+        Kernel<?> kernel = MetropolisHastings.randomWalk(10, false);
         RandomStreams streams = new RandomStreams(9);
         ChainState start = ChainRound.start(4, target, kernel, streams);
         RoundResult a = ChainRound.run(target, kernel, start, 5, 100, false, true, streams);
-        RoundResult b = ChainRound.run(target, kernel, start.copy(), 5, 100, false, true, new RandomStreams(9));
+        RoundResult b = ChainRound.run(target, kernel, start.copy(kernel), 5, 100, false, true, new RandomStreams(9));
         assertArrayEquals(a.draws()[0], b.draws()[0]);
         assertEquals(a.state(), b.state());
         RoundResult otherRound = ChainRound.run(target, kernel, start, 6, 100, false, true, streams);

@@ -1,7 +1,5 @@
 package org.sparkmc.core.mcmc;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -41,27 +39,12 @@ final class ModelData {
         return out;
     }
 
-    /** A JSON data file's numeric arrays, e.g. kidiq.json (a tiny reader: {"name": [numbers], "n": number}). */
+    /** A JSON data file's numeric arrays, e.g. kidiq.json. */
     static Map<String, double[]> jsonArrays(Path file) {
-        String s = String.join("", read(file)).replaceAll("\\s", "");
-        Map<String, double[]> out = new LinkedHashMap<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"([^\"]+)\":\\[([^\\]]*)\\]").matcher(s);
-        while (m.find()) {
-            String[] parts = m.group(2).split(",");
-            double[] v = new double[parts.length];
-            for (int i = 0; i < v.length; i++) {
-                v[i] = Double.parseDouble(parts[i]);
-            }
-            out.put(m.group(1), v);
-        }
-        return out;
+        return org.sparkmc.core.testing.Json.arrays(file);
     }
 
     static List<String> read(Path p) {
-        try {
-            return Files.readAllLines(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return org.sparkmc.core.testing.Json.lines(p);
     }
 }

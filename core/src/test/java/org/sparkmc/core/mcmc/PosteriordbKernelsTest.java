@@ -44,7 +44,8 @@ class PosteriordbKernelsTest {
     }
 
     private static void check(Target target, String posterior, String kernelName, int warmup, int draws) {
-        Kernel kernel = KernelRegistry.create(kernelName, new KernelRegistry.Settings(0.5, true, Double.NaN), target);
+        Kernel<?> kernel = KernelRegistry.create(kernelName,
+                new KernelRegistry.Settings(0.5, true, Double.NaN, 1, warmup), target);
         RunChains.Result r = RunChains.run(target, kernel, 4, warmup, draws, 101);
         Map<String, double[]> reference = ModelData.reference(posterior);
         List<String> names = target.parameterNames();

@@ -34,7 +34,7 @@ public final class RunChains {
         }
     }
 
-    public static Result run(Target target, Kernel kernel, int chains, int warmup, int draws, long seed) {
+    public static Result run(Target target, Kernel<?> kernel, int chains, int warmup, int draws, long seed) {
         RandomStreams streams = new RandomStreams(seed);
         int width = target.parameterNames().size();
         double[][][] out = new double[width][chains][];
@@ -61,21 +61,21 @@ public final class RunChains {
      * (adapting) warm-up iterations; returns how many repetitions failed. With 50 repetitions and near-independent
      * draws, more than 3 failures happen with probability ≈ 0.2% for a correct kernel.
      */
-    public static int failedRepetitions(Target target, Kernel kernel, int coordinate, DoubleUnaryOperator cdf, int reps,
-            int warmup, int draws, int thin, long seed) {
+    public static int failedRepetitions(Target target, Kernel<?> kernel, int coordinate,
+            DoubleUnaryOperator cdf, int reps, int warmup, int draws, int thin, long seed) {
         RandomStreams streams = new RandomStreams(seed);
         int failed = 0;
         for (int rep = 0; rep < reps; rep++) {
             ChainState state = ChainRound.start(rep, target, kernel, streams);
             Rng rng = streams.rng("test", rep);
             for (int i = 0; i < warmup; i++) {
-                kernel.step(target, state, rng, true);
+                kernel.advance(target, state, rng, true);
                 state.countIteration(true);
             }
             double[] x = new double[draws];
             for (int i = 0; i < draws; i++) {
                 for (int t = 0; t < thin; t++) {
-                    kernel.step(target, state, rng, false);
+                    kernel.advance(target, state, rng, false);
                 }
                 x[i] = state.position()[coordinate];
             }

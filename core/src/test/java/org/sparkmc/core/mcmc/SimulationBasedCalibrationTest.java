@@ -49,7 +49,7 @@ class SimulationBasedCalibrationTest {
         for (int rep = 0; rep < reps; rep++) {
             Replication r = simulate.apply(streams.rng("simulate", rep));
             Target target = r.posterior();
-            Kernel kernel = kernelFor.apply(target);
+            Kernel<?> kernel = kernelFor.apply(target);
             ChainState state = ChainRound.start(rep, target, kernel, streams);
             if (warmup > 0) {
                 state = ChainRound.run(target, kernel, state, 1, warmup, true, false, streams).state();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.mcmc.ObservedKernel;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.diagnostics.MonteCarloStandardError;
 import org.sparkmc.core.diagnostics.PooledStatistics;
@@ -35,8 +36,9 @@ class CentreClusteringTest {
     @Test
     void birthDeathAndMoveReproduceTheExactPosteriorOverK() {
         CentreClustering model = model();
+        ObservedKernel<Void> kernel = RjmcmcKernel.ofTargetSweep().counted();
         double[] exact = model.exactModelProbabilities(0.1);
-        RunChains.Result run = RunChains.run(model, RjmcmcKernel.ofTargetSweep(), 4, 1000, 30_000, 51);
+        RunChains.Result run = RunChains.run(model, kernel, 4, 1000, 30_000, 51);
         double[][] k = run.draws()[0];
         StringBuilder sb = new StringBuilder();
         boolean ok = true;
@@ -46,7 +48,7 @@ class CentreClusteringTest {
             sb.append(String.format("K=%d: %.4f ± %.4f vs exact %.4f (z=%.2f); ", r.model(), r.probability(), r.mcse(),
                     exact[r.model() - 1], z));
         }
-        System.out.println("clustering " + sb + RjmcmcKernel.ofTargetSweep().moveRates(model, run.states(), false));
+        System.out.println("clustering " + sb + MoveCounter.rates(kernel, model, run.states(), false));
         assertTrue(ok, sb.toString());
         assertTrue(exact[0] > 0.05 && exact[1] > 0.05 && exact[2] > 0.05, "a non-trivial posterior");
         assertTrue(MonteCarloStandardError.mean(k) < 0.02);

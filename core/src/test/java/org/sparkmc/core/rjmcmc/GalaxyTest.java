@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.mcmc.ObservedKernel;
 import org.sparkmc.core.diagnostics.PooledStatistics;
 import org.sparkmc.core.diagnostics.Rhat;
 import org.sparkmc.core.mcmc.RunChains;
@@ -52,7 +53,7 @@ class GalaxyTest {
     @Test
     void theMainMassIsWhereThePaperPutsIt() {
         NormalMixture model = galaxyModel();
-        RjmcmcKernel kernel = RjmcmcKernel.ofTargetSweep();
+        ObservedKernel<Void> kernel = RjmcmcKernel.ofTargetSweep().counted();
         RunChains.Result run = RunChains.run(model, kernel, 4, 1000, 4000, 41);
         double[][] k = run.draws()[0];
         List<ModelProbabilities.Row> rows = ModelProbabilities.of(k, 1, 30);
@@ -63,11 +64,11 @@ class GalaxyTest {
         }
         double meanK = PooledStatistics.mean(k);
         System.out.printf("galaxy quick run: p(k≤2) %.4f, p(3≤k≤10) %.3f, E[k] %.2f, R-hat(k) %.3f; %s%n", low, main,
-                meanK, Rhat.rhat(k), kernel.moveRates(model, run.states(), false));
+                meanK, Rhat.rhat(k), MoveCounter.rates(kernel, model, run.states(), false));
         assertTrue(low < 0.01, "p(k ≤ 2 | y) = " + low);
         assertTrue(main > 0.85, "p(3 ≤ k ≤ 10 | y) = " + main);
         assertTrue(meanK > 4.5 && meanK < 8.5, "E[k | y] = " + meanK);
-        for (MoveRate r : kernel.moveRates(model, run.states(), false)) {
+        for (MoveRate r : MoveCounter.rates(kernel, model, run.states(), false)) {
             assertTrue(r.accepted() > 0, r.toString());
         }
     }

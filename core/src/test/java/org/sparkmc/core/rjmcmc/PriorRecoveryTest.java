@@ -51,7 +51,7 @@ class PriorRecoveryTest {
         int n = 6;
         RandomStreams streams = new RandomStreams(33);
         double[] pK = normalised(CentreClustering.poissonPrior(3, 8));
-        Kernel kernel = RjmcmcKernel.ofTargetSweep();
+        Kernel<?> kernel = RjmcmcKernel.ofTargetSweep();
         int failed = 0;
         for (int rep = 0; rep < REPETITIONS; rep++) {
             long[] counts = new long[pK.length];
@@ -67,8 +67,8 @@ class PriorRecoveryTest {
                         y[i] = x[2 + k + z] + Math.sqrt(x[2 + 2 * k + z]) * rng.normal();
                     }
                     NormalMixture posterior = new NormalMixture(y, prior, new double[0]);
-                    state = new ChainState(c, x, posterior.logDensity(x), kernel.initialTuning(x.length));
-                    kernel.step(posterior, state, rng, false);
+                    state = new ChainState(c, x, posterior.logDensity(x), kernel.initialState(x.length));
+                    kernel.advance(posterior, state, rng, false);
                     x = state.position();
                 }
                 counts[(int) x[0] - 1]++;
@@ -91,7 +91,7 @@ class PriorRecoveryTest {
     void twoMeansSuccessiveConditionalsKeepThePriorOverTheModel() {
         for (TwoMeans.Jump jump : TwoMeans.Jump.values()) {
             RandomStreams streams = new RandomStreams(34 + jump.ordinal());
-            Kernel kernel = RjmcmcKernel.ofTargetSweep();
+            Kernel<?> kernel = RjmcmcKernel.ofTargetSweep();
             int failed = 0;
             for (int rep = 0; rep < REPETITIONS; rep++) {
                 long[] counts = new long[2];
@@ -112,8 +112,8 @@ class PriorRecoveryTest {
                         TwoMeans posterior = new TwoMeans(y, 1, 0, 4, 0.4, jump, jump == TwoMeans.Jump.SPLIT_MERGE
                                 ? 1 : 4, 0.7);
                         ChainState state = new ChainState(c, x, posterior.logDensity(x),
-                                kernel.initialTuning(x.length));
-                        kernel.step(posterior, state, rng, false);
+                                kernel.initialState(x.length));
+                        kernel.advance(posterior, state, rng, false);
                         x = state.position();
                     }
                     counts[(int) x[0] - 1]++;
@@ -176,9 +176,9 @@ class PriorRecoveryTest {
             for (int c = 0; c < CHAINS; c++) {
                 Rng rng = streams.rng("prior-recovery", rep, c);
                 double[] x = priorDraw.apply(rng);
-                ChainState state = new ChainState(c, x, target.logDensity(x), kernel.initialTuning(x.length));
+                ChainState state = new ChainState(c, x, target.logDensity(x), kernel.initialState(x.length));
                 for (int s = 0; s < SWEEPS; s++) {
-                    kernel.step(target, state, rng, false);
+                    kernel.advance(target, state, rng, false);
                 }
                 counts[target.model(state.position()) - 1]++;
             }

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
+import org.sparkmc.core.mcmc.Kernel;
+import org.sparkmc.core.mcmc.ObservedKernel;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.BimodalMixture;
 import org.sparkmc.core.model.ModelParameters;
@@ -30,13 +32,13 @@ class RjmcmcKernelTest {
     @Test
     void countsProposalsAndAcceptancesPerMoveSeparatelyForWarmupAndSampling() {
         NormalMixture model = GalaxyTest.galaxyModel();
-        RjmcmcKernel kernel = RjmcmcKernel.ofTargetSweep();
+        Kernel<?> kernel = RjmcmcKernel.ofTargetSweep().counted();
         RandomStreams streams = new RandomStreams(3);
         ChainState s = ChainRound.start(1, model, kernel, streams);
         s = ChainRound.run(model, kernel, s, 1, 200, true, false, streams).state();
         RoundResult r = ChainRound.run(model, kernel, s, 2, 300, false, true, streams);
-        List<MoveRate> warm = kernel.moveRates(model, List.of(r.state()), true);
-        List<MoveRate> sampling = kernel.moveRates(model, List.of(r.state()), false);
+        List<MoveRate> warm = MoveCounter.rates(kernel, model, List.of(r.state()), true);
+        List<MoveRate> sampling = MoveCounter.rates(kernel, model, List.of(r.state()), false);
         assertEquals(9, sampling.size());
         assertEquals(200, warm.get(0).proposed());
         assertEquals(300, sampling.get(0).proposed());
@@ -61,18 +63,20 @@ class RjmcmcKernelTest {
     @Test
     void aRoundIsAPureFunctionOfStateSeedChainAndRoundAndSurvivesSerialization() throws Exception {
         NormalMixture model = GalaxyTest.galaxyModel();
-        RjmcmcKernel kernel = RjmcmcKernel.ofTargetSweep();
+        ObservedKernel<Void> kernel = RjmcmcKernel.ofTargetSweep().counted();
         RandomStreams streams = new RandomStreams(9);
         ChainState start = ChainRound.start(4, model, kernel, streams);
         RoundResult a = ChainRound.run(model, kernel, start, 5, 200, false, true, streams);
         Target shippedModel = roundTrip(model);
-        RjmcmcKernel shippedKernel = roundTrip(kernel);
-        RoundResult b = ChainRound.run(shippedModel, shippedKernel, start.copy(), 5, 200, false, true,
+        ObservedKernel<Void> shippedKernel = roundTrip(kernel);
+        RoundResult b = ChainRound.run(shippedModel, shippedKernel, start.copy(kernel), 5, 200, false, true,
                 new RandomStreams(9));
         for (int p = 0; p < a.draws().length; p++) {
             assertArrayEquals(a.draws()[p], b.draws()[p]);
         }
         assertEquals(a.state(), b.state());
+        assertEquals(MoveCounter.rates(kernel, model, List.of(a.state()), false),
+                MoveCounter.rates(shippedKernel, shippedModel, List.of(b.state()), false));
     }
 
     @Test
@@ -119,9 +123,9 @@ class RjmcmcKernelTest {
         RjmcmcKernel kernel = RjmcmcKernel.ofTargetSweep();
         Target plain = new BimodalMixture(5);
         ChainState s = new ChainState(1, new double[] {0}, plain.logDensity(new double[] {0}),
-                kernel.initialTuning(1));
+                kernel.initialState(1));
         InvalidInputException e = assertThrows(InvalidInputException.class,
-                () -> kernel.step(plain, s, new RandomStreams(1).rng("x"), false));
+                () -> kernel.advance(plain, s, new RandomStreams(1).rng("x"), false));
         assertTrue(e.getMessage().contains("reversible-jump model"), e.getMessage());
     }
 

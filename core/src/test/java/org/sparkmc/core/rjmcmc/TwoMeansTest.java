@@ -41,24 +41,24 @@ class TwoMeansTest {
 
     @Test
     void splitMergeReproducesTheExactModelProbability() {
-        assertMatchesExact(model(TwoMeans.Jump.SPLIT_MERGE), RjmcmcKernel.ofTargetSweep(), 71, true);
+        assertMatchesExact(model(TwoMeans.Jump.SPLIT_MERGE), RjmcmcKernel.ofTargetSweep().counted(), 71, true);
     }
 
     @Test
     void birthDeathReproducesTheExactModelProbability() {
-        assertMatchesExact(model(TwoMeans.Jump.BIRTH_DEATH), RjmcmcKernel.ofTargetSweep(), 72, true);
+        assertMatchesExact(model(TwoMeans.Jump.BIRTH_DEATH), RjmcmcKernel.ofTargetSweep().counted(), 72, true);
     }
 
     @Test
     void theSlidesJacobianFailsTheSameTest() {
         TwoMeans.SplitMeans right = new TwoMeans.SplitMeans(1);
         Bijection slides = new WrongJacobian(right, 0);
-        Kernel broken = RjmcmcKernel.of(List.of(new RandomWalkMove("walk", 0.7),
-                new TwoMeans.PairJump("split", "merge", slides, 0, 1)));
+        Kernel<?> broken = RjmcmcKernel.of(List.of(new RandomWalkMove("walk", 0.7),
+                new TwoMeans.PairJump("split", "merge", slides, 0, 1))).counted();
         assertMatchesExact(model(TwoMeans.Jump.SPLIT_MERGE), broken, 71, false);
     }
 
-    private static void assertMatchesExact(TwoMeans target, Kernel kernel, long seed, boolean shouldMatch) {
+    private static void assertMatchesExact(TwoMeans target, Kernel<?> kernel, long seed, boolean shouldMatch) {
         double exact = target.exactModelProbabilities(401)[1];
         RunChains.Result run = RunChains.run(target, kernel, 4, 1000, 40_000, seed);
         double[][] two = run.draws()[1];
@@ -68,7 +68,7 @@ class TwoMeansTest {
         double z = (estimate - exact) / mcse;
         System.out.printf("two means %s: p(m=2|y) RJMCMC %.4f ± %.4f (MCSE), exact %.4f, z = %.2f; %s%n",
                 shouldMatch ? "" : "(broken)", estimate, mcse, exact, z,
-                ((RjmcmcKernel) kernel).moveRates(target, run.states(), false));
+                MoveCounter.rates(kernel, target, run.states(), false));
         if (shouldMatch) {
             assertTrue(Rhat.rhat(two) < 1.01, "R-hat " + Rhat.rhat(two));
             assertTrue(Math.abs(z) < 4, String.format("p(m=2|y): RJMCMC %.4f ± %.4f, exact %.4f (z = %.1f)", estimate,

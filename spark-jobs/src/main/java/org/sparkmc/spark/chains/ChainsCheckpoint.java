@@ -20,14 +20,15 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.storage.StorageLevel;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.mcmc.ChainState;
+import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.spark.io.CheckpointStates;
 
 /**
  * A {@code chains} run's checkpoint directory: {@code state-<round>.json} (the driver's whole state after a round:
- * every chain's position, log density, kernel tuning and counters, the acceptance counts, the round history and
- * the SHA-256 of each sampling round's draws) with its own SHA-256 in the file's last line, and
- * {@code rounds/round-<r>.parquet} (each sampling round's draws).
+ * every chain's position, log density, kernel state (the kernel's {@link Kernel#codec()}) and counters, the
+ * acceptance counts, the round history and the SHA-256 of each sampling round's draws) with its own SHA-256 in
+ * the file's last line, and {@code rounds/round-<r>.parquet} (each sampling round's draws).
  *
  * <p>Random generators need no saving: round r of chain c always draws from the stream keyed by (seed, c, r), so
  * the state after a round plus the seed determine everything that follows, and a resumed run is identical to an
@@ -37,6 +38,8 @@ import org.sparkmc.spark.io.CheckpointStates;
  */
 final class ChainsCheckpoint {
     private final CheckpointStates files;
+    /** The run's kernel: its codec writes and reads the chains' kernel states. */
+    private final Kernel<?> kernel;
     /** Sampling round → SHA-256 of its draws ({@link #roundDigest}), for the rounds written or loaded so far. */
     private final TreeMap<Integer, String> roundSha256 = new TreeMap<>();
     /** The state {@link #load} returned, if any. */
@@ -47,8 +50,9 @@ final class ChainsCheckpoint {
             List<ChainState> states, List<RoundSummary> history) {
     }
 
-    ChainsCheckpoint(String location, Configuration conf) {
+    ChainsCheckpoint(String location, Configuration conf, Kernel<?> kernel) {
         this.files = new CheckpointStates(location, conf);
+        this.kernel = kernel;
     }
 
     /** Where a sampling round's draws go. */
@@ -151,7 +155,7 @@ final class ChainsCheckpoint {
             m.put("chain", s.chain());
             m.put("position", s.position());
             m.put("log_density", s.logDensity());
-            m.put("tuning", s.tuning());
+            m.put("kernel_state", kernel.encodeState(s));
             m.put("warmup_iterations", s.warmupIterations());
             m.put("sampling_iterations", s.samplingIterations());
             states.add(m);
@@ -181,8 +185,9 @@ final class ChainsCheckpoint {
         try {
             List<ChainState> states = new ArrayList<>();
             for (JsonNode s : doc.get("states")) {
-                states.add(ChainState.restore(s.get("chain").asLong(), doubles(s.get("position")),
-                        s.get("log_density").asDouble(), doubles(s.get("tuning")),
+                double[] position = doubles(s.get("position"));
+                states.add(ChainState.restore(s.get("chain").asLong(), position, s.get("log_density").asDouble(),
+                        kernel.codec().decode(doubles(s.get("kernel_state")), position.length),
                         s.get("warmup_iterations").asLong(), s.get("sampling_iterations").asLong()));
             }
             List<RoundSummary> history = new ArrayList<>();

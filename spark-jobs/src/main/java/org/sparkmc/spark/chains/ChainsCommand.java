@@ -143,8 +143,8 @@ public final class ChainsCommand extends JobCommand {
         Target target = ModelRegistry.create(model, parameters);
         checkModelParamsRead(model, parameters, params);
         checkDataRead(parameters, dataFields);
-        Kernel kernelInstance = KernelRegistry.create(kernel,
-                new KernelRegistry.Settings(scale, adapt, targetAccept, threads), target);
+        Kernel<?> kernelInstance = KernelRegistry.create(kernel,
+                new KernelRegistry.Settings(scale, adapt, targetAccept, threads, warmup), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
         int warmupRounds = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
@@ -157,7 +157,7 @@ public final class ChainsCommand extends JobCommand {
                 .apart("--checkpoint", checkpoint.dir()))) {
             checkpoint.claim();
             ChainsCheckpoint store = checkpoint.dir() == null ? null
-                    : new ChainsCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration());
+                    : new ChainsCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration(), kernelInstance);
             if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts
                 store.loadForResume(fingerprint(parameters), warmupRounds + 1);
             }

@@ -15,7 +15,7 @@ import org.sparkmc.core.model.Target;
  * @param driverDrawsLimit at most this many draws (chains × draws × parameters) are summarised on the driver;
  *                   beyond, diagnostics run by parameter on the executors (same numbers)
  */
-public record ChainsConfig(String modelName, Target target, String kernelName, Kernel kernel, int chains,
+public record ChainsConfig(String modelName, Target target, String kernelName, Kernel<?> kernel, int chains,
         int warmup, int roundSize, int maxRounds, double minEss, double maxRhat, long seed, int partitions,
         long driverDrawsLimit) implements Serializable {
 

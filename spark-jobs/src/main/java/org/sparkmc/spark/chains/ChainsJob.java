@@ -88,7 +88,7 @@ public final class ChainsJob implements SteppedJob {
 
     public ChainsJob(JavaSparkContext sc, ChainsConfig config, Checkpointing checkpointing) {
         this(sc, config, checkpointing, checkpointing.dir() == null ? null
-                : new ChainsCheckpoint(checkpointing.dir(), sc.hadoopConfiguration()));
+                : new ChainsCheckpoint(checkpointing.dir(), sc.hadoopConfiguration(), config.kernel()));
     }
 
     /** With the checkpoint directory already open (its state possibly loaded before Spark started). */
@@ -98,8 +98,9 @@ public final class ChainsJob implements SteppedJob {
         this.checkpointing = checkpointing;
         this.checkpoint = checkpoint;
         this.streams = new RandomStreams(config.seed());
-        this.recorded = ChainRound.recordedNames(config.target());
-        this.summarised = List.copyOf(recorded.subList(0, recorded.size() - 1));
+        this.recorded = ChainRound.recordedNames(config.target(), config.kernel());
+        // the parameters and lp__; accept_stat__ and the kernel's statistics are recorded, not summarised
+        this.summarised = List.copyOf(recorded.subList(0, config.target().parameterNames().size() + 1));
     }
 
     /** Runs the whole loop ({@link StepRunner}: a round a step) and returns the full summaries. */
@@ -124,7 +125,7 @@ public final class ChainsJob implements SteppedJob {
             return;
         }
         Target target = config.target();
-        Kernel kernel = config.kernel();
+        Kernel<?> kernel = config.kernel();
         states = LongStream.rangeClosed(1, config.chains())
                 .mapToObj(chain -> ChainRound.start(chain, target, kernel, streams))
                 .collect(Collectors.toList());
@@ -196,7 +197,7 @@ public final class ChainsJob implements SteppedJob {
         sc.setJobGroup("sparkmc-chains-round-" + r, "chains: round " + r + " (" + phase + ", "
                 + iterations + " iterations × " + config.chains() + " chains)", true);
         Target target = config.target();
-        Kernel kernel = config.kernel();
+        Kernel<?> kernel = config.kernel();
         RandomStreams rs = streams;
         // Named function objects: Spark's closure cleaner re-parses a lambda's defining class on every submission.
         JavaRDD<RoundResult> results = DirectFunctions.map(sc.parallelize(from, config.partitions()),
@@ -460,12 +461,12 @@ public final class ChainsJob implements SteppedJob {
         return rates;
     }
 
-    /** The chains' states after the last round (positions, tuning and any running means they carry). */
+    /** The chains' states after the last round (positions, kernel states and any running means they carry). */
     public List<ChainState> states() {
         return List.copyOf(states);
     }
 
-    /** Names of the recorded columns: the target's parameters, lp__, accept_stat__. */
+    /** Names of the recorded columns: the target's parameters, lp__, accept_stat__, the kernel's statistics. */
     public List<String> recordedNames() {
         return recorded;
     }

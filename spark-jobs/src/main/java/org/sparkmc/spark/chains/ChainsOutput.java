@@ -12,6 +12,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.mcmc.RoundResult;
+import org.sparkmc.core.mcmc.RunningMeanObserver;
 import org.sparkmc.core.model.RunningMeans;
 import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
@@ -21,10 +22,10 @@ import scala.Tuple2;
 
 /**
  * Writes a {@code chains} run, committed atomically: {@code draws.parquet} (chain, draw, one column per parameter,
- * lp__, accept_stat__; chains and draws numbered from 1), {@code summary.json}, {@code summary.csv},
- * {@code report.html}, on request {@code cmdstan/chain-<k>.csv} (one CmdStan-style CSV per chain), the files
- * of a target with running means (the Ising model's {@code posterior_mean.png}), and for a reversible-jump run
- * {@code model_probs.csv} and (normal mixtures) {@code predictive.csv} ({@link RjmcmcSummary}).
+ * lp__, accept_stat__, the kernel's per-step statistics; chains and draws numbered from 1), {@code summary.json},
+ * {@code summary.csv}, {@code report.html}, on request {@code cmdstan/chain-<k>.csv} (one CmdStan-style CSV per
+ * chain), the files of a target with running means (the Ising model's {@code posterior_mean.png}), and for a
+ * reversible-jump run {@code model_probs.csv} and (normal mixtures) {@code predictive.csv} ({@link RjmcmcSummary}).
  */
 public final class ChainsOutput {
 
@@ -39,6 +40,7 @@ public final class ChainsOutput {
     public static void write(SparkSession spark, AtomicOutput out, ChainsJob job, ChainsConfig config,
             ChainsResult result, Options options) {
         JavaRDD<RoundResult> rounds = job.samplingDraws();
+        Long divergences = Divergences.count(rounds, job.recordedNames());
         writeDraws(spark, out, rounds, job.recordedNames(), config);
         if (options.cmdstanCsv()) {
             writeCmdStan(spark, out, rounds, job.recordedNames(), config);
@@ -51,13 +53,12 @@ public final class ChainsOutput {
                 out.writeText("predictive.csv", rj.predictiveCsv());
             }
         }
-        if (config.target() instanceof RunningMeans means
-                && config.kernel() instanceof org.sparkmc.core.mcmc.RunningMeanKernel) {
+        double[] pooledMean = RunningMeanObserver.pooledMean(config.kernel(), job.states());
+        if (config.target() instanceof RunningMeans means && pooledMean != null) {
             // e.g. the Ising model's posterior mean image, averaged inside each chain's state and pooled here
-            means.runningMeanFiles(org.sparkmc.core.mcmc.RunningMeanKernel.pooledMean(job.states(),
-                    means.runningMeanSize())).forEach(out::writeBytes);
+            means.runningMeanFiles(pooledMean).forEach(out::writeBytes);
         }
-        out.writeText("summary.json", summaryJson(config, result, job.acceptanceByChain(), rj));
+        out.writeText("summary.json", summaryJson(config, result, job.acceptanceByChain(), rj, divergences));
         out.writeText("summary.csv", SummaryFiles.csv(result.parameters()));
         out.writeText("report.html", ChainsReport.render(config, result, options.reportParameters(), rj));
     }
@@ -116,7 +117,7 @@ public final class ChainsOutput {
         SparkSession spark = SparkSession.builder().getOrCreate();
         // Only the chain id of the state is used downstream (outputs and diagnostics).
         return ParquetDraws.byChain(spark.read().parquet(path), width).map(chain -> new RoundResult(
-                new org.sparkmc.core.mcmc.ChainState(chain._1(), new double[0], Double.NaN, new double[0]), round,
+                new org.sparkmc.core.mcmc.ChainState(chain._1(), new double[0], Double.NaN, null), round,
                 chain._2(), 0, 0));
     }
 
@@ -154,9 +155,12 @@ public final class ChainsOutput {
         return block;
     }
 
-    /** summary.json; {@code rj} (null unless a reversible-jump run) adds the {@code rjmcmc} block. */
+    /**
+     * summary.json; {@code rj} (null unless a reversible-jump run) adds the {@code rjmcmc} block, {@code divergences}
+     * (null unless the kernel reports {@code divergent__}) the count of divergent sampling transitions.
+     */
     static String summaryJson(ChainsConfig config, ChainsResult result, double[] acceptanceByChain,
-            RjmcmcSummary rj) {
+            RjmcmcSummary rj, Long divergences) {
         Map<String, Object> top = new LinkedHashMap<>();
         top.put("job", "chains");
         top.put("model", config.modelName());
@@ -175,6 +179,9 @@ public final class ChainsOutput {
             perChain.add(SummaryFiles.finite(a));
         }
         top.put("acceptance_per_chain", perChain);
+        if (divergences != null) {
+            top.put("divergences", divergences);
+        }
         top.put("max_rhat", config.maxRhat());
         top.put("min_ess", config.minEss());
         top.put("parameters", SummaryFiles.json(result.parameters()));

@@ -10,9 +10,11 @@ import java.util.Map;
 import org.sparkmc.core.diagnostics.EffectiveSampleSize;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.diagnostics.MonteCarloStandardError;
+import org.sparkmc.core.mcmc.ObservedKernel;
 import org.sparkmc.core.rjmcmc.MoveRate;
 import org.sparkmc.core.rjmcmc.NormalMixture;
 import org.sparkmc.core.rjmcmc.PredictiveDensity;
+import org.sparkmc.core.rjmcmc.MoveCounter;
 import org.sparkmc.core.rjmcmc.RjmcmcKernel;
 import org.sparkmc.core.rjmcmc.TransDimensionalTarget;
 import org.sparkmc.spark.diagnose.ParameterResult;
@@ -60,7 +62,7 @@ public record RjmcmcSummary(String modelIndex, List<ModelRow> models, List<MoveR
 
     /** The summary of a run, or null unless it ran the {@code rjmcmc} kernel on a trans-dimensional target. */
     static RjmcmcSummary of(ChainsJob job, ChainsConfig config, ChainsResult result) {
-        if (!(config.kernel() instanceof RjmcmcKernel kernel)
+        if (!(ObservedKernel.unwrap(config.kernel()) instanceof RjmcmcKernel)
                 || !(config.target() instanceof TransDimensionalTarget target)) {
             return null;
         }
@@ -69,8 +71,8 @@ public record RjmcmcSummary(String modelIndex, List<ModelRow> models, List<MoveR
         for (double[] r : table) {
             rows.add(new ModelRow((int) r[0], r[1], r[2], r[3], java.util.Arrays.copyOfRange(r, 4, r.length)));
         }
-        List<MoveRate> sampling = kernel.moveRates(target, job.states(), false);
-        List<MoveRate> warmup = kernel.moveRates(target, job.states(), true);
+        List<MoveRate> sampling = MoveCounter.rates(config.kernel(), target, job.states(), false);
+        List<MoveRate> warmup = MoveCounter.rates(config.kernel(), target, job.states(), true);
         PredictiveDensity predictive = null;
         double[] mcse = null;
         double[] data = null;

@@ -29,8 +29,8 @@ public final class CmdStanCsv {
     /**
      * One chain's file.
      *
-     * @param rows draws [row][iteration] in the order of {@code names} (lp__ and accept_stat__ come first in the
-     *             file, as CmdStan orders them)
+     * @param rows draws [row][iteration] in the order of {@code names} (the sampler's columns, whose names end in
+     *             {@code __}: lp__, accept_stat__, stepsize__, …, come first in the file, as CmdStan orders them)
      */
     public static String render(String model, String kernel, int chain, long seed, int warmup, List<String> names,
             double[][] rows) {
@@ -46,18 +46,15 @@ public final class CmdStanCsv {
                 .append("# id = ").append(chain).append('\n')
                 .append("# random\n#   seed = ").append(seed).append('\n')
                 .append("# output\n#   written by = sparkmc\n");
-        int lp = names.indexOf("lp__");
-        int accept = names.indexOf("accept_stat__");
         int[] order = new int[names.size()];
         int k = 0;
-        if (lp >= 0) {
-            order[k++] = lp;
-        }
-        if (accept >= 0) {
-            order[k++] = accept;
+        for (int i = 0; i < names.size(); i++) {
+            if (names.get(i).endsWith("__")) {
+                order[k++] = i;
+            }
         }
         for (int i = 0; i < names.size(); i++) {
-            if (i != lp && i != accept) {
+            if (!names.get(i).endsWith("__")) {
                 order[k++] = i;
             }
         }

@@ -33,6 +33,9 @@ import org.sparkmc.spark.io.CheckpointStates;
 class ChainsCheckpointTest extends SparkTestBase {
     private static final String[] RUN = {"chains", "--model", "bimodal", "--scale", "10", "--chains", "4",
         "--warmup", "200", "--round-size", "200", "--min-ess", "1e9"};
+    /** The kernel of {@link #RUN} (the default, rwm), whose codec reads the checkpoint's chain states. */
+    private static final org.sparkmc.core.mcmc.Kernel<?> RWM = org.sparkmc.core.mcmc.KernelRegistry.create("rwm",
+            new org.sparkmc.core.mcmc.KernelRegistry.Settings(10, true, Double.NaN, 1, 200));
 
     @TempDir
     Path tmp;
@@ -98,7 +101,7 @@ class ChainsCheckpointTest extends SparkTestBase {
         assertEquals(ExitCode.OK, first.code(), first.err());
         String fingerprint = fingerprint(checkpoint);
         InvalidInputException foreign = assertThrows(InvalidInputException.class, () -> new ChainsCheckpoint(
-                checkpoint.toString(), new Configuration()).loadForResume(fingerprint.replace(" seed=20261122",
+                checkpoint.toString(), new Configuration(), RWM).loadForResume(fingerprint.replace(" seed=20261122",
                     " seed=99"), 2));
         assertTrue(foreign.getMessage().contains("other settings (seed: checkpoint 20261122, now 99)"),
                 foreign.getMessage());
@@ -110,7 +113,7 @@ class ChainsCheckpointTest extends SparkTestBase {
         Files.write(part, Arrays.copyOf(Files.readAllBytes(part), 100));
         Files.deleteIfExists(part.resolveSibling("." + part.getFileName() + ".crc"));
         InvalidInputException truncated = assertThrows(InvalidInputException.class, () -> new ChainsCheckpoint(
-                checkpoint.toString(), new Configuration()).loadForResume(fingerprint, 2));
+                checkpoint.toString(), new Configuration(), RWM).loadForResume(fingerprint, 2));
         assertTrue(truncated.getMessage().contains("round-00002.parquet cannot be read (")
                 && truncated.getMessage().contains("is not a Parquet file"), truncated.getMessage());
 

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
-import org.sparkmc.core.mcmc.MetropolisHastings;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.BimodalMixture;
 import org.sparkmc.core.model.Target;
@@ -114,7 +113,8 @@ class ChainsDeterminismTest {
     /** The same six chains with the core API alone: warm-up 300 in rounds of 200, then two rounds of 200. */
     private static List<Double> plainLoop() {
         Target target = new BimodalMixture(5);
-        Kernel kernel = MetropolisHastings.randomWalk(3, true);
+        Kernel<?> kernel = org.sparkmc.core.mcmc.KernelRegistry.create("rwm",
+                new org.sparkmc.core.mcmc.KernelRegistry.Settings(3, true, Double.NaN, 1, 300));
         RandomStreams streams = new RandomStreams(77);
         List<Double> xs = new java.util.ArrayList<>();
         for (long chain = 1; chain <= 6; chain++) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.mcmc.KernelRegistry;
-import org.sparkmc.core.mcmc.RunningMeanKernel;
+import org.sparkmc.core.mcmc.RunningMeanObserver;
 import org.sparkmc.core.model.IsingDenoising;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.spark.SparkTestBase;
@@ -83,14 +83,14 @@ class KernelsAndModelsJobTest extends SparkTestBase {
     void isingPosteriorMeanImageComesBackWithTheChainStates() throws Exception {
         IsingDenoising model = new IsingDenoising(new ModelParameters("test", java.util.Map.of("height", 64,
                 "width", 64, "image-seed", 1)));
-        Kernel kernel = KernelRegistry.create("colour-gibbs", new KernelRegistry.Settings(1, true, Double.NaN, 2),
+        Kernel<?> kernel = KernelRegistry.create("colour-gibbs", new KernelRegistry.Settings(1, true, Double.NaN, 2),
                 model);
         ChainsConfig config = new ChainsConfig("ising_denoising", model, "colour-gibbs", kernel, 2, 50, 100, 1,
                 1e9, 1.01, 5, 2, ChainsConfig.DEFAULT_DRIVER_DRAWS);
         ChainsJob job = new ChainsJob(jsc(), config);
         job.run();
         List<ChainState> states = job.states();
-        double[] mean = RunningMeanKernel.pooledMean(states, model.runningMeanSize());
+        double[] mean = RunningMeanObserver.pooledMean(kernel, states);
         job.release();
         byte[] png = model.posteriorMeanPng(mean);
         Files.write(tmp.resolve("posterior-mean.png"), png);

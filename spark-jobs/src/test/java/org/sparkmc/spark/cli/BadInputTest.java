@@ -33,7 +33,7 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("unknown job", new String[] {"chianz"}, "Unmatched argument"),
                 Arguments.of("no job", new String[] {}, "name a job"),
                 Arguments.of("unknown model", new String[] {"chains", "--model", "bimodel"}, "unknown model 'bimodel'"),
-                Arguments.of("unknown kernel", new String[] {"chains", "--kernel", "nuts"}, "unknown kernel 'nuts'"),
+                Arguments.of("unknown kernel", new String[] {"chains", "--kernel", "hmc"}, "unknown kernel 'hmc'"),
                 Arguments.of("zero chains", new String[] {"chains", "--chains", "0"}, "chains must be"),
                 Arguments.of("one chain", new String[] {"chains", "--chains", "1"}, "at least 2"),
                 Arguments.of("negative round size", new String[] {"chains", "--round-size", "-5"}, "round-size"),

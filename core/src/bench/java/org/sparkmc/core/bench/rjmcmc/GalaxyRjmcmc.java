@@ -53,7 +53,7 @@ public final class GalaxyRjmcmc {
         }
         double[] grid = NormalMixture.evenGrid(5, 40, 71);
         NormalMixture target = new NormalMixture(y, MixturePrior.richardsonGreen(y, 30), grid);
-        RjmcmcKernel kernel = RjmcmcKernel.ofTargetSweep();
+        org.sparkmc.core.mcmc.ObservedKernel<Void> kernel = RjmcmcKernel.ofTargetSweep().counted();
         RandomStreams streams = new RandomStreams(20261122);
         System.out.printf(Locale.ROOT, "galaxy (n=%d, corrected obs 78, 1000 km/s), %s%n%d chains × (%d warm-up + %d) "
                 + "sweeps on %d threads, %s, %d cores%n", y.length, target.prior(), chains, warmup, sweeps, threads,
@@ -116,7 +116,8 @@ public final class GalaxyRjmcmc {
                     Rhat.rhat(draws[p]), EffectiveSampleSize.bulk(draws[p]));
         }
         System.out.printf(Locale.ROOT, "max R-hat over all %d reported quantities: %.4f%n", names.size(), worstRhat);
-        System.out.println("\nacceptance per move (sampling): " + kernel.moveRates(target, states, false));
+        System.out.println("\nacceptance per move (sampling): "
+                + org.sparkmc.core.rjmcmc.MoveCounter.rates(kernel, target, states, false));
         double essK = EffectiveSampleSize.bulk(k);
         System.out.printf(Locale.ROOT, "%nsweeps/s per thread: %.0f in warm-up (sweeps only), %.0f in sampling "
                 + "(sweep + recording %d quantities); wall %.1f s%nbulk ESS of k: %.0f from %d draws; ESS of k per "
