@@ -118,8 +118,10 @@ public final class ShardSampler {
                 shards, responses.length, seconds(t0)));
         // An independence proposal is the Laplace approximation itself: adapting its scale toward a random walk's
         // acceptance rate would only widen it.
+        // The kernels with Stan's windowed warm-up lay their windows out over the shard's own warm-up.
         Kernel kernel = KernelRegistry.create(settings.kernel(), new KernelRegistry.Settings(
-                scale(settings, view.laplace()), !settings.kernel().equals("independence"), Double.NaN), view);
+                scale(settings, view.laplace()), !settings.kernel().equals("independence"), Double.NaN, 1,
+                settings.warmup()), view);
         double[][][] draws = new double[settings.chains()][][];
         long accepted = 0;
         long proposed = 0;

@@ -88,7 +88,7 @@ public final class ChainsOverheadBenchmark {
             states.add(ChainRound.start(c, target, kernel, streams));
         }
         // the job summarises every recorded column but accept_stat__: the parameters and lp__
-        List<String> names = ChainRound.recordedNames(target).subList(0, target.parameterNames().size() + 1);
+        List<String> names = ChainRound.recordedNames(target, kernel).subList(0, target.parameterNames().size() + 1);
         int params = names.size();
         double[][][] draws = new double[params][config.chains()][0];
         for (int round = 1; round <= config.warmupRounds() + config.maxRounds(); round++) {
