@@ -118,7 +118,7 @@ public final class Issue17Rows {
         pairs("chains-" + which, "draws/s", (double) chains * roundSize * rounds, roundSize,
                 Math.max(100, roundSize / 10), repeats, size -> {
                     ChainsConfig config = new ChainsConfig(which, target, "rwm", kernel, chains, (int) size,
-                            (int) size, rounds, Double.MAX_VALUE, 1.01, 1, 2, ChainsConfig.DEFAULT_DRIVER_DRAWS);
+                            (int) size, rounds, Double.MAX_VALUE, 1.01, 1, 2, ChainsConfig.defaultDriverDraws());
                     return new double[] {ChainsOverheadBenchmark.plainLoop(config),
                         ChainsOverheadBenchmark.sparkJob(sc, spark, config, false)};
                 });

@@ -107,10 +107,11 @@ public final class ChainsCommand extends JobCommand {
                 + "min(chains, Spark's default parallelism).")
     private int partitions;
 
-    @Option(names = "--driver-draws-limit", paramLabel = "N", defaultValue = "16000000",
+    @Option(names = "--driver-draws-limit", paramLabel = "N|auto", defaultValue = "auto",
             description = "Diagnostics run on the driver while chains × draws × parameters ≤ N (8·N bytes), by "
-                + "parameter on the executors beyond (same numbers). Default: ${DEFAULT-VALUE}.")
-    private long driverDrawsLimit;
+                + "parameter on the executors beyond (same numbers). Default: auto, an eighth of the driver's heap "
+                + "(16.8 million draws for a 1 GiB driver).")
+    private String driverDrawsLimit;
 
     @Option(names = "--cmdstan-csv", description = "Also write cmdstan/chain-<k>.csv, one CmdStan-style CSV per chain.")
     private boolean cmdstanCsv;
@@ -148,7 +149,7 @@ public final class ChainsCommand extends JobCommand {
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
         int warmupRounds = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
-                maxRounds, minEss, maxRhat, seed, Math.max(partitions, 1), driverDrawsLimit).warmupRounds();
+                maxRounds, minEss, maxRhat, seed, Math.max(partitions, 1), driverDraws()).warmupRounds();
         checkpoint.check(checkpointEvery);
         if (reportParameters < 1) {
             throw new InvalidInputException("report-parameters must be ≥ 1, is " + reportParameters);
@@ -166,7 +167,7 @@ public final class ChainsCommand extends JobCommand {
             // More partitions than chains would only be empty (each one a task and a file of draws.parquet).
             int parts = Math.min(chains, partitions > 0 ? partitions : sc.defaultParallelism());
             ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
-                    maxRounds, minEss, maxRhat, seed, parts, driverDrawsLimit);
+                    maxRounds, minEss, maxRhat, seed, parts, driverDraws());
             ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpoint.dir(), checkpointEvery,
                     checkpoint.resume(), fingerprint(parameters)), store);
             ChainsResult result = job.run();
@@ -216,5 +217,18 @@ public final class ChainsCommand extends JobCommand {
                 + new java.util.TreeSet<>(dataFields.keySet()) + " of data file " + data + " (" + (takes.isEmpty()
                 ? "it takes no parameters or data" : "it reads " + takes) + "); name the model the data are for "
                 + "with --model");
+    }
+
+    /** {@code --driver-draws-limit}: a whole number, or auto ({@link ChainsConfig#defaultDriverDraws()}). */
+    private long driverDraws() {
+        if (driverDrawsLimit.equals("auto")) {
+            return ChainsConfig.defaultDriverDraws();
+        }
+        try {
+            return Long.parseLong(driverDrawsLimit.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException("--driver-draws-limit must be a whole number or auto, is '"
+                    + driverDrawsLimit + "'");
+        }
     }
 }

@@ -19,8 +19,14 @@ public record ChainsConfig(String modelName, Target target, String kernelName, K
         int warmup, int roundSize, int maxRounds, double minEss, double maxRhat, long seed, int partitions,
         long driverDrawsLimit) implements Serializable {
 
-    /** Default of {@code driverDrawsLimit}: 16 million draws (128 MB) on the driver for diagnostics. */
-    public static final long DEFAULT_DRIVER_DRAWS = 16_000_000L;
+    /**
+     * Default of {@code driverDrawsLimit}: as many draws as fill an eighth of the driver's heap (8 bytes each), so
+     * the diagnostics' working copies fit beside them: 16.8 million with Spark's default 1 GiB driver, 67 million
+     * with the launcher's 4 GiB in local mode.
+     */
+    public static long defaultDriverDraws() {
+        return Runtime.getRuntime().maxMemory() / 64;
+    }
 
     public ChainsConfig {
         positive("chains", chains);

@@ -86,7 +86,7 @@ class KernelsAndModelsJobTest extends SparkTestBase {
         Kernel<?> kernel = KernelRegistry.create("colour-gibbs", new KernelRegistry.Settings(1, true, Double.NaN, 2),
                 model);
         ChainsConfig config = new ChainsConfig("ising_denoising", model, "colour-gibbs", kernel, 2, 50, 100, 1,
-                1e9, 1.01, 5, 2, ChainsConfig.DEFAULT_DRIVER_DRAWS);
+                1e9, 1.01, 5, 2, ChainsConfig.defaultDriverDraws());
         ChainsJob job = new ChainsJob(jsc(), config);
         job.run();
         List<ChainState> states = job.states();

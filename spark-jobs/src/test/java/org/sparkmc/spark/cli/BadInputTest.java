@@ -46,6 +46,8 @@ public class BadInputTest extends SparkTestBase {
                     "--round-size", "1", "--max-rounds", "10"}, "warm-up and sampling rounds together must be ≤ "
                         + "2147483647"),
                 Arguments.of("non-numeric count", new String[] {"chains", "--chains", "many"}, "'many'"),
+                Arguments.of("driver draws neither a number nor auto", new String[] {"chains", "--conf", bimodal,
+                    "--driver-draws-limit", "lots"}, "--driver-draws-limit must be a whole number or auto, is 'lots'"),
                 Arguments.of("bad scale", new String[] {"chains", "--scale", "0"}, "scale"),
                 Arguments.of("missing config", new String[] {"chains", "--conf", "/nonexistent/x.conf"},
                         "/nonexistent/x.conf"),
