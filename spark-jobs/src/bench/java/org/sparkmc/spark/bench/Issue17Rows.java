@@ -33,8 +33,9 @@ import org.sparkmc.spark.diagnose.ParameterResult;
 
 /**
  * The rows of issue 17's table that compare a Spark job on local[2] with its single-thread peer inside one JVM, for
- * {@code submit/bench-all}: after one untimed pair (the JIT's warm-up), each repeat runs the peer and then the job back
- * to back (A B A B …) and prints one machine-readable line per pair,
+ * {@code submit/bench-all}: after {@value #WARMUP_PAIRS} untimed pairs of the full size (the JIT's warm-up: in one
+ * JVM the {@code bn} job's first two runs at 10^7 samples took 3.4–3.6 s and the next ones 2.7–2.9 s), each repeat
+ * runs the peer and then the job back to back (A B A B …) and prints one machine-readable line per pair,
  * {@code RESULT row=<name> rep=<r> peer=<units/s> job=<units/s> unit=<unit>}, for the script to take medians of.
  * The measured code is the existing benchmarks' own ({@link SmcBenchmark}, {@link ChainsOverheadBenchmark},
  * {@link BnLikelihoodWeightingBenchmark}, {@link DiagnosticsAtScaleBenchmark}); the {@code lda} rows run as separate
@@ -49,6 +50,8 @@ import org.sparkmc.spark.diagnose.ParameterResult;
  * </pre>
  */
 public final class Issue17Rows {
+    /** Untimed pairs of the full size before the timed ones. */
+    static final int WARMUP_PAIRS = 2;
 
     private Issue17Rows() {
     }
@@ -79,10 +82,12 @@ public final class Issue17Rows {
         }
     }
 
-    /** The warm-up pair at {@code warmupSize}, then {@code repeats} timed pairs; rates = work / seconds. */
-    private static void pairs(String row, String unit, double work, long size, long warmupSize, int repeats,
-            Pair pair) throws Exception {
-        pair.run(warmupSize);
+    /** {@value #WARMUP_PAIRS} untimed pairs, then {@code repeats} timed ones, all of {@code size}; rates = work / s. */
+    private static void pairs(String row, String unit, double work, long size, int repeats, Pair pair)
+            throws Exception {
+        for (int w = 0; w < WARMUP_PAIRS; w++) {
+            pair.run(size);
+        }
         for (int r = 1; r <= repeats; r++) {
             double[] s = pair.run(size);
             System.out.printf(Locale.ROOT, "RESULT row=%s rep=%d peer=%.1f job=%.1f unit=%s peer_s=%.3f job_s=%.3f%n",
@@ -94,8 +99,7 @@ public final class Issue17Rows {
     private static void smc(JavaSparkContext sc, int n, int steps, int repeats) throws Exception {
         SmcBenchmark.loadNile();
         double[] ll = new double[1];
-        int warm = Math.min(n, 100_000);
-        pairs("smc-" + n, "particle-steps/s", (double) n * steps, n, warm, repeats, size -> new double[] {
+        pairs("smc-" + n, "particle-steps/s", (double) n * steps, n, repeats, size -> new double[] {
             SmcBenchmark.core((int) size, steps), SmcBenchmark.spark(sc, (int) size, steps, 0.5, 4096, ll)});
     }
 
@@ -115,8 +119,7 @@ public final class Issue17Rows {
             throw new IllegalArgumentException("chains target: bimodal or eight_schools, not " + which);
         }
         Kernel kernel = MetropolisHastings.randomWalk(scale, true);
-        pairs("chains-" + which, "draws/s", (double) chains * roundSize * rounds, roundSize,
-                Math.max(100, roundSize / 10), repeats, size -> {
+        pairs("chains-" + which, "draws/s", (double) chains * roundSize * rounds, roundSize, repeats, size -> {
                     ChainsConfig config = new ChainsConfig(which, target, "rwm", kernel, chains, (int) size,
                             (int) size, rounds, Double.MAX_VALUE, 1.01, 1, 2, ChainsConfig.defaultDriverDraws());
                     return new double[] {ChainsOverheadBenchmark.plainLoop(config),
@@ -134,7 +137,7 @@ public final class Issue17Rows {
         int q = net.requireVariable("LVFAILURE");
         Evidence e = Evidence.parse(net, "");
         LikelihoodWeighting lw = LikelihoodWeighting.of(net, e, q);
-        pairs("bn", "samples/s", samples, samples, Math.min(samples, 10 * blockSize), repeats, size -> {
+        pairs("bn", "samples/s", samples, samples, repeats, size -> {
             BnConfig config = new BnConfig(path, net, e, new int[] {q}, BnMethod.LW, ExactMode.NEVER, size,
                     blockSize, 2, 0, 1, 1, 7, 2, 1.01, 400);
             long t0 = System.nanoTime();
