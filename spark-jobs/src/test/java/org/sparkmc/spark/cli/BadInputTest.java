@@ -318,7 +318,7 @@ public class BadInputTest extends SparkTestBase {
         }
         assertTrue(help.contains("Default: 8"), help);
         String flat = help.replaceAll("\\s+", " ");
-        for (String name : org.sparkmc.core.model.ModelRegistry.builtInNames()) {
+        for (String name : org.sparkmc.core.catalog.ModelCatalog.builtInNames()) {
             assertTrue(flat.contains(name), "built-in model " + name + " missing from help:\n" + help);
         }
         assertTrue(flat.contains("rjmcmc"), "kernel rjmcmc missing from help:\n" + help);
