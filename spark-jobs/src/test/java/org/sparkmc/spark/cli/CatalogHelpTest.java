@@ -10,6 +10,7 @@ import org.sparkmc.core.catalog.CatalogEntry;
 import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.catalog.ModelCatalog;
 import org.sparkmc.core.catalog.SmcModelCatalog;
+import org.sparkmc.core.consensus.ShardSampler;
 
 /** The help of {@code chains --model}, {@code chains --kernel} and {@code smc --model} lists their catalogs. */
 class CatalogHelpTest {
@@ -29,6 +30,19 @@ class CatalogHelpTest {
         String help = help("smc");
         assertListsEvery(help, SmcModelCatalog.CATALOG);
         assertTrue(help.contains("Default: local-level."), help);
+    }
+
+    /** consensus runs a subset of the catalog's kernels (ShardSampler.KERNELS); its help names each of them. */
+    @Test
+    void consensusHelpNamesEveryShardKernel() {
+        String help = help("consensus");
+        int at = help.lastIndexOf("--kernel=NAME");
+        String kernelHelp = help.substring(at, help.indexOf("--scale=X", at));
+        for (String kernel : ShardSampler.KERNELS) {
+            assertTrue(KernelCatalog.names().contains(kernel), kernel);
+            assertTrue(kernelHelp.matches("(?s).*\\b" + java.util.regex.Pattern.quote(kernel) + "\\b.*"),
+                    kernel + " missing from consensus --kernel help: " + kernelHelp);
+        }
     }
 
     /** The check can fail: an entry the help does not list is found missing. */
