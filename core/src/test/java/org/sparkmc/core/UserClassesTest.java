@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.catalog.ModelCatalog;
 import org.sparkmc.core.model.ModelParameters;
-import org.sparkmc.core.model.ModelRegistry;
 import org.sparkmc.core.model.Target;
 
 /**
@@ -49,7 +49,7 @@ public class UserClassesTest {
     void aClassOfTheWrongTypeIsRefusedWithoutRunningIt() {
         String name = NotATarget.class.getName();
         InvalidInputException e = assertThrows(InvalidInputException.class,
-                () -> ModelRegistry.create(ModelRegistry.CLASS_PREFIX + name, ModelParameters.empty()));
+                () -> ModelCatalog.create(ModelCatalog.CLASS_PREFIX + name, ModelParameters.empty()));
         assertEquals("model class '" + name + "' does not implement org.sparkmc.core.model.Target", e.getMessage());
         assertFalse(NOT_A_TARGET_INITIALISED.get(), "the static initialiser of a class that is no target ran");
     }
@@ -58,7 +58,7 @@ public class UserClassesTest {
     void aFailingStaticInitialiserIsBadInputNamingTheClass() {
         String name = BrokenTarget.class.getName();
         InvalidInputException e = assertThrows(InvalidInputException.class,
-                () -> ModelRegistry.create(ModelRegistry.CLASS_PREFIX + name, ModelParameters.empty()));
+                () -> ModelCatalog.create(ModelCatalog.CLASS_PREFIX + name, ModelParameters.empty()));
         assertEquals("model class '" + name + "' failed to initialise: java.lang.IllegalStateException: static set-up "
                 + "failed", e.getMessage());
     }

@@ -33,8 +33,8 @@ class SparkmcKryoRegistratorTest extends SparkTestBase {
         jsc().parallelize(List.of(1)).count();
         SerializerInstance kryo = SparkEnv.get().serializer().newInstance();
         // a composite kernel's state: a list of its parts' typed states, as a chain carries it between rounds
-        Object kernelState = org.sparkmc.core.mcmc.KernelRegistry.create("cycle(rwm, am, slice)",
-                new org.sparkmc.core.mcmc.KernelRegistry.Settings(0.1, true, Double.NaN)).initialState(2);
+        Object kernelState = org.sparkmc.core.catalog.KernelCatalog.create("cycle(rwm, am, slice)",
+                new org.sparkmc.core.mcmc.KernelSettings(0.1, true, Double.NaN)).initialState(2);
         ChainState state = new ChainState(3, new double[] {1.5, -2}, -7.25, kernelState);
         RoundResult result = new RoundResult(state, 4, new double[][] {{1, 2}, {3, 4}}, 5, 9);
         RoundResult copy = kryo.deserialize(kryo.serialize(result, ClassTag$.MODULE$.apply(RoundResult.class)),

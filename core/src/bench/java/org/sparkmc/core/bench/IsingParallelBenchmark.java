@@ -3,10 +3,11 @@ package org.sparkmc.core.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
-import org.sparkmc.core.mcmc.KernelRegistry;
+import org.sparkmc.core.mcmc.KernelSettings;
 import org.sparkmc.core.mcmc.RunningMeanObserver;
 import org.sparkmc.core.model.IsingDenoising;
 import org.sparkmc.core.random.RandomStreams;
@@ -102,7 +103,7 @@ public final class IsingParallelBenchmark {
 
     static double[] run(IsingDenoising model, String kernelName, int threads, int warmup, int sweeps, long seed,
             double[] seconds) {
-        Kernel<?> kernel = KernelRegistry.create(kernelName, new KernelRegistry.Settings(1, true, Double.NaN, threads),
+        Kernel<?> kernel = KernelCatalog.create(kernelName, new KernelSettings(1, true, Double.NaN, threads),
                 model);
         RandomStreams streams = new RandomStreams(seed);
         ChainState s = ChainRound.start(1, model, kernel, streams);

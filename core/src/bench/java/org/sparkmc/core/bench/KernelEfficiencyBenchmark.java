@@ -3,15 +3,16 @@ package org.sparkmc.core.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.sparkmc.core.catalog.KernelCatalog;
+import org.sparkmc.core.catalog.ModelCatalog;
 import org.sparkmc.core.diagnostics.EffectiveSampleSize;
 import org.sparkmc.core.diagnostics.Rhat;
 import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
-import org.sparkmc.core.mcmc.KernelRegistry;
+import org.sparkmc.core.mcmc.KernelSettings;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.ModelParameters;
-import org.sparkmc.core.model.ModelRegistry;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
 
@@ -35,12 +36,12 @@ public final class KernelEfficiencyBenchmark {
                 "npreg,glu,bp,skin,bmi,ped,age", "outcome", "type", "prior-sd", 10, "init", "mode"));
         ModelParameters gmm = new ModelParameters("gmm", Map.of("K", 4, "n", 300, "data-seed", 1));
         ModelParameters ising = new ModelParameters("ising", Map.of("height", 64, "width", 64, "image-seed", 1));
-        Target eightT = ModelRegistry.create("eight_schools_noncentered", eight);
-        Target kidiqT = ModelRegistry.create("kidscore_momiq", kidiq);
-        Target pimaT = ModelRegistry.create("logistic_regression", pima);
-        Target gmmT = ModelRegistry.create("gmm", gmm);
-        Target gmmC = ModelRegistry.create("gmm_collapsed", gmm);
-        Target isingT = ModelRegistry.create("ising_denoising", ising);
+        Target eightT = ModelCatalog.create("eight_schools_noncentered", eight);
+        Target kidiqT = ModelCatalog.create("kidscore_momiq", kidiq);
+        Target pimaT = ModelCatalog.create("logistic_regression", pima);
+        Target gmmT = ModelCatalog.create("gmm", gmm);
+        Target gmmC = ModelCatalog.create("gmm_collapsed", gmm);
+        Target isingT = ModelCatalog.create("ising_denoising", ising);
         List<Pair> pairs = List.of(
                 new Pair("eight_schools_noncentered", eightT, "rwm", 0.5, true, 5000, 200000, 0),
                 new Pair("eight_schools_noncentered", eightT, "am", 0.5, true, 5000, 200000, 0),
@@ -78,7 +79,7 @@ public final class KernelEfficiencyBenchmark {
     /** {sampling seconds, min bulk-ESS, max R-hat, acceptance}. */
     static double[] run(Pair p, long seed) {
         Target target = p.target();
-        Kernel<?> kernel = KernelRegistry.create(p.kernel(), new KernelRegistry.Settings(p.scale(), p.adapt(),
+        Kernel<?> kernel = KernelCatalog.create(p.kernel(), new KernelSettings(p.scale(), p.adapt(),
                 Double.NaN, 1, p.warmup()), target);
         RandomStreams streams = new RandomStreams(seed);
         int chains = 4;

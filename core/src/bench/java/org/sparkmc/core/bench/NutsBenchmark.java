@@ -2,8 +2,8 @@ package org.sparkmc.core.bench;
 
 import java.util.List;
 import java.util.Map;
+import org.sparkmc.core.catalog.ModelCatalog;
 import org.sparkmc.core.model.ModelParameters;
-import org.sparkmc.core.model.ModelRegistry;
 import org.sparkmc.core.model.Target;
 
 /**
@@ -27,10 +27,10 @@ public final class NutsBenchmark {
         ModelParameters pima = BenchData.json("data/pima/pima.json", Map.of("predictors",
                 "npreg,glu,bp,skin,bmi,ped,age", "outcome", "type", "prior-sd", 10));
         ModelParameters hundred = BenchData.json("data/schools100/schools100.json", Map.of());
-        Target eightT = ModelRegistry.create("eight_schools_noncentered", eight);
-        Target kidiqT = ModelRegistry.create("kidscore_momiq", kidiq);
-        Target pimaT = ModelRegistry.create("logistic_regression", pima);
-        Target hundredT = ModelRegistry.create("eight_schools_noncentered", hundred);
+        Target eightT = ModelCatalog.create("eight_schools_noncentered", eight);
+        Target kidiqT = ModelCatalog.create("kidscore_momiq", kidiq);
+        Target pimaT = ModelCatalog.create("logistic_regression", pima);
+        Target hundredT = ModelCatalog.create("eight_schools_noncentered", hundred);
         List<KernelEfficiencyBenchmark.Pair> pairs = new java.util.ArrayList<>();
         if (rows.contains("peers")) {
             pairs.add(new KernelEfficiencyBenchmark.Pair("eight_schools_noncentered", eightT, "nuts", 1, true, 1000,

@@ -5,10 +5,11 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
-import org.sparkmc.core.mcmc.KernelRegistry;
+import org.sparkmc.core.mcmc.KernelSettings;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.LaplaceApproximation;
 import org.sparkmc.core.model.NumericalLaplace;
@@ -25,7 +26,7 @@ import org.sparkmc.core.random.RandomStreams;
  * <p>The draws are positions on the unconstrained scale (what the combiners average), not the reported quantities.
  */
 public final class ShardSampler {
-    /** The kernels a shard can run: those {@link KernelRegistry} builds for a target with a Laplace approximation. */
+    /** The kernels a shard can run: those {@link KernelCatalog} builds for a target with a Laplace approximation. */
     public static final Set<String> KERNELS = Set.of("am", "slice", "laplace-rwm", "rwm", "slice-doubling",
             "independence");
 
@@ -119,7 +120,7 @@ public final class ShardSampler {
         // An independence proposal is the Laplace approximation itself: adapting its scale toward a random walk's
         // acceptance rate would only widen it.
         // The kernels with Stan's windowed warm-up lay their windows out over the shard's own warm-up.
-        Kernel kernel = KernelRegistry.create(settings.kernel(), new KernelRegistry.Settings(
+        Kernel kernel = KernelCatalog.create(settings.kernel(), new KernelSettings(
                 scale(settings, view.laplace()), !settings.kernel().equals("independence"), Double.NaN, 1,
                 settings.warmup()), view);
         double[][][] draws = new double[settings.chains()][][];

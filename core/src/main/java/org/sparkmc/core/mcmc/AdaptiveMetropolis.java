@@ -86,7 +86,7 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
 
     /** {@link #of(double, boolean, double, int)} for Stan's default warm-up of 1,000 iterations. */
     public static AdaptiveMetropolis of(double initialScale, boolean adapt, double targetAcceptance) {
-        return of(initialScale, adapt, targetAcceptance, KernelRegistry.Settings.DEFAULT_WARMUP);
+        return of(initialScale, adapt, targetAcceptance, KernelSettings.DEFAULT_WARMUP);
     }
 
     /** One step size per coordinate, λ·(2.38/√d)·σ̂_i, the variances learnt in the same windows. */

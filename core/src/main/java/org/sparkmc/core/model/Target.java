@@ -14,7 +14,7 @@ import org.sparkmc.core.random.Rng;
  * reported quantities (τ rather than log τ, derived quantities such as θ = μ + τ·η, indicators whose mean is a
  * probability). Targets travel to Spark executors by Java serialization, so an implementation keeps its data in
  * serializable fields. A user's own target implements this interface and has a public constructor taking
- * {@link ModelParameters} (or none); see {@link ModelRegistry}.
+ * {@link ModelParameters} (or none); see {@code org.sparkmc.core.catalog.ModelCatalog}.
  */
 public interface Target extends Serializable {
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.model.Graph;
 import org.sparkmc.core.model.IsingDenoising;
 import org.sparkmc.core.random.RandomStreams;
@@ -87,7 +88,7 @@ class ColourGibbsTest {
     void matchesTheExactPosteriorOfAFourByFourGrid() {
         IsingDenoising model = IsingDenoising.synthetic(4, 4, 1, 2, 5, true);
         double[] exact = exactMarginals(model);
-        Kernel<?> kernel = KernelRegistry.create("colour-gibbs", new KernelRegistry.Settings(1, true, Double.NaN, 2),
+        Kernel<?> kernel = KernelCatalog.create("colour-gibbs", new KernelSettings(1, true, Double.NaN, 2),
                 model);
         RunChains.Result r = RunChains.run(model, kernel, 4, 100, 10_000, 71);
         List<String> names = model.parameterNames();

@@ -12,6 +12,7 @@ import java.util.List;
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.model.BimodalMixture;
 import org.sparkmc.core.random.RandomStreams;
 
@@ -25,14 +26,14 @@ class CompositeKernelTest {
 
     @Test
     void aCycleAndAMixtureSampleTheTarget() {
-        Kernel<?> cycle = KernelRegistry.create("cycle(am, slice, gibbs)",
-                new KernelRegistry.Settings(0.5, true, Double.NaN));
+        Kernel<?> cycle = KernelCatalog.create("cycle(am, slice, gibbs)",
+                new KernelSettings(0.5, true, Double.NaN));
         assertInstanceOf(CycleKernel.class, cycle);
         int failedCycle = RunChains.failedRepetitions(target, cycle, 1, x2::cumulativeProbability, 50, 1000, 2000, 3,
                 61);
         assertTrue(failedCycle <= 3, failedCycle + " of 50 failed");
-        Kernel<?> mixture = KernelRegistry.create("mixture(3*rwm, 1*slice-doubling)",
-                new KernelRegistry.Settings(0.5, true, Double.NaN));
+        Kernel<?> mixture = KernelCatalog.create("mixture(3*rwm, 1*slice-doubling)",
+                new KernelSettings(0.5, true, Double.NaN));
         assertInstanceOf(MixtureKernel.class, mixture);
         int failed = RunChains.failedRepetitions(target, mixture, 1, x2::cumulativeProbability, 50, 1000, 2000, 25, 62);
         assertTrue(failed <= 3, failed + " of 50 failed");
@@ -40,8 +41,8 @@ class CompositeKernelTest {
 
     @Test
     void everyPartAdaptsInWarmupOnlyAndKeepsItsOwnTuning() {
-        Kernel<?> cycle = KernelRegistry.create("cycle(rwm, am, slice)",
-                new KernelRegistry.Settings(0.1, true, Double.NaN));
+        Kernel<?> cycle = KernelCatalog.create("cycle(rwm, am, slice)",
+                new KernelSettings(0.1, true, Double.NaN));
         RandomStreams streams = new RandomStreams(8);
         ChainState s = ChainRound.start(1, target, cycle, streams);
         List<?> initial = (List<?>) cycle.codec().decode(cycle.encodeState(s), 2);
@@ -58,21 +59,20 @@ class CompositeKernelTest {
 
     @Test
     void theRegistryKnowsEveryKernelAndExplainsMistakes() {
-        KernelRegistry.Settings s = new KernelRegistry.Settings(1, true, Double.NaN, 2);
+        KernelSettings s = new KernelSettings(1, true, Double.NaN, 2);
         for (String name : List.of("rwm", "am", "slice", "slice-doubling", "gibbs", "gibbs-random", "colour-gibbs")) {
-            assertFalse(KernelRegistry.create(name, s).getClass().getSimpleName().isEmpty());
+            assertFalse(KernelCatalog.create(name, s).getClass().getSimpleName().isEmpty());
         }
         assertInstanceOf(MetropolisHastings.class,
-                KernelRegistry.create("proposal:" + GaussianRandomWalk.class.getName(), s));
-        assertInstanceOf(CycleKernel.class, KernelRegistry.create("cycle(am, mixture(rwm, slice))", s));
-        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("hmc", s));
-        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("cycle(am,,slice)", s));
-        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("mixture(-1*am, slice)", s));
-        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("independence", s, new BimodalMixture(5)));
-        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("gibbs", s, new BimodalMixture(5)));
-        assertThrows(InvalidInputException.class, () -> KernelRegistry.create("proposal:java.lang.String", s));
+                KernelCatalog.create("proposal:" + GaussianRandomWalk.class.getName(), s));
+        assertInstanceOf(CycleKernel.class, KernelCatalog.create("cycle(am, mixture(rwm, slice))", s));
+        assertThrows(InvalidInputException.class, () -> KernelCatalog.create("hmc", s));
+        assertThrows(InvalidInputException.class, () -> KernelCatalog.create("cycle(am,,slice)", s));
+        assertThrows(InvalidInputException.class, () -> KernelCatalog.create("mixture(-1*am, slice)", s));
+        assertThrows(InvalidInputException.class, () -> KernelCatalog.create("independence", s, new BimodalMixture(5)));
+        assertThrows(InvalidInputException.class, () -> KernelCatalog.create("gibbs", s, new BimodalMixture(5)));
+        assertThrows(InvalidInputException.class, () -> KernelCatalog.create("proposal:java.lang.String", s));
         assertThrows(InvalidInputException.class,
-                () -> KernelRegistry.create("rwm", new KernelRegistry.Settings(1, true, Double.NaN, 0)));
-        assertEquals(List.of("a", "b(c, d)", "e"), KernelRegistry.splitTopLevel("a, b(c, d), e"));
+                () -> KernelCatalog.create("rwm", new KernelSettings(1, true, Double.NaN, 0)));
     }
 }

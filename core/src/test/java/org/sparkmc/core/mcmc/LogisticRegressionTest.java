@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.model.LaplaceApproximation;
 import org.sparkmc.core.model.LogisticRegression;
 import org.sparkmc.core.testing.ImportanceReference;
@@ -49,12 +50,12 @@ class LogisticRegressionTest {
     void theLecturesProposalAndTheOtherKernelsMatchTheReference() {
         LogisticRegression model = MODEL;
         double[][] ref = REFERENCE;
-        KernelRegistry.Settings fixed = new KernelRegistry.Settings(1, false, Double.NaN);
-        KernelRegistry.Settings adaptive = new KernelRegistry.Settings(0.1, true, Double.NaN);
+        KernelSettings fixed = new KernelSettings(1, false, Double.NaN);
+        KernelSettings adaptive = new KernelSettings(0.1, true, Double.NaN);
         Object[][] runs = {{"laplace-rwm", fixed, 1000, 10_000}, {"independence", fixed, 1000, 5_000},
             {"am", adaptive, 3000, 10_000}, {"slice", adaptive, 300, 600}};
         for (Object[] run : runs) {
-            Kernel<?> kernel = KernelRegistry.create((String) run[0], (KernelRegistry.Settings) run[1], model);
+            Kernel<?> kernel = KernelCatalog.create((String) run[0], (KernelSettings) run[1], model);
             RunChains.Result r = RunChains.run(model, kernel, 4, (Integer) run[2], (Integer) run[3], 93);
             for (int j = 0; j < D; j++) {
                 assertTrue(r.rhat(j) < 1.01, run[0] + ": R-hat " + r.rhat(j));

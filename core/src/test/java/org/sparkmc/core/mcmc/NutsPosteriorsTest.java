@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.model.EightSchoolsNoncentered;
 import org.sparkmc.core.model.LogisticRegression;
 import org.sparkmc.core.model.Target;
@@ -24,7 +25,7 @@ import org.sparkmc.core.testing.Json;
 class NutsPosteriorsTest {
 
     private static Kernel<?> nuts(Target target) {
-        return KernelRegistry.create("nuts", new KernelRegistry.Settings(1, true, Double.NaN, 1, 1000), target);
+        return KernelCatalog.create("nuts", new KernelSettings(1, true, Double.NaN, 1, 1000), target);
     }
 
     /** Checks means against {name → {mean, mcse}} (mcse 0 for an exact reference). */

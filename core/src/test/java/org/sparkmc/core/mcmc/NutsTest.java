@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.model.BimodalMixture;
 import org.sparkmc.core.model.GradientTarget;
 import org.sparkmc.core.random.RandomStreams;
@@ -119,8 +120,8 @@ class NutsTest {
 
     @Test
     void refusesATargetWithoutAGradient() {
-        InvalidInputException e = assertThrows(InvalidInputException.class, () -> KernelRegistry.create("nuts",
-                new KernelRegistry.Settings(1, true, Double.NaN), new BimodalMixture(5)));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> KernelCatalog.create("nuts",
+                new KernelSettings(1, true, Double.NaN), new BimodalMixture(5)));
         assertTrue(e.getMessage().contains("needs the gradient") && e.getMessage().contains("GradientTarget"),
                 e.getMessage());
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.model.EightSchoolsNoncentered;
 import org.sparkmc.core.model.KidscoreMomiq;
 import org.sparkmc.core.model.Target;
@@ -44,8 +45,8 @@ class PosteriordbKernelsTest {
     }
 
     private static void check(Target target, String posterior, String kernelName, int warmup, int draws) {
-        Kernel<?> kernel = KernelRegistry.create(kernelName,
-                new KernelRegistry.Settings(0.5, true, Double.NaN, 1, warmup), target);
+        Kernel<?> kernel = KernelCatalog.create(kernelName,
+                new KernelSettings(0.5, true, Double.NaN, 1, warmup), target);
         RunChains.Result r = RunChains.run(target, kernel, 4, warmup, draws, 101);
         Map<String, double[]> reference = ModelData.reference(posterior);
         List<String> names = target.parameterNames();

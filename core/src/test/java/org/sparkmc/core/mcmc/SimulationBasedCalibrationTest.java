@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.model.CollapsedGaussianMixture;
 import org.sparkmc.core.model.GaussianMixtureGibbs;
 import org.sparkmc.core.model.LogisticRegression;
@@ -84,7 +85,7 @@ class SimulationBasedCalibrationTest {
     }
 
     private static Kernel named(String name, double scale) {
-        return KernelRegistry.create(name, new KernelRegistry.Settings(scale, true, Double.NaN));
+        return KernelCatalog.create(name, new KernelSettings(scale, true, Double.NaN));
     }
 
     @Test
@@ -137,7 +138,7 @@ class SimulationBasedCalibrationTest {
     void metropolisAndSliceAreCalibratedOnLogisticRegression() {
         for (String name : List.of("am", "laplace-rwm", "independence")) {
             double p = sbc(SimulationBasedCalibrationTest::logistic,
-                    t -> KernelRegistry.create(name, new KernelRegistry.Settings(name.equals("am") ? 0.5 : 1,
+                    t -> KernelCatalog.create(name, new KernelSettings(name.equals("am") ? 0.5 : 1,
                             name.equals("am"), Double.NaN), t), 1000, 300, 5, 202);
             assertTrue(p > ALPHA, name + ": Bonferroni p = " + p);
         }

@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.catalog.KernelCatalog;
+import org.sparkmc.core.catalog.ModelCatalog;
 import org.sparkmc.core.model.GradientTarget;
 import org.sparkmc.core.model.ModelParameters;
-import org.sparkmc.core.model.ModelRegistry;
 import org.sparkmc.core.model.Target;
 
 /**
@@ -43,9 +44,9 @@ class UserGradientTargetTest {
 
     @Test
     void nutsSamplesAClassTargetWithAGradient() {
-        Target target = ModelRegistry.create("class:" + StandardNormal.class.getName(),
+        Target target = ModelCatalog.create("class:" + StandardNormal.class.getName(),
                 new ModelParameters("test", java.util.Map.of()));
-        Kernel<?> kernel = KernelRegistry.create("nuts", new KernelRegistry.Settings(1, true, Double.NaN, 1, 500),
+        Kernel<?> kernel = KernelCatalog.create("nuts", new KernelSettings(1, true, Double.NaN, 1, 500),
                 target);
         assertInstanceOf(Nuts.class, kernel);
         RunChains.Result r = RunChains.run(target, kernel, 4, 500, 2000, 17);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.testing.LinearModel;
 
@@ -19,7 +20,7 @@ import org.sparkmc.core.testing.LinearModel;
 class WindowedWarmupTest {
 
     private static void converges(LinearModel target, String kernelName, long seed) {
-        Kernel<?> kernel = KernelRegistry.create(kernelName, new KernelRegistry.Settings(1, true, Double.NaN, 1, 1000),
+        Kernel<?> kernel = KernelCatalog.create(kernelName, new KernelSettings(1, true, Double.NaN, 1, 1000),
                 target);
         RunChains.Result r = RunChains.run(target, kernel, 8, 1000, 10_000, seed);
         double[][] exact = target.reference();

@@ -10,6 +10,7 @@ import org.apache.commons.statistics.distribution.CauchyDistribution;
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.catalog.ModelCatalog;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.random.Rng;
 
@@ -94,54 +95,54 @@ class IssueFiveModelsTest {
 
     @Test
     void everyBuiltInModelIsBuiltByName() {
-        assertTrue(ModelRegistry.builtInNames().containsAll(List.of("kidscore_momiq", "logistic_regression",
+        assertTrue(ModelCatalog.builtInNames().containsAll(List.of("kidscore_momiq", "logistic_regression",
                 "ising_denoising", "gmm", "gmm_collapsed", "bimodal", "eight_schools_noncentered")));
-        assertEquals(64 * 64, ModelRegistry.create("ising_denoising", ModelParameters.empty()).dimension());
+        assertEquals(64 * 64, ModelCatalog.create("ising_denoising", ModelParameters.empty()).dimension());
         // Ising images: the clean image must be ±1 and of the noisy image's size; noisy pixels must be finite.
         List<Double> noisy = List.of(0.5, -1.2, 2.0, 0.1);
-        assertEquals(4, ModelRegistry.create("ising_denoising", new ModelParameters("t", Map.of("height", 2, "width", 2,
+        assertEquals(4, ModelCatalog.create("ising_denoising", new ModelParameters("t", Map.of("height", 2, "width", 2,
                 "noisy", noisy, "clean", List.of(1, -1, 1, 1)))).dimension());
         for (Map<String, Object> bad : List.<Map<String, Object>>of(
                 Map.of("height", 2, "width", 2, "noisy", noisy, "clean", List.of(1, -1, 1)),
                 Map.of("height", 2, "width", 2, "noisy", noisy, "clean", List.of(1, 0, 1, 1)),
                 Map.of("height", 2, "width", 2, "noisy", List.of(0.5, Double.NaN, 2.0, 0.1)))) {
             assertThrows(InvalidInputException.class,
-                    () -> ModelRegistry.create("ising_denoising", new ModelParameters("t", bad)), bad.toString());
+                    () -> ModelCatalog.create("ising_denoising", new ModelParameters("t", bad)), bad.toString());
         }
-        assertEquals(300, ModelRegistry.create("gmm_collapsed", ModelParameters.empty()).dimension());
-        Target gmm = ModelRegistry.create("gmm", new ModelParameters("t", Map.of("n", 50, "K", 3)));
+        assertEquals(300, ModelCatalog.create("gmm_collapsed", ModelParameters.empty()).dimension());
+        Target gmm = ModelCatalog.create("gmm", new ModelParameters("t", Map.of("n", 50, "K", 3)));
         assertEquals(50 + 3 + 6 + 12, gmm.dimension());
-        Target logistic = ModelRegistry.create("logistic_regression", new ModelParameters("t", Map.of(
+        Target logistic = ModelCatalog.create("logistic_regression", new ModelParameters("t", Map.of(
                 "predictors", "a", "outcome", "y", "a", List.of(1, 2, 3, 4), "y", List.of(0, 1, 0, 1))));
         assertEquals(List.of("w[intercept]", "w[a]"), logistic.parameterNames());
         // Mixture priors: nu0 <= d + 1 leaves an empty cluster's posterior-mean covariance undefined (collapsed
         // model only); s0 must be a positive scale.
-        assertEquals(50, ModelRegistry.create("gmm_collapsed", new ModelParameters("t", Map.of("n", 50,
+        assertEquals(50, ModelCatalog.create("gmm_collapsed", new ModelParameters("t", Map.of("n", 50,
                 "nu0", 3.5))).dimension());
-        assertThrows(InvalidInputException.class, () -> ModelRegistry.create("gmm_collapsed",
+        assertThrows(InvalidInputException.class, () -> ModelCatalog.create("gmm_collapsed",
                 new ModelParameters("t", Map.of("n", 50, "nu0", 2.5))));
-        assertEquals(50 + 3 + 6 + 12, ModelRegistry.create("gmm", new ModelParameters("t", Map.of("n", 50, "K", 3,
+        assertEquals(50 + 3 + 6 + 12, ModelCatalog.create("gmm", new ModelParameters("t", Map.of("n", 50, "K", 3,
                 "nu0", 2.5))).dimension());
-        assertThrows(InvalidInputException.class, () -> ModelRegistry.create("gmm",
+        assertThrows(InvalidInputException.class, () -> ModelCatalog.create("gmm",
                 new ModelParameters("t", Map.of("n", 50, "nu0", 1))));
-        assertThrows(InvalidInputException.class, () -> ModelRegistry.create("gmm",
+        assertThrows(InvalidInputException.class, () -> ModelCatalog.create("gmm",
                 new ModelParameters("t", Map.of("n", 50, "s0", 0))));
-        assertThrows(InvalidInputException.class, () -> ModelRegistry.create("logistic_regression",
+        assertThrows(InvalidInputException.class, () -> ModelCatalog.create("logistic_regression",
                 new ModelParameters("t", Map.of("predictors", "a", "outcome", "y", "a", List.of(1, 2),
                         "y", List.of(0, 1, 1)))));
         // standardise is a yes/no field: true/false (any case) or 1/0; anything else is refused, not read as false.
         for (Object no : List.of(false, "FALSE", 0)) {
-            Target raw = ModelRegistry.create("logistic_regression", new ModelParameters("t", Map.of(
+            Target raw = ModelCatalog.create("logistic_regression", new ModelParameters("t", Map.of(
                     "predictors", "a", "outcome", "y", "a", List.of(1, 2, 3, 4), "y", List.of(0, 1, 0, 1),
                     "standardise", no)));
-            Target standardised = ModelRegistry.create("logistic_regression", new ModelParameters("t", Map.of(
+            Target standardised = ModelCatalog.create("logistic_regression", new ModelParameters("t", Map.of(
                     "predictors", "a", "outcome", "y", "a", List.of(1, 2, 3, 4), "y", List.of(0, 1, 0, 1),
                     "standardise", true)));
             double[] w = {0.3, 0.7};
             assertTrue(raw.logDensity(w) != standardised.logDensity(w), "standardise = " + no);
         }
         for (Object bad : List.of("yes", 2, "on")) {
-            assertThrows(InvalidInputException.class, () -> ModelRegistry.create("logistic_regression",
+            assertThrows(InvalidInputException.class, () -> ModelCatalog.create("logistic_regression",
                     new ModelParameters("t", Map.of("predictors", "a", "outcome", "y", "a", List.of(1, 2, 3, 4),
                             "y", List.of(0, 1, 0, 1), "standardise", bad))), "standardise = " + bad);
         }

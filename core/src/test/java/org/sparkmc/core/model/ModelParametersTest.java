@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.catalog.ModelCatalog;
 
 /** ModelParameters records every name a model asks about, so a job can refuse keys no model reads. */
 class ModelParametersTest {
@@ -35,11 +36,11 @@ class ModelParametersTest {
     @Test
     void everyBuiltInModelReadsItsParametersWhenBuilt() {
         ModelParameters p = new ModelParameters("t", Map.of("threshold", 4));
-        ModelRegistry.create("bimodal", p);
+        ModelCatalog.create("bimodal", p);
         assertEquals(Set.of("threshold"), p.consulted());
         ModelParameters gmm = new ModelParameters("t", Map.of("n", 50, "K", 3, "alpha", 1, "kappa0", 0.01, "s0", 1,
                 "data-seed", 2));
-        ModelRegistry.create("gmm", gmm);
+        ModelCatalog.create("gmm", gmm);
         assertEquals(true, gmm.consulted().containsAll(gmm.asMap().keySet()), gmm.consulted().toString());
     }
 

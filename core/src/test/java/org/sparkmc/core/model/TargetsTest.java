@@ -10,6 +10,7 @@ import org.apache.commons.statistics.distribution.CauchyDistribution;
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.catalog.ModelCatalog;
 
 class TargetsTest {
     private static final double[] Y = {28, 8, -3, 7, -1, 1, 18, 12};
@@ -76,17 +77,17 @@ class TargetsTest {
     void registryBuildsBuiltInsAndUserClassesWithClearErrors() {
         ModelParameters data = new ModelParameters("test data", Map.of("J", 8, "y", List.of(28, 8, -3, 7, -1, 1, 18,
                 12), "sigma", List.of(15, 10, 16, 11, 9, 11, 10, 18)));
-        assertEquals(10, ModelRegistry.create("eight_schools_noncentered", data).dimension());
-        assertEquals(1, ModelRegistry.create("bimodal", ModelParameters.empty()).dimension());
-        assertEquals(1, ModelRegistry.create("class:" + BimodalMixture.class.getName(), ModelParameters.empty())
+        assertEquals(10, ModelCatalog.create("eight_schools_noncentered", data).dimension());
+        assertEquals(1, ModelCatalog.create("bimodal", ModelParameters.empty()).dimension());
+        assertEquals(1, ModelCatalog.create("class:" + BimodalMixture.class.getName(), ModelParameters.empty())
                 .dimension());
-        assertMessage("unknown model 'nope'", () -> ModelRegistry.create("nope", ModelParameters.empty()));
-        assertMessage("not on the classpath", () -> ModelRegistry.create("class:x.Y", ModelParameters.empty()));
-        assertMessage("does not implement", () -> ModelRegistry.create("class:java.lang.Object",
+        assertMessage("unknown model 'nope'", () -> ModelCatalog.create("nope", ModelParameters.empty()));
+        assertMessage("not on the classpath", () -> ModelCatalog.create("class:x.Y", ModelParameters.empty()));
+        assertMessage("does not implement", () -> ModelCatalog.create("class:java.lang.Object",
                 ModelParameters.empty()));
-        assertMessage("'sigma' is missing", () -> ModelRegistry.create("eight_schools_noncentered",
+        assertMessage("'sigma' is missing", () -> ModelCatalog.create("eight_schools_noncentered",
                 new ModelParameters("d.json", Map.of("y", List.of(1)))));
-        assertMessage("J = 7 but y has 8", () -> ModelRegistry.create("eight_schools_noncentered",
+        assertMessage("J = 7 but y has 8", () -> ModelCatalog.create("eight_schools_noncentered",
                 new ModelParameters("d.json", Map.of("J", 7, "y", data.asMap().get("y"), "sigma",
                         data.asMap().get("sigma")))));
         assertMessage("sigma[2] must be > 0", () -> new EightSchoolsNoncentered(new double[] {1, 2},

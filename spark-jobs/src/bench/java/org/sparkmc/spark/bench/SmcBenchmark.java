@@ -11,17 +11,18 @@ import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.RDDInfo;
+import org.sparkmc.core.catalog.SmcModelCatalog;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.ObservationCsv;
 import org.sparkmc.core.smc.ParticleSystem;
+import org.sparkmc.core.smc.SmcModel;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.core.smc.models.KalmanFilter;
 import org.sparkmc.core.smc.models.LocalLevelModel;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.smc.SmcConfig;
 import org.sparkmc.spark.smc.SmcJob;
-import org.sparkmc.spark.smc.SmcModel;
 
 /**
  * The smc job against core's single-machine filter on the Nile local-level model (bootstrap filter, systematic
@@ -108,7 +109,7 @@ public final class SmcBenchmark {
     }
 
     static SmcConfig config(int n, double tau, int blockSize) {
-        SmcModel model = SmcModel.create("local-level", "bootstrap", ModelParameters.empty());
+        SmcModel model = SmcModelCatalog.create("local-level", "bootstrap", ModelParameters.empty());
         return new SmcConfig(model, n, SmcOptions.defaults().withEssThreshold(tau).withBlockSize(blockSize), 2, 1,
                 25, null);
     }

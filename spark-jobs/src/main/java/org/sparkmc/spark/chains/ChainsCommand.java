@@ -6,12 +6,14 @@ import java.util.Set;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.catalog.KernelCatalog;
+import org.sparkmc.core.catalog.ModelCatalog;
 import org.sparkmc.core.mcmc.Kernel;
-import org.sparkmc.core.mcmc.KernelRegistry;
+import org.sparkmc.core.mcmc.KernelSettings;
 import org.sparkmc.core.model.ModelParameters;
-import org.sparkmc.core.model.ModelRegistry;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.cli.CatalogHelp;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
@@ -24,7 +26,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sparkmc chains}: many MCMC chains of one target on Spark, run in rounds until R-hat and ESS pass. */
-@Command(name = "chains", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "chains", mixinStandardHelpOptions = true, sortOptions = false, resourceBundle = CatalogHelp.BUNDLE,
         description = {"Runs many independent MCMC chains of one target spread over Spark executors, in rounds; "
             + "after each round the driver computes R-hat and ESS of every parameter and stops when all pass.",
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
@@ -32,11 +34,8 @@ import picocli.CommandLine.Option;
             + "1 anything else."})
 public final class ChainsCommand extends JobCommand {
 
-    @Option(names = "--model", paramLabel = "NAME", defaultValue = "bimodal",
-            description = "Target: a built-in (bimodal, eight_schools_noncentered, kidscore_momiq, logistic_regression, "
-                + "ising_denoising, gmm, gmm_collapsed; reversible jump: rj_normal_mixture, rj_two_means, "
-                + "rj_clustering) or class:com.example.MyTarget. "
-                + "Default: ${DEFAULT-VALUE}.")
+    /** Help from {@link CatalogHelp}. */
+    @Option(names = "--model", paramLabel = "NAME", defaultValue = "bimodal", descriptionKey = "chains.model")
     private String model;
 
     @Option(names = "--data", paramLabel = "PATH",
@@ -47,13 +46,8 @@ public final class ChainsCommand extends JobCommand {
             description = "A model parameter; overrides the config file's model-params block. Repeatable.")
     private Map<String, String> params = new LinkedHashMap<>();
 
-    @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "rwm",
-            description = "Transition kernel: rwm (random-walk Metropolis), am (adaptive Metropolis, full covariance), "
-                + "independence, laplace-rwm (proposals from the model's Laplace approximation), slice, "
-                + "slice-doubling, gibbs, gibbs-random (full conditionals), colour-gibbs (parallel, Markov random "
-                + "fields), rjmcmc (the reversible-jump model's own moves), proposal:<class> (your Proposal), "
-                + "cycle(k1,k2,...), mixture(w1*k1,w2*k2,...). "
-                + "Default: ${DEFAULT-VALUE}.")
+    /** Help from {@link CatalogHelp}. */
+    @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "rwm", descriptionKey = "chains.kernel")
     private String kernel;
 
     @Option(names = "--scale", paramLabel = "X", defaultValue = "1",
@@ -141,11 +135,11 @@ public final class ChainsCommand extends JobCommand {
         outputOptions.requireOut();
         Map<String, Object> dataFields = dataFields();
         ModelParameters parameters = modelParameters(dataFields);
-        Target target = ModelRegistry.create(model, parameters);
+        Target target = ModelCatalog.create(model, parameters);
         checkModelParamsRead(model, parameters, params);
         checkDataRead(parameters, dataFields);
-        Kernel<?> kernelInstance = KernelRegistry.create(kernel,
-                new KernelRegistry.Settings(scale, adapt, targetAccept, threads, warmup), target);
+        Kernel<?> kernelInstance = KernelCatalog.create(kernel,
+                new KernelSettings(scale, adapt, targetAccept, threads, warmup), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
         int warmupRounds = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,

@@ -8,13 +8,16 @@ import java.util.Set;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.catalog.SmcModelCatalog;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.smc.MissingObservations;
 import org.sparkmc.core.smc.ObservationCsv;
 import org.sparkmc.core.smc.ResamplingScheme;
+import org.sparkmc.core.smc.SmcModel;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.core.smc.WeightCollapseException;
 import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.cli.CatalogHelp;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
@@ -27,7 +30,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sparkmc smc}: a particle filter whose particles are partitioned across Spark executors. */
-@Command(name = "smc", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "smc", mixinStandardHelpOptions = true, sortOptions = false, resourceBundle = CatalogHelp.BUNDLE,
         description = {"Runs a particle filter (SMC) over a series of observations with the particles partitioned "
             + "across Spark executors; the answer is bit-identical to one machine's for the same seed, particles and "
             + "block size, whatever the number of partitions.",
@@ -36,9 +39,8 @@ import picocli.CommandLine.Option;
             + "settings or data), 1 anything else (including a weight collapse)."})
 public final class SmcCommand extends JobCommand {
 
-    @Option(names = "--model", paramLabel = "NAME", defaultValue = "local-level",
-            description = "State-space model: local-level (alias nile), linear-gaussian, stochastic-volatility. "
-                + "Default: ${DEFAULT-VALUE}.")
+    /** Help from {@link CatalogHelp}. */
+    @Option(names = "--model", paramLabel = "NAME", defaultValue = "local-level", descriptionKey = "smc.model")
     private String model;
 
     @Option(names = "--param", paramLabel = "KEY=VALUE",
@@ -148,7 +150,7 @@ public final class SmcCommand extends JobCommand {
         // Validate everything before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
         ModelParameters parameters = modelParameters();
-        SmcModel smcModel = SmcModel.create(model, filter, parameters);
+        SmcModel smcModel = SmcModelCatalog.create(model, filter, parameters);
         checkModelParamsRead(model, parameters, params);
         MissingObservations missingPolicy = MissingObservations.parse(missing);
         SmcOptions options = new SmcOptions(ResamplingScheme.parse(resampling), essThreshold, blockSize,

@@ -2,6 +2,7 @@ package org.sparkmc.spark.smc;
 
 import java.io.Serializable;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.smc.SmcModel;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.spark.sync.SyncVia;
 

@@ -34,8 +34,8 @@ class ChainsCheckpointTest extends SparkTestBase {
     private static final String[] RUN = {"chains", "--model", "bimodal", "--scale", "10", "--chains", "4",
         "--warmup", "200", "--round-size", "200", "--min-ess", "1e9"};
     /** The kernel of {@link #RUN} (the default, rwm), whose codec reads the checkpoint's chain states. */
-    private static final org.sparkmc.core.mcmc.Kernel<?> RWM = org.sparkmc.core.mcmc.KernelRegistry.create("rwm",
-            new org.sparkmc.core.mcmc.KernelRegistry.Settings(10, true, Double.NaN, 1, 200));
+    private static final org.sparkmc.core.mcmc.Kernel<?> RWM = org.sparkmc.core.catalog.KernelCatalog.create("rwm",
+            new org.sparkmc.core.mcmc.KernelSettings(10, true, Double.NaN, 1, 200));
 
     @TempDir
     Path tmp;

@@ -113,8 +113,8 @@ class ChainsDeterminismTest {
     /** The same six chains with the core API alone: warm-up 300 in rounds of 200, then two rounds of 200. */
     private static List<Double> plainLoop() {
         Target target = new BimodalMixture(5);
-        Kernel<?> kernel = org.sparkmc.core.mcmc.KernelRegistry.create("rwm",
-                new org.sparkmc.core.mcmc.KernelRegistry.Settings(3, true, Double.NaN, 1, 300));
+        Kernel<?> kernel = org.sparkmc.core.catalog.KernelCatalog.create("rwm",
+                new org.sparkmc.core.mcmc.KernelSettings(3, true, Double.NaN, 1, 300));
         RandomStreams streams = new RandomStreams(77);
         List<Double> xs = new java.util.ArrayList<>();
         for (long chain = 1; chain <= 6; chain++) {

@@ -13,9 +13,10 @@ import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
-import org.sparkmc.core.mcmc.KernelRegistry;
+import org.sparkmc.core.mcmc.KernelSettings;
 import org.sparkmc.core.mcmc.RunningMeanObserver;
 import org.sparkmc.core.model.IsingDenoising;
 import org.sparkmc.core.model.ModelParameters;
@@ -83,7 +84,7 @@ class KernelsAndModelsJobTest extends SparkTestBase {
     void isingPosteriorMeanImageComesBackWithTheChainStates() throws Exception {
         IsingDenoising model = new IsingDenoising(new ModelParameters("test", java.util.Map.of("height", 64,
                 "width", 64, "image-seed", 1)));
-        Kernel<?> kernel = KernelRegistry.create("colour-gibbs", new KernelRegistry.Settings(1, true, Double.NaN, 2),
+        Kernel<?> kernel = KernelCatalog.create("colour-gibbs", new KernelSettings(1, true, Double.NaN, 2),
                 model);
         ChainsConfig config = new ChainsConfig("ising_denoising", model, "colour-gibbs", kernel, 2, 50, 100, 1,
                 1e9, 1.01, 5, 2, ChainsConfig.defaultDriverDraws());

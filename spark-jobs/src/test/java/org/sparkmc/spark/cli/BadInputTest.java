@@ -34,6 +34,10 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("no job", new String[] {}, "name a job"),
                 Arguments.of("unknown model", new String[] {"chains", "--model", "bimodel"}, "unknown model 'bimodel'"),
                 Arguments.of("unknown kernel", new String[] {"chains", "--kernel", "hmc"}, "unknown kernel 'hmc'"),
+                Arguments.of("missing kernel class", new String[] {"chains", "--kernel", "class:com.example.NoKernel"},
+                        "--kernel class 'com.example.NoKernel' is not on the classpath"),
+                Arguments.of("kernel class of the wrong type", new String[] {"chains", "--kernel",
+                    "cycle(rwm, class:java.lang.String)"}, "--kernel class 'java.lang.String' does not implement"),
                 Arguments.of("zero chains", new String[] {"chains", "--chains", "0"}, "chains must be"),
                 Arguments.of("one chain", new String[] {"chains", "--chains", "1"}, "at least 2"),
                 Arguments.of("negative round size", new String[] {"chains", "--round-size", "-5"}, "round-size"),
@@ -318,7 +322,7 @@ public class BadInputTest extends SparkTestBase {
         }
         assertTrue(help.contains("Default: 8"), help);
         String flat = help.replaceAll("\\s+", " ");
-        for (String name : org.sparkmc.core.model.ModelRegistry.builtInNames()) {
+        for (String name : org.sparkmc.core.catalog.ModelCatalog.builtInNames()) {
             assertTrue(flat.contains(name), "built-in model " + name + " missing from help:\n" + help);
         }
         assertTrue(flat.contains("rjmcmc"), "kernel rjmcmc missing from help:\n" + help);

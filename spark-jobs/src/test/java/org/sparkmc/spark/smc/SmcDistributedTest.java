@@ -9,11 +9,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkmc.core.catalog.SmcModelCatalog;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.MissingObservations;
 import org.sparkmc.core.smc.ParticleSystem;
 import org.sparkmc.core.smc.ResamplingScheme;
+import org.sparkmc.core.smc.SmcModel;
 import org.sparkmc.core.smc.SmcOptions;
 import org.sparkmc.core.smc.StepSummary;
 import org.sparkmc.spark.SparkTestBase;
@@ -30,7 +32,7 @@ class SmcDistributedTest extends SparkTestBase {
     @ParameterizedTest(name = "{0} partitions")
     @ValueSource(ints = {1, 3, 8})
     void nileEqualsTheSingleMachineFilter(int partitions) {
-        SmcModel model = SmcModel.create("local-level", "bootstrap", ModelParameters.empty());
+        SmcModel model = SmcModelCatalog.create("local-level", "bootstrap", ModelParameters.empty());
         SmcOptions options = SmcOptions.defaults().withBlockSize(128).withEssThreshold(0.7);
         int resampled = compare(new SmcConfig(model, 1000, options, partitions, 4242, 10, null), NILE, 25);
         assertTrue(resampled > 10, "too few resampling steps to test: " + resampled);
@@ -43,7 +45,7 @@ class SmcDistributedTest extends SparkTestBase {
     @ParameterizedTest(name = "{0}")
     @EnumSource(ResamplingScheme.class)
     void everySchemeEqualsTheSingleMachineFilter(ResamplingScheme scheme) {
-        SmcModel model = SmcModel.create("linear-gaussian", "guided", SmcTestData.trend());
+        SmcModel model = SmcModelCatalog.create("linear-gaussian", "guided", SmcTestData.trend());
         double[][] y = java.util.Arrays.copyOf(NILE, 40);
         y[12] = new double[] {Double.NaN};
         SmcOptions options = SmcOptions.defaults().withScheme(scheme).withBlockSize(100).withEssThreshold(0.9)
@@ -84,7 +86,7 @@ class SmcDistributedTest extends SparkTestBase {
      */
     @Test
     void aRelayedStageThatEndsTheRunKeepsNoParticles() {
-        SmcModel model = SmcModel.create("local-level", "bootstrap", ModelParameters.empty());
+        SmcModel model = SmcModelCatalog.create("local-level", "bootstrap", ModelParameters.empty());
         SmcOptions options = SmcOptions.defaults().withBlockSize(128).withEssThreshold(0.7);
         SmcConfig config = new SmcConfig(model, 1000, options, 2, 4242, 10, null);
         ParticleSystem single = new ParticleSystem(model.kernel(), 1000, options, new RandomStreams(4242));
@@ -118,7 +120,7 @@ class SmcDistributedTest extends SparkTestBase {
      */
     private SmcJob compareChunks(ResamplingScheme scheme, int partitions, double essThreshold, int steps,
             int[] lengths, java.util.function.BiFunction<SmcJob, List<double[]>, List<StepSummary>> chunk) {
-        SmcModel model = SmcModel.create("linear-gaussian", "guided", SmcTestData.trend());
+        SmcModel model = SmcModelCatalog.create("linear-gaussian", "guided", SmcTestData.trend());
         double[][] y = java.util.Arrays.copyOf(NILE, steps);
         y[12] = new double[] {Double.NaN};
         SmcOptions options = SmcOptions.defaults().withScheme(scheme).withBlockSize(100)
@@ -194,7 +196,7 @@ class SmcDistributedTest extends SparkTestBase {
 
     @Test
     void lineageIsCutPeriodically() {
-        SmcModel model = SmcModel.create("local-level", "bootstrap", ModelParameters.empty());
+        SmcModel model = SmcModelCatalog.create("local-level", "bootstrap", ModelParameters.empty());
         SmcOptions options = SmcOptions.defaults().withBlockSize(100).withEssThreshold(0.5);
         long t0 = System.nanoTime();
         int cut = depthAfter(new SmcConfig(model, 200, options, 2, 1, 5, null), 40);

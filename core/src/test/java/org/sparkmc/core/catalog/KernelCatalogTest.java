@@ -1,0 +1,148 @@
+package org.sparkmc.core.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.consensus.ShardSampler;
+import org.sparkmc.core.mcmc.ChainRound;
+import org.sparkmc.core.mcmc.ChainState;
+import org.sparkmc.core.mcmc.CycleKernel;
+import org.sparkmc.core.mcmc.Kernel;
+import org.sparkmc.core.mcmc.KernelSettings;
+import org.sparkmc.core.mcmc.RoundResult;
+import org.sparkmc.core.model.Target;
+import org.sparkmc.core.random.RandomStreams;
+
+/** Kernels by name: the built-ins of the catalog, composites, and a user's class named as {@code class:}. */
+class KernelCatalogTest {
+    private static final KernelSettings SETTINGS = new KernelSettings(2.4, true, Double.NaN, 1, 100);
+
+    /** N(0, 1) in one dimension. */
+    private static final class StandardNormal implements Target {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int dimension() {
+            return 1;
+        }
+
+        @Override
+        public double logDensity(double[] x) {
+            return -0.5 * x[0] * x[0];
+        }
+    }
+
+    @Test
+    void everyCatalogNameBuildsAKernel() {
+        KernelSettings settings = new KernelSettings(1, true, Double.NaN, 2);
+        for (String name : KernelCatalog.names()) {
+            if (!name.equals("independence") && !name.equals("laplace-rwm")) {
+                assertTrue(KernelCatalog.create(name, settings) instanceof Kernel<?>, name);
+            }
+        }
+    }
+
+    @Test
+    void anUnknownNameListsTheKnownOnes() {
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> KernelCatalog.create("hmc",
+                SETTINGS));
+        assertEquals("unknown kernel 'hmc': expected one of " + KernelCatalog.names() + ", 'proposal:<class>', "
+                + "'class:<class>', 'cycle(k1,k2,…)' or 'mixture(w1*k1,w2*k2,…)'", e.getMessage());
+        assertTrue(e.getMessage().contains("[am, colour-gibbs, gibbs, gibbs-random, independence, laplace-rwm, nuts, "
+                + "rjmcmc, rwm, slice, slice-doubling]"), e.getMessage());
+    }
+
+    /** Consensus picks its shards' kernels from the catalog's names, not from a list of its own. */
+    @Test
+    void consensusKernelsAreCatalogKernels() {
+        assertTrue(KernelCatalog.names().containsAll(ShardSampler.KERNELS), ShardSampler.KERNELS.toString());
+    }
+
+    @Test
+    void topLevelCommasSplitCompositeLists() {
+        assertEquals(List.of("a", "b(c, d)", "e"), KernelCatalog.splitTopLevel("a, b(c, d), e"));
+    }
+
+    @Test
+    void aUserKernelIsBuiltByItsConstructorTakingTheSettings() {
+        Kernel<?> kernel = KernelCatalog.create("class:" + UserKernels.WithSettings.class.getName(), SETTINGS);
+        assertSame(SETTINGS, assertInstanceOf(UserKernels.WithSettings.class, kernel).settings);
+    }
+
+    @Test
+    void aUserKernelIsBuiltByItsStaticFactoryOrItsNoArgumentConstructor() {
+        Kernel<?> byFactory = KernelCatalog.create(" class: " + UserKernels.WithFactory.class.getName(), SETTINGS);
+        assertEquals(4.8, assertInstanceOf(UserKernels.WithFactory.class, byFactory).scale);
+        Kernel<?> plain = KernelCatalog.create("class:" + UserKernels.Plain.class.getName(), SETTINGS);
+        assertEquals(0.5, assertInstanceOf(UserKernels.Plain.class, plain).scale);
+    }
+
+    @Test
+    void aUserKernelComposesWithTheBuiltIns() {
+        Kernel<?> cycle = KernelCatalog.create("cycle(rwm, class:" + UserKernels.WithSettings.class.getName() + ")",
+                SETTINGS);
+        assertInstanceOf(CycleKernel.class, cycle);
+    }
+
+    /** Fixed seed; 20,000 draws of N(0, 1) by a walk of sd 2.4 have an MCSE of the mean near 0.02: 0.1 is 5 MCSEs. */
+    @Test
+    void aUserKernelSamplesItsTarget() {
+        Target target = new StandardNormal();
+        Kernel<?> kernel = KernelCatalog.create("class:" + UserKernels.WithSettings.class.getName(), SETTINGS,
+                target);
+        RandomStreams streams = new RandomStreams(2026);
+        ChainState start = ChainRound.start(1, target, kernel, streams);
+        RoundResult kept = ChainRound.run(target, kernel, start, 1, 20_000, false, true, streams);
+        double[] x = kept.draws()[0];
+        double sum = 0;
+        double squares = 0;
+        for (double xi : x) {
+            sum += xi;
+            squares += xi * xi;
+        }
+        int n = x.length;
+        assertEquals(20_000, n);
+        assertTrue(kept.accepted() > 0 && kept.accepted() < n, "acceptance " + kept.accepted());
+        assertEquals(0, sum / n, 0.1);
+        assertEquals(1, squares / n, 0.1);
+    }
+
+    @Test
+    void aMissingUserKernelIsBadInputNamingTheOptionAndClass() {
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> KernelCatalog.create("class:com.example.NoSuchKernel", SETTINGS));
+        assertEquals("--kernel class 'com.example.NoSuchKernel' is not on the classpath (ship it with --jars to "
+                + "spark-submit, or --classpath to submit/sparkmc)", e.getMessage());
+    }
+
+    @Test
+    void aClassThatIsNoKernelIsRefused() {
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> KernelCatalog.create("class:java.lang.String", SETTINGS));
+        assertEquals("--kernel class 'java.lang.String' does not implement org.sparkmc.core.mcmc.Kernel",
+                e.getMessage());
+    }
+
+    @Test
+    void aKernelWithoutAUsableConstructorIsRefused() {
+        String name = UserKernels.Unbuildable.class.getName();
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> KernelCatalog.create("class:" + name, SETTINGS));
+        assertEquals("--kernel class:" + name + ": kernel class '" + name + "' needs a public constructor taking "
+                + "KernelSettings, a public static of(KernelSettings) or a public no-argument constructor",
+                e.getMessage());
+    }
+
+    @Test
+    void aKernelRefusingItsSettingsKeepsItsMessage() {
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> KernelCatalog.create("class:" + UserKernels.Refusing.class.getName(), SETTINGS));
+        assertEquals("Refusing needs adapt = false", e.getMessage());
+    }
+}
