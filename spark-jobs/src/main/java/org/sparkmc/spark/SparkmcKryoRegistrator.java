@@ -68,6 +68,18 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(org.sparkmc.spark.lda.LdaBlock.class);
         kryo.register(org.sparkmc.spark.lda.LdaBlock.BlockReport.class, java);
         kryo.register(org.sparkmc.core.lda.DocumentCompletion.Result.class, java);
+        // lda, model-parallel: the word slices (broadcast), the slices of the counts (shuffled once, then cached and
+        // rotated), the blocks' topics (cached) and the sub-steps' figures (collected).
+        kryo.register(org.sparkmc.core.lda.WordSlices.class);
+        kryo.register(org.sparkmc.core.lda.TopicWordSlice.class);
+        kryo.register(org.sparkmc.spark.lda.ModelParallelState.BlockTopics.class);
+        kryo.register(org.sparkmc.spark.lda.ModelParallelState.SliceCounts.class);
+        kryo.register(org.sparkmc.spark.lda.ModelParallelState.Figures.class, java);
+        // lda: the cogroup that cuts the documents into blocks spills its combiners (arrays of Spark's CompactBuffer)
+        // when an executor's memory runs short (LdaModelLargerThanHeapTest); a buffer holds a Scala ClassTag, which
+        // Java serialization restores as the singleton it is.
+        kryo.register(org.apache.spark.util.collection.CompactBuffer.class, java);
+        kryo.register(org.apache.spark.util.collection.CompactBuffer[].class);
         kryo.register(org.apache.spark.sql.catalyst.expressions.GenericRow.class); // topic_word rows, parallelized
         kryo.register(org.apache.spark.sql.types.BinaryType$.class); // checkpointed topics
         kryo.register(org.apache.spark.sql.types.ArrayType.class); // phi and theta columns

@@ -34,6 +34,29 @@ public final class LdaLogLikelihood {
         return sum;
     }
 
+    /**
+     * The non-zero cells' part of log p(w | z), Σ_cells lnΓ(n_{k,w} + β) − lnΓ(β), over packed cells
+     * {@code count << topicBits | topic}: a word slice's share in model-parallel LDA.
+     */
+    public static double cellTerm(int[] entries, int topicBits, double beta) {
+        double lgBeta = LogGamma.value(beta);
+        LogGammaTable cell = LogGammaTable.of(beta);
+        double sum = 0;
+        for (int e : entries) {
+            sum += cell.value(e >>> topicBits) - lgBeta;
+        }
+        return sum;
+    }
+
+    /** The rest of log p(w | z), from the topic totals: K lnΓ(Wβ) − Σ_k lnΓ(n_k + Wβ). */
+    public static double totalsTerm(int[] topicTotals, int vocabularySize, double beta) {
+        double sum = topicTotals.length * LogGamma.value(vocabularySize * beta);
+        for (int t : topicTotals) {
+            sum -= LogGamma.value(t + vocabularySize * beta);
+        }
+        return sum;
+    }
+
     /** log p(z) for the documents of {@code docs} with topics {@code topics} (a block's share of the total). */
     public static double documentTerm(Corpus docs, char[] topics, LdaPriors priors) {
         if (topics.length != docs.numTokens()) {

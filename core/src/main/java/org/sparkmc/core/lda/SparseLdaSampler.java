@@ -123,16 +123,42 @@ public final class SparseLdaSampler implements LdaSampler {
     public void sweep(Corpus docs, char[] topics, UniformRandomProvider rng) {
         checkAligned(docs, topics);
         startSweep();
-        int[] words = docs.words();
         for (int d = 0; d < docs.numDocuments(); d++) {
-            int from = docs.docStart(d);
-            int to = docs.docEnd(d);
-            beginDocument(topics, from, to);
-            for (int i = from; i < to; i++) {
-                topics[i] = (char) resample(words[i], topics[i], rng);
-            }
-            endDocument();
+            sweepDocument(docs, topics, d, docs.docStart(d), docs.docEnd(d), rng);
         }
+    }
+
+    /**
+     * One Gibbs sweep over part of every document: in document d only the tokens {@code [ranges[2d], ranges[2d+1])}
+     * are redrawn, each given all others, with n_{d,k} counted over all of d's tokens. Model-parallel LDA samples a
+     * block's tokens of one word slice this way ({@link WordSlices#ranges}); the local counts need only that
+     * slice's rows.
+     */
+    public void sweep(Corpus docs, char[] topics, int[] ranges, UniformRandomProvider rng) {
+        checkAligned(docs, topics);
+        if (ranges.length != 2 * docs.numDocuments()) {
+            throw new IllegalArgumentException(ranges.length + " range bounds for " + docs.numDocuments()
+                    + " documents");
+        }
+        startSweep();
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            if (ranges[2 * d] < ranges[2 * d + 1]) {
+                sweepDocument(docs, topics, d, ranges[2 * d], ranges[2 * d + 1], rng);
+            }
+        }
+    }
+
+    /** Redraws tokens [from, to) of document d, its topic counts taken over all its tokens. */
+    private void sweepDocument(Corpus docs, char[] topics, int d, int from, int to, UniformRandomProvider rng) {
+        if (from < docs.docStart(d) || to > docs.docEnd(d)) {
+            throw new IllegalArgumentException("tokens [" + from + ", " + to + ") are not in document " + d);
+        }
+        int[] words = docs.words();
+        beginDocument(topics, docs.docStart(d), docs.docEnd(d));
+        for (int i = from; i < to; i++) {
+            topics[i] = (char) resample(words[i], topics[i], rng);
+        }
+        endDocument();
     }
 
     private void checkAligned(Corpus docs, char[] topics) {

@@ -214,6 +214,12 @@ public final class TopicWordCounts implements Serializable {
         return new TopicWordCounts(numTopics, vocabularySize, newStarts, out.toArray(), totals);
     }
 
+    /** Counts from rows already in the canonical form (taken, not checked): for the model-parallel slices. */
+    static TopicWordCounts wrap(int numTopics, int vocabularySize, int[] rowStarts, int[] entries,
+            int[] topicTotals) {
+        return new TopicWordCounts(numTopics, vocabularySize, rowStarts, entries, topicTotals);
+    }
+
     /** Counts from packed rows (taken), each row re-sorted into the canonical decreasing order. */
     static TopicWordCounts ofPacked(int numTopics, int vocabularySize, int[] rowStarts, int[] entries,
             int[] topicTotals) {
@@ -233,7 +239,7 @@ public final class TopicWordCounts implements Serializable {
     }
 
     /** Appends row v from dense[touched[0..n)] (resetting them to 0), sorted by decreasing packed value. */
-    private static void appendRow(IntList out, int[] dense, int[] touched, int n, int bits, int word, int[] totals) {
+    static void appendRow(IntList out, int[] dense, int[] touched, int n, int bits, int word, int[] totals) {
         int max = (1 << (31 - bits)) - 1;
         int from = out.size;
         for (int i = 0; i < n; i++) {

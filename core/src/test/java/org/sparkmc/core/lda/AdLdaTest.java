@@ -144,7 +144,7 @@ class AdLdaTest {
         assertFalse(recoversPlantedTopics(AdLdaDriver.start(c, 1, priors, new RandomStreams(1)).counts(), 4, 8));
     }
 
-    private static boolean recoversPlantedTopics(TopicWordCounts counts, int k, int wordsPerTopic) {
+    static boolean recoversPlantedTopics(TopicWordCounts counts, int k, int wordsPerTopic) {
         int[] dense = counts.toDense();
         boolean[] matched = new boolean[k];
         for (int t = 0; t < k; t++) {

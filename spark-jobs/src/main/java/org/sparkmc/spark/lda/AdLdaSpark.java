@@ -57,7 +57,7 @@ import scala.reflect.ClassTag$;
  * ones otherwise); only the broadcasts a recomputation could still need are kept, and only the newest reliable
  * checkpoint (none after {@link #close}).
  */
-public final class AdLdaSpark {
+public final class AdLdaSpark implements LdaRun {
     private final JavaSparkContext sc;
     private final LdaPriors priors;
     private final RandomStreams streams;
@@ -194,6 +194,7 @@ public final class AdLdaSpark {
      * on the executors otherwise). After the call the counts are the last step's. In relay mode the blocks keep
      * sampling meanwhile, so a slow {@code afterStep} costs the driver's CPU only.
      */
+    @Override
     public void advance(int numSteps, int sweepsPerStep, IntPredicate countsWanted, Consumer<Step> afterStep) {
         if (numSteps < 1 || sweepsPerStep < 1) {
             throw new IllegalArgumentException("steps and sweeps per step must be positive");
@@ -306,6 +307,7 @@ public final class AdLdaSpark {
     }
 
     /** The last step's figures (after {@link #start}: the random initial state's, as sweep 0). */
+    @Override
     public Step lastStep() {
         return last;
     }
@@ -388,6 +390,7 @@ public final class AdLdaSpark {
     }
 
     /** log p(w, z) of the current state: the topic–word term plus every block's document term (summed in block order). */
+    @Override
     public double logLikelihood() {
         return last.logLikelihood();
     }
@@ -397,6 +400,7 @@ public final class AdLdaSpark {
      *
      * @throws IllegalStateException during relayed steps whose counts were not wanted (they stay on the executors)
      */
+    @Override
     public TopicWordCounts counts() {
         if (countsSweeps != sweeps) {
             throw new IllegalStateException("lda: the counts after sweep " + sweeps + " stayed on the executors (the "
@@ -405,24 +409,29 @@ public final class AdLdaSpark {
         return global;
     }
 
+    @Override
     public int sweepsDone() {
         return sweeps;
     }
 
+    @Override
     public long tokens() {
         return tokens;
     }
 
+    @Override
     public LdaPriors priors() {
         return priors;
     }
 
     /** The blocks with their current topics (cached on the executors). */
-    JavaRDD<LdaBlock> blocks() {
+    @Override
+    public JavaRDD<LdaBlock> blocks() {
         return blocks;
     }
 
     /** Releases the cached blocks and broadcasts and deletes the last lineage checkpoint. */
+    @Override
     public void close() {
         if (blocks != null) {
             blocks.unpersist(false);

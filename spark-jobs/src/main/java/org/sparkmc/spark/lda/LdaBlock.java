@@ -57,6 +57,17 @@ public final class LdaBlock implements Serializable {
     }
 
     /**
+     * Block {@code id} with its topics as another sampler keeps them (model-parallel: no count change or terms to
+     * report), for the outputs and checkpoints.
+     */
+    static LdaBlock ofTopics(int id, Corpus docs, char[] topics) {
+        if (topics == null || topics.length != docs.numTokens()) {
+            throw new IllegalArgumentException("block " + id + ": no topics for its " + docs.numTokens() + " tokens");
+        }
+        return new LdaBlock(id, docs, topics, null, Double.NaN, 0);
+    }
+
+    /**
      * The block after {@code numSweeps} sweeps from sweep {@code firstSweep} against the global counts, with the
      * partition's sweeper (its blocks run in turn).
      */

@@ -61,7 +61,7 @@ final class LdaCheckpoint {
         return new Path(states.dir(), "rdd").toString();
     }
 
-    void save(SparkSession spark, String fingerprint, AdLdaSpark run, List<LoglikRow> history,
+    void save(SparkSession spark, String fingerprint, LdaRun run, List<LoglikRow> history,
             Map<Integer, String> sampleChecksums) {
         int sweep = run.sweepsDone();
         FileSystem fs = states.fileSystem();

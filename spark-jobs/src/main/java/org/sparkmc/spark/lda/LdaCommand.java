@@ -7,6 +7,7 @@ import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
+import org.sparkmc.core.lda.ModelParallelDriver.TotalsSync;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
@@ -23,7 +24,8 @@ import org.sparkmc.spark.sync.SyncVia;
 @Command(name = "lda", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Fits an LDA topic model by distributed collapsed Gibbs sampling (AD-LDA, Newman et al. 2009): "
             + "document blocks stay on the executors with their topic assignments, the topic-word counts are "
-            + "broadcast and merged between sweeps. Held-out documents are scored by document completion.",
+            + "broadcast and merged between sweeps, or (--mode model-parallel) cut into word slices that rotate "
+            + "over the blocks. Held-out documents are scored by document completion.",
             "Input: a UCI bag-of-words pair (--docword, --vocab) or plain text with one document per line (--text). "
             + "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input, 1 anything else."})
@@ -80,6 +82,17 @@ public final class LdaCommand extends JobCommand {
             description = "Document blocks: with the seed they fix every draw, whatever the partitions or executors. "
                 + "Default: ${DEFAULT-VALUE}.")
     private int blocks;
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "auto",
+            description = "broadcast (AD-LDA: every executor holds the whole topic-word table), model-parallel (the "
+                + "table in --blocks word slices that rotate over the document blocks: no executor holds it all), "
+                + "or auto: broadcast while its copies fit half an executor's heap. Default: ${DEFAULT-VALUE}.")
+    private String mode;
+
+    @Option(names = "--totals-sync", paramLabel = "WHEN", defaultValue = "sweep",
+            description = "Model-parallel mode: synchronise the K topic totals after every sweep (as LightLDA) or "
+                + "after every sub-step (sub-step). Default: ${DEFAULT-VALUE}.")
+    private String totalsSync;
 
     @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "sparse",
             description = "sparse (exact collapsed Gibbs, SparseLDA buckets) or cycle-mh (LightLDA-style "
@@ -224,8 +237,14 @@ public final class LdaCommand extends JobCommand {
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
         }
+        TotalsSync sync = switch (totalsSync.trim().toLowerCase(Locale.ROOT).replace('_', '-')) {
+            case "sweep" -> TotalsSync.SWEEP;
+            case "sub-step", "substep" -> TotalsSync.SUB_STEP;
+            default -> throw new InvalidInputException("unknown --totals-sync '" + totalsSync + "'; expected sweep or "
+                    + "sub-step");
+        };
         return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
                 evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery, leftToRight,
-                leftToRightMoves, via);
+                leftToRightMoves, via, LdaMode.parse(mode), sync);
     }
 }

@@ -6,6 +6,7 @@ import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.LeftToRight;
+import org.sparkmc.core.lda.ModelParallelDriver.TotalsSync;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.spark.io.CheckpointStates;
 import org.sparkmc.spark.sync.SyncVia;
@@ -28,12 +29,14 @@ import org.sparkmc.spark.sync.SyncVia;
  * @param topicSampleEvery sweeps between those states (the last is the final sweep)
  * @param leftToRightParticles particles of the held-out left-to-right estimate (0: not computed)
  * @param leftToRightMoves Gibbs sweeps over earlier tokens after each of its resamplings
- * @param syncVia how the sync steps run (changes no number)
+ * @param syncVia how the sync steps run in the broadcast mode (changes no number)
+ * @param mode how the topic–word table is distributed (auto: by its size)
+ * @param totalsSync in the model-parallel mode, when the topic totals are synchronised
  */
 public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int syncInterval, int blocks, int partitions,
         long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval,
         int topicSamples, int topicSampleEvery, int leftToRightParticles, int leftToRightMoves,
-        SyncVia syncVia) {
+        SyncVia syncVia, LdaMode mode, TotalsSync totalsSync) {
     /** The largest α and β taken (see {@link #checkPrior}). */
     public static final double MAX_PRIOR = 1e6;
 
@@ -51,6 +54,13 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
         atLeast(1, topicSampleEvery, "--topic-sample-every");
         atLeast(0, leftToRightParticles, "--left-to-right");
         atLeast(0, leftToRightMoves, "--left-to-right-moves");
+        if (mode == LdaMode.MODEL_PARALLEL && (syncInterval != 1 || kernel != LdaKernel.SPARSE_GIBBS)) {
+            String option = syncInterval != 1 ? "--sync-interval " + syncInterval
+                    : "--kernel " + kernel.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            throw new InvalidInputException("--mode model-parallel samples every token with the sparse kernel "
+                    + "against up-to-date slices of the counts: it does not take " + option
+                    + " (use --mode broadcast for that)");
+        }
         checkPrior("--alpha", priors.alpha(), "every document's topic mixture");
         checkPrior("--beta", priors.beta(), "every topic's word distribution");
         if (topicSamples > 1) {
@@ -65,6 +75,16 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
                         + ") and --sweeps (" + sweeps + ") must be multiples of it");
             }
         }
+    }
+
+    /** The settings of the broadcast mode (the model-parallel options at their defaults, unused). */
+    public LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int syncInterval, int blocks, int partitions,
+            long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval,
+            int topicSamples, int topicSampleEvery, int leftToRightParticles, int leftToRightMoves,
+            SyncVia syncVia) {
+        this(priors, kernel, sweeps, syncInterval, blocks, partitions, seed, heldOutEvery, evalBurnIn, evalSamples,
+                topWords, lineageInterval, topicSamples, topicSampleEvery, leftToRightParticles, leftToRightMoves,
+                syncVia, LdaMode.BROADCAST, TotalsSync.SWEEP);
     }
 
     /**
@@ -93,7 +113,7 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
     public LdaConfig withPartitions(int n) {
         return new LdaConfig(priors, kernel, sweeps, syncInterval, blocks, n, seed, heldOutEvery, evalBurnIn,
                 evalSamples, topWords, lineageInterval, topicSamples, topicSampleEvery, leftToRightParticles,
-                leftToRightMoves, syncVia);
+                leftToRightMoves, syncVia, mode, totalsSync);
     }
 
     /** Whether the state after {@code sweep} sweeps is one of the averaged topic samples. */
@@ -117,11 +137,36 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
     }
 
     /**
+     * The model-parallel mode's options: P = the blocks (as many word slices), on the largest divisor of P that is
+     * at most the partitions (the partitions change no number).
+     */
+    ModelParallelSpark.Options modelParallelOptions() {
+        int n = partitions;
+        while (blocks % n != 0) {
+            n--;
+        }
+        return new ModelParallelSpark.Options(priors, blocks, n, seed, lineageInterval, totalsSync);
+    }
+
+    /**
      * The settings that determine every draw, with the corpus (its size, {@link LdaDocuments#contentHash()} and the
      * SHA-256 of its vocabulary; not its path, so the same corpus moved elsewhere resumes): a checkpoint resumes only
      * under the same ones. The number of sweeps is not among them, so a finished run can be extended.
      */
     public String fingerprint(LdaCorpus corpus) {
+        return fingerprint(corpus, LdaMode.BROADCAST);
+    }
+
+    /**
+     * {@link #fingerprint(LdaCorpus)} for the mode the run resolved to: a model-parallel run (whose topics follow its
+     * arranged blocks) resumes only in that mode with the same synchronisation of the totals.
+     */
+    public String fingerprint(LdaCorpus corpus, LdaMode resolved) {
+        String base = baseFingerprint(corpus);
+        return resolved == LdaMode.MODEL_PARALLEL ? base + " mode=model-parallel totals-sync=" + totalsSync : base;
+    }
+
+    private String baseFingerprint(LdaCorpus corpus) {
         LdaDocuments docs = corpus.documents();
         return String.format(Locale.ROOT, "lda K=%d alpha=%s beta=%s kernel=%s sync=%d blocks=%d seed=%d "
                 + "held-out=%d data-documents=%d data-tokens=%d data-words=%d data-content=%016x "

@@ -139,6 +139,26 @@ public final class LdaDocuments {
         return contentHash;
     }
 
+    /** How many tokens of each word the documents hold (length W), summed on the executors. */
+    public int[] wordFrequencies() {
+        int w = vocabularySize;
+        return documents.values().mapPartitions(part -> {
+            int[] f = new int[w];
+            part.forEachRemaining(doc -> {
+                for (int v : doc) {
+                    f[v]++;
+                }
+            });
+            return List.of(f).iterator();
+        }).treeReduce((a, b) -> {
+            int[] sum = a.clone();
+            for (int v = 0; v < sum.length; v++) {
+                sum[v] += b[v];
+            }
+            return sum;
+        });
+    }
+
     /** The held-out documents: those whose id is a multiple of {@code every} (none when every ≤ 0). */
     public LdaDocuments heldOut(int every) {
         return every <= 0 ? multiplesOf(1, false) : multiplesOf(every, true);

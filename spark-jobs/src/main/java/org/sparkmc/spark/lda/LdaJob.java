@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.DocumentCompletion;
+import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.PosteriorMeanTopics;
@@ -27,9 +28,10 @@ import org.sparkmc.spark.run.SteppedJob;
 import scala.Tuple2;
 
 /**
- * The {@code lda} job: holds out every {@code heldOutEvery}-th document, runs AD-LDA ({@link AdLdaSpark}) on the
- * rest for the configured sweeps with a progress line per step, optionally checkpointing so a crashed run resumes to
- * the same result, and scores the held-out documents by document completion on the executors.
+ * The {@code lda} job: holds out every {@code heldOutEvery}-th document, runs AD-LDA on the rest in the broadcast
+ * ({@link AdLdaSpark}) or model-parallel mode ({@link ModelParallelSpark}, {@link LdaMode}) for the configured
+ * sweeps with a progress line per step, optionally checkpointing so a crashed run resumes to the same result, and
+ * scores the held-out documents by document completion on the executors.
  */
 public final class LdaJob {
     private static final Logger LOG = LoggerFactory.getLogger(LdaJob.class);
@@ -82,7 +84,13 @@ public final class LdaJob {
         } else if (checkpoint != null) {
             sc.setCheckpointDir(checkpoint.rddDirectory());
         }
-        String fingerprint = config.fingerprint(input);
+        LdaMode mode = resolveMode(training);
+        if (mode == LdaMode.MODEL_PARALLEL) {
+            LOG.info("lda: model-parallel: the topic-word table in {} word slices rotating over the {} blocks, topic "
+                    + "totals synchronised every {}", config.blocks(), config.blocks(),
+                    config.totalsSync().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        }
+        String fingerprint = config.fingerprint(input, mode);
         LdaCheckpoint.Saved saved = checkpointing.resume() ? checkpoint.load(fingerprint) : null;
         if (saved != null && saved.sweeps() > config.sweeps()) {
             throw new InvalidInputException("checkpoint in " + checkpointing.dir() + " is after sweep "
@@ -92,14 +100,14 @@ public final class LdaJob {
         // Both block sets are built from the input read once: the held-out ones are cached here for the evaluation,
         // the training ones when the sweeps start (lineage cut after the first step), and then the input is released.
         JavaPairRDD<Integer, Corpus> heldOutBlocks = heldOutBlocks(heldOut);
-        Sweeps sweeps = new Sweeps(all, training, checkpoint, fingerprint, saved);
+        Sweeps sweeps = new Sweeps(all, training, checkpoint, fingerprint, saved, mode);
         int interval = config.syncInterval();
         // Saves fall after whole sync steps: the checkpoint interval rounded up to them.
         StepRunner runner = checkpoint == null ? StepRunner.withoutCheckpoints(LOG)
                 : StepRunner.checkpointingEvery(LOG, Math.max(1, (checkpointing.every() + interval - 1) / interval)
                         * interval);
         runner.run(sweeps);
-        AdLdaSpark run = sweeps.run;
+        LdaRun run = sweeps.run;
         // The caller closes the run it returns; on a failure it is closed here (cached blocks, newest lineage
         // checkpoint).
         try {
@@ -122,7 +130,8 @@ public final class LdaJob {
                                 config.topicSamples(), finalState.perplexity()));
             }
             return new LdaResult(run, input, training, heldOut, sweeps.history, evaluation, meanPhi,
-                    averaged == null ? null : finalState, leftToRight, (System.nanoTime() - t0) / 1e9, saved != null);
+                    averaged == null ? null : finalState, leftToRight, (System.nanoTime() - t0) / 1e9, saved != null,
+                    mode);
         } catch (RuntimeException | Error e) {
             run.close();
             throw e;
@@ -130,9 +139,37 @@ public final class LdaJob {
     }
 
     /**
-     * The sweeps as {@link StepRunner} drives them: AD-LDA started afresh or restored from the checkpoint, advanced
-     * in whole sync steps (one relayed stage or one Spark job per step), its log-likelihood history and posterior
-     * topic samples kept, and saved with them.
+     * The mode to run: the configured one, or for {@code auto} the broadcast mode unless its copies of the
+     * topic–word table would not fit an executor ({@link LdaMode#choose}), from the training corpus' word
+     * frequencies.
+     */
+    private LdaMode resolveMode(LdaDocuments training) {
+        if (config.mode() != LdaMode.AUTO) {
+            return config.mode();
+        }
+        if (config.syncInterval() != 1 || config.kernel() != LdaKernel.SPARSE_GIBBS || config.blocks() < 2) {
+            LOG.info("lda: mode auto → broadcast (the model-parallel mode needs the sparse kernel, sync interval 1 "
+                    + "and at least 2 blocks)");
+            return LdaMode.BROADCAST;
+        }
+        sc.setJobGroup("sparkmc-lda-mode", "lda: model size", false);
+        long cells = 0;
+        int k = config.priors().numTopics();
+        for (int f : training.wordFrequencies()) {
+            cells += Math.min(k, f);
+        }
+        LdaMode.ExecutorShape shape = LdaMode.ExecutorShape.of(sc);
+        LdaMode mode = LdaMode.AUTO.choose(cells, shape.cores(), shape.heapBytes());
+        LOG.info("lda: mode auto → {}: the broadcast mode's count tables would take about {} MB of an executor's "
+                + "{} MB heap ({} cells of the topic-word table, {} tasks per executor)", mode.label(),
+                LdaMode.broadcastBytes(cells, shape.cores()) >> 20, shape.heapBytes() >> 20, cells, shape.cores());
+        return mode;
+    }
+
+    /**
+     * The sweeps as {@link StepRunner} drives them: a chain started afresh or restored from the checkpoint, in the
+     * resolved mode, advanced in whole sync steps (one relayed stage, one Spark job per step, or P sub-step jobs per
+     * sweep), its log-likelihood history and posterior topic samples kept, and saved with them.
      */
     private final class Sweeps implements SteppedJob {
         private final LdaDocuments read;
@@ -140,33 +177,43 @@ public final class LdaJob {
         private final LdaCheckpoint checkpoint;
         private final String fingerprint;
         private final LdaCheckpoint.Saved saved;
+        private final LdaMode mode;
         private final List<LoglikRow> history = new ArrayList<>();
         private final Map<Integer, String> samples = new TreeMap<>();
         private PosteriorMeanTopics mean;
-        private AdLdaSpark run;
+        private LdaRun run;
 
         /** @param read the documents as read, released once the training blocks are cached */
         Sweeps(LdaDocuments read, LdaDocuments training, LdaCheckpoint checkpoint, String fingerprint,
-                LdaCheckpoint.Saved saved) {
+                LdaCheckpoint.Saved saved, LdaMode mode) {
             this.read = read;
             this.training = training;
             this.checkpoint = checkpoint;
             this.fingerprint = fingerprint;
             this.saved = saved;
+            this.mode = mode;
         }
 
         @Override
         public void initialise() {
             LdaPriors p = config.priors();
+            JavaPairRDD<Integer, Corpus> blocks = training.blocks(config.blocks(), config.partitions());
+            boolean modelParallel = mode == LdaMode.MODEL_PARALLEL;
             if (saved == null) {
-                run = AdLdaSpark.start(sc, training.blocks(config.blocks(), config.partitions()), training.numTokens(),
-                        training.vocabularySize(), config.samplerOptions());
+                run = modelParallel
+                        ? ModelParallelSpark.start(sc, blocks, training.numTokens(), training.vocabularySize(),
+                                config.modelParallelOptions())
+                        : AdLdaSpark.start(sc, blocks, training.numTokens(), training.vocabularySize(),
+                                config.samplerOptions());
                 history.add(LoglikRow.of(run.lastStep()));
             } else {
                 LOG.info("lda: resuming after sweep {} from {}", saved.sweeps(), checkpointing.dir());
-                run = AdLdaSpark.restore(sc, training.blocks(config.blocks(), config.partitions()),
-                        training.numTokens(), training.vocabularySize(), config.samplerOptions(), saved.sweeps(),
-                        checkpoint.topics(spark, saved));
+                JavaPairRDD<Integer, char[]> topics = checkpoint.topics(spark, saved);
+                run = modelParallel
+                        ? ModelParallelSpark.restore(sc, blocks, training.numTokens(), training.vocabularySize(),
+                                config.modelParallelOptions(), saved.sweeps(), topics)
+                        : AdLdaSpark.restore(sc, blocks, training.numTokens(), training.vocabularySize(),
+                                config.samplerOptions(), saved.sweeps(), topics);
                 history.addAll(saved.history());
             }
             read.release();
@@ -202,7 +249,7 @@ public final class LdaJob {
             run.advance(Math.max(steps, 1), steps == 0 ? left : interval, config::isTopicSample, step -> {
                 LoglikRow row = LoglikRow.of(step);
                 history.add(row);
-                lines.accept(new StepLine(step.sweeps(), "sample", line(row, step),
+                lines.accept(new StepLine(step.sweeps(), "sample", line(row, step, run),
                         step.sweeps() == config.sweeps()));
                 if (config.isTopicSample(step.sweeps())) {
                     mean.add(run.counts());
@@ -248,11 +295,10 @@ public final class LdaJob {
         }
     }
 
-    private static String line(LoglikRow row, AdLdaSpark.Step step) {
+    private static String line(LoglikRow row, AdLdaSpark.Step step, LdaRun run) {
         return String.format(Locale.ROOT, "lda: sweep %d  log p(w,z)/token %.4f  %.0f tokens/s  sampling %.3f s  "
                 + "sync %.3f s  %s %.2f MB", row.sweep(), row.perToken(), row.tokensPerSecond(),
-                row.samplingSeconds(), row.syncSeconds(), step.relayed() ? "relayed" : "broadcast",
-                step.syncBytes() / 1e6);
+                row.samplingSeconds(), row.syncSeconds(), run.syncName(step), step.syncBytes() / 1e6);
     }
 
     /**

@@ -136,6 +136,11 @@ public final class LdaOutput {
         top.put("blocks", config.blocks());
         top.put("partitions", config.partitions());
         top.put("seed", config.seed());
+        top.put("mode", result.mode().label());
+        if (result.mode() == LdaMode.MODEL_PARALLEL) {
+            top.put("word_slices", config.blocks());
+            top.put("totals_sync", config.totalsSync().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        }
         Map<String, Object> estimate = new LinkedHashMap<>();
         if (result.meanPhi() == null) {
             estimate.put("kind", "final state: (n_kw + beta) / (n_k + W beta)");
@@ -193,6 +198,9 @@ public final class LdaOutput {
                 ? (double) training.numTokens() * (result.history().get(result.history().size() - 1).sweep()
                         - result.history().get(0).sweep()) / stepSeconds : null);
         top.put("broadcast_bytes", result.run().counts().payloadBytes());
+        if (result.mode() == LdaMode.MODEL_PARALLEL) {
+            top.put("slice_bytes_rotated_per_sweep", result.run().lastStep().syncBytes());
+        }
         top.put("resumed", result.resumed());
         return SummaryFiles.render(top);
     }

@@ -15,11 +15,12 @@ import org.sparkmc.core.lda.DocumentCompletion;
  * @param leftToRightResult the left-to-right estimate over the whole held-out documents with the reported topics, or
  *     null when not asked for ({@code --left-to-right}) or none were held out
  * @param resumed whether the run continued from a checkpoint
+ * @param mode the mode the run resolved to (broadcast or model-parallel)
  */
-public record LdaResult(AdLdaSpark run, LdaCorpus corpus, LdaDocuments training, LdaDocuments heldOut,
+public record LdaResult(LdaRun run, LdaCorpus corpus, LdaDocuments training, LdaDocuments heldOut,
         List<LoglikRow> history,
         DocumentCompletion.Result heldOutResult, double[] meanPhi, DocumentCompletion.Result finalStateResult,
-        DocumentCompletion.Result leftToRightResult, double seconds, boolean resumed) {
+        DocumentCompletion.Result leftToRightResult, double seconds, boolean resumed, LdaMode mode) {
     public LoglikRow last() {
         return history.get(history.size() - 1);
     }

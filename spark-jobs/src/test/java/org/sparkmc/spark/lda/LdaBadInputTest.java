@@ -106,7 +106,19 @@ class LdaBadInputTest extends SparkTestBase {
                             + "task slots and the executors have 2; use fewer --partitions or --sync-via jobs"}),
                 Arguments.of("negative left-to-right moves", new String[] {"--docword", LdaRuns.DOCWORD,
                     "--vocab", LdaRuns.VOCAB, "--left-to-right", "5", "--left-to-right-moves", "-2"},
-                        new String[] {"--left-to-right-moves must be ≥ 0, is -2"}));
+                        new String[] {"--left-to-right-moves must be ≥ 0, is -2"}),
+                Arguments.of("unknown mode", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
+                    "--mode", "ring"}, new String[] {"unknown --mode 'ring'; expected auto, broadcast or "
+                        + "model-parallel"}),
+                Arguments.of("unknown totals sync", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
+                    LdaRuns.VOCAB, "--mode", "model-parallel", "--totals-sync", "never"},
+                        new String[] {"unknown --totals-sync 'never'; expected sweep or sub-step"}),
+                Arguments.of("model-parallel with the cycle-mh kernel", new String[] {"--docword", LdaRuns.DOCWORD,
+                    "--vocab", LdaRuns.VOCAB, "--mode", "model-parallel", "--kernel", "cycle-mh"},
+                        new String[] {"--mode model-parallel", "--kernel cycle-mh", "use --mode broadcast"}),
+                Arguments.of("model-parallel with stale counts", new String[] {"--docword", LdaRuns.DOCWORD,
+                    "--vocab", LdaRuns.VOCAB, "--mode", "model-parallel", "--sync-interval", "2"},
+                        new String[] {"--mode model-parallel", "--sync-interval 2", "use --mode broadcast"}));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -51,6 +51,22 @@ class LdaDeterminismTest {
     }
 
     /**
+     * The model-parallel mode too: 4 blocks and word slices on one partition (local[1]) and on 2 and 4 (local[2]),
+     * the slices rotating between partitions, give the same topics, log-likelihoods and document topics; and its
+     * summary names the mode.
+     */
+    @Test
+    void modelParallelTopicsDoNotDependOnCoresOrPartitions() {
+        Outputs oneCore = run("local[1]", "1", "4", "--mode", "model-parallel");
+        assertEquals(oneCore, run("local[2]", "2", "4", "--mode", "model-parallel"));
+        assertEquals(oneCore, run("local[2]", "4", "4", "--mode", "model-parallel"));
+        Path out = tmp.resolve("local1-1-4--modemodel-parallel");
+        assertTrue(LdaRuns.read(out.resolve("summary.json")).contains("\"mode\" : \"model-parallel\""),
+                LdaRuns.read(out.resolve("summary.json")));
+        assertNotEquals(oneCore.topics(), run("local[2]", "2", "4").topics(), "the broadcast mode is another chain");
+    }
+
+    /**
      * A directory of a small file and a larger one read as several splits: every line's id is its place in file
      * name order, then line order (not Spark SQL's largest-file-first scan), whatever the splits, and the lda run is
      * the same on local[1] and local[2].

@@ -257,6 +257,29 @@ class LdaJobTest extends SparkTestBase {
     }
 
     /**
+     * The model-parallel mode resumes too: 2 sweeps checkpointed, resumed to 4 on another number of partitions, equal
+     * a straight run of 4 (topics, log-likelihoods, document topics); its checkpoint is refused in the broadcast mode.
+     */
+    @Test
+    void modelParallelRunResumesOnlyInItsMode() {
+        Path straight = tmp.resolve("straight");
+        String checkpoint = tmp.resolve("ckpt").toString();
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(straight, 4, "--mode", "model-parallel")));
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(tmp.resolve("first"), 2, "--mode", "model-parallel",
+                "--checkpoint", checkpoint, "--checkpoint-every", "2")));
+        BadInputTest.Result broadcast = BadInputTest.runCapturing(LdaRuns.kos(tmp.resolve("broadcast"), 4,
+                "--mode", "broadcast", "--checkpoint", checkpoint, "--resume"));
+        assertEquals(ExitCode.BAD_INPUT, broadcast.code(), broadcast.err());
+        assertTrue(broadcast.err().contains("mode: checkpoint model-parallel, now (none)"), broadcast.err());
+        Path resumed = tmp.resolve("resumed");
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(resumed, 4, "--mode", "model-parallel", "--checkpoint",
+                checkpoint, "--resume", "--partitions", "4")));
+        assertEquals(LdaRuns.read(straight.resolve("topics.csv")), LdaRuns.read(resumed.resolve("topics.csv")));
+        assertEquals(LdaRuns.loglikWithoutTimes(straight), LdaRuns.loglikWithoutTimes(resumed));
+        assertEquals(LdaRuns.docTopics(spark(), straight), LdaRuns.docTopics(spark(), resumed));
+    }
+
+    /**
      * A checkpoint resumes only on the corpus it was made on: the file rewritten with the same documents and counts
      * but every word id changed (same D, tokens, W and NNZ) is refused as other data; the original content at
      * another path resumes.

@@ -1,0 +1,38 @@
+package org.sparkmc.spark.lda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
+
+/** The mode names users write, and how {@code auto} chooses by the table's size against an executor's heap. */
+class LdaModeTest {
+    @Test
+    void namesParseAndPrint() {
+        assertEquals(LdaMode.AUTO, LdaMode.parse(" Auto "));
+        assertEquals(LdaMode.BROADCAST, LdaMode.parse("broadcast"));
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.parse("model_parallel"));
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.parse(LdaMode.MODEL_PARALLEL.label()));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> LdaMode.parse("ring"));
+        assertTrue(e.getMessage().contains("'ring'"), e.getMessage());
+    }
+
+    /**
+     * With 2 tasks per executor the broadcast mode takes (8 + 4·2) = 16 bytes a cell; a 1,324 MB heap leaves 1,024 MB
+     * after Spark's 300 MB, half of which is 512 MB = 2^25 cells of 16 bytes. One cell more goes model-parallel.
+     */
+    @Test
+    void autoIsBroadcastWhileItsCopiesFitHalfTheUsableHeap() {
+        long heap = (1024L + 300) << 20;
+        long cells = 1L << 25;
+        assertEquals(512L << 20, LdaMode.broadcastBytes(cells, 2));
+        assertEquals(LdaMode.BROADCAST, LdaMode.AUTO.choose(cells, 2, heap));
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.choose(cells + 1, 2, heap));
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.choose(cells, 4, heap), "more tasks, more copies");
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.choose(1, 1, 200L << 20), "a heap below Spark's reserve");
+        assertEquals(LdaMode.BROADCAST, LdaMode.BROADCAST.choose(cells * 100, 2, heap), "an explicit mode stays");
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.MODEL_PARALLEL.choose(1, 1, heap));
+    }
+}
