@@ -4,6 +4,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import org.sparkmc.core.lda.AdLdaDriver;
 import org.sparkmc.core.lda.Corpus;
@@ -27,12 +28,8 @@ public final class KosModelParallel {
     }
 
     /** A chain as the benchmark drives it. */
-    private interface Chain {
-        void sweep();
-
-        TopicWordCounts counts();
-
-        double logLikelihood();
+    /** What the comparison needs of a chain: a sweep, its counts and its log p(w, z). */
+    private record Chain(Runnable sweep, Supplier<TopicWordCounts> counts, DoubleSupplier logLikelihood) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -50,36 +47,12 @@ public final class KosModelParallel {
         LdaPriors priors = new LdaPriors(k, Double.parseDouble(System.getProperty("alpha", "0.5")), 0.01);
         run("AD-LDA, " + p + " blocks", () -> {
             AdLdaDriver d = AdLdaDriver.start(train, p, priors, new RandomStreams(seed));
-            return new Chain() {
-                public void sweep() {
-                    d.sweep();
-                }
-
-                public TopicWordCounts counts() {
-                    return d.counts();
-                }
-
-                public double logLikelihood() {
-                    return d.logLikelihood();
-                }
-            };
+            return new Chain(d::sweep, d::counts, d::logLikelihood);
         }, train, heldOut, priors, sweeps, seed);
         for (ModelParallelDriver.TotalsSync sync : ModelParallelDriver.TotalsSync.values()) {
             run("model-parallel, " + p + " slices, totals per " + sync, () -> {
                 ModelParallelDriver d = ModelParallelDriver.start(train, p, priors, new RandomStreams(seed), sync);
-                return new Chain() {
-                    public void sweep() {
-                        d.sweep();
-                    }
-
-                    public TopicWordCounts counts() {
-                        return d.counts();
-                    }
-
-                    public double logLikelihood() {
-                        return d.logLikelihood();
-                    }
-                };
+                return new Chain(d::sweep, d::counts, d::logLikelihood);
             }, train, heldOut, priors, sweeps, seed);
         }
     }
@@ -92,18 +65,18 @@ public final class KosModelParallel {
         Chain chain = start.get();
         PosteriorMeanTopics mean = PosteriorMeanTopics.of(priors.numTopics(), train.vocabularySize(), priors.beta());
         for (int s = 1; s <= sweeps; s++) {
-            chain.sweep();
+            chain.sweep().run();
             if ((sweeps - s) % every == 0 && sweeps - s < samples * every) {
-                mean.add(chain.counts());
+                mean.add(chain.counts().get());
             }
         }
         double secs = (System.nanoTime() - t0) / 1e9;
-        double last = DocumentCompletion.standard().evaluate(chain.counts(), priors, heldOut,
+        double last = DocumentCompletion.standard().evaluate(chain.counts().get(), priors, heldOut,
                 new RandomStreams(seed + 1000)).perplexity();
         double averaged = DocumentCompletion.standard().evaluate(mean.phi(), priors.numTopics(), priors.alpha(),
                 heldOut, new RandomStreams(seed + 1000)).perplexity();
         System.out.printf(Locale.ROOT, "%s, sweeps=%d seed=%d: log p(w,z)/token=%.4f, completion perplexity %.1f "
                 + "(final state), %.1f (posterior mean of %d states every %d) (%.1f s)%n", name, sweeps, seed,
-                chain.logLikelihood() / train.numTokens(), last, averaged, mean.samples(), every, secs);
+                chain.logLikelihood().getAsDouble() / train.numTokens(), last, averaged, mean.samples(), every, secs);
     }
 }
