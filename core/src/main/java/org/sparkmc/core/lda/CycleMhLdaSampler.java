@@ -23,9 +23,10 @@ import org.apache.commons.rng.UniformRandomProvider;
  * (with probability (n_d − 1)/(n_d − 1 + Kα), else a uniform topic): the "random positioning" of WarpLDA (Chen et
  * al. 2016). The word proposal does the same over this block's other tokens of w, and draws the part of n_{k,w}
  * held by other AD-LDA blocks (fixed during the block's sweep) from a Walker/Vose alias table per word. The tables
- * are rebuilt at the start of each sweep for every word of the block that other blocks hold too, by scanning all K
- * topics of the word's dense row: O(W_b·K) setup per sweep for W_b such words (the tables keep only the non-zero
- * counts). With one block that part is empty and no table is built.
+ * are rebuilt at the start of each sweep for every word of the block that other blocks hold too, visiting only the
+ * topics of the word's row in the sparse counts the sampler was made from or restored to: O(non-zeros of the row +
+ * K/64) a word, not O(K). With one block that part is empty and no table is built. Between blocks the sampler is
+ * restored ({@link #restore}) rather than made again, so a task does not fill a new W·K table for every block.
  *
  * <p>Holds the topic–word counts dense (W·K ints, row per word) for O(1) lookups, so it suits models where W·K
  * ints fit in memory. Not thread-safe.
@@ -47,6 +48,14 @@ public final class CycleMhLdaSampler implements LdaSampler {
     private final int[] topicTotals;
     private final int[] wordTotals;
     private final int[] docCounts;
+    // The counts made from or last restored to: a word's other blocks' counts are non-zero only in its row there.
+    private TopicWordCounts base;
+    // The block the per-sweep tables were built for, and a bit set of topics: the topics where a word's row may
+    // differ from a given row (see markRow), from rowLo to rowHi (64-bit words).
+    private Corpus lastDocs;
+    private final long[] rowTopics;
+    private int rowLo;
+    private int rowHi;
 
     // Per sweep: the block's tokens grouped by word, and alias tables of the other blocks' counts per word.
     private int[] wordStart = new int[0];
@@ -76,6 +85,8 @@ public final class CycleMhLdaSampler implements LdaSampler {
         }
         this.docCounts = new int[numTopics];
         this.otherMass = new int[vocabularySize];
+        this.base = counts;
+        this.rowTopics = new long[(numTopics + 63) >>> 6];
     }
 
     /**
@@ -129,6 +140,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
             throw new IllegalArgumentException("corpus, topics and counts disagree in size");
         }
         int[] words = docs.words();
+        lastDocs = docs;
         if (wordStart.length != vocabularySize + 1) {
             wordStart = new int[vocabularySize + 1];
         } else {
@@ -172,6 +184,13 @@ public final class CycleMhLdaSampler implements LdaSampler {
         int[] scratch = docCounts; // all zero between documents
         int[] small = new int[numTopics];
         int[] large = new int[numTopics];
+        // Other blocks' counts are fixed, so o_{k,w} > 0 only where the base row has topic k: the row's non-zero
+        // topics, visited in increasing order through a bit set (O(non-zeros + K/64) a word, not O(K)).
+        int[] baseStarts = base.rowStarts();
+        int[] baseCells = base.entries();
+        int bits = base.topicBits();
+        int mask = (1 << bits) - 1;
+        long[] inRow = new long[(numTopics + 63) >>> 6];
         int at = 0;
         for (int w = 0; w < vocabularySize; w++) {
             aliasStart[w] = at;
@@ -181,16 +200,30 @@ public final class CycleMhLdaSampler implements LdaSampler {
             for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
                 scratch[topics[wordTokens[j]]]++;
             }
-            int base = w * numTopics;
+            int lo = inRow.length;
+            int hi = -1;
+            for (int e = baseStarts[w]; e < baseStarts[w + 1]; e++) {
+                int k = baseCells[e] & mask;
+                inRow[k >>> 6] |= 1L << k;
+                lo = Math.min(lo, k >>> 6);
+                hi = Math.max(hi, k >>> 6);
+            }
+            int row = w * numTopics;
             int n = 0;
-            for (int k = 0; k < numTopics; k++) {
-                int o = wordTopic[base + k] - scratch[k];
-                scratch[k] = 0;
-                if (o > 0) {
-                    aliasTopic[at + n] = k;
-                    aliasKeep[at + n] = o;
-                    n++;
+            for (int i = lo; i <= hi; i++) {
+                for (long m = inRow[i]; m != 0; m &= m - 1) {
+                    int k = i << 6 | Long.numberOfTrailingZeros(m);
+                    int o = wordTopic[row + k] - scratch[k];
+                    if (o > 0) {
+                        aliasTopic[at + n] = k;
+                        aliasKeep[at + n] = o;
+                        n++;
+                    }
                 }
+                inRow[i] = 0;
+            }
+            for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
+                scratch[topics[wordTokens[j]]] = 0;
             }
             buildAlias(at, n, otherMass[w], small, large);
             at += n;
@@ -328,15 +361,20 @@ public final class CycleMhLdaSampler implements LdaSampler {
             for (int e = starts[w]; e < starts[w + 1]; e++) {
                 dense[cells[e] & mask] = cells[e] >>> bits;
             }
-            int base = w * numTopics;
-            for (int k = 0; k < numTopics; k++) {
-                int change = wordTopic[base + k] - dense[k];
-                dense[k] = 0;
-                if (change != 0) {
-                    words.add(w);
-                    topics.add(k);
-                    changes.add(change);
+            markRow(before, w, docs);
+            int row = w * numTopics;
+            for (int i = rowLo; i <= rowHi; i++) {
+                for (long m = rowTopics[i]; m != 0; m &= m - 1) {
+                    int k = i << 6 | Long.numberOfTrailingZeros(m);
+                    int change = wordTopic[row + k] - dense[k];
+                    dense[k] = 0;
+                    if (change != 0) {
+                        words.add(w);
+                        topics.add(k);
+                        changes.add(change);
+                    }
                 }
+                rowTopics[i] = 0;
             }
         }
         int[] topicChanges = new int[numTopics];
@@ -345,6 +383,82 @@ public final class CycleMhLdaSampler implements LdaSampler {
         }
         return new TopicWordDelta(numTopics, vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
                 topicChanges);
+    }
+
+    /**
+     * Puts the dense rows of {@code docs}' words and the topic totals back to {@code before}'s. A sweep changes no
+     * other row and no word's total, and every per-sweep table is rebuilt when the next sweep starts, so the sampler
+     * then samples as a new one on {@code before} would, without a new W·K table for every block.
+     */
+    @Override
+    public boolean restore(TopicWordCounts before, Corpus docs) {
+        if (before.vocabularySize() != vocabularySize || before.numTopics() != numTopics) {
+            throw new IllegalArgumentException("counts of another shape: K=" + before.numTopics() + ", W="
+                    + before.vocabularySize());
+        }
+        boolean[] present = new boolean[vocabularySize];
+        int[] starts = before.rowStarts();
+        int[] cells = before.entries();
+        int bits = before.topicBits();
+        int mask = (1 << bits) - 1;
+        for (int w : docs.words()) {
+            if (present[w]) {
+                continue;
+            }
+            present[w] = true;
+            markRow(before, w, docs);
+            int row = w * numTopics;
+            for (int i = rowLo; i <= rowHi; i++) {
+                for (long m = rowTopics[i]; m != 0; m &= m - 1) {
+                    wordTopic[row + (i << 6 | Long.numberOfTrailingZeros(m))] = 0;
+                }
+                rowTopics[i] = 0;
+            }
+            for (int e = starts[w]; e < starts[w + 1]; e++) {
+                wordTopic[row + (cells[e] & mask)] = cells[e] >>> bits;
+            }
+        }
+        System.arraycopy(before.topicTotals(), 0, topicTotals, 0, numTopics);
+        base = before;
+        return true;
+    }
+
+    /**
+     * Marks in {@link #rowTopics} (from {@link #rowLo} to {@link #rowHi}) every topic where word w's local row may be
+     * non-zero or differ from {@code counts}' row, when {@code counts} are the counts the sampler started from and only
+     * sweeps over {@code docs} changed it since: {@code counts}' non-zero topics of w (the other blocks' share lies
+     * within them) and the current topics of {@code docs}' tokens of w. Without the tokens (the tables were built
+     * for another block), every topic.
+     */
+    private void markRow(TopicWordCounts counts, int w, Corpus docs) {
+        if (docs != lastDocs) {
+            Arrays.fill(rowTopics, -1L);
+            if ((numTopics & 63) != 0) {
+                rowTopics[rowTopics.length - 1] = (1L << (numTopics & 63)) - 1;
+            }
+            rowLo = 0;
+            rowHi = rowTopics.length - 1;
+            return;
+        }
+        int[] starts = counts.rowStarts();
+        int[] cells = counts.entries();
+        int mask = (1 << counts.topicBits()) - 1;
+        int lo = rowTopics.length;
+        int hi = -1;
+        for (int e = starts[w]; e < starts[w + 1]; e++) {
+            int k = cells[e] & mask;
+            rowTopics[k >>> 6] |= 1L << k;
+            lo = Math.min(lo, k >>> 6);
+            hi = Math.max(hi, k >>> 6);
+        }
+        for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
+            int k = topicsByWord[j];
+            rowTopics[k >>> 6] |= 1L << k;
+            lo = Math.min(lo, k >>> 6);
+            hi = Math.max(hi, k >>> 6);
+        }
+        rowLo = lo;
+        rowHi = hi;
     }
 
     // ---- test hook ----

@@ -83,4 +83,37 @@ class CycleMhLdaSamplerTest {
         assertArrayEquals(a.topics(), b.topics());
         assertArrayEquals(a.delta().changes(), b.delta().changes());
     }
+
+    /**
+     * After sweeps of a block, its delta visiting only the topics a row can hold equals the one scanning all K, a
+     * restore (either way) puts the counts back to those the sampler was made from, rows that gained a topic included
+     * (K = 40 over short rows, so most cells start at zero), and the next sweep is a fresh sampler's, bit for bit.
+     */
+    @Test
+    void aRestoredSamplerSweepsAsAFreshOne() {
+        LdaPriors p = new LdaPriors(40, 0.1, 0.01);
+        Corpus c = LdaFixtures.randomCorpus(30, 80, 20, 11);
+        char[] z = LdaFixtures.randomTopics(c, 40, 12);
+        TopicWordCounts start = TopicWordCounts.of(c, z, 40);
+        CycleMhLdaSampler reused = CycleMhLdaSampler.of(p, start, 2);
+        RandomStreams streams = new RandomStreams(13);
+        for (int round = 0; round < 3; round++) {
+            char[] topics = z.clone();
+            reused.sweep(c, topics, streams.stream("warm", round));
+            // The block just swept: only the rows' possible topics are visited; an equal copy of it: all K.
+            TopicWordDelta visited = reused.delta(start, c);
+            TopicWordDelta scanned = reused.delta(start, c.range(0, c.numDocuments()));
+            assertTrue(visited.size() > 0, "the sweep changed some cells");
+            assertArrayEquals(scanned.words(), visited.words());
+            assertArrayEquals(scanned.topics(), visited.topics());
+            assertArrayEquals(scanned.changes(), visited.changes());
+            assertTrue(reused.restore(start, round == 1 ? c.range(0, c.numDocuments()) : c));
+            assertEquals(start, reused.counts(), "round " + round);
+        }
+        char[] fromReused = z.clone();
+        char[] fromFresh = z.clone();
+        reused.sweep(c, fromReused, streams.stream("next"));
+        CycleMhLdaSampler.of(p, start, 2).sweep(c, fromFresh, streams.stream("next"));
+        assertArrayEquals(fromFresh, fromReused);
+    }
 }
