@@ -184,13 +184,8 @@ public final class CycleMhLdaSampler implements LdaSampler {
         int[] scratch = docCounts; // all zero between documents
         int[] small = new int[numTopics];
         int[] large = new int[numTopics];
-        // Other blocks' counts are fixed, so o_{k,w} > 0 only where the base row has topic k: the row's non-zero
+        // Other blocks' counts are fixed, so o_{k,w} > 0 only where the base row has topic k: the row's possible
         // topics, visited in increasing order through a bit set (O(non-zeros + K/64) a word, not O(K)).
-        int[] baseStarts = base.rowStarts();
-        int[] baseCells = base.entries();
-        int bits = base.topicBits();
-        int mask = (1 << bits) - 1;
-        long[] inRow = new long[(numTopics + 63) >>> 6];
         int at = 0;
         for (int w = 0; w < vocabularySize; w++) {
             aliasStart[w] = at;
@@ -200,18 +195,11 @@ public final class CycleMhLdaSampler implements LdaSampler {
             for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
                 scratch[topics[wordTokens[j]]]++;
             }
-            int lo = inRow.length;
-            int hi = -1;
-            for (int e = baseStarts[w]; e < baseStarts[w + 1]; e++) {
-                int k = baseCells[e] & mask;
-                inRow[k >>> 6] |= 1L << k;
-                lo = Math.min(lo, k >>> 6);
-                hi = Math.max(hi, k >>> 6);
-            }
+            markRow(base, w, docs);
             int row = w * numTopics;
             int n = 0;
-            for (int i = lo; i <= hi; i++) {
-                for (long m = inRow[i]; m != 0; m &= m - 1) {
+            for (int i = rowLo; i <= rowHi; i++) {
+                for (long m = rowTopics[i]; m != 0; m &= m - 1) {
                     int k = i << 6 | Long.numberOfTrailingZeros(m);
                     int o = wordTopic[row + k] - scratch[k];
                     if (o > 0) {
@@ -220,7 +208,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
                         n++;
                     }
                 }
-                inRow[i] = 0;
+                rowTopics[i] = 0;
             }
             for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
                 scratch[topics[wordTokens[j]]] = 0;

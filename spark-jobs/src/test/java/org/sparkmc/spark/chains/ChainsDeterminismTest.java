@@ -44,7 +44,28 @@ class ChainsDeterminismTest {
         assertEquals(oneCoreOnePartition, twoCoresFourPartitions);
         assertEquals(oneCoreOnePartition, twoCoresOnePartition);
         assertEquals(oneCoreOnePartition, manyPartitions);
-        assertEquals(plainLoop(), xColumn(oneCoreOnePartition));
+        assertEquals(plainLoop("rwm"), xColumn(oneCoreOnePartition));
+    }
+
+    /**
+     * A user's kernel named as {@code --kernel class:…} runs on the executors as a built-in one does: its typed state
+     * carries its warm-up's adaptation from round to round, its per-step statistic lands in {@code draws.parquet} under
+     * the name it gives, and the draws are the core API's, bit for bit, whatever the partitions and cores.
+     */
+    @Test
+    void aUserKernelRunsOnTheExecutorsWithItsStateAndStatistics() {
+        String kernel = "class:" + UserAdaptiveWalk.class.getName();
+        List<Row> onePartition = run("local[1]", 1, "--model", "bimodal", "--kernel", kernel);
+        List<Row> threePartitions = run("local[2]", 3, "--model", "bimodal", "--kernel", kernel);
+        assertEquals(onePartition, threePartitions);
+        assertEquals(plainLoop(kernel), xColumn(onePartition));
+        for (int chain = 0; chain < 6; chain++) {
+            List<Double> steps = onePartition.subList(chain * 400, (chain + 1) * 400).stream()
+                    .map(r -> r.getDouble(r.fieldIndex("stepsize__"))).distinct().toList();
+            assertEquals(1, steps.size(), "the step size is fixed after warm-up: " + steps);
+            org.junit.jupiter.api.Assertions.assertNotEquals(3.0, steps.get(0),
+                    "the warm-up adapted the step size of chain " + (chain + 1));
+        }
     }
 
     @Test
@@ -111,9 +132,9 @@ class ChainsDeterminismTest {
     }
 
     /** The same six chains with the core API alone: warm-up 300 in rounds of 200, then two rounds of 200. */
-    private static List<Double> plainLoop() {
+    private static List<Double> plainLoop(String kernelName) {
         Target target = new BimodalMixture(5);
-        Kernel<?> kernel = org.sparkmc.core.catalog.KernelCatalog.create("rwm",
+        Kernel<?> kernel = org.sparkmc.core.catalog.KernelCatalog.create(kernelName,
                 new org.sparkmc.core.mcmc.KernelSettings(3, true, Double.NaN, 1, 300));
         RandomStreams streams = new RandomStreams(77);
         List<Double> xs = new java.util.ArrayList<>();
