@@ -1,6 +1,7 @@
 package org.sparkmc.core.mcmc;
 
 import java.io.Serializable;
+import java.util.Arrays;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.Rng;
 
@@ -19,38 +20,58 @@ import org.sparkmc.core.random.Rng;
  * of an AR(5) posterior stuck far from the mode. Throughout warm-up a global factor λ follows Robbins–Monro steps
  * γ_t·(accepted − a*) on log λ, γ_t = t^−0.6 (Andrieu &amp; Thoms 2008, Algorithm 4), toward a* (0.44 in 1-d, 0.234
  * otherwise), restarting at λ = 1 (t = 1) with each new L. (Dual averaging, as for NUTS's step size, was tried and
- * left more AR(5) chains climbing at the end of warm-up.) After warm-up L and λ are frozen, so the kept draws come
- * from one fixed random-walk Metropolis kernel.
+ * left more AR(5) chains climbing at the end of warm-up.)
+ *
+ * <p>Climb sweeps: windows alone do not bring a chain from a bad start to the posterior in time when the climb is a
+ * narrowing valley, as for a regression whose coefficients have posterior sd 0.001 and whose σ must shrink with the
+ * residuals (from starts on (−2, 2) the chains still climbed after 1,000 iterations, and stayed stuck with the
+ * covariance frozen from their climb). So before the final fast interval every warm-up iteration is followed by one
+ * sweep of single-coordinate random-walk Metropolis updates, each coordinate with its own scale adapted toward
+ * acceptance 0.44 (adaptive Metropolis-within-Gibbs, Roberts &amp; Rosenthal 2009, J. Comput. Graph. Stat. 18(2)):
+ * coordinate moves follow such a valley as a Gibbs sampler does, and the chains arrive within a few hundred
+ * iterations. The sweeps cost d log-density evaluations per warm-up iteration; the final fast interval runs the
+ * joint walk alone. After warm-up L and λ are frozen and the sweeps stop, so the kept draws come from one fixed
+ * random-walk Metropolis kernel.
  */
 public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State> {
-    private static final long serialVersionUID = 2L;
+    private static final long serialVersionUID = 3L;
+    /** The acceptance rate each coordinate's climb-sweep scale aims at (the 1-d optimum). */
+    private static final double SWEEP_ACCEPTANCE = 0.44;
 
-    /** A chain's adaptive Metropolis state: log λ, its Robbins–Monro steps, the covariance learnt so far. */
+    /**
+     * A chain's adaptive Metropolis state: log λ, its Robbins–Monro steps, the covariance learnt so far, and the log
+     * scales of the warm-up's coordinate sweeps.
+     */
     public static final class State implements Serializable {
-        private static final long serialVersionUID = 1L;
+        private static final long serialVersionUID = 2L;
         final ProposalScale scale;
         final CovarianceAdaptation covariance;
+        /** Log sd of each coordinate's climb-sweep step. */
+        final double[] sweepLogScale;
         /** Robbins–Monro steps since λ last restarted. */
         double steps;
         /** Whether L is an estimate (else {@code initialScale}·I and no 2.38/√d factor). */
         boolean empirical;
 
-        State(ProposalScale scale, CovarianceAdaptation covariance, double steps, boolean empirical) {
+        State(ProposalScale scale, CovarianceAdaptation covariance, double steps, boolean empirical,
+                double[] sweepLogScale) {
             this.scale = scale;
             this.covariance = covariance;
             this.steps = steps;
             this.empirical = empirical;
+            this.sweepLogScale = sweepLogScale;
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof State s && scale.equals(s.scale) && covariance.equals(s.covariance)
-                    && Double.compare(steps, s.steps) == 0 && empirical == s.empirical;
+                    && Double.compare(steps, s.steps) == 0 && empirical == s.empirical
+                    && Arrays.equals(sweepLogScale, s.sweepLogScale);
         }
 
         @Override
         public int hashCode() {
-            return scale.hashCode() * 31 + covariance.hashCode();
+            return (scale.hashCode() * 31 + covariance.hashCode()) * 31 + Arrays.hashCode(sweepLogScale);
         }
     }
 
@@ -59,9 +80,10 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
     private final double targetAcceptance;
     private final boolean diagonal;
     private final WindowSchedule windows;
+    private final boolean sweeps;
 
     private AdaptiveMetropolis(double initialScale, boolean adapt, double targetAcceptance, boolean diagonal,
-            int warmup) {
+            int warmup, boolean sweeps) {
         if (!(initialScale > 0) || Double.isInfinite(initialScale)) {
             throw new IllegalArgumentException("initial scale must be positive and finite, is " + initialScale);
         }
@@ -70,6 +92,7 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
         this.targetAcceptance = ScaleAdaptation.checkTarget(targetAcceptance);
         this.diagonal = diagonal;
         this.windows = WindowSchedule.of(warmup);
+        this.sweeps = sweeps;
     }
 
     /**
@@ -81,7 +104,7 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
      * @param warmup           the warm-up iterations a chain will run (they place the windows)
      */
     public static AdaptiveMetropolis of(double initialScale, boolean adapt, double targetAcceptance, int warmup) {
-        return new AdaptiveMetropolis(initialScale, adapt, targetAcceptance, false, warmup);
+        return new AdaptiveMetropolis(initialScale, adapt, targetAcceptance, false, warmup, true);
     }
 
     /** {@link #of(double, boolean, double, int)} for Stan's default warm-up of 1,000 iterations. */
@@ -92,13 +115,24 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
     /** One step size per coordinate, λ·(2.38/√d)·σ̂_i, the variances learnt in the same windows. */
     public static AdaptiveMetropolis diagonal(double initialScale, boolean adapt, double targetAcceptance,
             int warmup) {
-        return new AdaptiveMetropolis(initialScale, adapt, targetAcceptance, true, warmup);
+        return new AdaptiveMetropolis(initialScale, adapt, targetAcceptance, true, warmup, true);
+    }
+
+    /**
+     * Windows without the climb sweeps, as this kernel was before them: for tests that must see a chain from a bad
+     * start fail to converge.
+     */
+    static AdaptiveMetropolis withoutSweeps(double initialScale, double targetAcceptance, boolean diagonal,
+            int warmup) {
+        return new AdaptiveMetropolis(initialScale, true, targetAcceptance, diagonal, warmup, false);
     }
 
     @Override
     public State initialState(int dimension) {
+        double[] sweepLogScale = new double[dimension];
+        Arrays.fill(sweepLogScale, Math.log(initialScale));
         return new State(new ProposalScale(0), CovarianceAdaptation.initial(dimension, initialScale, diagonal), 0,
-                false);
+                false, sweepLogScale);
     }
 
     @Override
@@ -108,7 +142,8 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
 
             @Override
             public double[] encode(State state) {
-                Packed out = Packed.writer().put(state.scale.log).put(state.steps).put(state.empirical ? 1 : 0);
+                Packed out = Packed.writer().put(state.scale.log).put(state.steps).put(state.empirical ? 1 : 0)
+                        .put(state.sweepLogScale);
                 state.covariance.write(out);
                 return out.toArray();
             }
@@ -119,7 +154,9 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
                 ProposalScale scale = new ProposalScale(in.next());
                 double steps = in.next();
                 boolean empirical = in.next() != 0;
-                State s = new State(scale, CovarianceAdaptation.read(in, dimension, diagonal), steps, empirical);
+                double[] sweepLogScale = in.next(dimension);
+                State s = new State(scale, CovarianceAdaptation.read(in, dimension, diagonal), steps, empirical,
+                        sweepLogScale);
                 in.end();
                 return s;
             }
@@ -160,9 +197,35 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
             state.moveTo(proposed, logDensity);
         }
         if (warmup && adapt) {
-            adapt(own, state.position(), state.warmupIterations(), accepted, d);
+            long iteration = state.warmupIterations();
+            adapt(own, state.position(), iteration, accepted, d);
+            if (sweeps && windows.beforeFinalInterval(iteration)) {
+                sweep(target, state, own.sweepLogScale, rng, iteration);
+            }
         }
         return Transition.metropolis(accepted, logAccept);
+    }
+
+    /**
+     * One climb sweep: each coordinate in turn takes a single-coordinate random-walk Metropolis step of sd
+     * exp(log s_i), and log s_i moves by {@link ScaleAdaptation}'s Robbins–Monro step toward acceptance 0.44.
+     */
+    private static void sweep(Target target, ChainState state, double[] logScale, Rng rng, long iteration) {
+        double[] x = state.position().clone();
+        double current = state.logDensity();
+        for (int i = 0; i < x.length; i++) {
+            double old = x[i];
+            x[i] = old + Math.exp(logScale[i]) * rng.normal();
+            double proposed = target.logDensity(x);
+            boolean accepted = Math.log(rng.uniform()) < proposed - current;
+            if (accepted) {
+                current = proposed;
+            } else {
+                x[i] = old;
+            }
+            logScale[i] += ScaleAdaptation.logScaleStep(iteration, accepted, SWEEP_ACCEPTANCE, 1);
+        }
+        state.moveTo(x, current);
     }
 
     /** One warm-up iteration's adaptation: λ, then the window's estimate, then a new L at a window's end. */

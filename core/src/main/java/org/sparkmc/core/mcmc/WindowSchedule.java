@@ -78,6 +78,11 @@ public final class WindowSchedule implements Serializable {
         return i >= slowStart && i < slowEnd;
     }
 
+    /** Whether warm-up iteration {@code i} comes before the final fast interval (initial interval or slow windows). */
+    public boolean beforeFinalInterval(long i) {
+        return i < slowEnd;
+    }
+
     /** Whether a slow window ends with warm-up iteration {@code i} (the estimate is then used and restarted). */
     public boolean endsWindow(long i) {
         for (int end : windowEnds) {

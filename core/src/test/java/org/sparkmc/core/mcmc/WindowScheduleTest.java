@@ -21,6 +21,9 @@ class WindowScheduleTest {
         assertTrue(w.inSlowWindow(75));
         assertTrue(w.inSlowWindow(949));
         assertFalse(w.inSlowWindow(950), "the terminal fast interval");
+        assertTrue(w.beforeFinalInterval(0), "the initial fast interval");
+        assertTrue(w.beforeFinalInterval(949));
+        assertFalse(w.beforeFinalInterval(950));
         assertTrue(w.endsWindow(449));
         assertFalse(w.endsWindow(450));
     }

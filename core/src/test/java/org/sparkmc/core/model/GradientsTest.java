@@ -11,6 +11,7 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.random.Rng;
 import org.sparkmc.core.testing.HierarchicalNormalReference;
 import org.sparkmc.core.testing.Json;
+import org.sparkmc.core.testing.LinearModel;
 import org.sparkmc.core.testing.PimaData;
 
 /**
@@ -32,7 +33,9 @@ class GradientsTest {
         return List.of(schools("eight_schools/eight_schools.json"), schools("schools100/schools100.json"),
                 new KidscoreMomiq(kid.get("mom_iq"), kid.get("kid_score")),
                 PimaData.read(Path.of(System.getProperty("sparkmc.shared.data", "/work/shared/data"), "pima/pima.csv"))
-                        .model(false));
+                        .model(false),
+                LinearModel.autoregressive(Json.arrays(DATA.resolve("arK/arK.json")).get("y"), 5),
+                LinearModel.badlyScaled(new RandomStreams(6).rng("regression")));
     }
 
     @Test

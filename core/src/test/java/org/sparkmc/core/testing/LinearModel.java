@@ -7,12 +7,12 @@ import org.sparkmc.core.model.Matrices;
 import org.sparkmc.core.random.Rng;
 
 /**
- * A Bayesian linear regression for kernel tests: y ~ N(Xβ, σ²I), β_j ~ N(0, s²), σ ~ half-Cauchy(0, c); position
- * (β, log σ) with the Jacobian, reporting (β, σ). Its exact posterior moments come from one-dimensional quadrature
- * over log σ ({@link #reference()}): given σ, β is normal with precision XᵀX/σ² + I/s², and p(σ | y) is known in
- * closed form up to a constant. Two instances stand in for the posteriordb posteriors issue 21 held back: an AR(5)
- * model of a simulated series ({@link #autoregressive}) and a 6-parameter regression whose coefficients have sd
- * ≈ 0.001 beside log σ with sd ≈ 0.07 ({@link #badlyScaled}).
+ * A Bayesian linear regression for kernel tests: y ~ N(Xβ, σ²I), β_j ~ N(0, s²), σ ~ half-Cauchy(0, c) or
+ * half-normal(0, c); position (β, log σ) with the Jacobian, reporting (β, σ). Its exact posterior moments come from
+ * one-dimensional quadrature over log σ ({@link #reference()}): given σ, β is normal with precision XᵀX/σ² + I/s²,
+ * and p(σ | y) is known in closed form up to a constant. Two instances are the posteriordb posteriors issue 21 held
+ * back: {@code arK-arK}, an AR(5) model of posteriordb's series ({@link #autoregressive}), and a regression shaped
+ * as {@code sblrc-blr}, whose 5 coefficients have sd ≈ 0.001 beside log σ with sd ≈ 0.07 ({@link #badlyScaled}).
  */
 public final class LinearModel implements GradientTarget {
     private static final long serialVersionUID = 1L;
@@ -22,62 +22,64 @@ public final class LinearModel implements GradientTarget {
     private final int p;
     private final double priorSd;
     private final double sigmaScale;
+    private final boolean halfNormalSigma;
     private final List<String> names;
 
-    public LinearModel(double[] design, double[] y, List<String> names, double priorSd, double sigmaScale) {
+    /**
+     * @param design          row-major n × p design matrix
+     * @param names           the p coefficients' names ("sigma" is added)
+     * @param priorSd         s, the coefficients' prior sd
+     * @param sigmaScale      c, the scale of σ's prior
+     * @param halfNormalSigma σ ~ half-normal(0, c) if true, else half-Cauchy(0, c)
+     */
+    public LinearModel(double[] design, double[] y, List<String> names, double priorSd, double sigmaScale,
+            boolean halfNormalSigma) {
         this.x = design.clone();
         this.y = y.clone();
         this.n = y.length;
         this.p = names.size();
         this.priorSd = priorSd;
         this.sigmaScale = sigmaScale;
+        this.halfNormalSigma = halfNormalSigma;
         List<String> all = new ArrayList<>(names);
         all.add("sigma");
         this.names = List.copyOf(all);
     }
 
     /**
-     * An AR(5) model with an intercept (posteriordb's {@code arK}: α, β ~ N(0, 10²), σ ~ half-Cauchy(0, 2.5)),
-     * conditional on the first 5 of 205 values of a stationary AR(5) series with coefficients (0.5, −0.3, 0.2,
-     * 0.1, −0.1), α = 0.2, σ = 0.5, simulated from {@code rng}: 7 parameters.
+     * posteriordb's {@code arK} model of {@code series}: y[t] ~ N(α + Σ_k β_k·y[t − k], σ²) for t &gt; k, α, β ~
+     * N(0, 10²), σ ~ half-Cauchy(0, 2.5); k + 2 parameters.
      */
-    public static LinearModel autoregressive(Rng rng) {
-        double[] phi = {0.5, -0.3, 0.2, 0.1, -0.1};
-        int k = phi.length;
-        int total = 205 + 500;
-        double[] series = new double[total];
-        for (int t = k; t < total; t++) {
-            double v = 0.2 + 0.5 * rng.normal();
-            for (int j = 0; j < k; j++) {
-                v += phi[j] * series[t - 1 - j];
-            }
-            series[t] = v;
-        }
-        int start = total - 205;
-        int rows = 200;
+    public static LinearModel autoregressive(double[] series, int k) {
+        int rows = series.length - k;
         double[] design = new double[rows * (k + 1)];
         double[] out = new double[rows];
+        List<String> names = new ArrayList<>(List.of("alpha"));
+        for (int j = 1; j <= k; j++) {
+            names.add("beta[" + j + "]");
+        }
         for (int i = 0; i < rows; i++) {
-            int t = start + k + i;
+            int t = k + i;
             design[i * (k + 1)] = 1;
             for (int j = 0; j < k; j++) {
                 design[i * (k + 1) + 1 + j] = series[t - 1 - j];
             }
             out[i] = series[t];
         }
-        return new LinearModel(design, out, List.of("alpha", "beta[1]", "beta[2]", "beta[3]", "beta[4]", "beta[5]"),
-                10, 2.5);
+        return new LinearModel(design, out, names, 10, 2.5, false);
     }
 
     /**
-     * y = Xβ + N(0, 1) noise with 100 rows and 5 correlated predictors (ρ = 0.5) of sd 100, no intercept, β = (0.01,
-     * −0.02, 0.005, 0, 0.03), simulated from {@code rng}; β ~ N(0, 10²), σ ~ half-Cauchy(0, 2.5): coefficients
-     * with posterior sd ≈ 0.001, log σ with sd ≈ 0.07.
+     * A regression shaped as posteriordb's {@code sblrc-blr} (its data are not public outside posteriordb's zip
+     * files, so these are simulated from {@code rng}): y = Xβ + N(0, 1) noise, 100 rows, 5 correlated predictors
+     * (ρ = 0.5) of sd 100, no intercept, β = (1, 1, 1, 1, 1); blr's priors β ~ N(0, 10²), σ ~ half-normal(0, 10):
+     * coefficients with posterior sd ≈ 0.001 (posteriordb's reference: β ≈ 1.00 with MCSE 1e-5), log σ with sd
+     * ≈ 0.07.
      */
     public static LinearModel badlyScaled(Rng rng) {
         int rows = 100;
         int k = 5;
-        double[] beta = {0.01, -0.02, 0.005, 0, 0.03};
+        double[] beta = {1, 1, 1, 1, 1};
         double[] design = new double[rows * k];
         double[] out = new double[rows];
         for (int i = 0; i < rows; i++) {
@@ -90,7 +92,7 @@ public final class LinearModel implements GradientTarget {
             out[i] = v;
         }
         return new LinearModel(design, out, List.of("beta[1]", "beta[2]", "beta[3]", "beta[4]", "beta[5]"), 10,
-                2.5);
+                10, true);
     }
 
     @Override
@@ -125,8 +127,13 @@ public final class LinearModel implements GradientTarget {
             }
         }
         double t = sigma / sigmaScale;
-        g[p] = -n + rss * precision - 2 * t * t / (1 + t * t) + 1;
-        return lp - n * logSigma - 0.5 * rss * precision - Math.log1p(t * t) + logSigma;
+        g[p] = -n + rss * precision + 1 + (halfNormalSigma ? -t * t : -2 * t * t / (1 + t * t));
+        return lp - n * logSigma - 0.5 * rss * precision + logSigmaPrior(t) + logSigma;
+    }
+
+    /** log p(σ) up to a constant, t = σ/c. */
+    private double logSigmaPrior(double t) {
+        return halfNormalSigma ? -0.5 * t * t : -Math.log1p(t * t);
     }
 
     @Override
@@ -179,7 +186,7 @@ public final class LinearModel implements GradientTarget {
                 mPm += m[a] * b[a];
             }
             double t = Math.exp(logSigma) / sigmaScale;
-            logWeight[g] = -n * logSigma - 0.5 * logDet - 0.5 * yty / s2 + 0.5 * mPm - Math.log1p(t * t) + logSigma;
+            logWeight[g] = -n * logSigma - 0.5 * logDet - 0.5 * yty / s2 + 0.5 * mPm + logSigmaPrior(t) + logSigma;
             double[] cov = Matrices.inverse(chol, p);
             for (int a = 0; a < p; a++) {
                 first[g][a] = m[a];
