@@ -17,6 +17,7 @@ import org.sparkmc.spark.cli.CatalogHelp;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.CheckpointStates;
@@ -145,9 +146,7 @@ public final class ChainsCommand extends JobCommand {
         int warmupRounds = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
                 maxRounds, minEss, maxRhat, seed, Math.max(partitions, 1), driverDraws()).warmupRounds();
         checkpoint.check(checkpointEvery);
-        if (reportParameters < 1) {
-            throw new InvalidInputException("report-parameters must be ≥ 1, is " + reportParameters);
-        }
+        Require.atLeast(reportParameters, 1, "--report-parameters");
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()))) {
             checkpoint.claim();

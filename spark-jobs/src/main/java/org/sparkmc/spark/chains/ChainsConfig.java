@@ -4,6 +4,7 @@ import java.io.Serializable;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.model.Target;
+import org.sparkmc.spark.cli.Require;
 
 /**
  * A validated {@code chains} run: what to sample, with which kernel, how many chains and draws, when to stop.
@@ -29,25 +30,14 @@ public record ChainsConfig(String modelName, Target target, String kernelName, K
     }
 
     public ChainsConfig {
-        positive("chains", chains);
-        positive("round-size", roundSize);
-        positive("max-rounds", maxRounds);
-        positive("partitions", partitions);
-        if (warmup < 0) {
-            throw new InvalidInputException("warmup must be ≥ 0, is " + warmup);
-        }
-        if (!(minEss >= 0) || Double.isInfinite(minEss)) {
-            throw new InvalidInputException("min-ess must be a number ≥ 0, is " + minEss);
-        }
-        if (!(maxRhat > 1)) {
-            throw new InvalidInputException("max-rhat must be > 1, is " + maxRhat);
-        }
-        if (driverDrawsLimit < 0) {
-            throw new InvalidInputException("driver-draws-limit must be ≥ 0, is " + driverDrawsLimit);
-        }
-        if (chains < 2) {
-            throw new InvalidInputException("chains must be at least 2 for R-hat, is " + chains);
-        }
+        Require.atLeast(chains, 2, "--chains", "for R-hat");
+        Require.atLeast(warmup, 0, "--warmup");
+        Require.atLeast(roundSize, 1, "--round-size");
+        Require.atLeast(maxRounds, 1, "--max-rounds");
+        Require.atLeast(minEss, 0, "--min-ess");
+        Require.above(maxRhat, 1, "--max-rhat");
+        Require.atLeast(partitions, 1, "--partitions");
+        Require.atLeast(driverDrawsLimit, 0, "--driver-draws-limit");
         if ((long) roundSize * maxRounds > Integer.MAX_VALUE) {
             throw new InvalidInputException("round-size × max-rounds, the sampling draws per chain at most, must be ≤ "
                     + Integer.MAX_VALUE + ", is " + (long) roundSize * maxRounds + "; lower --max-rounds");
@@ -61,11 +51,5 @@ public record ChainsConfig(String modelName, Target target, String kernelName, K
     /** Warm-up rounds: the warm-up iterations cut into rounds of {@code roundSize} (the last may be shorter). */
     public int warmupRounds() {
         return (int) (((long) warmup + roundSize - 1) / roundSize);
-    }
-
-    private static void positive(String name, long value) {
-        if (value <= 0) {
-            throw new InvalidInputException(name + " must be a positive whole number, is " + value);
-        }
     }
 }

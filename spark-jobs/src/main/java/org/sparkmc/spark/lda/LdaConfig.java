@@ -8,6 +8,7 @@ import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.ModelParallelDriver.TotalsSync;
 import org.sparkmc.core.smc.ResamplingScheme;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.io.CheckpointStates;
 import org.sparkmc.spark.sync.SyncVia;
 
@@ -41,19 +42,19 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
     public static final double MAX_PRIOR = 1e6;
 
     public LdaConfig {
-        atLeast(1, sweeps, "--sweeps");
-        atLeast(1, syncInterval, "--sync-interval");
-        atLeast(1, blocks, "--blocks");
-        atLeast(1, partitions, "partitions");
-        atLeast(0, heldOutEvery, "--held-out-every");
-        atLeast(1, topWords, "--top-words");
-        atLeast(1, lineageInterval, "--lineage-every");
-        atLeast(0, evalBurnIn, "--eval-burn-in");
-        atLeast(1, evalSamples, "--eval-samples");
-        atLeast(1, topicSamples, "--topic-samples");
-        atLeast(1, topicSampleEvery, "--topic-sample-every");
-        atLeast(0, leftToRightParticles, "--left-to-right");
-        atLeast(0, leftToRightMoves, "--left-to-right-moves");
+        Require.atLeast(sweeps, 1, "--sweeps");
+        Require.atLeast(syncInterval, 1, "--sync-interval");
+        Require.atLeast(blocks, 1, "--blocks");
+        Require.atLeast(partitions, 1, "--partitions");
+        Require.atLeast(heldOutEvery, 0, "--held-out-every");
+        Require.atLeast(topWords, 1, "--top-words");
+        Require.atLeast(lineageInterval, 1, "--lineage-every");
+        Require.atLeast(evalBurnIn, 0, "--eval-burn-in");
+        Require.atLeast(evalSamples, 1, "--eval-samples");
+        Require.atLeast(topicSamples, 1, "--topic-samples");
+        Require.atLeast(topicSampleEvery, 1, "--topic-sample-every");
+        Require.atLeast(leftToRightParticles, 0, "--left-to-right");
+        Require.atLeast(leftToRightMoves, 0, "--left-to-right-moves");
         if (mode == LdaMode.MODEL_PARALLEL && (syncInterval != 1 || kernel != LdaKernel.SPARSE_GIBBS)) {
             String option = syncInterval != 1 ? "--sync-interval " + syncInterval
                     : "--kernel " + kernel.name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -96,17 +97,6 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
             throw new InvalidInputException(option + " is " + value + ", above its limit " + MAX_PRIOR + ": beyond it "
                     + "the log-likelihood's log-gamma terms lose their precision (and overflow to NaN), and a prior "
                     + "that large makes " + uniform + " uniform anyway");
-        }
-    }
-
-    /**
-     * Checks one option's value.
-     *
-     * @throws InvalidInputException naming the option, its value and its bound
-     */
-    private static void atLeast(int min, int value, String option) {
-        if (value < min) {
-            throw new InvalidInputException(option + " must be ≥ " + min + ", is " + value);
         }
     }
 

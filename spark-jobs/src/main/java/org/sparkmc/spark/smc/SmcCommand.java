@@ -21,6 +21,7 @@ import org.sparkmc.spark.cli.CatalogHelp;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
@@ -153,6 +154,8 @@ public final class SmcCommand extends JobCommand {
         SmcModel smcModel = SmcModelCatalog.create(model, filter, parameters);
         checkModelParamsRead(model, parameters, params);
         MissingObservations missingPolicy = MissingObservations.parse(missing);
+        Require.atLeast(blockSize, 1, "--block-size");
+        Require.inRange(essThreshold, 0, 1, "--ess-threshold");
         SmcOptions options = new SmcOptions(ResamplingScheme.parse(resampling), essThreshold, blockSize,
                 missingPolicy);
         SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,

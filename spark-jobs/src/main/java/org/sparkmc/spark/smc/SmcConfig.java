@@ -4,6 +4,7 @@ import java.io.Serializable;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.smc.SmcModel;
 import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.sync.SyncVia;
 
 /**
@@ -28,15 +29,9 @@ public record SmcConfig(SmcModel model, int particles, SmcOptions options, int p
     }
 
     public SmcConfig {
-        if (particles < 1) {
-            throw new InvalidInputException("particles must be a positive whole number, is " + particles);
-        }
-        if (partitions < 1) {
-            throw new InvalidInputException("partitions must be a positive whole number, is " + partitions);
-        }
-        if (lineageEvery < 1) {
-            throw new InvalidInputException("lineage-every must be a positive whole number, is " + lineageEvery);
-        }
+        Require.atLeast(particles, 1, "--particles");
+        Require.atLeast(partitions, 1, "--partitions");
+        Require.atLeast(lineageEvery, 1, "--lineage-every");
         if (partitions > blocks(particles, options.blockSize())) {
             throw new InvalidInputException("partitions (" + partitions + ") exceed the " + blocks(particles,
                     options.blockSize()) + " blocks of " + options.blockSize() + " particles: each partition owns "
