@@ -20,7 +20,7 @@ import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
-import org.sparkmc.spark.io.CheckpointStates;
+import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.ModelDataReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -143,8 +143,9 @@ public final class ChainsCommand extends JobCommand {
                 new KernelSettings(scale, adapt, targetAccept, threads, warmup), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
-        int warmupRounds = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
-                maxRounds, minEss, maxRhat, seed, Math.max(partitions, 1), driverDraws()).warmupRounds();
+        ChainsConfig checked = new ChainsConfig(model, target, Fingerprint.sha256(parameters.asMap()), kernel,
+                kernelInstance, scale, adapt, targetAccept, chains, warmup, roundSize, maxRounds, minEss, maxRhat, seed,
+                Math.max(partitions, 1), driverDraws());
         checkpoint.check(checkpointEvery);
         Require.atLeast(reportParameters, 1, "--report-parameters");
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
@@ -153,16 +154,15 @@ public final class ChainsCommand extends JobCommand {
             ChainsCheckpoint store = checkpoint.dir() == null ? null
                     : new ChainsCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration(), kernelInstance);
             if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts
-                store.loadForResume(fingerprint(parameters), warmupRounds + 1);
+                store.loadForResume(checked.fingerprint(), checked.warmupRounds() + 1);
             }
             SparkSession spark = outputOptions.session("sparkmc chains");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             // More partitions than chains would only be empty (each one a task and a file of draws.parquet).
             int parts = Math.min(chains, partitions > 0 ? partitions : sc.defaultParallelism());
-            ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
-                    maxRounds, minEss, maxRhat, seed, parts, driverDraws());
+            ChainsConfig config = checked.withPartitions(parts);
             ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpoint.dir(), checkpointEvery,
-                    checkpoint.resume(), fingerprint(parameters)), store);
+                    checkpoint.resume(), config.fingerprint()), store);
             ChainsResult result = job.run();
             ChainsOutput.write(spark, output, job, config, result,
                     new ChainsOutput.Options(cmdstanCsv, reportParameters));
@@ -172,14 +172,6 @@ public final class ChainsCommand extends JobCommand {
                     result.drawsPerChain(), result.seconds(), output.target());
             return !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
         }
-    }
-
-    /** The settings that determine every draw; a checkpoint is resumed only under the same ones. */
-    private String fingerprint(ModelParameters parameters) {
-        return "model=" + model + " params-sha256=" + CheckpointStates.sha256(
-                new java.util.TreeMap<>(parameters.asMap()).toString()) + " kernel=" + kernel
-                + " scale=" + scale + " adapt=" + adapt + " target-accept=" + targetAccept + " chains=" + chains
-                + " warmup=" + warmup + " round-size=" + roundSize + " seed=" + seed;
     }
 
     /** The fields of the --data file, or null without one. */

@@ -5,10 +5,24 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.spark.cli.Require;
+import org.sparkmc.spark.io.Fingerprint;
+import org.sparkmc.spark.io.NotInFingerprint;
 
 /**
  * A validated {@code chains} run: what to sample, with which kernel, how many chains and draws, when to stop.
  *
+ * <p>Its components are also the run's checkpoint {@link Fingerprint}: a {@code --resume} needs every component equal
+ * but those marked {@link NotInFingerprint}: the target and the kernel, objects built from the settings beside them
+ * (the model's name and parameters; the kernel's name, scale, adaptation and target acceptance with the warm-up);
+ * {@code maxRounds}, {@code minEss} and {@code maxRhat}, which only say when to stop, so a resumed run may go on
+ * longer or stop sooner; and {@code partitions} and {@code driverDrawsLimit}, which change no draw. (The kernel's
+ * threads change no draw either and are not here.)
+ *
+ * @param paramsSha256 {@link Fingerprint#sha256} of the model's parameters and data, which with {@code modelName}
+ *                   make the target
+ * @param scale      the kernel's initial proposal scale
+ * @param adapt      whether the kernel adapts during warm-up
+ * @param targetAccept the acceptance rate adaptation aims at (NaN: the kernel's default)
  * @param warmup     warm-up iterations per chain (adaptation on, draws discarded)
  * @param roundSize  iterations per chain per round; diagnostics are computed after each sampling round
  * @param maxRounds  at most this many sampling rounds
@@ -16,9 +30,11 @@ import org.sparkmc.spark.cli.Require;
  * @param driverDrawsLimit at most this many draws (chains × draws × parameters) are summarised on the driver;
  *                   beyond, diagnostics run by parameter on the executors (same numbers)
  */
-public record ChainsConfig(String modelName, Target target, String kernelName, Kernel<?> kernel, int chains,
-        int warmup, int roundSize, int maxRounds, double minEss, double maxRhat, long seed, int partitions,
-        long driverDrawsLimit) implements Serializable {
+public record ChainsConfig(String modelName, @NotInFingerprint Target target, String paramsSha256, String kernelName,
+        @NotInFingerprint Kernel<?> kernel, double scale, boolean adapt, double targetAccept, int chains, int warmup,
+        int roundSize, @NotInFingerprint int maxRounds, @NotInFingerprint double minEss,
+        @NotInFingerprint double maxRhat, long seed, @NotInFingerprint int partitions,
+        @NotInFingerprint long driverDrawsLimit) implements Serializable {
 
     /**
      * Default of {@code driverDrawsLimit}: as many draws as fill an eighth of the driver's heap (8 bytes each), so
@@ -46,6 +62,17 @@ public record ChainsConfig(String modelName, Target target, String kernelName, K
             throw new InvalidInputException("warm-up and sampling rounds together must be ≤ " + Integer.MAX_VALUE
                     + "; lower --warmup or --max-rounds, or raise --round-size");
         }
+    }
+
+    /** The same run on {@code n} partitions. */
+    public ChainsConfig withPartitions(int n) {
+        return new ChainsConfig(modelName, target, paramsSha256, kernelName, kernel, scale, adapt, targetAccept, chains,
+                warmup, roundSize, maxRounds, minEss, maxRhat, seed, n, driverDrawsLimit);
+    }
+
+    /** The checkpoint fingerprint of this run: its components but those marked {@link NotInFingerprint}. */
+    public String fingerprint() {
+        return Fingerprint.of(this);
     }
 
     /** Warm-up rounds: the warm-up iterations cut into rounds of {@code roundSize} (the last may be shorter). */
