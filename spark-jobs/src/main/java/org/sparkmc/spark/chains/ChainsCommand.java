@@ -139,6 +139,10 @@ public final class ChainsCommand extends JobCommand {
         Target target = ModelCatalog.create(model, parameters);
         checkModelParamsRead(model, parameters, params);
         checkDataRead(parameters, dataFields);
+        // The kernel's settings are checked here, by option, before the kernel is built from them.
+        Require.positive(scale, "--scale");
+        Require.atLeast(threads, 1, "--threads");
+        Require.atLeast(warmup, 0, "--warmup");
         Kernel<?> kernelInstance = KernelCatalog.create(kernel,
                 new KernelSettings(scale, adapt, targetAccept, threads, warmup), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
