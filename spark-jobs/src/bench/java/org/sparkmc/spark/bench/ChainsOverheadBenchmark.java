@@ -51,8 +51,9 @@ public final class ChainsOverheadBenchmark {
             {"eight_schools_noncentered (10-d)", new EightSchoolsNoncentered(y, sigma), 0.5}}) {
             Target target = (Target) t[1];
             Kernel kernel = MetropolisHastings.randomWalk((Double) t[2], true);
-            ChainsConfig config = new ChainsConfig((String) t[0], target, "rwm", kernel, chains, roundSize, roundSize,
-                    rounds, Double.MAX_VALUE, 1.01, 1, 2, ChainsConfig.defaultDriverDraws());
+            ChainsConfig config = new ChainsConfig((String) t[0], target, "", "rwm", kernel, (Double) t[2], true,
+                    Double.NaN, chains, roundSize, roundSize, rounds, Double.MAX_VALUE, 1.01, 1, 2,
+                    ChainsConfig.defaultDriverDraws());
             double draws = (double) chains * roundSize * rounds;
             double plain = median(() -> plainLoop(config));
             double job = median(() -> sparkJob(sc, spark, config, false));

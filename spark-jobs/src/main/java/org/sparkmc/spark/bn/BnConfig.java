@@ -5,6 +5,7 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.bayesnet.BayesNet;
 import org.sparkmc.core.bayesnet.Evidence;
 import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.cli.Require;
 
 /**
  * A validated {@code bn} run: which network, evidence and query variables, which method, and how much sampling.
@@ -31,23 +32,15 @@ public record BnConfig(String networkPath, BayesNet net, Evidence evidence, int[
     public static final long GIBBS_DRIVER_DRAWS = 16_000_000L;
 
     public BnConfig {
-        positive("samples", samples);
-        positive("block-size", blockSize);
-        positive("draws", draws);
-        positive("round-size", roundSize);
+        Require.atLeast(samples, 1, "--samples");
+        Require.atLeast(blockSize, 1, "--block-size");
+        Require.atLeast(draws, 1, "--draws");
+        Require.atLeast(roundSize, 1, "--round-size");
         JobCommand.checkPartitions(partitions);
-        if (warmup < 0) {
-            throw new InvalidInputException("warmup must be ≥ 0, is " + warmup);
-        }
-        if (chains < 2) {
-            throw new InvalidInputException("chains must be at least 2 for R-hat, is " + chains);
-        }
-        if (!(maxRhat > 1)) {
-            throw new InvalidInputException("max-rhat must be > 1, is " + maxRhat);
-        }
-        if (!(minEss >= 0) || Double.isInfinite(minEss)) {
-            throw new InvalidInputException("min-ess must be a number ≥ 0, is " + minEss);
-        }
+        Require.atLeast(warmup, 0, "--warmup");
+        Require.atLeast(chains, 2, "--chains", "for R-hat");
+        Require.above(maxRhat, 1, "--max-rhat");
+        Require.atLeast(minEss, 0, "--min-ess");
         if (method == BnMethod.GIBBS) {
             long states = 0;
             for (int v : query) {
@@ -79,11 +72,5 @@ public record BnConfig(String networkPath, BayesNet net, Evidence evidence, int[
     /** The evidence as "VAR=STATE,…" (empty for none). */
     public String evidenceText() {
         return evidence.describe(net);
-    }
-
-    private static void positive(String name, long value) {
-        if (value <= 0) {
-            throw new InvalidInputException(name + " must be a positive whole number, is " + value);
-        }
     }
 }

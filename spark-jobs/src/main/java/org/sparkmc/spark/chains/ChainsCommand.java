@@ -17,9 +17,10 @@ import org.sparkmc.spark.cli.CatalogHelp;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.AtomicOutput;
-import org.sparkmc.spark.io.CheckpointStates;
+import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.ModelDataReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -138,32 +139,34 @@ public final class ChainsCommand extends JobCommand {
         Target target = ModelCatalog.create(model, parameters);
         checkModelParamsRead(model, parameters, params);
         checkDataRead(parameters, dataFields);
+        // The kernel's settings are checked here, by option, before the kernel is built from them.
+        Require.positive(scale, "--scale");
+        Require.atLeast(threads, 1, "--threads");
+        Require.atLeast(warmup, 0, "--warmup");
         Kernel<?> kernelInstance = KernelCatalog.create(kernel,
                 new KernelSettings(scale, adapt, targetAccept, threads, warmup), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
-        int warmupRounds = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
-                maxRounds, minEss, maxRhat, seed, Math.max(partitions, 1), driverDraws()).warmupRounds();
+        ChainsConfig checked = new ChainsConfig(model, target, Fingerprint.sha256(parameters.asMap()), kernel,
+                kernelInstance, scale, adapt, targetAccept, chains, warmup, roundSize, maxRounds, minEss, maxRhat, seed,
+                Math.max(partitions, 1), driverDraws());
         checkpoint.check(checkpointEvery);
-        if (reportParameters < 1) {
-            throw new InvalidInputException("report-parameters must be ≥ 1, is " + reportParameters);
-        }
+        Require.atLeast(reportParameters, 1, "--report-parameters");
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()))) {
             checkpoint.claim();
             ChainsCheckpoint store = checkpoint.dir() == null ? null
                     : new ChainsCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration(), kernelInstance);
             if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts
-                store.loadForResume(fingerprint(parameters), warmupRounds + 1);
+                store.loadForResume(checked.fingerprint(), checked.warmupRounds() + 1);
             }
             SparkSession spark = outputOptions.session("sparkmc chains");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             // More partitions than chains would only be empty (each one a task and a file of draws.parquet).
             int parts = Math.min(chains, partitions > 0 ? partitions : sc.defaultParallelism());
-            ChainsConfig config = new ChainsConfig(model, target, kernel, kernelInstance, chains, warmup, roundSize,
-                    maxRounds, minEss, maxRhat, seed, parts, driverDraws());
+            ChainsConfig config = checked.withPartitions(parts);
             ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpoint.dir(), checkpointEvery,
-                    checkpoint.resume(), fingerprint(parameters)), store);
+                    checkpoint.resume(), config.fingerprint()), store);
             ChainsResult result = job.run();
             ChainsOutput.write(spark, output, job, config, result,
                     new ChainsOutput.Options(cmdstanCsv, reportParameters));
@@ -173,14 +176,6 @@ public final class ChainsCommand extends JobCommand {
                     result.drawsPerChain(), result.seconds(), output.target());
             return !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
         }
-    }
-
-    /** The settings that determine every draw; a checkpoint is resumed only under the same ones. */
-    private String fingerprint(ModelParameters parameters) {
-        return "model=" + model + " params-sha256=" + CheckpointStates.sha256(
-                new java.util.TreeMap<>(parameters.asMap()).toString()) + " kernel=" + kernel
-                + " scale=" + scale + " adapt=" + adapt + " target-accept=" + targetAccept + " chains=" + chains
-                + " warmup=" + warmup + " round-size=" + roundSize + " seed=" + seed;
     }
 
     /** The fields of the --data file, or null without one. */

@@ -4,10 +4,25 @@ import java.io.Serializable;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.model.Target;
+import org.sparkmc.spark.cli.Require;
+import org.sparkmc.spark.io.Fingerprint;
+import org.sparkmc.spark.io.NotInFingerprint;
 
 /**
  * A validated {@code chains} run: what to sample, with which kernel, how many chains and draws, when to stop.
  *
+ * <p>Its components are also the run's checkpoint {@link Fingerprint}: a {@code --resume} needs every component equal
+ * but those marked {@link NotInFingerprint}: the target and the kernel, objects built from the settings beside them
+ * (the model's name and parameters; the kernel's name, scale, adaptation and target acceptance with the warm-up);
+ * {@code maxRounds}, {@code minEss} and {@code maxRhat}, which only say when to stop, so a resumed run may go on
+ * longer or stop sooner; and {@code partitions} and {@code driverDrawsLimit}, which change no draw. (The kernel's
+ * threads change no draw either and are not here.)
+ *
+ * @param paramsSha256 {@link Fingerprint#sha256} of the model's parameters and data, which with {@code modelName}
+ *                   make the target
+ * @param scale      the kernel's initial proposal scale
+ * @param adapt      whether the kernel adapts during warm-up
+ * @param targetAccept the acceptance rate adaptation aims at (NaN: the kernel's default)
  * @param warmup     warm-up iterations per chain (adaptation on, draws discarded)
  * @param roundSize  iterations per chain per round; diagnostics are computed after each sampling round
  * @param maxRounds  at most this many sampling rounds
@@ -15,9 +30,11 @@ import org.sparkmc.core.model.Target;
  * @param driverDrawsLimit at most this many draws (chains × draws × parameters) are summarised on the driver;
  *                   beyond, diagnostics run by parameter on the executors (same numbers)
  */
-public record ChainsConfig(String modelName, Target target, String kernelName, Kernel<?> kernel, int chains,
-        int warmup, int roundSize, int maxRounds, double minEss, double maxRhat, long seed, int partitions,
-        long driverDrawsLimit) implements Serializable {
+public record ChainsConfig(String modelName, @NotInFingerprint Target target, String paramsSha256, String kernelName,
+        @NotInFingerprint Kernel<?> kernel, double scale, boolean adapt, double targetAccept, int chains, int warmup,
+        int roundSize, @NotInFingerprint int maxRounds, @NotInFingerprint double minEss,
+        @NotInFingerprint double maxRhat, long seed, @NotInFingerprint int partitions,
+        @NotInFingerprint long driverDrawsLimit) implements Serializable {
 
     /**
      * Default of {@code driverDrawsLimit}: as many draws as fill an eighth of the driver's heap (8 bytes each), so
@@ -29,25 +46,14 @@ public record ChainsConfig(String modelName, Target target, String kernelName, K
     }
 
     public ChainsConfig {
-        positive("chains", chains);
-        positive("round-size", roundSize);
-        positive("max-rounds", maxRounds);
-        positive("partitions", partitions);
-        if (warmup < 0) {
-            throw new InvalidInputException("warmup must be ≥ 0, is " + warmup);
-        }
-        if (!(minEss >= 0) || Double.isInfinite(minEss)) {
-            throw new InvalidInputException("min-ess must be a number ≥ 0, is " + minEss);
-        }
-        if (!(maxRhat > 1)) {
-            throw new InvalidInputException("max-rhat must be > 1, is " + maxRhat);
-        }
-        if (driverDrawsLimit < 0) {
-            throw new InvalidInputException("driver-draws-limit must be ≥ 0, is " + driverDrawsLimit);
-        }
-        if (chains < 2) {
-            throw new InvalidInputException("chains must be at least 2 for R-hat, is " + chains);
-        }
+        Require.atLeast(chains, 2, "--chains", "for R-hat");
+        Require.atLeast(warmup, 0, "--warmup");
+        Require.atLeast(roundSize, 1, "--round-size");
+        Require.atLeast(maxRounds, 1, "--max-rounds");
+        Require.atLeast(minEss, 0, "--min-ess");
+        Require.above(maxRhat, 1, "--max-rhat");
+        Require.atLeast(partitions, 1, "--partitions");
+        Require.atLeast(driverDrawsLimit, 0, "--driver-draws-limit");
         if ((long) roundSize * maxRounds > Integer.MAX_VALUE) {
             throw new InvalidInputException("round-size × max-rounds, the sampling draws per chain at most, must be ≤ "
                     + Integer.MAX_VALUE + ", is " + (long) roundSize * maxRounds + "; lower --max-rounds");
@@ -58,14 +64,19 @@ public record ChainsConfig(String modelName, Target target, String kernelName, K
         }
     }
 
+    /** The same run on {@code n} partitions. */
+    public ChainsConfig withPartitions(int n) {
+        return new ChainsConfig(modelName, target, paramsSha256, kernelName, kernel, scale, adapt, targetAccept, chains,
+                warmup, roundSize, maxRounds, minEss, maxRhat, seed, n, driverDrawsLimit);
+    }
+
+    /** The checkpoint fingerprint of this run: its components but those marked {@link NotInFingerprint}. */
+    public String fingerprint() {
+        return Fingerprint.of(this);
+    }
+
     /** Warm-up rounds: the warm-up iterations cut into rounds of {@code roundSize} (the last may be shorter). */
     public int warmupRounds() {
         return (int) (((long) warmup + roundSize - 1) / roundSize);
-    }
-
-    private static void positive(String name, long value) {
-        if (value <= 0) {
-            throw new InvalidInputException(name + " must be a positive whole number, is " + value);
-        }
     }
 }

@@ -48,10 +48,7 @@ public abstract class JobCommand implements Callable<Integer> {
      * @throws InvalidInputException if it is negative
      */
     public static void checkPartitions(int partitions) {
-        if (partitions < 0) {
-            throw new InvalidInputException("partitions must be ≥ 0 (0: Spark's default parallelism), is "
-                    + partitions);
-        }
+        Require.atLeast(partitions, 0, "--partitions", "(0: Spark's default parallelism)");
     }
 
     /**

@@ -21,12 +21,18 @@ public final class ResumeOptions {
 
     /** Fails as bad input on --resume without --checkpoint or a save interval below 1. */
     public void check(int every) {
+        check(dir, resume, every);
+    }
+
+    /**
+     * Fails as bad input on {@code resume} without a checkpoint directory or a save interval ({@code
+     * --checkpoint-every}) below 1.
+     */
+    public static void check(String dir, boolean resume, int every) {
         if (resume && dir == null) {
             throw new InvalidInputException("--resume needs --checkpoint DIR");
         }
-        if (every < 1) {
-            throw new InvalidInputException("checkpoint-every must be ≥ 1, is " + every);
-        }
+        Require.atLeast(every, 1, "--checkpoint-every");
     }
 
     /**

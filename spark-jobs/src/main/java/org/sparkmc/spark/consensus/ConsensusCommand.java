@@ -20,6 +20,7 @@ import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.UserPaths;
 import picocli.CommandLine.Command;
@@ -223,9 +224,7 @@ public final class ConsensusCommand extends JobCommand {
             throw new InvalidInputException("--data " + location + ": cannot be read: " + e.getMessage(), e);
         }
         if (format != null) {
-            if (!format.equals("parquet") && !format.equals("csv")) {
-                throw new InvalidInputException("unknown --format '" + format + "', expected parquet or csv");
-            }
+            Require.oneOf(format, List.of("parquet", "csv"), "--format");
             return format;
         }
         String name = path.getName().toLowerCase(Locale.ROOT);

@@ -2,9 +2,9 @@ package org.sparkmc.spark.consensus;
 
 import java.io.Serializable;
 import java.util.List;
-import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
 import org.sparkmc.core.consensus.ShardSampler;
+import org.sparkmc.spark.cli.Require;
 
 /**
  * A validated {@code consensus} run.
@@ -22,14 +22,8 @@ public record ConsensusConfig(String data, String modelName, RowLikelihood likel
     public static final List<String> COMBINERS = List.of("consensus", "semiparametric", "nonparametric");
 
     public ConsensusConfig {
-        if (shards < 1) {
-            throw new InvalidInputException("shards must be ≥ 1, is " + shards);
-        }
-        if (!(priorSd > 0) || Double.isInfinite(priorSd)) {
-            throw new InvalidInputException("prior-sd must be positive and finite, is " + priorSd);
-        }
-        if (!COMBINERS.contains(combiner)) {
-            throw new InvalidInputException("unknown --combiner '" + combiner + "', expected one of " + COMBINERS);
-        }
+        Require.atLeast(shards, 1, "--shards");
+        Require.positive(priorSd, "--prior-sd");
+        Require.oneOf(combiner, COMBINERS, "--combiner");
     }
 }

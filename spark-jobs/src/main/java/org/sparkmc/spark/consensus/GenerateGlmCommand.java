@@ -13,6 +13,7 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
 import picocli.CommandLine.Command;
@@ -71,12 +72,8 @@ public final class GenerateGlmCommand extends JobCommand {
         configFile.checkKeys(spec, Set.of());
         outputOptions.requireOut();
         checkPartitions(partitions);
-        if (rows < 1) {
-            throw new InvalidInputException("rows must be ≥ 1, is " + rows);
-        }
-        if (features < 1) {
-            throw new InvalidInputException("features must be ≥ 1, is " + features);
-        }
+        Require.atLeast(rows, 1, "--rows");
+        Require.atLeast(features, 1, "--features");
         List<String> names = featureNames(features, intercept);
         Glm glm = Glm.of(family, names, 1);
         double[] truth = truth(glm);
@@ -113,9 +110,7 @@ public final class GenerateGlmCommand extends JobCommand {
             truth[j] = coefficients.isEmpty() ? (j % 2 == 0 ? 1.0 : -1.0) / (j + 1) : coefficients.get(j);
         }
         if (glm.dimension() > p) {
-            if (!(sigma > 0) || Double.isInfinite(sigma)) {
-                throw new InvalidInputException("sigma must be positive and finite, is " + sigma);
-            }
+            Require.positive(sigma, "--sigma");
             truth[p] = Math.log(sigma);
         }
         return truth;

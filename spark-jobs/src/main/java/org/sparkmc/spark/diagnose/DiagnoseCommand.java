@@ -14,6 +14,7 @@ import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.RunPaths;
 import org.sparkmc.spark.report.HtmlReport;
@@ -72,11 +73,12 @@ public final class DiagnoseCommand extends JobCommand {
         if (minEssPerChain != null && spec.commandLine().getParseResult().hasMatchedOption("--min-ess")) {
             throw new InvalidInputException("give --min-ess (over all chains) or --min-ess-per-chain, not both");
         }
-        if (!(maxRhat > 1) || !(minEss >= 0) || minEssPerChain != null && !(minEssPerChain >= 0)
-                || reportParameters < 1) {
-            throw new InvalidInputException("need --max-rhat > 1, --min-ess and --min-ess-per-chain ≥ 0, "
-                    + "--report-parameters ≥ 1");
+        Require.above(maxRhat, 1, "--max-rhat");
+        Require.atLeast(minEss, 0, "--min-ess");
+        if (minEssPerChain != null) {
+            Require.atLeast(minEssPerChain, 0, "--min-ess-per-chain");
         }
+        Require.atLeast(reportParameters, 1, "--report-parameters");
         RunPaths paths = runPaths();
         inputs.forEach(in -> paths.input("input", in));
         try (AtomicOutput output = outputOptions.open(paths)) {

@@ -11,6 +11,7 @@ import org.sparkmc.core.lda.PlantedCorpus;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
 import picocli.CommandLine.Command;
@@ -92,9 +93,7 @@ public final class GenerateLdaCommand extends JobCommand {
         configFile.checkKeys(spec, Set.of());
         outputOptions.requireOut();
         checkPartitions(partitions);
-        if (topWords < 1) {
-            throw new InvalidInputException("--top-words must be ≥ 1, is " + topWords);
-        }
+        Require.atLeast(topWords, 1, "--top-words");
         CorpusPreset base = CorpusPreset.named(preset);
         PlantedCorpus.Settings settings;
         try {

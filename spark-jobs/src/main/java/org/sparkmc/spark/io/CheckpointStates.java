@@ -207,7 +207,8 @@ public final class CheckpointStates {
             }
             JsonNode doc = JSON.readTree(body);
             String fingerprint = doc.path("fingerprint").asText();
-            if (!fingerprint.equals(expectedFingerprint) && fingerprint.contains(" params={")) {
+            if (!fingerprint.equals(expectedFingerprint) && (fingerprint.contains(" params={")
+                    || Fingerprint.isCurrent(expectedFingerprint) && !Fingerprint.isCurrent(fingerprint))) {
                 throw new InvalidInputException("checkpoint " + dir + " was written by an earlier sparkmc (its settings"
                         + " are recorded in an older form this one cannot compare); remove the checkpoint directory to"
                         + " start over");

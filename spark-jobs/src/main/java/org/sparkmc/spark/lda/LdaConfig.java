@@ -8,11 +8,21 @@ import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.ModelParallelDriver.TotalsSync;
 import org.sparkmc.core.smc.ResamplingScheme;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.io.CheckpointStates;
+import org.sparkmc.spark.io.Fingerprint;
+import org.sparkmc.spark.io.NotInFingerprint;
 import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * The settings of an {@code lda} run.
+ *
+ * <p>With the mode the run resolved to ({@link Resolved}) and its corpus ({@link Data}), its components are the
+ * run's checkpoint {@link Fingerprint}: a {@code --resume} needs them equal but those marked {@link NotInFingerprint}:
+ * the sweeps, so that a finished run can be extended; how the held-out documents are evaluated (burn-in, samples,
+ * left-to-right) and which topics are reported (top words, topic samples), which do not change the chain (which
+ * documents are held out does); the partitions, lineage cuts and how sync steps run, which change no number; and the
+ * requested mode and totals synchronisation, which are fingerprinted as resolved ({@link Resolved}).
  *
  * @param priors K, α, β
  * @param kernel the per-token update
@@ -33,27 +43,29 @@ import org.sparkmc.spark.sync.SyncVia;
  * @param mode how the topic–word table is distributed (auto: by its size)
  * @param totalsSync in the model-parallel mode, when the topic totals are synchronised
  */
-public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int syncInterval, int blocks, int partitions,
-        long seed, int heldOutEvery, int evalBurnIn, int evalSamples, int topWords, int lineageInterval,
-        int topicSamples, int topicSampleEvery, int leftToRightParticles, int leftToRightMoves,
-        SyncVia syncVia, LdaMode mode, TotalsSync totalsSync) {
+public record LdaConfig(LdaPriors priors, LdaKernel kernel, @NotInFingerprint int sweeps, int syncInterval,
+        int blocks, @NotInFingerprint int partitions, long seed, int heldOutEvery, @NotInFingerprint int evalBurnIn,
+        @NotInFingerprint int evalSamples, @NotInFingerprint int topWords, @NotInFingerprint int lineageInterval,
+        @NotInFingerprint int topicSamples, @NotInFingerprint int topicSampleEvery,
+        @NotInFingerprint int leftToRightParticles, @NotInFingerprint int leftToRightMoves,
+        @NotInFingerprint SyncVia syncVia, @NotInFingerprint LdaMode mode, @NotInFingerprint TotalsSync totalsSync) {
     /** The largest α and β taken (see {@link #checkPrior}). */
     public static final double MAX_PRIOR = 1e6;
 
     public LdaConfig {
-        atLeast(1, sweeps, "--sweeps");
-        atLeast(1, syncInterval, "--sync-interval");
-        atLeast(1, blocks, "--blocks");
-        atLeast(1, partitions, "partitions");
-        atLeast(0, heldOutEvery, "--held-out-every");
-        atLeast(1, topWords, "--top-words");
-        atLeast(1, lineageInterval, "--lineage-every");
-        atLeast(0, evalBurnIn, "--eval-burn-in");
-        atLeast(1, evalSamples, "--eval-samples");
-        atLeast(1, topicSamples, "--topic-samples");
-        atLeast(1, topicSampleEvery, "--topic-sample-every");
-        atLeast(0, leftToRightParticles, "--left-to-right");
-        atLeast(0, leftToRightMoves, "--left-to-right-moves");
+        Require.atLeast(sweeps, 1, "--sweeps");
+        Require.atLeast(syncInterval, 1, "--sync-interval");
+        Require.atLeast(blocks, 1, "--blocks");
+        Require.atLeast(partitions, 1, "--partitions");
+        Require.atLeast(heldOutEvery, 0, "--held-out-every");
+        Require.atLeast(topWords, 1, "--top-words");
+        Require.atLeast(lineageInterval, 1, "--lineage-every");
+        Require.atLeast(evalBurnIn, 0, "--eval-burn-in");
+        Require.atLeast(evalSamples, 1, "--eval-samples");
+        Require.atLeast(topicSamples, 1, "--topic-samples");
+        Require.atLeast(topicSampleEvery, 1, "--topic-sample-every");
+        Require.atLeast(leftToRightParticles, 0, "--left-to-right");
+        Require.atLeast(leftToRightMoves, 0, "--left-to-right-moves");
         if (mode == LdaMode.MODEL_PARALLEL && (syncInterval != 1 || kernel != LdaKernel.SPARSE_GIBBS)) {
             String option = syncInterval != 1 ? "--sync-interval " + syncInterval
                     : "--kernel " + kernel.name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -99,17 +111,6 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
         }
     }
 
-    /**
-     * Checks one option's value.
-     *
-     * @throws InvalidInputException naming the option, its value and its bound
-     */
-    private static void atLeast(int min, int value, String option) {
-        if (value < min) {
-            throw new InvalidInputException(option + " must be ≥ " + min + ", is " + value);
-        }
-    }
-
     public LdaConfig withPartitions(int n) {
         return new LdaConfig(priors, kernel, sweeps, syncInterval, blocks, n, seed, heldOutEvery, evalBurnIn,
                 evalSamples, topWords, lineageInterval, topicSamples, topicSampleEvery, leftToRightParticles,
@@ -149,30 +150,34 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, int sweeps, int sync
     }
 
     /**
-     * The settings that determine every draw, with the corpus (its size, {@link LdaDocuments#contentHash()} and the
-     * SHA-256 of its vocabulary; not its path, so the same corpus moved elsewhere resumes): a checkpoint resumes only
-     * under the same ones. The number of sweeps is not among them, so a finished run can be extended.
+     * The checkpoint fingerprint of this run on {@code corpus} in the mode it resolved to: a checkpoint resumes only
+     * under an equal one (see the class comment), so a model-parallel run (whose topics follow its arranged blocks)
+     * resumes only in that mode with the same synchronisation of the totals.
      */
-    public String fingerprint(LdaCorpus corpus) {
-        return fingerprint(corpus, LdaMode.BROADCAST);
+    public String fingerprint(LdaCorpus corpus, LdaMode resolved) {
+        return Fingerprint.of(this, new Resolved(resolved, resolved == LdaMode.MODEL_PARALLEL ? totalsSync : null),
+                Data.of(corpus));
     }
 
     /**
-     * {@link #fingerprint(LdaCorpus)} for the mode the run resolved to: a model-parallel run (whose topics follow its
-     * arranged blocks) resumes only in that mode with the same synchronisation of the totals.
+     * How a run distributes the topic–word table, once resolved: the mode, and when the topic totals are synchronised
+     * in the model-parallel mode (null in the broadcast mode, which has no such choice).
      */
-    public String fingerprint(LdaCorpus corpus, LdaMode resolved) {
-        String base = baseFingerprint(corpus);
-        return resolved == LdaMode.MODEL_PARALLEL ? base + " mode=model-parallel totals-sync=" + totalsSync : base;
+    public record Resolved(LdaMode mode, TotalsSync totalsSync) {
     }
 
-    private String baseFingerprint(LdaCorpus corpus) {
-        LdaDocuments docs = corpus.documents();
-        return String.format(Locale.ROOT, "lda K=%d alpha=%s beta=%s kernel=%s sync=%d blocks=%d seed=%d "
-                + "held-out=%d data-documents=%d data-tokens=%d data-words=%d data-content=%016x "
-                + "data-vocabulary-sha256=%s", priors.numTopics(), priors.alpha(), priors.beta(), kernel,
-                syncInterval, blocks, seed, heldOutEvery, docs.numDocuments(), docs.numTokens(),
-                docs.vocabularySize(), docs.contentHash(),
-                CheckpointStates.sha256(String.join("\n", corpus.vocabulary())));
+    /**
+     * The corpus as a checkpoint knows it: its size, {@link LdaDocuments#contentHash()} and the SHA-256 of its
+     * vocabulary, not its path, so the same corpus moved elsewhere resumes. (The names begin with {@code data-}:
+     * {@link CheckpointStates} reports a difference in them as other data.)
+     */
+    public record Data(int dataDocuments, long dataTokens, int dataWords, String dataContent,
+            String dataVocabularySha256) {
+        static Data of(LdaCorpus corpus) {
+            LdaDocuments docs = corpus.documents();
+            return new Data(docs.numDocuments(), docs.numTokens(), docs.vocabularySize(),
+                    String.format(Locale.ROOT, "%016x", docs.contentHash()),
+                    CheckpointStates.sha256(String.join("\n", corpus.vocabulary())));
+        }
     }
 }

@@ -18,6 +18,7 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.smc.ObservationCsv;
 import org.sparkmc.core.smc.Observations;
 import org.sparkmc.core.smc.TimeOrder;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.io.TextFiles;
 import org.sparkmc.spark.io.UserPaths;
 
@@ -47,12 +48,8 @@ public final class ObservationFeed {
         public static final Follow OFF = new Follow(false, 1, 0);
 
         public Follow {
-            if (!(pollSeconds > 0)) {
-                throw new InvalidInputException("poll-seconds must be positive, is " + pollSeconds);
-            }
-            if (!(idleTimeoutSeconds >= 0)) {
-                throw new InvalidInputException("idle-timeout must be ≥ 0 seconds, is " + idleTimeoutSeconds);
-            }
+            Require.positive(pollSeconds, "--poll-seconds");
+            Require.atLeast(idleTimeoutSeconds, 0, "--idle-timeout");
         }
     }
 

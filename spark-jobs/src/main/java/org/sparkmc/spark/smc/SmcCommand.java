@@ -21,10 +21,11 @@ import org.sparkmc.spark.cli.CatalogHelp;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
-import org.sparkmc.spark.io.CheckpointStates;
+import org.sparkmc.spark.io.Fingerprint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -153,13 +154,15 @@ public final class SmcCommand extends JobCommand {
         SmcModel smcModel = SmcModelCatalog.create(model, filter, parameters);
         checkModelParamsRead(model, parameters, params);
         MissingObservations missingPolicy = MissingObservations.parse(missing);
+        Require.atLeast(blockSize, 1, "--block-size");
+        Require.inRange(essThreshold, 0, 1, "--ess-threshold");
         SmcOptions options = new SmcOptions(ResamplingScheme.parse(resampling), essThreshold, blockSize,
                 missingPolicy);
         SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,
                 lineageEvery, lineageDir, syncVia.value());
         SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpoint.dir(), checkpointEvery,
-                checkpoint.resume(),
-                fingerprint());
+                checkpoint.resume(), Fingerprint.of(config, new Sources(model, filter,
+                        Fingerprint.sha256(parameters.asMap()), timeColumn, columns)));
         ObservationCsv.Options csv = ObservationCsv.Options.defaults().withMissing(missingPolicy);
         if (timeColumn != null && !timeColumn.isBlank()) {
             csv = csv.withTimeColumn(timeColumn.trim());
@@ -204,15 +207,16 @@ public final class SmcCommand extends JobCommand {
     }
 
     /**
-     * The settings that determine every number; a checkpoint is resumed only under the same ones (the data are
-     * checked step by step as they are replayed).
+     * What the run's model and observations are made from, beside its {@link SmcConfig} in its checkpoint
+     * {@link Fingerprint} (the observations themselves are checked step by step as a resumed run replays them).
+     *
+     * @param model the model's name
+     * @param filter bootstrap or guided
+     * @param paramsSha256 {@link Fingerprint#sha256} of the model's parameters
+     * @param timeColumn the data's time column as given (null: found by name)
+     * @param columns the observation columns as given (null: every column but the time column)
      */
-    private String fingerprint() {
-        return "model=" + model + " params-sha256=" + CheckpointStates.sha256(
-                new java.util.TreeMap<>(modelParameters().asMap()).toString()) + " filter="
-                + filter + " particles=" + particles + " block-size=" + blockSize + " resampling=" + resampling
-                + " ess-threshold=" + essThreshold + " missing=" + missing + " time-column=" + timeColumn
-                + " columns=" + columns + " seed=" + seed;
+    public record Sources(String model, String filter, String paramsSha256, String timeColumn, String columns) {
     }
 
     private ModelParameters modelParameters() {

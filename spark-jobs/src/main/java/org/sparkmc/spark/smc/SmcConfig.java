@@ -4,10 +4,17 @@ import java.io.Serializable;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.smc.SmcModel;
 import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.spark.cli.Require;
+import org.sparkmc.spark.io.Fingerprint;
+import org.sparkmc.spark.io.NotInFingerprint;
 import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * A validated {@code smc} run.
+ *
+ * <p>With the {@link SmcCommand.Sources} of its model and data, its components are the run's checkpoint
+ * {@link Fingerprint}: a {@code --resume} needs them equal but those marked {@link NotInFingerprint}: the model, an
+ * object built from its sources, and the partitions, the lineage cuts and how steps run, which change no number.
  *
  * @param particles N, the number of particles (≥ 1)
  * @param options resampling scheme, ESS threshold τ, block size (part of the output contract with the seed), and
@@ -18,8 +25,9 @@ import org.sparkmc.spark.sync.SyncVia;
  *     (executor storage, lost with the executor). Not the run's resumable checkpoint ({@link SmcJob.Checkpointing})
  * @param syncVia how the steps of several partitions run (does not change any number)
  */
-public record SmcConfig(SmcModel model, int particles, SmcOptions options, int partitions, long seed,
-        int lineageEvery, String lineageDir, SyncVia syncVia) implements Serializable {
+public record SmcConfig(@NotInFingerprint SmcModel model, int particles, SmcOptions options,
+        @NotInFingerprint int partitions, long seed, @NotInFingerprint int lineageEvery,
+        @NotInFingerprint String lineageDir, @NotInFingerprint SyncVia syncVia) implements Serializable {
 
     /** A run whose steps run as {@link SyncVia#AUTO} picks. */
     public SmcConfig(SmcModel model, int particles, SmcOptions options, int partitions, long seed, int lineageEvery,
@@ -28,15 +36,9 @@ public record SmcConfig(SmcModel model, int particles, SmcOptions options, int p
     }
 
     public SmcConfig {
-        if (particles < 1) {
-            throw new InvalidInputException("particles must be a positive whole number, is " + particles);
-        }
-        if (partitions < 1) {
-            throw new InvalidInputException("partitions must be a positive whole number, is " + partitions);
-        }
-        if (lineageEvery < 1) {
-            throw new InvalidInputException("lineage-every must be a positive whole number, is " + lineageEvery);
-        }
+        Require.atLeast(particles, 1, "--particles");
+        Require.atLeast(partitions, 1, "--partitions");
+        Require.atLeast(lineageEvery, 1, "--lineage-every");
         if (partitions > blocks(particles, options.blockSize())) {
             throw new InvalidInputException("partitions (" + partitions + ") exceed the " + blocks(particles,
                     options.blockSize()) + " blocks of " + options.blockSize() + " particles: each partition owns "

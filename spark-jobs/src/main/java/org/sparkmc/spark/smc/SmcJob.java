@@ -27,6 +27,7 @@ import org.sparkmc.core.smc.StepSummary;
 import org.sparkmc.core.smc.WeightCollapseException;
 import org.sparkmc.spark.BusiestPartition;
 import org.sparkmc.spark.DirectFunctions;
+import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.LineageCheckpoints;
 import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.sync.RelayedStage;
@@ -106,12 +107,7 @@ public final class SmcJob {
         public static final Checkpointing NONE = new Checkpointing(null, 1, false, "");
 
         public Checkpointing {
-            if (every < 1) {
-                throw new InvalidInputException("checkpoint-every must be ≥ 1, is " + every);
-            }
-            if (resume && dir == null) {
-                throw new InvalidInputException("--resume needs --checkpoint DIR");
-            }
+            ResumeOptions.check(dir, resume, every);
         }
     }
 

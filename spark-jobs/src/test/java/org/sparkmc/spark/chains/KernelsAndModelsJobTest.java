@@ -86,8 +86,8 @@ class KernelsAndModelsJobTest extends SparkTestBase {
                 "width", 64, "image-seed", 1)));
         Kernel<?> kernel = KernelCatalog.create("colour-gibbs", new KernelSettings(1, true, Double.NaN, 2),
                 model);
-        ChainsConfig config = new ChainsConfig("ising_denoising", model, "colour-gibbs", kernel, 2, 50, 100, 1,
-                1e9, 1.01, 5, 2, ChainsConfig.defaultDriverDraws());
+        ChainsConfig config = new ChainsConfig("ising_denoising", model, "", "colour-gibbs", kernel, 1, true,
+                Double.NaN, 2, 50, 100, 1, 1e9, 1.01, 5, 2, ChainsConfig.defaultDriverDraws());
         ChainsJob job = new ChainsJob(jsc(), config);
         job.run();
         List<ChainState> states = job.states();

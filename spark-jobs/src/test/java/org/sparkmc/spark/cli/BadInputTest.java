@@ -38,11 +38,12 @@ public class BadInputTest extends SparkTestBase {
                         "--kernel class 'com.example.NoKernel' is not on the classpath"),
                 Arguments.of("kernel class of the wrong type", new String[] {"chains", "--kernel",
                     "cycle(rwm, class:java.lang.String)"}, "--kernel class 'java.lang.String' does not implement"),
-                Arguments.of("zero chains", new String[] {"chains", "--chains", "0"}, "chains must be"),
-                Arguments.of("one chain", new String[] {"chains", "--chains", "1"}, "at least 2"),
-                Arguments.of("negative round size", new String[] {"chains", "--round-size", "-5"}, "round-size"),
+                Arguments.of("zero chains", new String[] {"chains", "--chains", "0"}, "--chains must be ≥ 2 for R-hat, is 0"),
+                Arguments.of("one chain", new String[] {"chains", "--chains", "1"}, "--chains must be ≥ 2 for R-hat, is 1"),
+                Arguments.of("negative round size", new String[] {"chains", "--round-size", "-5"},
+                        "--round-size must be ≥ 1, is -5"),
                 Arguments.of("negative partitions", new String[] {"chains", "--partitions", "-2"},
-                        "partitions must be ≥ 0 (0: Spark's default parallelism), is -2"),
+                        "--partitions must be ≥ 0 (0: Spark's default parallelism), is -2"),
                 Arguments.of("max-rounds near the int limit", new String[] {"chains", "--max-rounds", "2147483647"},
                         "round-size × max-rounds, the sampling draws per chain at most, must be ≤ 2147483647, is "
                             + "2147483647000; lower --max-rounds"),
@@ -52,7 +53,9 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("non-numeric count", new String[] {"chains", "--chains", "many"}, "'many'"),
                 Arguments.of("driver draws neither a number nor auto", new String[] {"chains", "--conf", bimodal,
                     "--driver-draws-limit", "lots"}, "--driver-draws-limit must be a whole number or auto, is 'lots'"),
-                Arguments.of("bad scale", new String[] {"chains", "--scale", "0"}, "scale"),
+                Arguments.of("bad scale", new String[] {"chains", "--scale", "0"},
+                        "--scale must be a finite number > 0, is 0"),
+                Arguments.of("no thread", new String[] {"chains", "--threads", "0"}, "--threads must be ≥ 1, is 0"),
                 Arguments.of("missing config", new String[] {"chains", "--conf", "/nonexistent/x.conf"},
                         "/nonexistent/x.conf"),
                 Arguments.of("missing data", new String[] {"chains", "--model", "eight_schools_noncentered",
@@ -77,6 +80,52 @@ public class BadInputTest extends SparkTestBase {
                             + "the parameters it reads are [threshold]"),
                 Arguments.of("data for another model", new String[] {"chains", "--data", eightSchools},
                         "model 'bimodal' reads none of the fields [J, sigma, y] of data file " + eightSchools));
+    }
+
+    /**
+     * A sample of each command's option checks ({@link Require}): the message names the option, what it must be and
+     * the value given. (lda, smc, bn and consensus have theirs beside their other bad input.)
+     */
+    static Stream<Arguments> optionValues() {
+        String missing = "/nonexistent/draws.csv";
+        return Stream.of(
+                Arguments.of(new String[] {"chains", "--warmup", "-1"}, "--warmup must be ≥ 0, is -1"),
+                Arguments.of(new String[] {"chains", "--max-rounds", "0"}, "--max-rounds must be ≥ 1, is 0"),
+                Arguments.of(new String[] {"chains", "--max-rhat", "1"}, "--max-rhat must be > 1, is 1"),
+                Arguments.of(new String[] {"chains", "--min-ess", "NaN"},
+                        "--min-ess must be a finite number ≥ 0, is NaN"),
+                Arguments.of(new String[] {"chains", "--min-ess", "Infinity"},
+                        "--min-ess must be a finite number ≥ 0, is Infinity"),
+                Arguments.of(new String[] {"chains", "--driver-draws-limit", "-1"},
+                        "--driver-draws-limit must be ≥ 0, is -1"),
+                Arguments.of(new String[] {"chains", "--report-parameters", "0"},
+                        "--report-parameters must be ≥ 1, is 0"),
+                Arguments.of(new String[] {"chains", "--checkpoint-every", "0"}, "--checkpoint-every must be ≥ 1, is 0"),
+                Arguments.of(new String[] {"diagnose", missing, "--max-rhat", "0.99"}, "--max-rhat must be > 1, is 0.99"),
+                Arguments.of(new String[] {"diagnose", missing, "--min-ess", "-3"},
+                        "--min-ess must be a finite number ≥ 0, is -3"),
+                Arguments.of(new String[] {"diagnose", missing, "--min-ess-per-chain", "-0.5"},
+                        "--min-ess-per-chain must be a finite number ≥ 0, is -0.5"),
+                Arguments.of(new String[] {"diagnose", missing, "--report-parameters", "0"},
+                        "--report-parameters must be ≥ 1, is 0"),
+                Arguments.of(new String[] {"generate-glm", "--rows", "0"}, "--rows must be ≥ 1, is 0"),
+                Arguments.of(new String[] {"generate-glm", "--features", "-2"}, "--features must be ≥ 1, is -2"),
+                Arguments.of(new String[] {"generate-glm", "--family", "gaussian", "--sigma", "0"},
+                        "--sigma must be a finite number > 0, is 0"),
+                Arguments.of(new String[] {"generate-glm", "--partitions", "-1"},
+                        "--partitions must be ≥ 0 (0: Spark's default parallelism), is -1"),
+                Arguments.of(new String[] {"generate-lda", "--top-words", "0"}, "--top-words must be ≥ 1, is 0"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("optionValues")
+    void optionChecksNameTheOptionAndItsValue(String[] args, String expected) {
+        Path out = tmp.resolve("out");
+        Result r = runCapturing(append(args, "--out", out.toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains(expected), "expected '" + expected + "' in: " + r.err);
+        assertFalse(r.err.contains("\tat "), "no stack trace for bad input: " + r.err);
+        assertFalse(Files.exists(out), "nothing written");
     }
 
     @ParameterizedTest(name = "{0}")

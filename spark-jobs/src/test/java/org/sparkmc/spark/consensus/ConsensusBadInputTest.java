@@ -135,9 +135,11 @@ class ConsensusBadInputTest extends SparkTestBase {
     void badOptionsAreRefusedBeforeSpark() throws IOException {
         Path csv = Files.writeString(tmp.resolve("t.csv"), "y,x1\n1,0.5\n0,0.1\n");
         assertBad(run(csv.toString(), "--kernel", "gibbs"), "unknown kernel 'gibbs' for consensus");
-        assertBad(run(csv.toString(), "--combiner", "median"), "unknown --combiner 'median'");
+        assertBad(run(csv.toString(), "--combiner", "median"), "--combiner must be one of consensus, semiparametric, nonparametric, is 'median'");
         assertBad(run(csv.toString(), "--family", "probit"), "unknown GLM family 'probit'");
         assertBad(run(csv.toString(), "--chains", "1"), "chains must be at least 2");
+        assertBad(run(csv.toString(), "--prior-sd", "-2.5"), "--prior-sd must be a finite number > 0, is -2.5");
+        assertBad(run(csv.toString(), "--format", "json"), "--format must be one of parquet, csv, is 'json'");
         assertBad(run(tmp.resolve("none.parquet").toString()), "no such file or directory");
         assertBad(run(Files.writeString(tmp.resolve("t.txt"), "y\n").toString()), "give --format parquet");
     }

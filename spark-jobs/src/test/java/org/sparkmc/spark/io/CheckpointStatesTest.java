@@ -100,6 +100,14 @@ class CheckpointStatesTest {
         InvalidInputException earlier = assertThrows(InvalidInputException.class,
                 () -> oldStates.loadNewest("model=a params-sha256=0f seed=1"));
         assertTrue(earlier.getMessage().contains("written by an earlier sparkmc"), earlier.getMessage());
+        // A state whose fingerprint was kept by hand, before fingerprints were derived from the settings records.
+        Path handKept = tmp.resolve("hand-kept");
+        CheckpointStates handKeptStates = new CheckpointStates(handKept.toString(), new Configuration());
+        handKeptStates.save(3, new LinkedHashMap<>(Map.of("fingerprint", "model=a params-sha256=0f seed=1", "n", 3)));
+        InvalidInputException handKeptEarlier = assertThrows(InvalidInputException.class,
+                () -> handKeptStates.loadNewest(Fingerprint.FORM + " model-name=a params-sha256=0f seed=1"));
+        assertTrue(handKeptEarlier.getMessage().contains("written by an earlier sparkmc"),
+                handKeptEarlier.getMessage());
         // Only the settings that differ are named, values with spaces included.
         assertEquals("kernel: checkpoint cycle(rwm, slice), now rwm; seed: checkpoint 1, now (none)",
                 CheckpointStates.settingsDifference("model=a kernel=cycle(rwm, slice) seed=1 chains=4",

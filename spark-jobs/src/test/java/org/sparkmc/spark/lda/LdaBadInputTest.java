@@ -75,7 +75,7 @@ class LdaBadInputTest extends SparkTestBase {
                         + "1000000.0", "every topic's word distribution uniform"}),
                 Arguments.of("negative partitions", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--partitions", "-3"},
-                        new String[] {"partitions must be ≥ 0 (0: Spark's default parallelism), is -3"}),
+                        new String[] {"--partitions must be ≥ 0 (0: Spark's default parallelism), is -3"}),
                 Arguments.of("unknown kernel", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
                     "--kernel", "vb"}, new String[] {"unknown kernel 'vb'; expected sparse (also sparse-gibbs, "
                         + "sparse_gibbs) or cycle-mh (also cycle_mh)"}),

@@ -270,7 +270,8 @@ class LdaJobTest extends SparkTestBase {
         BadInputTest.Result broadcast = BadInputTest.runCapturing(LdaRuns.kos(tmp.resolve("broadcast"), 4,
                 "--mode", "broadcast", "--checkpoint", checkpoint, "--resume"));
         assertEquals(ExitCode.BAD_INPUT, broadcast.code(), broadcast.err());
-        assertTrue(broadcast.err().contains("mode: checkpoint model-parallel, now (none)"), broadcast.err());
+        assertTrue(broadcast.err().contains("mode: checkpoint model-parallel, now broadcast; totals-sync: checkpoint "
+                + "sweep, now none"), broadcast.err());
         Path resumed = tmp.resolve("resumed");
         assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(resumed, 4, "--mode", "model-parallel", "--checkpoint",
                 checkpoint, "--resume", "--partitions", "4")));

@@ -186,7 +186,7 @@ class SmcCheckpointTest extends SparkTestBase {
 
         r = resume(checkpoint, "other-scheme", "--resampling", "stratified");
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
-        assertTrue(r.err().contains("other settings (resampling: checkpoint systematic, now stratified)"), r.err());
+        assertTrue(r.err().contains("other settings (scheme: checkpoint systematic, now stratified)"), r.err());
 
         r = BadInputTest.runCapturing(with(RUN, "--data", SmcTestData.nileFile().toString(), "--resume", "--out",
                 tmp.resolve("no-dir").toString()));
