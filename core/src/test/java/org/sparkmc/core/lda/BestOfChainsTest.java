@@ -119,7 +119,8 @@ class BestOfChainsTest {
      * holding 8 of topic 2's near-tied top 10; the plain chain: 3 of 10, best of 4: 8 of 10. Over fresh seeds a seed
      * fails with a probability of about 0.1 (one in these 10), so 2 or more failures in 10 would come about 26% of
      * the time; these 10 seeds are fixed and every run is deterministic, so the test fails only when the code
-     * changes. About 9,000 sweeps of 0.26 M tokens (one to two minutes): tagged heavy ({@code mvn verify -Pheavy}).
+     * changes. About 9,000 sweeps of 0.26 M tokens (6 minutes on the shared 2-core machine, the fast test above 17 s):
+     * tagged heavy ({@code mvn verify -Pheavy}).
      */
     @Test
     @Tag("heavy")
