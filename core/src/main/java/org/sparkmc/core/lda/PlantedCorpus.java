@@ -1,7 +1,11 @@
 package org.sparkmc.core.lda;
 
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.PermutationSampler;
 import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
@@ -183,10 +187,86 @@ public final class PlantedCorpus {
 
     /** The n most probable word ids of φ_k, most probable first (ties by word id). */
     public int[] topWords(int topic, int n) {
-        double[] phi = phi(topic);
+        return topOf(phi(topic), n);
+    }
+
+    /** The n largest entries' indices, largest first, ties by index. */
+    private static int[] topOf(double[] phi, int n) {
         return java.util.stream.IntStream.range(0, phi.length).boxed()
                 .sorted((a, b) -> phi[a] != phi[b] ? Double.compare(phi[b], phi[a]) : Integer.compare(a, b))
                 .limit(n).mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * The documents whose id is not a multiple of {@code heldOutEvery} (all of them when it is 0), as the {@code lda}
+     * job trains on them: each document's tokens in increasing word id, as its UCI lines expand. For tests and
+     * experiments in one JVM; O(tokens) memory.
+     */
+    public Corpus trainingCorpus(int heldOutEvery) {
+        if (heldOutEvery < 0) {
+            throw new IllegalArgumentException("heldOutEvery must be ≥ 0, is " + heldOutEvery);
+        }
+        int n = (int) settings.documents();
+        int[] starts = new int[n + 1];
+        int[] ids = new int[n];
+        int[] words = new int[Math.max(16, (int) Math.min(Integer.MAX_VALUE - 8, (long) (n * settings.meanLength())))];
+        int docs = 0;
+        int tokens = 0;
+        for (int id = 1; id <= n; id++) {
+            if (heldOutEvery > 0 && id % heldOutEvery == 0) {
+                continue;
+            }
+            Document doc = document(id);
+            if (tokens + doc.length() > words.length) {
+                words = Arrays.copyOf(words, Math.max(words.length * 2, tokens + doc.length()));
+            }
+            for (int j = 0; j < doc.words().length; j++) {
+                Arrays.fill(words, tokens, tokens + doc.counts()[j], doc.words()[j]);
+                tokens += doc.counts()[j];
+            }
+            ids[docs++] = id;
+            starts[docs] = tokens;
+        }
+        return Corpus.of(Arrays.copyOf(starts, docs + 1), Arrays.copyOf(words, tokens), Arrays.copyOf(ids, docs),
+                settings.vocabularySize());
+    }
+
+    /**
+     * Which planted topics a learned model found: planted topic k is found when some learned topic's {@code top}
+     * most probable words hold at least {@code needed} of planted φ_k's {@code top} most probable words (ties by word
+     * id, both sides).
+     *
+     * @param phi the learned topics, word-major {@code phi[w * learnedTopics + k]} ({@link PosteriorMeanTopics#phi})
+     */
+    public boolean[] found(double[] phi, int learnedTopics, int top, int needed) {
+        int v = settings.vocabularySize();
+        if (learnedTopics < 1 || phi.length != (long) v * learnedTopics || top < 1 || top > v || needed > top) {
+            throw new IllegalArgumentException("need " + v + " × K learned φ, 1 ≤ top ≤ V and needed ≤ top");
+        }
+        List<Set<Integer>> learned = new ArrayList<>(learnedTopics);
+        for (int k = 0; k < learnedTopics; k++) {
+            double[] row = new double[v];
+            for (int w = 0; w < v; w++) {
+                row[w] = phi[w * learnedTopics + k];
+            }
+            Set<Integer> words = new HashSet<>();
+            for (int w : topOf(row, top)) {
+                words.add(w);
+            }
+            learned.add(words);
+        }
+        boolean[] found = new boolean[settings.topics()];
+        for (int t = 0; t < found.length; t++) {
+            int[] planted = topWords(t, top);
+            for (Set<Integer> words : learned) {
+                int shared = 0;
+                for (int w : planted) {
+                    shared += words.contains(w) ? 1 : 0;
+                }
+                found[t] |= shared >= needed;
+            }
+        }
+        return found;
     }
 
     /** The word id of Zipf rank r (0 is the most frequent in the background). */

@@ -18,6 +18,8 @@
  *       {@link org.sparkmc.core.lda.TopicInference}.</li>
  * </ol>
  * Random streams are keyed by (purpose, sweep, block) or (purpose, docId), never by partition or thread.
- * {@link org.sparkmc.core.lda.AdLdaDriver} runs the same steps on one machine.
+ * {@link org.sparkmc.core.lda.AdLdaDriver} runs the same steps on one machine;
+ * {@link org.sparkmc.core.lda.BestOfChains} runs several such chains and keeps the one of highest training
+ * log-likelihood, as the job's {@code --chains} does.
  */
 package org.sparkmc.core.lda;

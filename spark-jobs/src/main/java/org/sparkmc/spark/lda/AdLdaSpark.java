@@ -97,6 +97,11 @@ public final class AdLdaSpark implements LdaRun {
                         + "positive or -1");
             }
         }
+
+        /** The same options for a chain of root seed {@code chainSeed} (the {@code lda} job's several chains). */
+        public Options withSeed(long chainSeed) {
+            return new Options(priors, numBlocks, partitions, chainSeed, kernel, lineageInterval, syncVia);
+        }
     }
 
     /**

@@ -94,6 +94,17 @@ public final class LdaCommand extends JobCommand {
                 + "after every sub-step (sub-step). Default: ${DEFAULT-VALUE}.")
     private String totalsSync;
 
+    @Option(names = "--chains", paramLabel = "C", defaultValue = "1",
+            description = "Run C independent chains in turn and go on with the one of highest training "
+                + "log-likelihood: a way out of one chain's local optima (two topics merged, another split). "
+                + "Default: ${DEFAULT-VALUE}.")
+    private int chains;
+
+    @Option(names = "--chain-sweeps", paramLabel = "N", defaultValue = "0",
+            description = "With --chains: the sweeps each chain runs before the best is chosen; it then goes on to "
+                + "--sweeps (0: all of them). Default: ${DEFAULT-VALUE}.")
+    private int chainSweeps;
+
     @Option(names = "--kernel", paramLabel = "NAME", defaultValue = "sparse",
             description = "sparse (exact collapsed Gibbs, SparseLDA buckets) or cycle-mh (LightLDA-style "
                 + "Metropolis-Hastings, O(1) per token; for large K). Default: ${DEFAULT-VALUE}.")
@@ -184,6 +195,8 @@ public final class LdaCommand extends JobCommand {
         checkpoint.check(checkpointEvery);
         checkPartitions(partitions);
         LdaConfig config = config();
+        LdaChains several = LdaChains.of(chains, chainSweeps, config,
+                checkpoint.dir() != null || checkpoint.resume());
         LdaCorpusReader.TextOptions textOptions = plain
                 ? LdaCorpusReader.TextOptions.of(vocabSize, minDf, !keepStopWords) : null;
         // The header and vocabulary are checked before Spark starts (a refusal in about a second, not ten).
@@ -203,7 +216,7 @@ public final class LdaCommand extends JobCommand {
             LdaCorpus corpus = uci ? LdaCorpusReader.readUci(sc, uciHead)
                     : LdaCorpusReader.readText(spark, text, textOptions);
             result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpoint.dir(), checkpointEvery,
-                    checkpoint.resume(), lineageDir))
+                    checkpoint.resume(), lineageDir), several)
                     .run(corpus);
             LdaOutput.write(spark, output, config, result);
             output.commit();

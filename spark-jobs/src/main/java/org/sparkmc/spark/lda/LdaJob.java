@@ -15,6 +15,7 @@ import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.lda.BestOfChains;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaKernel;
@@ -31,7 +32,8 @@ import scala.Tuple2;
  * The {@code lda} job: holds out every {@code heldOutEvery}-th document, runs AD-LDA on the rest in the broadcast
  * ({@link AdLdaSpark}) or model-parallel mode ({@link ModelParallelSpark}, {@link LdaMode}) for the configured
  * sweeps with a progress line per step, optionally checkpointing so a crashed run resumes to the same result, and
- * scores the held-out documents by document completion on the executors.
+ * scores the held-out documents by document completion on the executors. With several chains ({@link LdaChains}) it
+ * runs them in turn and goes on with the one of highest training log-likelihood.
  */
 public final class LdaJob {
     private static final Logger LOG = LoggerFactory.getLogger(LdaJob.class);
@@ -40,6 +42,7 @@ public final class LdaJob {
     private final JavaSparkContext sc;
     private final LdaConfig config;
     private final Checkpointing checkpointing;
+    private final LdaChains chains;
 
     /**
      * Driver checkpoints.
@@ -56,10 +59,19 @@ public final class LdaJob {
     }
 
     public LdaJob(SparkSession spark, LdaConfig config, Checkpointing checkpointing) {
+        this(spark, config, checkpointing, LdaChains.one());
+    }
+
+    /** A run of {@code chains} chains ({@link LdaChains#of} checked them against the config and checkpointing). */
+    public LdaJob(SparkSession spark, LdaConfig config, Checkpointing checkpointing, LdaChains chains) {
         this.spark = spark;
         this.sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         this.config = config;
         this.checkpointing = checkpointing;
+        this.chains = chains;
+        if (chains.several() && (checkpointing.dir() != null || checkpointing.resume())) {
+            throw new InvalidInputException("--chains " + chains.chains() + " takes no --checkpoint or --resume");
+        }
     }
 
     public LdaResult run(LdaCorpus input) {
@@ -131,7 +143,8 @@ public final class LdaJob {
             }
             return new LdaResult(run, input, training, heldOut, sweeps.history, evaluation, meanPhi,
                     averaged == null ? null : finalState, leftToRight, (System.nanoTime() - t0) / 1e9, saved != null,
-                    mode);
+                    mode, sweeps.explored == null ? List.of() : sweeps.explored.scores(),
+                    sweeps.explored == null ? 0 : sweeps.explored.chosen());
         } catch (RuntimeException | Error e) {
             run.close();
             throw e;
@@ -169,7 +182,9 @@ public final class LdaJob {
     /**
      * The sweeps as {@link StepRunner} drives them: a chain started afresh or restored from the checkpoint, in the
      * resolved mode, advanced in whole sync steps (one relayed stage, one Spark job per step, or P sub-step jobs per
-     * sweep), its log-likelihood history and posterior topic samples kept, and saved with them.
+     * sweep), its log-likelihood history and posterior topic samples kept, and saved with them. With several
+     * chains, each runs its chain sweeps in turn from its own seed, and the best ({@link BestChain}) goes on to the
+     * end: its rows and topic samples are the run's.
      */
     private final class Sweeps implements SteppedJob {
         private final LdaDocuments read;
@@ -178,10 +193,13 @@ public final class LdaJob {
         private final String fingerprint;
         private final LdaCheckpoint.Saved saved;
         private final LdaMode mode;
-        private final List<LoglikRow> history = new ArrayList<>();
+        private List<LoglikRow> history = new ArrayList<>();
         private final Map<Integer, String> samples = new TreeMap<>();
         private PosteriorMeanTopics mean;
         private LdaRun run;
+        /** The chains explored so far (null with one chain), and the one running while exploring. */
+        private final BestChain explored;
+        private int chain;
 
         /** @param read the documents as read, released once the training blocks are cached */
         Sweeps(LdaDocuments read, LdaDocuments training, LdaCheckpoint checkpoint, String fingerprint,
@@ -192,22 +210,18 @@ public final class LdaJob {
             this.fingerprint = fingerprint;
             this.saved = saved;
             this.mode = mode;
+            this.explored = chains.several() ? new BestChain() : null;
         }
 
         @Override
         public void initialise() {
             LdaPriors p = config.priors();
-            JavaPairRDD<Integer, Corpus> blocks = training.blocks(config.blocks(), config.partitions());
             boolean modelParallel = mode == LdaMode.MODEL_PARALLEL;
             if (saved == null) {
-                run = modelParallel
-                        ? ModelParallelSpark.start(sc, blocks, training.numTokens(), training.vocabularySize(),
-                                config.modelParallelOptions())
-                        : AdLdaSpark.start(sc, blocks, training.numTokens(), training.vocabularySize(),
-                                config.samplerOptions());
-                history.add(LoglikRow.of(run.lastStep()));
+                run = startChain(0);
             } else {
                 LOG.info("lda: resuming after sweep {} from {}", saved.sweeps(), checkpointing.dir());
+                JavaPairRDD<Integer, Corpus> blocks = training.blocks(config.blocks(), config.partitions());
                 JavaPairRDD<Integer, char[]> topics = checkpoint.topics(spark, saved);
                 run = modelParallel
                         ? ModelParallelSpark.restore(sc, blocks, training.numTokens(), training.vocabularySize(),
@@ -216,41 +230,77 @@ public final class LdaJob {
                                 config.samplerOptions(), saved.sweeps(), topics);
                 history.addAll(saved.history());
             }
-            read.release();
-            mean = config.topicSamples() > 1
-                    ? PosteriorMeanTopics.of(p.numTopics(), training.vocabularySize(), p.beta()) : null;
+            if (explored == null) {
+                read.release();
+            }
+            mean = newMean();
             if (saved != null) {
                 samples.putAll(saved.sampleChecksums());
                 restoreSamples(mean, checkpoint, saved);
             }
         }
 
-        @Override
-        public int plannedSteps() {
-            return config.sweeps();
+        private PosteriorMeanTopics newMean() {
+            LdaPriors p = config.priors();
+            return config.topicSamples() > 1
+                    ? PosteriorMeanTopics.of(p.numTopics(), training.vocabularySize(), p.beta()) : null;
+        }
+
+        /** Chain {@code c} from its random start ({@link BestOfChains#chainSeed}; chain 0 has the run's seed). */
+        private LdaRun startChain(int c) {
+            long seed = BestOfChains.chainSeed(config.seed(), c);
+            JavaPairRDD<Integer, Corpus> blocks = training.blocks(config.blocks(), config.partitions());
+            LdaRun r = mode == LdaMode.MODEL_PARALLEL
+                    ? ModelParallelSpark.start(sc, blocks, training.numTokens(), training.vocabularySize(),
+                            config.modelParallelOptions().withSeed(seed))
+                    : AdLdaSpark.start(sc, blocks, training.numTokens(), training.vocabularySize(),
+                            config.samplerOptions().withSeed(seed));
+            history = new ArrayList<>(List.of(LoglikRow.of(r.lastStep())));
+            if (explored != null) {
+                LOG.info("lda: chain {} of {} (seed {}) started, {} sweeps before the best is chosen", c + 1,
+                        chains.chains(), seed, chains.chainSweeps());
+            }
+            return r;
+        }
+
+        /** Whether chains are still being explored (one of them running its chain sweeps). */
+        private boolean exploring() {
+            return explored != null && chain < chains.chains();
         }
 
         @Override
+        public int plannedSteps() {
+            return config.sweeps() + (chains.chains() - 1) * chains.chainSweeps();
+        }
+
+        /** The sweeps of every chain so far: the explored chains' chain sweeps, then the running one's. */
+        @Override
         public int stepsDone() {
-            return run.sweepsDone();
+            int before = explored == null ? 0 : Math.min(chain, chains.chains() - 1) * chains.chainSweeps();
+            return before + run.sweepsDone();
         }
 
         @Override
         public boolean isDone() {
-            return run.sweepsDone() >= config.sweeps();
+            return !exploring() && run.sweepsDone() >= config.sweeps();
         }
 
         /** Whole sync steps up to {@code limit} sweeps (at least one), or the last, shorter one. */
         @Override
         public void advance(int limit, Consumer<StepLine> lines) {
             int interval = config.syncInterval();
-            int left = config.sweeps() - run.sweepsDone();
+            int end = exploring() ? chains.chainSweeps() : config.sweeps();
+            int left = end - run.sweepsDone();
             int steps = Math.min(Math.max(1, limit / interval), left / interval);
+            String phase = exploring() ? "chain " + (chain + 1) + "/" + chains.chains() : "sample";
+            String prefix = exploring() ? "chain " + (chain + 1) + "/" + chains.chains() + "  "
+                    : explored != null ? "chain " + (explored.chosen() + 1) + " (chosen)  " : "";
+            int before = stepsDone() - run.sweepsDone();
             run.advance(Math.max(steps, 1), steps == 0 ? left : interval, config::isTopicSample, step -> {
                 LoglikRow row = LoglikRow.of(step);
                 history.add(row);
-                lines.accept(new StepLine(step.sweeps(), "sample", line(row, step, run),
-                        step.sweeps() == config.sweeps()));
+                lines.accept(new StepLine(before + step.sweeps(), phase, line(prefix, row, step, run),
+                        before + step.sweeps() == plannedSteps()));
                 if (config.isTopicSample(step.sweeps())) {
                     mean.add(run.counts());
                     if (checkpoint != null) {
@@ -258,6 +308,37 @@ public final class LdaJob {
                     }
                 }
             });
+            if (exploring() && run.sweepsDone() >= chains.chainSweeps()) {
+                endChain();
+            }
+        }
+
+        /**
+         * Scores the chain that ran its chain sweeps, keeps it if it is the best so far, and starts the next chain,
+         * or after the last goes on with the best.
+         */
+        private void endChain() {
+            BestOfChains.Score s = explored.offer(chain, BestOfChains.chainSeed(config.seed(), chain), run, history,
+                    mean);
+            LOG.info("lda: chain {} of {} (seed {}) scored log p(w,z)/token {} over its last {} sweeps{}", chain + 1,
+                    chains.chains(), s.seed(), String.format(Locale.ROOT, "%.5f", s.score()),
+                    Math.min(BestOfChains.SCORE_WINDOW, chains.chainSweeps()),
+                    explored.chosen() == chain ? " (the best so far)" : "");
+            chain++;
+            if (chain < chains.chains()) {
+                run = startChain(chain);
+                mean = newMean();
+                samples.clear();
+            } else {
+                run = explored.best();
+                history = new ArrayList<>(explored.bestHistory());
+                mean = explored.bestMean();
+                read.release();
+                LOG.info("lda: chain {} of {} chosen (seed {}, score {}){}", explored.chosen() + 1, chains.chains(),
+                        BestOfChains.chainSeed(config.seed(), explored.chosen()),
+                        String.format(Locale.ROOT, "%.5f", explored.scores().get(explored.chosen()).score()),
+                        run.sweepsDone() < config.sweeps() ? "; it goes on to sweep " + config.sweeps() : "");
+            }
         }
 
         @Override
@@ -269,6 +350,9 @@ public final class LdaJob {
         public void release() {
             if (run != null) {
                 run.close();
+            }
+            if (explored != null) {
+                explored.closeUnless(run);
             }
         }
     }
@@ -295,9 +379,10 @@ public final class LdaJob {
         }
     }
 
-    private static String line(LoglikRow row, AdLdaSpark.Step step, LdaRun run) {
-        return String.format(Locale.ROOT, "lda: sweep %d  log p(w,z)/token %.4f  %.0f tokens/s  sampling %.3f s  "
-                + "sync %.3f s  %s %.2f MB", row.sweep(), row.perToken(), row.tokensPerSecond(),
+    /** The progress line, with {@code chain} ("chain 2/4  ", or empty) before the sweep. */
+    private static String line(String chain, LoglikRow row, AdLdaSpark.Step step, LdaRun run) {
+        return String.format(Locale.ROOT, "lda: %ssweep %d  log p(w,z)/token %.4f  %.0f tokens/s  sampling %.3f s  "
+                + "sync %.3f s  %s %.2f MB", chain, row.sweep(), row.perToken(), row.tokensPerSecond(),
                 row.samplingSeconds(), row.syncSeconds(), run.syncName(step), step.syncBytes() / 1e6);
     }
 

@@ -14,6 +14,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.sparkmc.core.lda.BestOfChains;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.DocumentCompletion;
 import org.sparkmc.core.lda.LdaPriors;
@@ -113,6 +114,30 @@ public final class LdaOutput {
         return rows.iterator();
     }
 
+    /**
+     * The several chains' part of summary.json: how they were scored, each chain's seed and score, and the one
+     * chosen (whose seed with {@code --chains 1} reruns it alone).
+     */
+    private static Map<String, Object> chainsJson(LdaResult result) {
+        List<Map<String, Object>> each = new ArrayList<>();
+        for (BestOfChains.Score c : result.chains()) {
+            Map<String, Object> chain = new LinkedHashMap<>();
+            chain.put("chain", c.chain());
+            chain.put("seed", c.seed());
+            chain.put("score", SummaryFiles.finite(c.score()));
+            each.add(chain);
+        }
+        BestOfChains.Score chosen = result.chains().get(result.chosenChain());
+        Map<String, Object> chains = new LinkedHashMap<>();
+        chains.put("chains", result.chains().size());
+        chains.put("score", "mean log p(w,z) per token over each chain's last " + BestOfChains.SCORE_WINDOW
+                + " chain sweeps");
+        chains.put("chosen", chosen.chain());
+        chains.put("chosen_seed", chosen.seed());
+        chains.put("explored", each);
+        return chains;
+    }
+
     static String summaryJson(LdaConfig config, LdaResult result) {
         Map<String, Object> top = new LinkedHashMap<>();
         LdaPriors p = config.priors();
@@ -140,6 +165,9 @@ public final class LdaOutput {
         if (result.mode() == LdaMode.MODEL_PARALLEL) {
             top.put("word_slices", config.blocks());
             top.put("totals_sync", config.totalsSync().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        }
+        if (!result.chains().isEmpty()) {
+            top.put("chains", chainsJson(result));
         }
         Map<String, Object> estimate = new LinkedHashMap<>();
         if (result.meanPhi() == null) {

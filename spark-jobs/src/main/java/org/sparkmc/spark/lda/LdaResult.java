@@ -1,6 +1,7 @@
 package org.sparkmc.spark.lda;
 
 import java.util.List;
+import org.sparkmc.core.lda.BestOfChains;
 import org.sparkmc.core.lda.DocumentCompletion;
 
 /**
@@ -16,11 +17,14 @@ import org.sparkmc.core.lda.DocumentCompletion;
  *     null when not asked for ({@code --left-to-right}) or none were held out
  * @param resumed whether the run continued from a checkpoint
  * @param mode the mode the run resolved to (broadcast or model-parallel)
+ * @param chains with several chains ({@code --chains}), each chain's score in chain order; else empty
+ * @param chosenChain the chain reported (0 with one chain)
  */
 public record LdaResult(LdaRun run, LdaCorpus corpus, LdaDocuments training, LdaDocuments heldOut,
         List<LoglikRow> history,
         DocumentCompletion.Result heldOutResult, double[] meanPhi, DocumentCompletion.Result finalStateResult,
-        DocumentCompletion.Result leftToRightResult, double seconds, boolean resumed, LdaMode mode) {
+        DocumentCompletion.Result leftToRightResult, double seconds, boolean resumed, LdaMode mode,
+        List<BestOfChains.Score> chains, int chosenChain) {
     public LoglikRow last() {
         return history.get(history.size() - 1);
     }

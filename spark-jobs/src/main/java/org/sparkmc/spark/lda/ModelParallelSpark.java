@@ -90,6 +90,11 @@ public final class ModelParallelSpark implements LdaRun {
                 throw new IllegalArgumentException("the lineage interval must be positive or -1");
             }
         }
+
+        /** The same options for a chain of root seed {@code chainSeed} (the {@code lda} job's several chains). */
+        public Options withSeed(long chainSeed) {
+            return new Options(priors, numBlocks, partitions, chainSeed, lineageInterval, sync);
+        }
     }
 
     private ModelParallelSpark(JavaSparkContext sc, Options options, long tokens, int vocabularySize,

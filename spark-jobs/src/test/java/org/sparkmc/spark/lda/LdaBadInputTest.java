@@ -163,7 +163,7 @@ class LdaBadInputTest extends SparkTestBase {
             tmp.resolve("out").toString()}, new String[] {"_corpus.txt", "hidden from Hadoop's input formats"});
     }
 
-    private static String assertBadInput(Path out, String[] args, String[] expected) {
+    static String assertBadInput(Path out, String[] args, String[] expected) {
         BadInputTest.Result r = BadInputTest.runCapturing(args);
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         for (String e : expected) {

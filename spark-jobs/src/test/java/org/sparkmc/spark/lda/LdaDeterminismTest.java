@@ -146,7 +146,7 @@ class LdaDeterminismTest {
     }
 
     /** {@code body} on a fresh local session, stopped afterwards. */
-    private static <T> T withSession(String master, Function<SparkSession, T> body) {
+    static <T> T withSession(String master, Function<SparkSession, T> body) {
         SparkSession spark = SparkSession.builder().master(master).appName("lda-determinism")
                 .config("spark.ui.enabled", "false")
                 .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
