@@ -2,6 +2,7 @@ package org.sparkmc.spark.lda;
 
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.BestOfChains;
+import org.sparkmc.spark.cli.Require;
 
 /**
  * The {@code lda} job's several chains ({@code --chains}, {@code --chain-sweeps}): C independent chains from the
@@ -27,13 +28,8 @@ public record LdaChains(int chains, int chainSweeps) {
      * @throws InvalidInputException naming the option and the expected value
      */
     public static LdaChains of(int chains, int chainSweeps, LdaConfig config, boolean checkpointing) {
-        if (chains < 1 || chains > MAX_CHAINS) {
-            throw new InvalidInputException("--chains must be in [1, " + MAX_CHAINS + "], is " + chains);
-        }
-        if (chainSweeps < 0 || chainSweeps > config.sweeps()) {
-            throw new InvalidInputException("--chain-sweeps must be in [0, --sweeps " + config.sweeps() + "] (0: all "
-                    + "of them), is " + chainSweeps);
-        }
+        Require.inRange(chains, 1, MAX_CHAINS, "--chains");
+        Require.inRange(chainSweeps, 0, config.sweeps(), "--chain-sweeps"); // at most --sweeps; 0: all of them
         if (chains == 1) {
             return one();
         }

@@ -152,10 +152,10 @@ class LdaChainsTest {
         Path out = tmp.resolve("bad");
         assertBadInput(out, args(out, "--chains", "0"), "--chains must be in [1, 1000], is 0");
         assertBadInput(out, args(out, "--chains", "1001"), "--chains must be in [1, 1000], is 1001");
-        assertBadInput(out, args(out, "--chains", "2", "--chain-sweeps", "-1"), "--chain-sweeps must be in [0, "
-                + "--sweeps 12] (0: all of them), is -1");
-        assertBadInput(out, args(out, "--chains", "2", "--chain-sweeps", "13"), "--chain-sweeps must be in [0, "
-                + "--sweeps 12]");
+        assertBadInput(out, args(out, "--chains", "2", "--chain-sweeps", "-1"), "--chain-sweeps must be in [0, 12], "
+                + "is -1");
+        assertBadInput(out, args(out, "--chains", "2", "--chain-sweeps", "13"), "--chain-sweeps must be in [0, 12], "
+                + "is 13");
         assertBadInput(out, args(out, "--chains", "2", "--chain-sweeps", "5", "--sync-interval", "2"),
                 "--chain-sweeps (5) must be a multiple of --sync-interval (2)");
         assertBadInput(out, args(out, "--chains", "2", "--checkpoint", tmp.resolve("ckpt").toString()),
