@@ -1,7 +1,6 @@
 package org.sparkmc.core.lda;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.sparkmc.core.random.RandomStreams;
 
@@ -104,15 +103,15 @@ public final class BestOfChains {
         for (int c = 0; c < chains; c++) {
             long seed = chainSeed(rootSeed, c);
             AdLdaDriver driver = AdLdaDriver.start(corpus, numBlocks, priors, new RandomStreams(seed));
-            double[] perToken = new double[chainSweeps];
+            double[] lastSweeps = new double[Math.min(SCORE_WINDOW, chainSweeps)];
+            int from = chainSweeps - lastSweeps.length;
             for (int s = 0; s < chainSweeps; s++) {
                 driver.sweep();
-                if (s >= chainSweeps - SCORE_WINDOW) {
-                    perToken[s] = driver.logLikelihood() / corpus.numTokens();
+                if (s >= from) {
+                    lastSweeps[s - from] = driver.logLikelihood() / corpus.numTokens();
                 }
             }
-            int from = Math.max(0, chainSweeps - SCORE_WINDOW);
-            scores.add(new Score(c, seed, score(Arrays.copyOfRange(perToken, from, chainSweeps))));
+            scores.add(new Score(c, seed, score(lastSweeps)));
             if (best(scores) == c) {
                 best = driver;
                 chosen = c;

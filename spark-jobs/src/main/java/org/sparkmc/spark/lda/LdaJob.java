@@ -293,7 +293,7 @@ public final class LdaJob {
             int left = end - run.sweepsDone();
             int steps = Math.min(Math.max(1, limit / interval), left / interval);
             String phase = exploring() ? "chain " + (chain + 1) + "/" + chains.chains() : "sample";
-            String prefix = exploring() ? "chain " + (chain + 1) + "/" + chains.chains() + "  "
+            String prefix = exploring() ? phase + "  "
                     : explored != null ? "chain " + (explored.chosen() + 1) + " (chosen)  " : "";
             int before = stepsDone() - run.sweepsDone();
             run.advance(Math.max(steps, 1), steps == 0 ? left : interval, config::isTopicSample, step -> {
