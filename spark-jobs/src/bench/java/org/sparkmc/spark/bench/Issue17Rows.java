@@ -120,8 +120,9 @@ public final class Issue17Rows {
         }
         Kernel kernel = MetropolisHastings.randomWalk(scale, true);
         pairs("chains-" + which, "draws/s", (double) chains * roundSize * rounds, roundSize, repeats, size -> {
-                    ChainsConfig config = new ChainsConfig(which, target, "rwm", kernel, chains, (int) size,
-                            (int) size, rounds, Double.MAX_VALUE, 1.01, 1, 2, ChainsConfig.defaultDriverDraws());
+                    ChainsConfig config = new ChainsConfig(which, target, "", "rwm", kernel, scale, true,
+                            Double.NaN, chains, (int) size, (int) size, rounds, Double.MAX_VALUE, 1.01, 1, 2,
+                            ChainsConfig.defaultDriverDraws());
                     return new double[] {ChainsOverheadBenchmark.plainLoop(config),
                         ChainsOverheadBenchmark.sparkJob(sc, spark, config, false)};
                 });
