@@ -72,14 +72,10 @@ public final class SparseLdaSampler implements LdaSampler {
         int[] src = counts.entries();
         rows = new int[2 * vocabularySize + 2];
         long capacity = 0;
-        int maxCell = counts.maxCellCount();
         for (int w = 0; w < vocabularySize; w++) {
             rows[2 * w] = (int) capacity;
             int frequency = counts.wordTotal(w);
-            if (frequency > maxCell) {
-                throw new IllegalArgumentException("word " + w + " has " + frequency + " tokens; with K=" + numTopics
-                        + " a packed cell holds at most " + maxCell + " (remove such words or use fewer topics)");
-            }
+            TopicWordCounts.requireCellFits(w, frequency, numTopics);
             capacity += Math.min(numTopics, frequency);
             if (capacity > Integer.MAX_VALUE - 8) {
                 throw new IllegalArgumentException("the local topic-word table would exceed 2^31 cells");

@@ -3,6 +3,7 @@ package org.sparkmc.core.lda;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
+import org.sparkmc.core.InvalidInputException;
 
 /**
  * The global LDA count statistics of a topic assignment z: n_{k,w} (tokens of word w in topic k) and n_k (tokens in
@@ -84,7 +85,7 @@ public final class TopicWordCounts implements Serializable {
                     touched[n++] = k;
                 }
             }
-            appendRow(out, dense, touched, n, bits, v, totals);
+            appendRow(out, dense, touched, n, numTopics, v, totals);
             rowStarts[v + 1] = out.size;
         }
         return new TopicWordCounts(numTopics, w, rowStarts, out.toArray(), totals);
@@ -114,7 +115,7 @@ public final class TopicWordCounts implements Serializable {
                     touched[n++] = k;
                 }
             }
-            appendRow(out, dense, touched, n, bits, v, totals);
+            appendRow(out, dense, touched, n, numTopics, v, totals);
             rowStarts[v + 1] = out.size;
         }
         return new TopicWordCounts(numTopics, vocabularySize, rowStarts, out.toArray(), totals);
@@ -208,7 +209,7 @@ public final class TopicWordCounts implements Serializable {
                     dense[touched[i]] = 0;
                 }
             }
-            appendRow(out, dense, touched, m, topicBits, v, unusedTotals);
+            appendRow(out, dense, touched, m, numTopics, v, unusedTotals);
             newStarts[v + 1] = out.size;
         }
         return new TopicWordCounts(numTopics, vocabularySize, newStarts, out.toArray(), totals);
@@ -239,16 +240,16 @@ public final class TopicWordCounts implements Serializable {
     }
 
     /** Appends row v from dense[touched[0..n)] (resetting them to 0), sorted by decreasing packed value. */
-    static void appendRow(IntList out, int[] dense, int[] touched, int n, int bits, int word, int[] totals) {
-        int max = (1 << (31 - bits)) - 1;
+    static void appendRow(IntList out, int[] dense, int[] touched, int n, int numTopics, int word, int[] totals) {
+        int bits = topicBits(numTopics);
+        int max = maxCellCount(numTopics);
         int from = out.size;
         for (int i = 0; i < n; i++) {
             int k = touched[i];
             int c = dense[k];
             dense[k] = 0;
             if (c > max) {
-                throw new IllegalArgumentException("word " + word + " has " + c + " tokens in topic " + k
-                        + ", more than the packed layout holds for K topics (" + max + ")");
+                requireCellFits(word, c, numTopics);
             }
             totals[k] += c;
             out.add(c << bits | k);
@@ -275,6 +276,29 @@ public final class TopicWordCounts implements Serializable {
 
     public int topicBits() {
         return topicBits;
+    }
+
+    /** The largest count one (word, topic) cell holds in the packed layout with K topics: 2^(31 − topicBits) − 1. */
+    public static int maxCellCount(int numTopics) {
+        return (1 << (31 - topicBits(numTopics))) - 1;
+    }
+
+    /**
+     * Refuses a word with more tokens than one packed cell holds at K topics (all its tokens may share a topic), as
+     * bad input naming the word, its count, the limit and the largest K that would hold it.
+     *
+     * @throws InvalidInputException if {@code tokens} &gt; {@link #maxCellCount(int)}
+     */
+    public static void requireCellFits(int word, long tokens, int numTopics) {
+        int max = maxCellCount(numTopics);
+        if (tokens <= max) {
+            return;
+        }
+        int bits = 31 - (64 - Long.numberOfLeadingZeros(tokens)); // topic bits left beside the count's bits
+        String fewer = bits >= 1 ? "use at most " + (1 << bits) + " topics" : "no number of topics holds it";
+        throw new InvalidInputException("word " + word + " (counted from 0) occurs " + tokens + " times, but with K=" + numTopics
+                + " topics one (word, topic) count holds at most " + max + " (the count and the topic share one int); "
+                + fewer + ", or drop the most frequent words from the corpus");
     }
 
     /** The largest count one (word, topic) cell can hold in the packed layout. */

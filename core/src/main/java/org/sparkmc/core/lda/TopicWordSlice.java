@@ -87,7 +87,7 @@ public final class TopicWordSlice implements Serializable {
                     dense[k] += s.entries[e] >>> bits;
                 }
             }
-            TopicWordCounts.appendRow(out, dense, touched, n, bits, words[i], unusedTotals);
+            TopicWordCounts.appendRow(out, dense, touched, n, numTopics, words[i], unusedTotals);
             rows[i + 1] = out.size;
         }
         return new TopicWordSlice(slice, numTopics, words, rows, out.toArray());
