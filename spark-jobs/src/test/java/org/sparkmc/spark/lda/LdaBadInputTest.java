@@ -129,27 +129,28 @@ class LdaBadInputTest extends SparkTestBase {
         assertBadInput(tmp.resolve("out"), all, expected);
     }
 
+    /** {@code lda} on this docword text and a three-word vocabulary, both written to the test's directory. */
+    private String[] withCorpus(String docword, String... options) throws IOException {
+        Path file = tmp.resolve("docword.txt");
+        Files.writeString(file, docword);
+        Path vocab = tmp.resolve("vocab.txt");
+        Files.writeString(vocab, VOCAB3);
+        return Stream.concat(Stream.of("lda", "--docword", file.toString(), "--vocab", vocab.toString(), "--out",
+                tmp.resolve("out").toString()), Stream.of(options)).toArray(String[]::new);
+    }
+
     /** A word more frequent than a packed (word, topic) count holds at this K: exit 2 naming the K that fits. */
     @Test
     void wordTooFrequentForTheNumberOfTopics() throws IOException {
-        Path docword = tmp.resolve("docword.txt");
-        Files.writeString(docword, "2\n3\n2\n1 1 40000\n2 2 1\n");
-        Path vocab = tmp.resolve("vocab.txt");
-        Files.writeString(vocab, VOCAB3);
-        assertBadInput(tmp.resolve("out"), new String[] {"lda", "--docword", docword.toString(), "--vocab",
-            vocab.toString(), "--topics", "40000", "--sweeps", "1", "--blocks", "1", "--held-out-every", "1000",
-            "--out", tmp.resolve("out").toString()},
+        assertBadInput(tmp.resolve("out"), withCorpus("2\n3\n2\n1 1 40000\n2 2 1\n", "--topics", "40000",
+            "--sweeps", "1", "--blocks", "1", "--held-out-every", "1000"),
                 new String[] {"word 0 (counted from 0) occurs 40000 times", "use at most 32768 topics"});
     }
 
     @Test
     void vocabularyShorterThanTheHeaderSays() throws IOException {
-        Path docword = tmp.resolve("docword.txt");
-        Files.writeString(docword, "1\n4\n1\n1 1 2\n");
-        Path vocab = tmp.resolve("vocab.txt");
-        Files.writeString(vocab, VOCAB3);
-        assertBadInput(tmp.resolve("out"), new String[] {"lda", "--docword", docword.toString(), "--vocab",
-            vocab.toString(), "--out", tmp.resolve("out").toString()}, new String[] {vocab.toString()});
+        assertBadInput(tmp.resolve("out"), withCorpus("1\n4\n1\n1 1 2\n"),
+                new String[] {tmp.resolve("vocab.txt").toString()});
     }
 
     @Test
