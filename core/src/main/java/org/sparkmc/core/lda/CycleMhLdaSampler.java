@@ -142,31 +142,70 @@ public final class CycleMhLdaSampler implements LdaSampler {
 
     @Override
     public void sweep(Corpus docs, char[] topics, UniformRandomProvider rng) {
-        startSweep(docs, topics);
+        sweepTokens(docs, topics, null, rng);
+    }
+
+    /**
+     * One sweep over part of every document: in document d only the tokens {@code [ranges[2d], ranges[2d+1])} are
+     * updated. n_{d,k} is counted over all of d's tokens and the document proposal draws from all of them (the others
+     * keep their current topics), so q_d(k) ∝ n_{d,k} + α without token i as before. The word proposal's own tokens
+     * of w are the swept ones; w's other tokens (other blocks', and this block's outside the ranges) stay fixed
+     * during the sweep and are drawn from its alias table. So each step is still a valid MH step for the token's
+     * full conditional. Model-parallel LDA samples a block's tokens of one word slice this way
+     * ({@link WordSlices#ranges}): the counts then hold only that slice's rows, and the words without tokens get no
+     * row and no memory.
+     */
+    @Override
+    public void sweep(Corpus docs, char[] topics, int[] ranges, UniformRandomProvider rng) {
+        if (ranges.length != 2 * docs.numDocuments()) {
+            throw new IllegalArgumentException(ranges.length + " range bounds for " + docs.numDocuments()
+                    + " documents");
+        }
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            int from = ranges[2 * d];
+            int to = ranges[2 * d + 1];
+            if (from < to && (from < docs.docStart(d) || to > docs.docEnd(d))) {
+                throw new IllegalArgumentException("tokens [" + from + ", " + to + ") are not in document " + d);
+            }
+        }
+        sweepTokens(docs, topics, ranges, rng);
+    }
+
+    /** The sweep over the tokens {@code ranges} name in every document (all of them when it is null). */
+    private void sweepTokens(Corpus docs, char[] topics, int[] ranges, UniformRandomProvider rng) {
+        startSweep(docs, topics, ranges);
         int[] words = docs.words();
         for (int d = 0; d < docs.numDocuments(); d++) {
-            int from = docs.docStart(d);
-            int to = docs.docEnd(d);
-            for (int i = from; i < to; i++) {
+            int from = ranges == null ? docs.docStart(d) : ranges[2 * d];
+            int to = ranges == null ? docs.docEnd(d) : ranges[2 * d + 1];
+            if (from >= to) {
+                continue;
+            }
+            int docFrom = docs.docStart(d);
+            int docTo = docs.docEnd(d);
+            for (int i = docFrom; i < docTo; i++) {
                 docCounts[topics[i]]++;
             }
             for (int i = from; i < to; i++) {
                 int w = words[i];
                 int s = topics[i];
                 remove(w, s);
-                s = metropolisHastings(w, s, i, from, to - from, topics, rng);
+                s = metropolisHastings(w, s, i, docFrom, docTo - docFrom, topics, rng);
                 add(w, s);
                 topics[i] = (char) s;
                 topicsByWord[slotOf[i]] = (char) s;
             }
-            for (int i = from; i < to; i++) {
+            for (int i = docFrom; i < docTo; i++) {
                 docCounts[topics[i]] = 0;
             }
         }
     }
 
-    /** Groups the block's tokens by word and builds the other blocks' alias tables. */
-    private void startSweep(Corpus docs, char[] topics) {
+    /**
+     * Groups the swept tokens (those {@code ranges} name, all when it is null) by word and builds the alias tables of
+     * every word's other tokens.
+     */
+    private void startSweep(Corpus docs, char[] topics, int[] ranges) {
         if (docs.numTokens() != topics.length || docs.vocabularySize() != vocabularySize) {
             throw new IllegalArgumentException("corpus, topics and counts disagree in size");
         }
@@ -177,24 +216,34 @@ public final class CycleMhLdaSampler implements LdaSampler {
         } else {
             Arrays.fill(wordStart, 0);
         }
-        for (int w : words) {
-            wordStart[w + 1]++;
+        int swept = 0;
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            int to = ranges == null ? docs.docEnd(d) : ranges[2 * d + 1];
+            for (int i = ranges == null ? docs.docStart(d) : ranges[2 * d]; i < to; i++) {
+                wordStart[words[i] + 1]++;
+                swept++;
+            }
         }
         for (int w = 0; w < vocabularySize; w++) {
             wordStart[w + 1] += wordStart[w];
         }
         if (slotOf.length != words.length) {
             slotOf = new int[words.length];
-            topicsByWord = new char[words.length];
+        }
+        if (topicsByWord.length != swept) {
+            topicsByWord = new char[swept];
         }
         int[] fill = Arrays.copyOf(wordStart, vocabularySize);
-        for (int i = 0; i < words.length; i++) {
-            int slot = fill[words[i]]++;
-            slotOf[i] = slot;
-            topicsByWord[slot] = topics[i];
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            int to = ranges == null ? docs.docEnd(d) : ranges[2 * d + 1];
+            for (int i = ranges == null ? docs.docStart(d) : ranges[2 * d]; i < to; i++) {
+                int slot = fill[words[i]]++;
+                slotOf[i] = slot;
+                topicsByWord[slot] = topics[i];
+            }
         }
-        // Other blocks' counts o_{k,w} = n_{k,w} − (this block's count), fixed during the block's sweep. They are
-        // n_{k,w} − (the block's count) in the base counts too, so positive only where the base row is: at most
+        // The other tokens' counts o_{k,w} = n_{k,w} − (the swept tokens' count), fixed during the sweep. They are
+        // n_{k,w} − (the swept tokens' count) in the base counts too, so positive only where the base row is: at most
         // min(o_w, non-zeros of the base row) topics a word.
         int[] baseStarts = base.rowStarts();
         long cells = 0;
@@ -509,11 +558,15 @@ public final class CycleMhLdaSampler implements LdaSampler {
     /**
      * Invariance probe: {@code draws} times, sets token i's topic to an exact draw from its full conditional (the
      * dense formula on this sampler's counts), applies one MH update (all cycles) and tallies the result — which
-     * must again follow the full conditional. The other tokens stay fixed.
+     * must again follow the full conditional. The other tokens stay fixed. With {@code ranges}, the tables are set
+     * up as for {@link #sweep(Corpus, char[], int[], UniformRandomProvider)} over those tokens (i must be one).
      */
-    void updateFromStationary(Corpus docs, char[] topics, int d, int i, int draws, UniformRandomProvider rng,
-            long[] tally) {
-        startSweep(docs, topics);
+    void updateFromStationary(Corpus docs, char[] topics, int[] ranges, int d, int i, int draws,
+            UniformRandomProvider rng, long[] tally) {
+        if (ranges != null && (i < ranges[2 * d] || i >= ranges[2 * d + 1])) {
+            throw new IllegalArgumentException("token " + i + " is not in the ranges");
+        }
+        startSweep(docs, topics, ranges);
         int from = docs.docStart(d);
         int to = docs.docEnd(d);
         for (int j = from; j < to; j++) {

@@ -17,26 +17,40 @@ class CycleMhLdaSamplerTest {
     /**
      * Invariance, checked exactly: token i's topic is drawn from its full conditional, one MH update (2 cycles) is
      * applied, and the result must again follow the full conditional. 50 repetitions of 20,000 updates, chi-square at
-     * 1%, fail if more than 3 of 50 fail (about 0.16% false alarms). Cases: one block, and an AD-LDA block whose
-     * counts include another block's tokens (so the alias-table part of the word proposal is used). The same draws
+     * 1%, fail if more than 3 of 50 fail (about 0.16% false alarms). Cases: one block; an AD-LDA block whose
+     * counts include another block's tokens (so the alias-table part of the word proposal is used); and that block
+     * swept only in part, as model-parallel LDA sweeps a block's tokens of one word slice: every document's first
+     * token is left out, so the document proposal draws from tokens that are not swept and the word's tokens left
+     * out of the sweep (one at least) join the other blocks' in the alias table. The same draws
      * against the conditional that forgets to remove token i must fail (the test has power); so, tried by hand while
      * writing the test, did a kernel whose document step used the target ratio without the proposal correction
-     * (50 of 50 repetitions failed). Case 0 holds its counts in dense rows, case 1 in hash rows
+     * (50 of 50 repetitions failed). Case 0 holds its counts in dense rows, cases 1 and 2 in hash rows
      * ({@link HybridTopicRows}); {@link #everyRowLayoutDrawsAsTheDenseSamplerDid} shows the layout changes no draw.
      */
     @Test
     void oneUpdateFromTheConditionalStaysInTheConditional() {
-        LdaPriors[] priors = {new LdaPriors(6, 0.5, 0.05), new LdaPriors(5, 0.2, 0.5)};
-        for (int c = 0; c < 2; c++) {
+        LdaPriors[] priors = {new LdaPriors(6, 0.5, 0.05), new LdaPriors(5, 0.2, 0.5), new LdaPriors(6, 0.3, 0.1)};
+        for (int c = 0; c < 3; c++) {
             LdaPriors p = priors[c];
             Corpus all = LdaFixtures.randomCorpus(8, 10, 5, 40 + c);
             char[] zAll = LdaFixtures.randomTopics(all, p.numTopics(), 50 + c);
             TopicWordCounts global = TopicWordCounts.of(all, zAll, p.numTopics());
-            // Case 0: the whole corpus is the block. Case 1: the block is the first 4 documents.
+            // Case 0: the whole corpus is the block. Cases 1 and 2: the block is the first 4 documents.
             Corpus block = c == 0 ? all : all.range(0, 4);
-            char[] z = java.util.Arrays.copyOf(zAll, block.numTokens());
+            char[] z = Arrays.copyOf(zAll, block.numTokens());
             int d = 2;
             int i = block.docStart(d) + 1;
+            int[] ranges = null;
+            if (c == 2) {
+                ranges = new int[2 * block.numDocuments()];
+                boolean wordLeftOut = false;
+                for (int e = 0; e < block.numDocuments(); e++) {
+                    ranges[2 * e] = block.docStart(e) + 1;
+                    ranges[2 * e + 1] = block.docEnd(e);
+                    wordLeftOut |= block.word(block.docStart(e)) == block.word(i);
+                }
+                assertTrue(wordLeftOut, "a token of the word is left out of the sweep");
+            }
             // The conditional given everything else, other blocks included.
             double[] exact = LdaFixtures.denseConditional(all, zAll, d, i, p, true);
             double[] wrong = LdaFixtures.denseConditional(all, zAll, d, i, p, false);
@@ -47,7 +61,7 @@ class CycleMhLdaSamplerTest {
             int failedWrong = 0;
             for (int rep = 0; rep < 50; rep++) {
                 long[] tally = new long[p.numTopics()];
-                sampler.updateFromStationary(block, z, d, i, 20_000, streams.stream("test", rep), tally);
+                sampler.updateFromStationary(block, z, ranges, d, i, 20_000, streams.stream("test", rep), tally);
                 failed += ChiSquare.pValue(tally, exact) < 0.01 ? 1 : 0;
                 failedWrong += ChiSquare.pValue(tally, wrong) < 0.01 ? 1 : 0;
             }
