@@ -26,10 +26,23 @@ import org.apache.commons.rng.UniformRandomProvider;
  * are rebuilt at the start of each sweep for every word of the block that other blocks hold too, visiting only the
  * topics of the word's row in the sparse counts the sampler was made from or restored to: O(non-zeros of the row +
  * K/64) a word, not O(K). With one block that part is empty and no table is built. Between blocks the sampler is
- * restored ({@link #restore}) rather than made again, so a task does not fill a new W·K table for every block.
+ * restored ({@link #restore}) rather than made again, so a task does not fill its count table anew for every block.
  *
- * <p>Holds the topic–word counts dense (W·K ints, row per word) for O(1) lookups, so it suits models where W·K
- * ints fit in memory. Not thread-safe.
+ * <p>The topic–word counts are held in LightLDA's hybrid layout ({@link HybridTopicRows}): a dense row of K ints for
+ * a word with many tokens, a hash row sized by the word's total otherwise, never W·K ints. Every lookup returns what
+ * a dense table would and the rows' topics are visited in the same order, so the draws do not depend on the layout.
+ * The sampler takes, with t_w the tokens of word w in the counts it is made from, N_b the tokens of the block it
+ * sweeps and A_b its alias cells,
+ * <pre>
+ *   4·Σ_w r(t_w) + 24·W + 12·A_b + 6·N_b + O(K) bytes,     A_b = Σ_{w in the block} min(o_w, m_w) ≤ Σ_w min(K, t_w)
+ * </pre>
+ * where r is the row size of {@link HybridTopicRows} (r(t) ≤ 4·min(K, t), dense K when that is smaller), 24·W the
+ * row index and four per-word arrays, o_w = t_w − (the block's tokens of w) the other blocks' tokens and m_w the
+ * non-zero topics of w's row in the counts made from (each alias cell a char topic, a char alias and a double
+ * threshold), and 6·N_b the block's tokens grouped by word. On the generated NYTimes shape (W = 102,660, 99.8 M
+ * tokens, 8 blocks of 12.5 M tokens) that is 0.17 + 0.31 + 0.08 GB at K = 1,000 and 0.50 + 0.60 + 0.08 GB at
+ * K = 10,000 at most (rows + alias bound + tokens; the alias cells fall as rows concentrate), against 4.1 GB for the
+ * dense rows alone at K = 10,000 ({@link #tableBytes}). Not thread-safe.
  */
 public final class CycleMhLdaSampler implements LdaSampler {
     /** Word + document proposal cycles per token by default. */
@@ -44,7 +57,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
     private final double smoothingMass;
     private final int cycles;
 
-    private final int[] wordTopic;
+    private final HybridTopicRows rows;
     private final int[] topicTotals;
     private final int[] wordTotals;
     private final int[] docCounts;
@@ -58,17 +71,17 @@ public final class CycleMhLdaSampler implements LdaSampler {
     private int rowHi;
 
     // Per sweep: the block's tokens grouped by word, and alias tables of the other blocks' counts per word.
+    // (aliasTopic: a cell's topic; aliasOther: the topic of its alias; aliasKeep: the threshold keeping the cell's.)
     private int[] wordStart = new int[0];
-    private int[] wordTokens = new int[0];
     private int[] slotOf = new int[0];
     private char[] topicsByWord = new char[0];
     private final int[] otherMass;
     private int[] aliasStart = new int[0];
-    private int[] aliasTopic = new int[0];
-    private int[] aliasOther = new int[0];
+    private char[] aliasTopic = new char[0];
+    private char[] aliasOther = new char[0];
     private double[] aliasKeep = new double[0];
 
-    private CycleMhLdaSampler(LdaPriors priors, TopicWordCounts counts, int cycles) {
+    private CycleMhLdaSampler(LdaPriors priors, TopicWordCounts counts, int cycles, HybridTopicRows.Layout layout) {
         this.numTopics = priors.numTopics();
         this.vocabularySize = counts.vocabularySize();
         this.alpha = priors.alpha();
@@ -77,12 +90,12 @@ public final class CycleMhLdaSampler implements LdaSampler {
         this.alphaSum = alpha * numTopics;
         this.smoothingMass = beta * numTopics;
         this.cycles = cycles;
-        this.wordTopic = counts.toDense();
         this.topicTotals = counts.topicTotals().clone();
         this.wordTotals = new int[vocabularySize];
         for (int w = 0; w < vocabularySize; w++) {
             wordTotals[w] = counts.wordTotal(w);
         }
+        this.rows = HybridTopicRows.of(counts, wordTotals, layout);
         this.docCounts = new int[numTopics];
         this.otherMass = new int[vocabularySize];
         this.base = counts;
@@ -95,6 +108,11 @@ public final class CycleMhLdaSampler implements LdaSampler {
      * @param cycles word + document proposal pairs per token (≥ 1)
      */
     public static CycleMhLdaSampler of(LdaPriors priors, TopicWordCounts counts, int cycles) {
+        return of(priors, counts, cycles, HybridTopicRows.Layout.HYBRID);
+    }
+
+    /** As {@link #of(LdaPriors, TopicWordCounts, int)} with the rows laid out as given (tests compare layouts). */
+    static CycleMhLdaSampler of(LdaPriors priors, TopicWordCounts counts, int cycles, HybridTopicRows.Layout layout) {
         if (priors.numTopics() != counts.numTopics()) {
             throw new IllegalArgumentException("priors for K=" + priors.numTopics() + ", counts for K="
                     + counts.numTopics());
@@ -102,40 +120,92 @@ public final class CycleMhLdaSampler implements LdaSampler {
         if (cycles < 1) {
             throw new IllegalArgumentException("cycles must be positive, is " + cycles);
         }
-        if ((long) counts.numTopics() * counts.vocabularySize() > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("W·K = " + counts.vocabularySize() + "·" + counts.numTopics()
-                    + " is too large for the dense counts of the MH kernel");
+        return new CycleMhLdaSampler(priors, counts, cycles, layout);
+    }
+
+    /**
+     * The bytes a sampler made from counts with these word totals takes whatever block it sweeps (the formula in the
+     * class comment without the block's tokens, the alias cells at their bound Σ_w min(K, t_w)).
+     */
+    public static long tableBytes(int numTopics, int[] wordTotals) {
+        long aliasCells = 0;
+        for (int t : wordTotals) {
+            aliasCells += Math.min(numTopics, t);
         }
-        return new CycleMhLdaSampler(priors, counts, cycles);
+        return HybridTopicRows.bytes(numTopics, wordTotals) + 16L * wordTotals.length + 12 * aliasCells;
+    }
+
+    /** The rows (for tests). */
+    HybridTopicRows rows() {
+        return rows;
     }
 
     @Override
     public void sweep(Corpus docs, char[] topics, UniformRandomProvider rng) {
-        startSweep(docs, topics);
+        sweepTokens(docs, topics, null, rng);
+    }
+
+    /**
+     * One sweep over part of every document: in document d only the tokens {@code [ranges[2d], ranges[2d+1])} are
+     * updated. n_{d,k} is counted over all of d's tokens and the document proposal draws from all of them (the others
+     * keep their current topics), so q_d(k) ∝ n_{d,k} + α without token i as before. The word proposal's own tokens
+     * of w are the swept ones; w's other tokens (other blocks', and this block's outside the ranges) stay fixed
+     * during the sweep and are drawn from its alias table. So each step is still a valid MH step for the token's
+     * full conditional. Model-parallel LDA samples a block's tokens of one word slice this way
+     * ({@link WordSlices#ranges}): the counts then hold only that slice's rows, and the words without tokens get no
+     * row and no memory.
+     */
+    @Override
+    public void sweep(Corpus docs, char[] topics, int[] ranges, UniformRandomProvider rng) {
+        if (ranges.length != 2 * docs.numDocuments()) {
+            throw new IllegalArgumentException(ranges.length + " range bounds for " + docs.numDocuments()
+                    + " documents");
+        }
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            int from = ranges[2 * d];
+            int to = ranges[2 * d + 1];
+            if (from < to && (from < docs.docStart(d) || to > docs.docEnd(d))) {
+                throw new IllegalArgumentException("tokens [" + from + ", " + to + ") are not in document " + d);
+            }
+        }
+        sweepTokens(docs, topics, ranges, rng);
+    }
+
+    /** The sweep over the tokens {@code ranges} name in every document (all of them when it is null). */
+    private void sweepTokens(Corpus docs, char[] topics, int[] ranges, UniformRandomProvider rng) {
+        startSweep(docs, topics, ranges);
         int[] words = docs.words();
         for (int d = 0; d < docs.numDocuments(); d++) {
-            int from = docs.docStart(d);
-            int to = docs.docEnd(d);
-            for (int i = from; i < to; i++) {
+            int from = ranges == null ? docs.docStart(d) : ranges[2 * d];
+            int to = ranges == null ? docs.docEnd(d) : ranges[2 * d + 1];
+            if (from >= to) {
+                continue;
+            }
+            int docFrom = docs.docStart(d);
+            int docTo = docs.docEnd(d);
+            for (int i = docFrom; i < docTo; i++) {
                 docCounts[topics[i]]++;
             }
             for (int i = from; i < to; i++) {
                 int w = words[i];
                 int s = topics[i];
                 remove(w, s);
-                s = metropolisHastings(w, s, i, from, to - from, topics, rng);
+                s = metropolisHastings(w, s, i, docFrom, docTo - docFrom, topics, rng);
                 add(w, s);
                 topics[i] = (char) s;
                 topicsByWord[slotOf[i]] = (char) s;
             }
-            for (int i = from; i < to; i++) {
+            for (int i = docFrom; i < docTo; i++) {
                 docCounts[topics[i]] = 0;
             }
         }
     }
 
-    /** Groups the block's tokens by word and builds the other blocks' alias tables. */
-    private void startSweep(Corpus docs, char[] topics) {
+    /**
+     * Groups the swept tokens (those {@code ranges} name, all when it is null) by word and builds the alias tables of
+     * every word's other tokens.
+     */
+    private void startSweep(Corpus docs, char[] topics, int[] ranges) {
         if (docs.numTokens() != topics.length || docs.vocabularySize() != vocabularySize) {
             throw new IllegalArgumentException("corpus, topics and counts disagree in size");
         }
@@ -146,44 +216,59 @@ public final class CycleMhLdaSampler implements LdaSampler {
         } else {
             Arrays.fill(wordStart, 0);
         }
-        for (int w : words) {
-            wordStart[w + 1]++;
+        int swept = 0;
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            int to = ranges == null ? docs.docEnd(d) : ranges[2 * d + 1];
+            for (int i = ranges == null ? docs.docStart(d) : ranges[2 * d]; i < to; i++) {
+                wordStart[words[i] + 1]++;
+                swept++;
+            }
         }
         for (int w = 0; w < vocabularySize; w++) {
             wordStart[w + 1] += wordStart[w];
         }
-        if (wordTokens.length != words.length) {
-            wordTokens = new int[words.length];
+        if (slotOf.length != words.length) {
             slotOf = new int[words.length];
-            topicsByWord = new char[words.length];
+        }
+        if (topicsByWord.length != swept) {
+            topicsByWord = new char[swept];
         }
         int[] fill = Arrays.copyOf(wordStart, vocabularySize);
-        for (int i = 0; i < words.length; i++) {
-            int slot = fill[words[i]]++;
-            wordTokens[slot] = i;
-            slotOf[i] = slot;
-            topicsByWord[slot] = topics[i];
+        for (int d = 0; d < docs.numDocuments(); d++) {
+            int to = ranges == null ? docs.docEnd(d) : ranges[2 * d + 1];
+            for (int i = ranges == null ? docs.docStart(d) : ranges[2 * d]; i < to; i++) {
+                int slot = fill[words[i]]++;
+                slotOf[i] = slot;
+                topicsByWord[slot] = topics[i];
+            }
         }
-        // Other blocks' counts o_{k,w} = n_{k,w} − (this block's count), fixed during the block's sweep.
+        // The other tokens' counts o_{k,w} = n_{k,w} − (the swept tokens' count), fixed during the sweep. They are
+        // n_{k,w} − (the swept tokens' count) in the base counts too, so positive only where the base row is: at most
+        // min(o_w, non-zeros of the base row) topics a word.
+        int[] baseStarts = base.rowStarts();
         long cells = 0;
         for (int w = 0; w < vocabularySize; w++) {
             int inBlock = wordStart[w + 1] - wordStart[w];
             otherMass[w] = inBlock == 0 ? 0 : wordTotals[w] - inBlock;
             if (otherMass[w] > 0) {
-                cells += Math.min(numTopics, otherMass[w]);
+                cells += Math.min(otherMass[w], baseStarts[w + 1] - baseStarts[w]);
             }
+        }
+        if (cells > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("the block's alias tables would exceed 2^31 cells");
         }
         if (aliasStart.length != vocabularySize + 1) {
             aliasStart = new int[vocabularySize + 1];
         }
         if (aliasTopic.length < cells) {
-            aliasTopic = new int[(int) cells];
-            aliasOther = new int[(int) cells];
+            aliasTopic = new char[(int) cells];
+            aliasOther = new char[(int) cells];
             aliasKeep = new double[(int) cells];
         }
         int[] scratch = docCounts; // all zero between documents
         int[] small = new int[numTopics];
         int[] large = new int[numTopics];
+        int[] other = new int[numTopics];
         // Other blocks' counts are fixed, so o_{k,w} > 0 only where the base row has topic k: the row's possible
         // topics, visited in increasing order through a bit set (O(non-zeros + K/64) a word, not O(K)).
         int at = 0;
@@ -193,17 +278,21 @@ public final class CycleMhLdaSampler implements LdaSampler {
                 continue;
             }
             for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
-                scratch[topics[wordTokens[j]]]++;
+                scratch[topicsByWord[j]]++;
             }
             markRow(base, w, docs);
-            int row = w * numTopics;
+            int limit = Math.min(otherMass[w], baseStarts[w + 1] - baseStarts[w]);
             int n = 0;
             for (int i = rowLo; i <= rowHi; i++) {
                 for (long m = rowTopics[i]; m != 0; m &= m - 1) {
                     int k = i << 6 | Long.numberOfTrailingZeros(m);
-                    int o = wordTopic[row + k] - scratch[k];
+                    int o = rows.get(w, k) - scratch[k];
                     if (o > 0) {
-                        aliasTopic[at + n] = k;
+                        if (n == limit) {
+                            throw new IllegalStateException("word " + w + " has other blocks' counts beyond its row "
+                                    + "in the base counts: the sampler swept another block without a restore");
+                        }
+                        aliasTopic[at + n] = (char) k;
                         aliasKeep[at + n] = o;
                         n++;
                     }
@@ -211,22 +300,25 @@ public final class CycleMhLdaSampler implements LdaSampler {
                 rowTopics[i] = 0;
             }
             for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
-                scratch[topics[wordTokens[j]]] = 0;
+                scratch[topicsByWord[j]] = 0;
             }
-            buildAlias(at, n, otherMass[w], small, large);
+            buildAlias(at, n, otherMass[w], small, large, other);
             at += n;
         }
         aliasStart[vocabularySize] = at;
     }
 
-    /** Vose's alias method (Walker 1977; Vose 1991) over weights aliasKeep[at..at+n) summing to total. */
-    private void buildAlias(int at, int n, double total, int[] small, int[] large) {
+    /**
+     * Vose's alias method (Walker 1977; Vose 1991) over weights aliasKeep[at..at+n) summing to total, of the topics
+     * aliasTopic[at..at+n): sets each cell's threshold and the topic of its alias.
+     */
+    private void buildAlias(int at, int n, double total, int[] small, int[] large, int[] other) {
         int ns = 0;
         int nl = 0;
         for (int j = 0; j < n; j++) {
             double scaled = aliasKeep[at + j] * n / total;
             aliasKeep[at + j] = scaled;
-            aliasOther[at + j] = j;
+            other[j] = j;
             if (scaled < 1) {
                 small[ns++] = j;
             } else {
@@ -236,7 +328,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
         while (ns > 0 && nl > 0) {
             int l = small[--ns];
             int g = large[--nl];
-            aliasOther[at + l] = g;
+            other[l] = g;
             double rest = aliasKeep[at + g] + aliasKeep[at + l] - 1;
             aliasKeep[at + g] = rest;
             if (rest < 1) {
@@ -251,12 +343,14 @@ public final class CycleMhLdaSampler implements LdaSampler {
         while (ns > 0) {
             aliasKeep[at + small[--ns]] = 1;
         }
+        for (int j = 0; j < n; j++) {
+            aliasOther[at + j] = aliasTopic[at + other[j]];
+        }
     }
 
     /** Runs the MH cycles for token i (already removed from the counts) from topic s; returns the final topic. */
     private int metropolisHastings(int w, int s, int i, int docFrom, int docLength, char[] topics,
             UniformRandomProvider rng) {
-        int base = w * numTopics;
         int blockOthers = wordStart[w + 1] - wordStart[w] - 1;
         double wordMass = blockOthers + otherMass[w] + smoothingMass;
         int docOthers = docLength - 1;
@@ -278,7 +372,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
                 int n = aliasStart[w + 1] - from;
                 double v = rng.nextDouble() * n;
                 int e = (int) v;
-                t = aliasTopic[from + (v - e < aliasKeep[from + e] ? e : aliasOther[from + e])];
+                t = v - e < aliasKeep[from + e] ? aliasTopic[from + e] : aliasOther[from + e];
             } else {
                 t = rng.nextInt(numTopics);
             }
@@ -301,8 +395,8 @@ public final class CycleMhLdaSampler implements LdaSampler {
                 t = rng.nextInt(numTopics);
             }
             if (t != s) {
-                double ratio = (wordTopic[base + t] + beta) * (topicTotals[s] + betaSum)
-                        / ((wordTopic[base + s] + beta) * (topicTotals[t] + betaSum));
+                double ratio = (rows.get(w, t) + beta) * (topicTotals[s] + betaSum)
+                        / ((rows.get(w, s) + beta) * (topicTotals[t] + betaSum));
                 if (ratio >= 1 || rng.nextDouble() < ratio) {
                     s = t;
                 }
@@ -312,20 +406,27 @@ public final class CycleMhLdaSampler implements LdaSampler {
     }
 
     private void remove(int w, int k) {
-        wordTopic[w * numTopics + k]--;
+        rows.decrement(w, k);
         topicTotals[k]--;
         docCounts[k]--;
     }
 
     private void add(int w, int k) {
-        wordTopic[w * numTopics + k]++;
+        rows.increment(w, k);
         topicTotals[k]++;
         docCounts[k]++;
     }
 
+    /** The current local counts (canonical form), built from the rows' non-zero cells. */
     @Override
     public TopicWordCounts counts() {
-        return TopicWordCounts.fromDense(wordTopic, numTopics, vocabularySize);
+        int[] starts = new int[vocabularySize + 1];
+        TopicWordCounts.IntList cells = new TopicWordCounts.IntList(1 << 16);
+        for (int w = 0; w < vocabularySize; w++) {
+            rows.appendRow(w, cells);
+            starts[w + 1] = cells.size;
+        }
+        return TopicWordCounts.ofPacked(numTopics, vocabularySize, starts, cells.toArray(), topicTotals.clone());
     }
 
     @Override
@@ -350,11 +451,10 @@ public final class CycleMhLdaSampler implements LdaSampler {
                 dense[cells[e] & mask] = cells[e] >>> bits;
             }
             markRow(before, w, docs);
-            int row = w * numTopics;
             for (int i = rowLo; i <= rowHi; i++) {
                 for (long m = rowTopics[i]; m != 0; m &= m - 1) {
                     int k = i << 6 | Long.numberOfTrailingZeros(m);
-                    int change = wordTopic[row + k] - dense[k];
+                    int change = rows.get(w, k) - dense[k];
                     dense[k] = 0;
                     if (change != 0) {
                         words.add(w);
@@ -374,9 +474,10 @@ public final class CycleMhLdaSampler implements LdaSampler {
     }
 
     /**
-     * Puts the dense rows of {@code docs}' words and the topic totals back to {@code before}'s. A sweep changes no
-     * other row and no word's total, and every per-sweep table is rebuilt when the next sweep starts, so the sampler
-     * then samples as a new one on {@code before} would, without a new W·K table for every block.
+     * Puts the rows of {@code docs}' words and the topic totals back to {@code before}'s. A sweep changes no other
+     * row and no word's total, and every per-sweep table is rebuilt when the next sweep starts, so the sampler then
+     * samples as a new one on {@code before} would, without new rows for every block. A dense row is cleared at the
+     * topics it may hold ({@link #markRow}), a hash row whole.
      */
     @Override
     public boolean restore(TopicWordCounts before, Corpus docs) {
@@ -387,24 +488,27 @@ public final class CycleMhLdaSampler implements LdaSampler {
         boolean[] present = new boolean[vocabularySize];
         int[] starts = before.rowStarts();
         int[] cells = before.entries();
-        int bits = before.topicBits();
-        int mask = (1 << bits) - 1;
         for (int w : docs.words()) {
             if (present[w]) {
                 continue;
             }
             present[w] = true;
+            if (starts[w + 1] - starts[w] > Math.min(numTopics, wordTotals[w])) {
+                throw new IllegalArgumentException("word " + w + " has " + (starts[w + 1] - starts[w]) + " topics in "
+                        + "the counts to restore, more than its " + wordTotals[w] + " tokens allow");
+            }
+            if (!rows.isDense(w)) {
+                rows.setRow(w, cells, starts[w], starts[w + 1]);
+                continue;
+            }
             markRow(before, w, docs);
-            int row = w * numTopics;
             for (int i = rowLo; i <= rowHi; i++) {
                 for (long m = rowTopics[i]; m != 0; m &= m - 1) {
-                    wordTopic[row + (i << 6 | Long.numberOfTrailingZeros(m))] = 0;
+                    rows.set(w, i << 6 | Long.numberOfTrailingZeros(m), 0);
                 }
                 rowTopics[i] = 0;
             }
-            for (int e = starts[w]; e < starts[w + 1]; e++) {
-                wordTopic[row + (cells[e] & mask)] = cells[e] >>> bits;
-            }
+            rows.setCells(w, cells, starts[w], starts[w + 1]);
         }
         System.arraycopy(before.topicTotals(), 0, topicTotals, 0, numTopics);
         base = before;
@@ -454,11 +558,15 @@ public final class CycleMhLdaSampler implements LdaSampler {
     /**
      * Invariance probe: {@code draws} times, sets token i's topic to an exact draw from its full conditional (the
      * dense formula on this sampler's counts), applies one MH update (all cycles) and tallies the result — which
-     * must again follow the full conditional. The other tokens stay fixed.
+     * must again follow the full conditional. The other tokens stay fixed. With {@code ranges}, the tables are set
+     * up as for {@link #sweep(Corpus, char[], int[], UniformRandomProvider)} over those tokens (i must be one).
      */
-    void updateFromStationary(Corpus docs, char[] topics, int d, int i, int draws, UniformRandomProvider rng,
-            long[] tally) {
-        startSweep(docs, topics);
+    void updateFromStationary(Corpus docs, char[] topics, int[] ranges, int d, int i, int draws,
+            UniformRandomProvider rng, long[] tally) {
+        if (ranges != null && (i < ranges[2 * d] || i >= ranges[2 * d + 1])) {
+            throw new IllegalArgumentException("token " + i + " is not in the ranges");
+        }
+        startSweep(docs, topics, ranges);
         int from = docs.docStart(d);
         int to = docs.docEnd(d);
         for (int j = from; j < to; j++) {
@@ -470,7 +578,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
             remove(w, topics[i]);
             double sum = 0;
             for (int k = 0; k < numTopics; k++) {
-                sum += (docCounts[k] + alpha) * (wordTopic[w * numTopics + k] + beta) / (topicTotals[k] + betaSum);
+                sum += (docCounts[k] + alpha) * (rows.get(w, k) + beta) / (topicTotals[k] + betaSum);
                 cumulative[k] = sum;
             }
             double u = rng.nextDouble() * sum;

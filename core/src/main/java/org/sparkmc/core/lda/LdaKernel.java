@@ -18,4 +18,22 @@ public enum LdaKernel {
             case CYCLE_MH -> CycleMhLdaSampler.of(priors, counts, CycleMhLdaSampler.DEFAULT_CYCLES);
         };
     }
+
+    /**
+     * About the bytes of a sampler's count tables made from counts with these word totals, whatever block it sweeps:
+     * 4 bytes a cell of Σ_w min(K, t_w) for the sparse kernel, {@link CycleMhLdaSampler#tableBytes} for the cycle MH
+     * kernel.
+     */
+    public long samplerBytes(int numTopics, int[] wordTotals) {
+        return switch (this) {
+            case SPARSE_GIBBS -> {
+                long cells = 0;
+                for (int t : wordTotals) {
+                    cells += Math.min(numTopics, t);
+                }
+                yield 4 * cells;
+            }
+            case CYCLE_MH -> CycleMhLdaSampler.tableBytes(numTopics, wordTotals);
+        };
+    }
 }

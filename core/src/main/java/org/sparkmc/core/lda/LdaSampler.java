@@ -11,6 +11,13 @@ public interface LdaSampler {
     /** One sweep over {@code docs}' tokens; {@code topics} is aligned with {@code docs.words()}. */
     void sweep(Corpus docs, char[] topics, UniformRandomProvider rng);
 
+    /**
+     * One sweep over part of every document: in document d only the tokens {@code [ranges[2d], ranges[2d+1])} are
+     * updated, each against all of d's tokens' topics (the others fixed). Model-parallel LDA sweeps a block's tokens
+     * of one word slice this way ({@link WordSlices#ranges}).
+     */
+    void sweep(Corpus docs, char[] topics, int[] ranges, UniformRandomProvider rng);
+
     /** The current local counts (canonical form). */
     TopicWordCounts counts();
 

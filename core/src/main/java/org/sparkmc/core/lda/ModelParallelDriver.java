@@ -4,7 +4,7 @@ import java.util.Arrays;
 import org.sparkmc.core.random.RandomStreams;
 
 /**
- * Model-parallel collapsed Gibbs LDA on one machine ({@link ModelParallelLda}): the corpus cut into P contiguous
+ * Model-parallel collapsed LDA on one machine ({@link ModelParallelLda}): the corpus cut into P contiguous
  * document blocks as {@link Corpus#blocks} cuts it, the vocabulary into P word slices balanced by tokens, and every
  * sweep run as P sub-steps in which block b samples its tokens of slice (b + s) mod P, the blocks in turn. It is the
  * single-JVM counterpart of the Spark job's model-parallel mode — the same calls with the same stream keys and the
@@ -24,6 +24,7 @@ public final class ModelParallelDriver {
     private final char[][] topics;
     private final WordSlices wordSlices;
     private final LdaPriors priors;
+    private final LdaKernel kernel;
     private final RandomStreams streams;
     private final TotalsSync sync;
     private TopicWordSlice[] slices;
@@ -31,13 +32,14 @@ public final class ModelParallelDriver {
     private final int[][] changes;
     private int sweeps;
 
-    private ModelParallelDriver(Corpus corpus, int numBlocks, LdaPriors priors, RandomStreams streams,
-            TotalsSync sync) {
+    private ModelParallelDriver(Corpus corpus, int numBlocks, LdaPriors priors, LdaKernel kernel,
+            RandomStreams streams, TotalsSync sync) {
         this.wordSlices = WordSlices.balanced(corpus.wordFrequencies(), numBlocks);
         Corpus[] cut = corpus.blocks(numBlocks);
         this.blocks = new Corpus[numBlocks];
         this.topics = new char[numBlocks][];
         this.priors = priors;
+        this.kernel = kernel;
         this.streams = streams;
         this.sync = sync;
         this.changes = new int[numBlocks][priors.numTopics()];
@@ -62,10 +64,19 @@ public final class ModelParallelDriver {
         }
     }
 
-    /** Random initial topics for {@code corpus} cut into {@code numBlocks} blocks and as many word slices. */
+    /**
+     * Random initial topics for {@code corpus} cut into {@code numBlocks} blocks and as many word slices, swept with
+     * the SparseLDA Gibbs kernel.
+     */
     public static ModelParallelDriver start(Corpus corpus, int numBlocks, LdaPriors priors, RandomStreams streams,
             TotalsSync sync) {
-        return new ModelParallelDriver(corpus, numBlocks, priors, streams, sync);
+        return start(corpus, numBlocks, priors, LdaKernel.SPARSE_GIBBS, streams, sync);
+    }
+
+    /** As {@link #start(Corpus, int, LdaPriors, RandomStreams, TotalsSync)}, swept with {@code kernel}. */
+    public static ModelParallelDriver start(Corpus corpus, int numBlocks, LdaPriors priors, LdaKernel kernel,
+            RandomStreams streams, TotalsSync sync) {
+        return new ModelParallelDriver(corpus, numBlocks, priors, kernel, streams, sync);
     }
 
     /** One sweep: P sub-steps, every block sampling its tokens of one slice in each. */
@@ -77,7 +88,7 @@ public final class ModelParallelDriver {
                 int j = ModelParallelLda.sliceOf(b, s, p);
                 int[] view = plus(totals, changes[b]);
                 ModelParallelLda.SubStep r = ModelParallelLda.sample(blocks[b], topics[b], slices[j], view,
-                        wordSlices, priors, streams, sweeps, b);
+                        wordSlices, priors, kernel, streams, sweeps, b);
                 topics[b] = r.topics();
                 next[j] = r.slice();
                 for (int k = 0; k < view.length; k++) {

@@ -5,8 +5,9 @@ import org.apache.commons.rng.UniformRandomProvider;
 import org.sparkmc.core.random.RandomStreams;
 
 /**
- * The per-block steps of model-parallel collapsed Gibbs LDA (the model slices of LightLDA, Yuan et al. 2015, and the
- * rotating word partitions of Nomad-LDA, Yu et al. 2015), on the SparseLDA kernel. The vocabulary is cut into P word
+ * The per-block steps of model-parallel collapsed LDA (the model slices of LightLDA, Yuan et al. 2015, and the
+ * rotating word partitions of Nomad-LDA, Yu et al. 2015), with the SparseLDA Gibbs kernel or the cycle MH kernel
+ * ({@link LdaKernel}). The vocabulary is cut into P word
  * slices ({@link WordSlices}) and the corpus into P document blocks. A sweep is P sub-steps; in sub-step s, block b
  * holds slice (b + s) mod P — its own, exclusive copy, since no other block holds that slice meanwhile — and
  * redraws only its tokens of that slice's words. So the topic–word counts a token sees are exact (every earlier
@@ -65,18 +66,19 @@ public final class ModelParallelLda {
     }
 
     /**
-     * One sub-step: redraws the block's tokens of {@code slice}'s words by collapsed Gibbs sampling (SparseLDA
-     * buckets) against the slice's counts and the topic totals {@code totals} (the block's view); neither
-     * {@code topics} nor the slice is modified.
+     * One sub-step: redraws the block's tokens of {@code slice}'s words with {@code kernel} (a SparseLDA Gibbs sweep
+     * or a cycle MH sweep) against the slice's counts and the topic totals {@code totals} (the block's view); neither
+     * {@code topics} nor the slice is modified. Each token is updated against its document's topics over all its
+     * tokens (the other slices' ones fixed) and its word's exact row; the sampler holds only the slice's rows.
      *
      * @param arranged the block, {@link WordSlices#arrange arranged}
      * @param topics its current topics
      * @param sweep the sweep, which with the block and slice keys the stream
      */
     public static SubStep sample(Corpus arranged, char[] topics, TopicWordSlice slice, int[] totals,
-            WordSlices slices, LdaPriors priors, RandomStreams streams, int sweep, int blockId) {
+            WordSlices slices, LdaPriors priors, LdaKernel kernel, RandomStreams streams, int sweep, int blockId) {
         int j = slice.slice();
-        SparseLdaSampler sampler = SparseLdaSampler.of(priors, slice.asCounts(slices.vocabularySize(), totals));
+        LdaSampler sampler = kernel.create(priors, slice.asCounts(slices.vocabularySize(), totals));
         char[] z = topics.clone();
         sampler.sweep(arranged, z, slices.ranges(arranged, j), streams.stream(SWEEP_STREAM, sweep, blockId, j));
         TopicWordCounts after = sampler.counts();

@@ -130,6 +130,7 @@ public final class SparseLdaSampler implements LdaSampler {
      * block's tokens of one word slice this way ({@link WordSlices#ranges}); the local counts need only that
      * slice's rows.
      */
+    @Override
     public void sweep(Corpus docs, char[] topics, int[] ranges, UniformRandomProvider rng) {
         checkAligned(docs, topics);
         if (ranges.length != 2 * docs.numDocuments()) {

@@ -8,25 +8,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.sparkmc.core.lda.ModelParallelDriver.TotalsSync;
 import org.sparkmc.core.random.RandomStreams;
 
 /** Model-parallel LDA: its sub-step, its bookkeeping, its determinism and the quality of its topics. */
 class ModelParallelLdaTest {
     /**
-     * With one block and one slice a sub-step is a whole collapsed Gibbs sweep against exact counts: the SparseLDA
-     * sampler's sweep of the arranged block with the same stream, draw for draw.
+     * With one block and one slice a sub-step is a whole sweep against exact counts: the kernel's sweep of the
+     * arranged block with the same stream, draw for draw (for the sparse kernel, the exact collapsed Gibbs sampler).
      */
-    @Test
-    void oneSliceIsTheExactCollapsedGibbsSampler() {
+    @ParameterizedTest
+    @EnumSource(LdaKernel.class)
+    void oneSliceIsTheKernelsSweepOfTheWholeBlock(LdaKernel kernel) {
         LdaPriors priors = new LdaPriors(7, 0.3, 0.02);
         Corpus c = LdaFixtures.randomCorpus(50, 40, 35, 4);
         RandomStreams streams = new RandomStreams(21);
-        ModelParallelDriver driver = ModelParallelDriver.start(c, 1, priors, streams, TotalsSync.SUB_STEP);
+        ModelParallelDriver driver = ModelParallelDriver.start(c, 1, priors, kernel, streams, TotalsSync.SUB_STEP);
         Corpus arranged = driver.block(0);
         char[] z = driver.topics(0).clone();
         for (int sweep = 0; sweep < 3; sweep++) {
-            SparseLdaSampler exact = SparseLdaSampler.of(priors, TopicWordCounts.of(arranged, z, 7));
+            LdaSampler exact = kernel.create(priors, TopicWordCounts.of(arranged, z, 7));
             exact.sweep(arranged, z, streams.stream(ModelParallelLda.SWEEP_STREAM, sweep, 0, 0));
             driver.sweep();
             assertArrayEquals(z, driver.topics(0), "sweep " + sweep);
@@ -101,7 +104,7 @@ class ModelParallelLdaTest {
     private static ModelParallelLda.SubStep sample(Corpus block, char[] z, TopicWordSlice slice, int[] totals,
             ModelParallelDriver driver, RandomStreams streams, int sweep, int blockId) {
         return ModelParallelLda.sample(block, z, slice, totals, driver.wordSlices(), new LdaPriors(8, 0.5, 0.01),
-                streams, sweep, blockId);
+                LdaKernel.SPARSE_GIBBS, streams, sweep, blockId);
     }
 
     @Test
@@ -125,27 +128,30 @@ class ModelParallelLdaTest {
 
     /**
      * Planted topics as in {@code AdLdaTest}: 4 topics on their own 8 words each, 200 documents of 60 tokens. Measured
-     * while writing the test (seeds 1000–1199, 100 sweeps, 4 blocks and slices): 187/200 chains recover them with
-     * the totals synchronised after every sub-step, 187/200 after every sweep, and 187/200 for AD-LDA with 4 blocks.
+     * while writing the test (seeds 1000–1199, 100 sweeps, 4 blocks and slices): with the sparse kernel 187/200
+     * chains recover them with the totals synchronised after every sub-step, 187/200 after every sweep, and 187/200
+     * for AD-LDA with 4 blocks; with the cycle MH kernel 189/200 and 186/200 (190/200 for both after 200 sweeps).
      * 5 seeded chains of each (seeds 1000–1004) must recover in at least 3: a false failure needs 3 of 5 stuck
-     * chains, ≈ 10·0.065³ ≈ 0.25% per synchronisation at the measured rate. (Seeds 200–204 hold such an event for
-     * the per-sweep synchronisation: 3 stuck chains.) The random start recovers nothing (the check can fail).
+     * chains, ≈ 10·0.07³ ≈ 0.34% per kernel and synchronisation at the measured rates. (Seeds 200–204 hold such an
+     * event for the sparse kernel's per-sweep synchronisation: 3 stuck chains.) The random start recovers nothing
+     * (the check can fail).
      */
-    @Test
-    void plantedTopicsAreRecovered() {
+    @ParameterizedTest
+    @EnumSource(LdaKernel.class)
+    void plantedTopicsAreRecovered(LdaKernel kernel) {
         Corpus c = LdaFixtures.plantedCorpus(4, 8, 200, 60, 11);
         LdaPriors priors = new LdaPriors(4, 0.1, 0.01);
         for (TotalsSync sync : TotalsSync.values()) {
             int recovered = 0;
             for (int seed = 0; seed < 5; seed++) {
-                ModelParallelDriver driver = ModelParallelDriver.start(c, 4, priors, new RandomStreams(1000 + seed),
-                        sync);
+                ModelParallelDriver driver = ModelParallelDriver.start(c, 4, priors, kernel,
+                        new RandomStreams(1000 + seed), sync);
                 for (int s = 0; s < 100; s++) {
                     driver.sweep();
                 }
                 recovered += AdLdaTest.recoversPlantedTopics(driver.counts(), 4, 8) ? 1 : 0;
             }
-            assertTrue(recovered >= 3, sync + ": " + recovered + " of 5 chains recovered the topics");
+            assertTrue(recovered >= 3, kernel + ", " + sync + ": " + recovered + " of 5 chains recovered the topics");
         }
         assertFalse(AdLdaTest.recoversPlantedTopics(ModelParallelDriver.start(c, 4, priors, new RandomStreams(1),
                 TotalsSync.SUB_STEP).counts(), 4, 8));

@@ -66,12 +66,10 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, @NotInFingerprint in
         Require.atLeast(topicSampleEvery, 1, "--topic-sample-every");
         Require.atLeast(leftToRightParticles, 0, "--left-to-right");
         Require.atLeast(leftToRightMoves, 0, "--left-to-right-moves");
-        if (mode == LdaMode.MODEL_PARALLEL && (syncInterval != 1 || kernel != LdaKernel.SPARSE_GIBBS)) {
-            String option = syncInterval != 1 ? "--sync-interval " + syncInterval
-                    : "--kernel " + kernel.name().toLowerCase(Locale.ROOT).replace('_', '-');
-            throw new InvalidInputException("--mode model-parallel samples every token with the sparse kernel "
-                    + "against up-to-date slices of the counts: it does not take " + option
-                    + " (use --mode broadcast for that)");
+        if (mode == LdaMode.MODEL_PARALLEL && syncInterval != 1) {
+            throw new InvalidInputException("--mode model-parallel samples every token against up-to-date slices of "
+                    + "the counts: it does not take --sync-interval " + syncInterval + " (use --mode broadcast for "
+                    + "that)");
         }
         checkPrior("--alpha", priors.alpha(), "every document's topic mixture");
         checkPrior("--beta", priors.beta(), "every topic's word distribution");
@@ -146,7 +144,7 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, @NotInFingerprint in
         while (blocks % n != 0) {
             n--;
         }
-        return new ModelParallelSpark.Options(priors, blocks, n, seed, lineageInterval, totalsSync);
+        return new ModelParallelSpark.Options(priors, blocks, n, seed, kernel, lineageInterval, totalsSync);
     }
 
     /**

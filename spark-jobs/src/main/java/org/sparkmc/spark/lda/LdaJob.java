@@ -18,7 +18,6 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.BestOfChains;
 import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.core.lda.DocumentCompletion;
-import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.PosteriorMeanTopics;
@@ -160,22 +159,24 @@ public final class LdaJob {
         if (config.mode() != LdaMode.AUTO) {
             return config.mode();
         }
-        if (config.syncInterval() != 1 || config.kernel() != LdaKernel.SPARSE_GIBBS || config.blocks() < 2) {
-            LOG.info("lda: mode auto → broadcast (the model-parallel mode needs the sparse kernel, sync interval 1 "
-                    + "and at least 2 blocks)");
+        if (config.syncInterval() != 1 || config.blocks() < 2) {
+            LOG.info("lda: mode auto → broadcast (the model-parallel mode needs sync interval 1 and at least 2 "
+                    + "blocks)");
             return LdaMode.BROADCAST;
         }
         sc.setJobGroup("sparkmc-lda-mode", "lda: model size", false);
         long cells = 0;
         int k = config.priors().numTopics();
-        for (int f : training.wordFrequencies()) {
+        int[] frequencies = training.wordFrequencies();
+        for (int f : frequencies) {
             cells += Math.min(k, f);
         }
         LdaMode.ExecutorShape shape = LdaMode.ExecutorShape.of(sc);
-        LdaMode mode = LdaMode.AUTO.choose(cells, shape.cores(), shape.heapBytes());
+        long bytes = LdaMode.broadcastBytes(cells, config.kernel().samplerBytes(k, frequencies), shape.cores());
+        LdaMode mode = LdaMode.AUTO.chooseForBytes(bytes, shape.heapBytes());
         LOG.info("lda: mode auto → {}: the broadcast mode's count tables would take about {} MB of an executor's "
-                + "{} MB heap ({} cells of the topic-word table, {} tasks per executor)", mode.label(),
-                LdaMode.broadcastBytes(cells, shape.cores()) >> 20, shape.heapBytes() >> 20, cells, shape.cores());
+                + "{} MB heap ({} cells of the topic-word table, {} tasks per executor, kernel {})", mode.label(),
+                bytes >> 20, shape.heapBytes() >> 20, cells, shape.cores(), config.kernel());
         return mode;
     }
 

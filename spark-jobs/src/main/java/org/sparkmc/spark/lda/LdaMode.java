@@ -37,24 +37,42 @@ public enum LdaMode {
     }
 
     /**
-     * What one executor holds of the topic–word table in the broadcast mode: the broadcast value and its serialised
-     * pieces, and each running task's sampler copy and count change, about (8 + 4c)·C bytes for C = Σ_w min(K, f_w)
-     * cells (BENCHMARKS.md, "Memory of the lda job").
+     * What one executor holds of the topic–word table in the broadcast mode with the sparse kernel: the broadcast
+     * value and its serialised pieces, and each running task's sampler copy and count change, about (8 + 4c)·C bytes
+     * for C = Σ_w min(K, f_w) cells (BENCHMARKS.md, "Memory of the lda job").
      */
     static long broadcastBytes(long cells, int coresPerExecutor) {
-        return (8L + 4L * coresPerExecutor) * cells;
+        return broadcastBytes(cells, 4L * cells, coresPerExecutor);
+    }
+
+    /**
+     * The same with a task's sampler taking {@code samplerBytes}: 8·C for the broadcast value and its pieces, and c
+     * such samplers ({@code CycleMhLdaSampler.tableBytes} for the cycle MH kernel).
+     */
+    static long broadcastBytes(long cells, long samplerBytes, int coresPerExecutor) {
+        return 8L * cells + coresPerExecutor * samplerBytes;
     }
 
     /**
      * The mode to run: this one unless it is {@link #AUTO}, which is {@link #MODEL_PARALLEL} when the broadcast
-     * mode's tables would take more than half of an executor's heap after Spark's reserve, else {@link #BROADCAST}.
+     * mode's tables with the sparse kernel would take more than half of an executor's heap after Spark's reserve,
+     * else {@link #BROADCAST}.
      */
     LdaMode choose(long cells, int coresPerExecutor, long executorHeap) {
+        return chooseForBytes(broadcastBytes(cells, coresPerExecutor), executorHeap);
+    }
+
+    /**
+     * The mode to run: this one unless it is {@link #AUTO}, which is {@link #MODEL_PARALLEL} when the broadcast
+     * mode's tables, {@code broadcastBytes} on an executor, would take more than half of its heap after Spark's
+     * reserve, else {@link #BROADCAST}.
+     */
+    LdaMode chooseForBytes(long broadcastBytes, long executorHeap) {
         if (this != AUTO) {
             return this;
         }
         long usable = Math.max(0, executorHeap - SPARK_RESERVED_BYTES);
-        return broadcastBytes(cells, coresPerExecutor) > usable / 2 ? MODEL_PARALLEL : BROADCAST;
+        return broadcastBytes > usable / 2 ? MODEL_PARALLEL : BROADCAST;
     }
 
     /**

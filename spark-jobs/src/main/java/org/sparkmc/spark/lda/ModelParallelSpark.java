@@ -13,6 +13,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
 import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaLogLikelihood;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.ModelParallelDriver.TotalsSync;
@@ -29,7 +30,7 @@ import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
 
 /**
- * Model-parallel collapsed Gibbs LDA on Spark ({@link ModelParallelLda}; LightLDA's model slices, Nomad-LDA's
+ * Model-parallel collapsed LDA on Spark ({@link ModelParallelLda}; LightLDA's model slices, Nomad-LDA's
  * rotation): the corpus in P document blocks and the topic–word table in P word slices, balanced by tokens, both
  * cached on the executors. A sweep is P sub-steps, each one Spark job of one stage ({@link SubStepRDD}): block b
  * samples its tokens of slice (b + s) mod P against its own exclusive copy of it, then every slice moves to the
@@ -53,6 +54,7 @@ public final class ModelParallelSpark implements LdaRun {
 
     private final JavaSparkContext sc;
     private final LdaPriors priors;
+    private final LdaKernel kernel;
     private final RandomStreams streams;
     private final TotalsSync sync;
     private final int numBlocks;
@@ -76,11 +78,12 @@ public final class ModelParallelSpark implements LdaRun {
      * @param numBlocks P, the document blocks and word slices (with the seed, part of the result's contract)
      * @param partitions Spark partitions holding them: a divisor of P (changes no number)
      * @param seed the root seed of every stream
+     * @param kernel the per-token update: SparseLDA Gibbs or cycle MH
      * @param lineageInterval sweeps between cuts of the lineage, or −1 for never
      * @param sync when the topic totals are synchronised (part of the result's contract)
      */
-    public record Options(LdaPriors priors, int numBlocks, int partitions, long seed, int lineageInterval,
-            TotalsSync sync) {
+    public record Options(LdaPriors priors, int numBlocks, int partitions, long seed, LdaKernel kernel,
+            int lineageInterval, TotalsSync sync) {
         public Options {
             if (numBlocks < 1 || partitions < 1 || numBlocks % partitions != 0) {
                 throw new IllegalArgumentException("model-parallel LDA needs a positive number of blocks and a number "
@@ -93,7 +96,7 @@ public final class ModelParallelSpark implements LdaRun {
 
         /** The same options for a chain of root seed {@code chainSeed} (the {@code lda} job's several chains). */
         public Options withSeed(long chainSeed) {
-            return new Options(priors, numBlocks, partitions, chainSeed, lineageInterval, sync);
+            return new Options(priors, numBlocks, partitions, chainSeed, kernel, lineageInterval, sync);
         }
     }
 
@@ -101,6 +104,7 @@ public final class ModelParallelSpark implements LdaRun {
             Broadcast<WordSlices> slices, JavaPairRDD<Integer, Corpus> docs) {
         this.sc = sc;
         this.priors = options.priors();
+        this.kernel = options.kernel();
         this.streams = new RandomStreams(options.seed());
         this.sync = options.sync();
         this.numBlocks = options.numBlocks();
@@ -280,8 +284,8 @@ public final class ModelParallelSpark implements LdaRun {
         for (int s = 0; s < numBlocks; s++) {
             boolean afterSync = sync == TotalsSync.SUB_STEP || s == 0;
             boolean syncAfter = sync == TotalsSync.SUB_STEP || s == numBlocks - 1;
-            ModelParallelSubStep f = new ModelParallelSubStep(slices, priors, streams, sweeps, s, totals, afterSync,
-                    syncAfter);
+            ModelParallelSubStep f = new ModelParallelSubStep(slices, priors, kernel, streams, sweeps, s, totals,
+                    afterSync, syncAfter);
             JavaRDD<ModelParallelState> next = new JavaRDD<>(new SubStepRDD(docs.rdd(), state.rdd(), f), TAG);
             boolean cut = s == numBlocks - 1 && lineageInterval > 0
                     && (sweeps == 0 || (sweeps + 1) % lineageInterval == 0);

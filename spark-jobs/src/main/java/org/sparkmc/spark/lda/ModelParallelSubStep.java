@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.broadcast.Broadcast;
 import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaLogLikelihood;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.ModelParallelLda;
@@ -26,6 +27,7 @@ final class ModelParallelSubStep implements Serializable {
 
     private final Broadcast<WordSlices> slices;
     private final LdaPriors priors;
+    private final LdaKernel kernel;
     private final RandomStreams streams;
     private final int sweep;
     private final int subStep;
@@ -41,10 +43,11 @@ final class ModelParallelSubStep implements Serializable {
      *     restart from them)
      * @param syncAfter whether they are synchronised after it (the blocks then report their views)
      */
-    ModelParallelSubStep(Broadcast<WordSlices> slices, LdaPriors priors, RandomStreams streams, int sweep,
-            int subStep, int[] syncedTotals, boolean afterSync, boolean syncAfter) {
+    ModelParallelSubStep(Broadcast<WordSlices> slices, LdaPriors priors, LdaKernel kernel, RandomStreams streams,
+            int sweep, int subStep, int[] syncedTotals, boolean afterSync, boolean syncAfter) {
         this.slices = slices;
         this.priors = priors;
+        this.kernel = kernel;
         this.streams = streams;
         this.sweep = sweep;
         this.subStep = subStep;
@@ -77,7 +80,7 @@ final class ModelParallelSubStep implements Serializable {
             }
             long t0 = System.nanoTime();
             ModelParallelLda.SubStep r = ModelParallelLda.sample(doc._2(), own.topics(), slice.counts(),
-                    afterSync ? syncedTotals : own.totals(), ws, priors, streams, sweep, b);
+                    afterSync ? syncedTotals : own.totals(), ws, priors, kernel, streams, sweep, b);
             double seconds = (System.nanoTime() - t0) / 1e9;
             out.add(new ModelParallelState.BlockTopics(b, r.topics(), r.topicTotals(), syncAfter,
                     sweepEnd ? LdaLogLikelihood.documentTerm(doc._2(), r.topics(), priors) : Double.NaN, seconds,

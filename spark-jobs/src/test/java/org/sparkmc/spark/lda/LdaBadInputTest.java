@@ -113,9 +113,6 @@ class LdaBadInputTest extends SparkTestBase {
                 Arguments.of("unknown totals sync", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--mode", "model-parallel", "--totals-sync", "never"},
                         new String[] {"unknown --totals-sync 'never'; expected sweep or sub-step"}),
-                Arguments.of("model-parallel with the cycle-mh kernel", new String[] {"--docword", LdaRuns.DOCWORD,
-                    "--vocab", LdaRuns.VOCAB, "--mode", "model-parallel", "--kernel", "cycle-mh"},
-                        new String[] {"--mode model-parallel", "--kernel cycle-mh", "use --mode broadcast"}),
                 Arguments.of("model-parallel with stale counts", new String[] {"--docword", LdaRuns.DOCWORD,
                     "--vocab", LdaRuns.VOCAB, "--mode", "model-parallel", "--sync-interval", "2"},
                         new String[] {"--mode model-parallel", "--sync-interval 2", "use --mode broadcast"}));

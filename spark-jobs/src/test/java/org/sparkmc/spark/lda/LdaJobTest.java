@@ -21,6 +21,7 @@ import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.AdLdaDriver;
@@ -257,24 +258,29 @@ class LdaJobTest extends SparkTestBase {
     }
 
     /**
-     * The model-parallel mode resumes too: 2 sweeps checkpointed, resumed to 4 on another number of partitions, equal
-     * a straight run of 4 (topics, log-likelihoods, document topics); its checkpoint is refused in the broadcast mode.
+     * The model-parallel mode resumes too, with either kernel: 2 sweeps checkpointed, resumed to 4 on another number
+     * of partitions, equal a straight run of 4 (topics, log-likelihoods, document topics); its checkpoint is refused
+     * in the broadcast mode.
      */
-    @Test
-    void modelParallelRunResumesOnlyInItsMode() {
+    @ParameterizedTest
+    @CsvSource({"sparse, sparse-gibbs", "cycle-mh, cycle-mh"})
+    void modelParallelRunResumesOnlyInItsMode(String kernel, String kernelInSummary) {
         Path straight = tmp.resolve("straight");
         String checkpoint = tmp.resolve("ckpt").toString();
-        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(straight, 4, "--mode", "model-parallel")));
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(straight, 4, "--mode", "model-parallel", "--kernel", kernel)));
+        String summary = LdaRuns.read(straight.resolve("summary.json"));
+        assertTrue(summary.contains("\"mode\" : \"model-parallel\"") && summary.contains("\"kernel\" : \""
+                + kernelInSummary + "\""), summary);
         assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(tmp.resolve("first"), 2, "--mode", "model-parallel",
-                "--checkpoint", checkpoint, "--checkpoint-every", "2")));
+                "--kernel", kernel, "--checkpoint", checkpoint, "--checkpoint-every", "2")));
         BadInputTest.Result broadcast = BadInputTest.runCapturing(LdaRuns.kos(tmp.resolve("broadcast"), 4,
-                "--mode", "broadcast", "--checkpoint", checkpoint, "--resume"));
+                "--mode", "broadcast", "--kernel", kernel, "--checkpoint", checkpoint, "--resume"));
         assertEquals(ExitCode.BAD_INPUT, broadcast.code(), broadcast.err());
         assertTrue(broadcast.err().contains("mode: checkpoint model-parallel, now broadcast; totals-sync: checkpoint "
                 + "sweep, now none"), broadcast.err());
         Path resumed = tmp.resolve("resumed");
-        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(resumed, 4, "--mode", "model-parallel", "--checkpoint",
-                checkpoint, "--resume", "--partitions", "4")));
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(resumed, 4, "--mode", "model-parallel", "--kernel", kernel,
+                "--checkpoint", checkpoint, "--resume", "--partitions", "4")));
         assertEquals(LdaRuns.read(straight.resolve("topics.csv")), LdaRuns.read(resumed.resolve("topics.csv")));
         assertEquals(LdaRuns.loglikWithoutTimes(straight), LdaRuns.loglikWithoutTimes(resumed));
         assertEquals(LdaRuns.docTopics(spark(), straight), LdaRuns.docTopics(spark(), resumed));

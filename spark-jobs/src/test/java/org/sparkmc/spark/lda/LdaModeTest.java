@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.lda.LdaKernel;
 
 /** The mode names users write, and how {@code auto} chooses by the table's size against an executor's heap. */
 class LdaModeTest {
@@ -34,5 +35,26 @@ class LdaModeTest {
         assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.choose(1, 1, 200L << 20), "a heap below Spark's reserve");
         assertEquals(LdaMode.BROADCAST, LdaMode.BROADCAST.choose(cells * 100, 2, heap), "an explicit mode stays");
         assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.MODEL_PARALLEL.choose(1, 1, heap));
+    }
+
+    /**
+     * With the cycle MH kernel a task's sampler counts at its own size: here, at K = 1,000, the words of 5,000 and
+     * 300 tokens get dense rows (1,000 ints each), the word of 2 a hash row of 4 slots and the word of none no row;
+     * 8 ints of row index, 16 bytes a word of per-word arrays, and 12 bytes for each of the 1,302 cells the alias
+     * tables may take. The sparse kernel's 4 bytes a cell are the formula above.
+     */
+    @Test
+    void theCycleMhKernelsSamplerCountsAtItsOwnSize() {
+        int[] totals = {5000, 300, 2, 0};
+        long cells = 1000 + 300 + 2;
+        long mh = 4 * (1000 + 1000 + 4 + 8) + 16 * 4 + 12 * cells;
+        assertEquals(mh, LdaKernel.CYCLE_MH.samplerBytes(1000, totals));
+        assertEquals(4 * cells, LdaKernel.SPARSE_GIBBS.samplerBytes(1000, totals));
+        assertEquals(LdaMode.broadcastBytes(cells, 2), LdaMode.broadcastBytes(cells, 4 * cells, 2));
+        long bytes = LdaMode.broadcastBytes(cells, mh, 2);
+        assertEquals(8 * cells + 2 * mh, bytes);
+        long heap = LdaMode.SPARK_RESERVED_BYTES + 2 * bytes;
+        assertEquals(LdaMode.BROADCAST, LdaMode.AUTO.chooseForBytes(bytes, heap));
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.chooseForBytes(bytes + 1, heap));
     }
 }

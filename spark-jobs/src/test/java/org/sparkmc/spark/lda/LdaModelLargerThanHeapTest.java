@@ -15,6 +15,7 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.ModelParallelDriver.TotalsSync;
 import org.sparkmc.core.lda.TopicWordCounts;
@@ -77,7 +78,8 @@ class LdaModelLargerThanHeapTest {
                     + (heap >> 20) + " MB");
             LdaPriors priors = new LdaPriors(TOPICS, 0.1, 0.01);
             ModelParallelSpark run = ModelParallelSpark.start(sc, docs.blocks(BLOCKS, BLOCKS), docs.numTokens(),
-                    VOCABULARY, new ModelParallelSpark.Options(priors, BLOCKS, BLOCKS, 5, -1, TotalsSync.SWEEP));
+                    VOCABULARY, new ModelParallelSpark.Options(priors, BLOCKS, BLOCKS, 5,
+                            LdaKernel.SPARSE_GIBBS, -1, TotalsSync.SWEEP));
             docs.release();
             double start = run.lastStep().perToken();
             List<AdLdaSpark.Step> steps = new ArrayList<>();

@@ -12,8 +12,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.ModelParallelDriver;
 import org.sparkmc.core.lda.ModelParallelDriver.TotalsSync;
@@ -31,25 +32,30 @@ class LdaModelParallelTest extends SparkTestBase {
                 .selectByDocId(id -> id % 7 == 0);
     }
 
-    private ModelParallelSpark start(Corpus corpus, int blocks, int partitions, TotalsSync sync) {
+    private ModelParallelSpark start(Corpus corpus, int blocks, int partitions, TotalsSync sync, LdaKernel kernel) {
         LdaDocuments docs = LdaDocuments.parallelize(jsc(), corpus, 3);
         ModelParallelSpark run = ModelParallelSpark.start(jsc(), docs.blocks(blocks, partitions), corpus.numTokens(),
-                corpus.vocabularySize(), new ModelParallelSpark.Options(PRIORS, blocks, partitions, 99, 2, sync));
+                corpus.vocabularySize(), new ModelParallelSpark.Options(PRIORS, blocks, partitions, 99, kernel, 2,
+                        sync));
         docs.release();
         return run;
+    }
+
+    private ModelParallelSpark start(Corpus corpus, int blocks, int partitions, TotalsSync sync) {
+        return start(corpus, blocks, partitions, sync, LdaKernel.SPARSE_GIBBS);
     }
 
     /**
      * The Spark sub-steps are the single-JVM slice schedule ({@link ModelParallelDriver}) distributed: after every
      * sweep the same log-likelihood (to the last bit), the same counts and every block's topics, for both
-     * synchronisations of the topic totals, 4 blocks and slices on 2 partitions.
+     * synchronisations of the topic totals and both kernels, 4 blocks and slices on 2 partitions.
      */
     @ParameterizedTest
-    @EnumSource(TotalsSync.class)
-    void sweepsEqualTheSingleMachineSliceSchedule(TotalsSync sync) {
+    @CsvSource({"SUB_STEP, SPARSE_GIBBS", "SWEEP, SPARSE_GIBBS", "SUB_STEP, CYCLE_MH", "SWEEP, CYCLE_MH"})
+    void sweepsEqualTheSingleMachineSliceSchedule(TotalsSync sync, LdaKernel kernel) {
         Corpus kos = kos();
-        ModelParallelSpark spark = start(kos, 4, 2, sync);
-        ModelParallelDriver driver = ModelParallelDriver.start(kos, 4, PRIORS, new RandomStreams(99), sync);
+        ModelParallelSpark spark = start(kos, 4, 2, sync, kernel);
+        ModelParallelDriver driver = ModelParallelDriver.start(kos, 4, PRIORS, kernel, new RandomStreams(99), sync);
         assertEquals(driver.logLikelihood(), spark.logLikelihood(), "the random start");
         for (int s = 1; s <= 3; s++) {
             List<AdLdaSpark.Step> steps = new ArrayList<>();
@@ -96,7 +102,7 @@ class LdaModelParallelTest extends SparkTestBase {
     @Test
     void partitionsMustDivideTheBlocks() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new ModelParallelSpark.Options(PRIORS, 4, 3, 1, 2, TotalsSync.SWEEP));
+                () -> new ModelParallelSpark.Options(PRIORS, 4, 3, 1, LdaKernel.SPARSE_GIBBS, 2, TotalsSync.SWEEP));
         assertTrue(e.getMessage().contains("4 blocks on 3"), e.getMessage());
     }
 }
