@@ -263,18 +263,17 @@ final class HybridTopicRows {
      * Appends word w's non-zero cells, packed {@code count << topicBits | topic} in no particular order, to
      * {@code out}.
      *
-     * @throws IllegalArgumentException if a dense count exceeds what a packed cell holds
+     * @throws org.sparkmc.core.InvalidInputException if a dense count exceeds what a packed cell holds
      */
     void appendRow(int w, TopicWordCounts.IntList out) {
         int at = index[2 * w];
         int log = index[2 * w + 1];
         if (log == DENSE) {
-            int max = (1 << 31 - bits) - 1;
+            int max = TopicWordCounts.maxCellCount(numTopics);
             for (int k = 0; k < numTopics; k++) {
                 int c = cells[at + k];
                 if (c > max) {
-                    throw new IllegalArgumentException("word " + w + " has " + c + " tokens in topic " + k
-                            + ", more than the packed layout holds for K topics (" + max + ")");
+                    TopicWordCounts.requireCellFits(w, c, numTopics);
                 }
                 if (c != 0) {
                     out.add(c << bits | k);
