@@ -128,11 +128,8 @@ public final class CycleMhLdaSampler implements LdaSampler {
      * class comment without the block's tokens, the alias cells at their bound Σ_w min(K, t_w)).
      */
     public static long tableBytes(int numTopics, int[] wordTotals) {
-        long aliasCells = 0;
-        for (int t : wordTotals) {
-            aliasCells += Math.min(numTopics, t);
-        }
-        return HybridTopicRows.bytes(numTopics, wordTotals) + 16L * wordTotals.length + 12 * aliasCells;
+        return HybridTopicRows.bytes(numTopics, wordTotals) + 16L * wordTotals.length
+                + 12 * TopicWordCounts.cellBound(numTopics, wordTotals);
     }
 
     /** The rows (for tests). */

@@ -68,7 +68,7 @@ final class HybridTopicRows {
             }
             index[2 * v] = (int) size;
             index[2 * v + 1] = log;
-            size += log == DENSE ? k : log == 0 ? 0 : 1 << log;
+            size += slots(k, log);
             if (size > Integer.MAX_VALUE - 8) {
                 throw new IllegalArgumentException("the topic-word rows would exceed 2^31 ints (W = " + w + ", K = "
                         + k + ")");
@@ -102,7 +102,7 @@ final class HybridTopicRows {
         long ints = 2L * wordTotals.length;
         for (int t : wordTotals) {
             int log = log2Slots(numTopics, t, Layout.HYBRID);
-            ints += log == DENSE ? numTopics : log == 0 ? 0 : 1L << log;
+            ints += slots(numTopics, log);
         }
         return 4 * ints;
     }
@@ -203,6 +203,11 @@ final class HybridTopicRows {
         }
     }
 
+    /** The ints of a row laid out as {@code log} says: K when dense, none without tokens, else 2^log slots. */
+    private static int slots(int numTopics, int log) {
+        return log == DENSE ? numTopics : log == 0 ? 0 : 1 << log;
+    }
+
     private static int home(int k, int log) {
         return k * GOLDEN >>> 32 - log;
     }
@@ -228,7 +233,7 @@ final class HybridTopicRows {
     void clearRow(int w) {
         int at = index[2 * w];
         int log = index[2 * w + 1];
-        Arrays.fill(cells, at, at + (log == DENSE ? numTopics : log == 0 ? 0 : 1 << log), 0);
+        Arrays.fill(cells, at, at + slots(numTopics, log), 0);
     }
 
     /** n_{k,w} = count (≥ 0). */

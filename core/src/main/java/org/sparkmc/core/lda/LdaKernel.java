@@ -26,13 +26,7 @@ public enum LdaKernel {
      */
     public long samplerBytes(int numTopics, int[] wordTotals) {
         return switch (this) {
-            case SPARSE_GIBBS -> {
-                long cells = 0;
-                for (int t : wordTotals) {
-                    cells += Math.min(numTopics, t);
-                }
-                yield 4 * cells;
-            }
+            case SPARSE_GIBBS -> 4 * TopicWordCounts.cellBound(numTopics, wordTotals);
             case CYCLE_MH -> CycleMhLdaSampler.tableBytes(numTopics, wordTotals);
         };
     }

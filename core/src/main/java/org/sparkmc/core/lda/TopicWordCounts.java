@@ -296,14 +296,23 @@ public final class TopicWordCounts implements Serializable {
         }
         int bits = 31 - (64 - Long.numberOfLeadingZeros(tokens)); // topic bits left beside the count's bits
         String fewer = bits >= 1 ? "use at most " + (1 << bits) + " topics" : "no number of topics holds it";
-        throw new InvalidInputException("word " + word + " (counted from 0) occurs " + tokens + " times, but with K=" + numTopics
-                + " topics one (word, topic) count holds at most " + max + " (the count and the topic share one int); "
-                + fewer + ", or drop the most frequent words from the corpus");
+        throw new InvalidInputException("word " + word + " (counted from 0) occurs " + tokens + " times, but with K="
+                + numTopics + " topics one (word, topic) count holds at most " + max + " (the count and the topic "
+                + "share one int); " + fewer + ", or drop the most frequent words from the corpus");
+    }
+
+    /** The most non-zero (word, topic) cells counts with these word totals can have: Σ_w min(K, t_w). */
+    public static long cellBound(int numTopics, int[] wordTotals) {
+        long cells = 0;
+        for (int t : wordTotals) {
+            cells += Math.min(numTopics, t);
+        }
+        return cells;
     }
 
     /** The largest count one (word, topic) cell can hold in the packed layout. */
     public int maxCellCount() {
-        return (1 << (31 - topicBits)) - 1;
+        return maxCellCount(numTopics);
     }
 
     /** n_{k,w}; O(number of topics of word w). */

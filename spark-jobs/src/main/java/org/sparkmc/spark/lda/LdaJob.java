@@ -165,12 +165,9 @@ public final class LdaJob {
             return LdaMode.BROADCAST;
         }
         sc.setJobGroup("sparkmc-lda-mode", "lda: model size", false);
-        long cells = 0;
         int k = config.priors().numTopics();
         int[] frequencies = training.wordFrequencies();
-        for (int f : frequencies) {
-            cells += Math.min(k, f);
-        }
+        long cells = TopicWordCounts.cellBound(k, frequencies);
         LdaMode.ExecutorShape shape = LdaMode.ExecutorShape.of(sc);
         long bytes = LdaMode.broadcastBytes(cells, config.kernel().samplerBytes(k, frequencies), shape.cores());
         LdaMode mode = LdaMode.AUTO.chooseForBytes(bytes, shape.heapBytes());

@@ -37,29 +37,13 @@ public enum LdaMode {
     }
 
     /**
-     * What one executor holds of the topic–word table in the broadcast mode with the sparse kernel: the broadcast
-     * value and its serialised pieces, and each running task's sampler copy and count change, about (8 + 4c)·C bytes
-     * for C = Σ_w min(K, f_w) cells (BENCHMARKS.md, "Memory of the lda job").
-     */
-    static long broadcastBytes(long cells, int coresPerExecutor) {
-        return broadcastBytes(cells, 4L * cells, coresPerExecutor);
-    }
-
-    /**
-     * The same with a task's sampler taking {@code samplerBytes}: 8·C for the broadcast value and its pieces, and c
-     * such samplers ({@code CycleMhLdaSampler.tableBytes} for the cycle MH kernel).
+     * What one executor holds of the topic–word table in the broadcast mode: the broadcast value and its serialised
+     * pieces, 8·C bytes for C = Σ_w min(K, f_w) cells, and c running tasks' samplers of {@code samplerBytes} each
+     * ({@code LdaKernel.samplerBytes}: 4·C for the sparse kernel, so (8 + 4c)·C in all; BENCHMARKS.md, "Memory of
+     * the lda job").
      */
     static long broadcastBytes(long cells, long samplerBytes, int coresPerExecutor) {
         return 8L * cells + coresPerExecutor * samplerBytes;
-    }
-
-    /**
-     * The mode to run: this one unless it is {@link #AUTO}, which is {@link #MODEL_PARALLEL} when the broadcast
-     * mode's tables with the sparse kernel would take more than half of an executor's heap after Spark's reserve,
-     * else {@link #BROADCAST}.
-     */
-    LdaMode choose(long cells, int coresPerExecutor, long executorHeap) {
-        return chooseForBytes(broadcastBytes(cells, coresPerExecutor), executorHeap);
     }
 
     /**

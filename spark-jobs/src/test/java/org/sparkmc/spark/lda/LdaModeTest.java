@@ -28,13 +28,21 @@ class LdaModeTest {
     void autoIsBroadcastWhileItsCopiesFitHalfTheUsableHeap() {
         long heap = (1024L + 300) << 20;
         long cells = 1L << 25;
-        assertEquals(512L << 20, LdaMode.broadcastBytes(cells, 2));
-        assertEquals(LdaMode.BROADCAST, LdaMode.AUTO.choose(cells, 2, heap));
-        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.choose(cells + 1, 2, heap));
-        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.choose(cells, 4, heap), "more tasks, more copies");
-        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.choose(1, 1, 200L << 20), "a heap below Spark's reserve");
-        assertEquals(LdaMode.BROADCAST, LdaMode.BROADCAST.choose(cells * 100, 2, heap), "an explicit mode stays");
-        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.MODEL_PARALLEL.choose(1, 1, heap));
+        assertEquals(512L << 20, sparse(cells, 2));
+        assertEquals(LdaMode.BROADCAST, LdaMode.AUTO.chooseForBytes(sparse(cells, 2), heap));
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.chooseForBytes(sparse(cells + 1, 2), heap));
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.chooseForBytes(sparse(cells, 4), heap),
+                "more tasks, more copies");
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.AUTO.chooseForBytes(sparse(1, 1), 200L << 20),
+                "a heap below Spark's reserve");
+        assertEquals(LdaMode.BROADCAST, LdaMode.BROADCAST.chooseForBytes(sparse(cells * 100, 2), heap),
+                "an explicit mode stays");
+        assertEquals(LdaMode.MODEL_PARALLEL, LdaMode.MODEL_PARALLEL.chooseForBytes(sparse(1, 1), heap));
+    }
+
+    /** The broadcast mode's bytes on an executor with the sparse kernel's samplers (4 bytes a cell). */
+    private static long sparse(long cells, int cores) {
+        return LdaMode.broadcastBytes(cells, 4 * cells, cores);
     }
 
     /**
@@ -50,7 +58,7 @@ class LdaModeTest {
         long mh = 4 * (1000 + 1000 + 4 + 8) + 16 * 4 + 12 * cells;
         assertEquals(mh, LdaKernel.CYCLE_MH.samplerBytes(1000, totals));
         assertEquals(4 * cells, LdaKernel.SPARSE_GIBBS.samplerBytes(1000, totals));
-        assertEquals(LdaMode.broadcastBytes(cells, 2), LdaMode.broadcastBytes(cells, 4 * cells, 2));
+        assertEquals(16 * cells, LdaMode.broadcastBytes(cells, LdaKernel.SPARSE_GIBBS.samplerBytes(1000, totals), 2));
         long bytes = LdaMode.broadcastBytes(cells, mh, 2);
         assertEquals(8 * cells + 2 * mh, bytes);
         long heap = LdaMode.SPARK_RESERVED_BYTES + 2 * bytes;
