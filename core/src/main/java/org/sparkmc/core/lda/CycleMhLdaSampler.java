@@ -419,11 +419,18 @@ public final class CycleMhLdaSampler implements LdaSampler {
     public TopicWordCounts counts() {
         int[] starts = new int[vocabularySize + 1];
         TopicWordCounts.IntList cells = new TopicWordCounts.IntList(1 << 16);
+        TopicWordCounts.IntList wide = new TopicWordCounts.IntList(16);
+        int wideAbove = base.wideAbove();
         for (int w = 0; w < vocabularySize; w++) {
-            rows.appendRow(w, cells);
+            boolean isWide = wordTotals[w] > wideAbove;
+            if (isWide) {
+                wide.add(w);
+            }
+            rows.appendRow(w, cells, isWide);
             starts[w + 1] = cells.size;
         }
-        return TopicWordCounts.ofPacked(numTopics, vocabularySize, starts, cells.toArray(), topicTotals.clone());
+        return TopicWordCounts.ofPacked(numTopics, vocabularySize, wideAbove, starts, cells.toArray(), wide.toArray(),
+                topicTotals.clone());
     }
 
     @Override
@@ -433,10 +440,8 @@ public final class CycleMhLdaSampler implements LdaSampler {
             present[w] = true;
         }
         int[] dense = new int[numTopics];
-        int[] starts = before.rowStarts();
-        int[] cells = before.entries();
-        int bits = before.topicBits();
-        int mask = (1 << bits) - 1;
+        int[] beforeTopics = new int[numTopics];
+        int[] beforeCounts = new int[numTopics];
         TopicWordCounts.IntList words = new TopicWordCounts.IntList(1024);
         TopicWordCounts.IntList topics = new TopicWordCounts.IntList(1024);
         TopicWordCounts.IntList changes = new TopicWordCounts.IntList(1024);
@@ -444,8 +449,9 @@ public final class CycleMhLdaSampler implements LdaSampler {
             if (!present[w]) {
                 continue;
             }
-            for (int e = starts[w]; e < starts[w + 1]; e++) {
-                dense[cells[e] & mask] = cells[e] >>> bits;
+            int n = before.row(w, beforeTopics, beforeCounts);
+            for (int e = 0; e < n; e++) {
+                dense[beforeTopics[e]] = beforeCounts[e];
             }
             markRow(before, w, docs);
             for (int i = rowLo; i <= rowHi; i++) {
@@ -490,12 +496,13 @@ public final class CycleMhLdaSampler implements LdaSampler {
                 continue;
             }
             present[w] = true;
-            if (starts[w + 1] - starts[w] > Math.min(numTopics, wordTotals[w])) {
+            boolean wide = before.isWide(w);
+            if (!wide && starts[w + 1] - starts[w] > Math.min(numTopics, wordTotals[w])) {
                 throw new IllegalArgumentException("word " + w + " has " + (starts[w + 1] - starts[w]) + " topics in "
                         + "the counts to restore, more than its " + wordTotals[w] + " tokens allow");
             }
             if (!rows.isDense(w)) {
-                rows.setRow(w, cells, starts[w], starts[w + 1]);
+                rows.setRow(w, cells, starts[w], starts[w + 1], wide);
                 continue;
             }
             markRow(before, w, docs);
@@ -505,7 +512,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
                 }
                 rowTopics[i] = 0;
             }
-            rows.setCells(w, cells, starts[w], starts[w + 1]);
+            rows.setCells(w, cells, starts[w], starts[w + 1], wide);
         }
         System.arraycopy(before.topicTotals(), 0, topicTotals, 0, numTopics);
         base = before;
@@ -517,10 +524,10 @@ public final class CycleMhLdaSampler implements LdaSampler {
      * non-zero or differ from {@code counts}' row, when {@code counts} are the counts the sampler started from and only
      * sweeps over {@code docs} changed it since: {@code counts}' non-zero topics of w (the other blocks' share lies
      * within them) and the current topics of {@code docs}' tokens of w. Without the tokens (the tables were built
-     * for another block), every topic.
+     * for another block), or for a wide row of {@code counts}, every topic.
      */
     private void markRow(TopicWordCounts counts, int w, Corpus docs) {
-        if (docs != lastDocs) {
+        if (docs != lastDocs || counts.isWide(w)) {
             Arrays.fill(rowTopics, -1L);
             if ((numTopics & 63) != 0) {
                 rowTopics[rowTopics.length - 1] = (1L << (numTopics & 63)) - 1;

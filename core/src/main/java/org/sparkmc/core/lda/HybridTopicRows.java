@@ -62,7 +62,7 @@ final class HybridTopicRows {
         long size = 0;
         for (int v = 0; v < w; v++) {
             int log = log2Slots(k, wordTotals[v], layout);
-            if (log > 0 && wordTotals[v] > counts.maxCellCount()) {
+            if (log > 0 && wordTotals[v] > TopicWordCounts.maxCellCount(k)) {
                 throw new IllegalArgumentException("word " + v + " has " + wordTotals[v] + " tokens, more than a "
                         + "hash row's packed slot holds for K=" + k);
             }
@@ -78,7 +78,7 @@ final class HybridTopicRows {
         int[] starts = counts.rowStarts();
         int[] entries = counts.entries();
         for (int v = 0; v < w; v++) {
-            rows.setCells(v, entries, starts[v], starts[v + 1]);
+            rows.setCells(v, entries, starts[v], starts[v + 1], counts.isWide(v));
         }
         return rows;
     }
@@ -213,19 +213,25 @@ final class HybridTopicRows {
     }
 
     /**
-     * Sets word w's row to the packed cells {@code entries[from..to)} ({@code count << topicBits | topic}, the
-     * layout of {@link TopicWordCounts}), every other topic 0. A dense row is cleared whole: use {@link #set} to
-     * clear a few known topics instead.
+     * Sets word w's row to the row {@code entries[from..to)} in the layout of {@link TopicWordCounts} (packed cells
+     * {@code count << topicBits | topic}, or if {@code wide} K plain counts), every other topic 0. A dense row is
+     * cleared whole: use {@link #set} to clear a few known topics instead.
      */
-    void setRow(int w, int[] entries, int from, int to) {
+    void setRow(int w, int[] entries, int from, int to, boolean wide) {
         clearRow(w);
-        setCells(w, entries, from, to);
+        setCells(w, entries, from, to, wide);
     }
 
-    /** Sets the topics of the packed cells {@code entries[from..to)} of word w's row to their counts. */
-    void setCells(int w, int[] entries, int from, int to) {
+    /** Sets the topics of the cells {@code entries[from..to)} (packed, or if {@code wide} K plain counts) of row w. */
+    void setCells(int w, int[] entries, int from, int to, boolean wide) {
         for (int e = from; e < to; e++) {
-            set(w, entries[e] & topicMask, entries[e] >>> bits);
+            if (wide) {
+                if (entries[e] != 0) {
+                    set(w, e - from, entries[e]);
+                }
+            } else {
+                set(w, entries[e] & topicMask, entries[e] >>> bits);
+            }
         }
     }
 
@@ -265,21 +271,20 @@ final class HybridTopicRows {
     }
 
     /**
-     * Appends word w's non-zero cells, packed {@code count << topicBits | topic} in no particular order, to
-     * {@code out}.
-     *
-     * @throws org.sparkmc.core.InvalidInputException if a dense count exceeds what a packed cell holds
+     * Appends word w's row to {@code out} in the layout of {@link TopicWordCounts}: if {@code wide}, its K plain
+     * counts in topic order; else its non-zero cells packed {@code count << topicBits | topic}, in no particular
+     * order.
      */
-    void appendRow(int w, TopicWordCounts.IntList out) {
+    void appendRow(int w, TopicWordCounts.IntList out, boolean wide) {
         int at = index[2 * w];
         int log = index[2 * w + 1];
-        if (log == DENSE) {
-            int max = TopicWordCounts.maxCellCount(numTopics);
+        if (wide) {
+            for (int k = 0; k < numTopics; k++) {
+                out.add(get(w, k));
+            }
+        } else if (log == DENSE) {
             for (int k = 0; k < numTopics; k++) {
                 int c = cells[at + k];
-                if (c > max) {
-                    TopicWordCounts.requireCellFits(w, c, numTopics);
-                }
                 if (c != 0) {
                     out.add(c << bits | k);
                 }

@@ -21,29 +21,44 @@ public final class LdaLogLikelihood {
     public static double topicWordTerm(TopicWordCounts counts, double beta) {
         int k = counts.numTopics();
         int w = counts.vocabularySize();
-        double lgBeta = LogGamma.value(beta);
         double sum = k * LogGamma.value(w * beta);
         for (int t : counts.topicTotals()) {
             sum -= LogGamma.value(t + w * beta);
         }
-        int bits = counts.topicBits();
-        LogGammaTable cell = LogGammaTable.of(beta);
-        for (int e : counts.entries()) {
-            sum += cell.value(e >>> bits) - lgBeta;
-        }
-        return sum;
+        return addCellTerms(sum, counts.entries(), counts.rowStarts(), counts.wideRows(), counts.topicBits(), beta);
     }
 
     /**
-     * The non-zero cells' part of log p(w | z), Σ_cells lnΓ(n_{k,w} + β) − lnΓ(β), over packed cells
-     * {@code count << topicBits | topic}: a word slice's share in model-parallel LDA.
+     * The non-zero cells' part of log p(w | z), Σ_cells lnΓ(n_{k,w} + β) − lnΓ(β), over rows in
+     * {@link TopicWordCounts}' layout: packed cells {@code count << topicBits | topic}, except the rows listed in
+     * {@code wideRows} (increasing), which hold K plain counts. Also a word slice's share in model-parallel LDA.
      */
-    public static double cellTerm(int[] entries, int topicBits, double beta) {
+    static double cellTerm(int[] cells, int[] rowStarts, int[] wideRows, int topicBits, double beta) {
+        return addCellTerms(0, cells, rowStarts, wideRows, topicBits, beta);
+    }
+
+    /** {@code sum} plus the cells' terms, added one by one in storage order. */
+    private static double addCellTerms(double sum, int[] cells, int[] rowStarts, int[] wideRows, int topicBits,
+            double beta) {
         double lgBeta = LogGamma.value(beta);
-        LogGammaTable cell = LogGammaTable.of(beta);
-        double sum = 0;
-        for (int e : entries) {
-            sum += cell.value(e >>> topicBits) - lgBeta;
+        LogGammaTable table = LogGammaTable.of(beta);
+        int from = 0;
+        for (int row : wideRows) {
+            sum = addTerms(sum, cells, from, rowStarts[row], topicBits, table, lgBeta);
+            sum = addTerms(sum, cells, rowStarts[row], rowStarts[row + 1], 0, table, lgBeta);
+            from = rowStarts[row + 1];
+        }
+        return addTerms(sum, cells, from, cells.length, topicBits, table, lgBeta);
+    }
+
+    /** Adds the terms of cells[from, to), each count being {@code cell >>> shift}; zero counts (wide rows) add none. */
+    private static double addTerms(double sum, int[] cells, int from, int to, int shift, LogGammaTable table,
+            double lgBeta) {
+        for (int e = from; e < to; e++) {
+            int c = cells[e] >>> shift;
+            if (c != 0) {
+                sum += table.value(c) - lgBeta;
+            }
         }
         return sum;
     }

@@ -46,14 +46,13 @@ public final class PosteriorMeanTopics {
             inv[k] = 1.0 / (counts.topicTotal(k) + vocabularySize * beta);
             smoothing[k] += beta * inv[k];
         }
-        int[] starts = counts.rowStarts();
-        int[] cells = counts.entries();
-        int bits = counts.topicBits();
-        int mask = (1 << bits) - 1;
+        int[] topics = new int[numTopics];
+        int[] cells = new int[numTopics];
         for (int w = 0; w < vocabularySize; w++) {
-            for (int e = starts[w]; e < starts[w + 1]; e++) {
-                int k = cells[e] & mask;
-                sum[w * numTopics + k] += (cells[e] >>> bits) * inv[k];
+            int n = counts.row(w, topics, cells);
+            for (int e = 0; e < n; e++) {
+                int k = topics[e];
+                sum[w * numTopics + k] += cells[e] * inv[k];
             }
         }
         samples++;

@@ -17,9 +17,11 @@ import org.apache.commons.rng.UniformRandomProvider;
  * <p>The sampler owns a mutable local copy of the topic–word counts (copied from a {@link TopicWordCounts}), with
  * each word's row of packed {@code count << bits | topic} cells kept in decreasing order by bubbling after each
  * change, so the q walk usually stops early. A row has room for min(K, word frequency) cells, so the copy takes at
- * most 4·min(N, W·K) bytes. A word may have at most 2^(31 − ⌈log2 K⌉) − 1 tokens (16,777,215 at K=100, 2,097,151
- * at K=1000), as any of its cells could come to hold all of them. Document–topic counts are rebuilt per document from z, so the chain state is just z.
- * No allocation per token. Not thread-safe: one sampler per thread or task.
+ * most 4·min(N, W·K) bytes. A word with more tokens than a packed cell holds ({@link TopicWordCounts#isWide}: over
+ * 2,097,151 at K = 1,000) keeps K plain counts instead, its q walk over all K topics with a binary search in the
+ * prefix sums; such words have over 100 tokens a topic, so their rows are dense anyway. Document–topic counts are
+ * rebuilt per document from z, so the chain state is just z. No allocation per token. Not thread-safe: one sampler
+ * per thread or task.
  */
 public final class SparseLdaSampler implements LdaSampler {
     private final int numTopics;
@@ -31,9 +33,12 @@ public final class SparseLdaSampler implements LdaSampler {
     private final int bits;
     private final int mask;
     private final int one;
+    private final int wideAbove;
 
     // Local topic-word counts: row w is cells[rows[2w] .. rows[2w] + rows[2w+1]), with room up to rows[2w+2]
-    // (start and length side by side: one cache line per token).
+    // (start and length side by side: one cache line per token); a wide row has rows[2w+1] = WIDE and K plain
+    // counts from rows[2w].
+    private static final int WIDE = -1;
     private final int[] rows;
     private final int[] cells;
     private final int[] topicTotals;
@@ -68,15 +73,14 @@ public final class SparseLdaSampler implements LdaSampler {
         this.bits = counts.topicBits();
         this.mask = (1 << bits) - 1;
         this.one = 1 << bits;
+        this.wideAbove = counts.wideAbove();
         int[] srcStarts = counts.rowStarts();
         int[] src = counts.entries();
         rows = new int[2 * vocabularySize + 2];
         long capacity = 0;
         for (int w = 0; w < vocabularySize; w++) {
             rows[2 * w] = (int) capacity;
-            int frequency = counts.wordTotal(w);
-            TopicWordCounts.requireCellFits(w, frequency, numTopics);
-            capacity += Math.min(numTopics, frequency);
+            capacity += counts.isWide(w) ? numTopics : Math.min(numTopics, counts.wordTotal(w));
             if (capacity > Integer.MAX_VALUE - 8) {
                 throw new IllegalArgumentException("the local topic-word table would exceed 2^31 cells");
             }
@@ -86,7 +90,7 @@ public final class SparseLdaSampler implements LdaSampler {
         for (int w = 0; w < vocabularySize; w++) {
             int n = srcStarts[w + 1] - srcStarts[w];
             System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
-            rows[2 * w + 1] = n;
+            rows[2 * w + 1] = counts.isWide(w) ? WIDE : n;
         }
         topicTotals = counts.topicTotals().clone();
         invDenominator = new double[numTopics];
@@ -222,6 +226,9 @@ public final class SparseLdaSampler implements LdaSampler {
         removeFromTopic(k);
         final int base = rows[2 * w];
         final int len = rows[2 * w + 1];
+        if (len == WIDE) {
+            return resampleWide(w, k, base, rng);
+        }
         final int[] cells = this.cells;
         final double[] qTerms = this.qTerms;
         final double[] coefficient = this.coefficient;
@@ -254,25 +261,62 @@ public final class SparseLdaSampler implements LdaSampler {
                 incrementAt(base, j);
             }
         } else {
-            u -= q;
-            if (u < r) {
-                int j = 0;
-                int last = docTopicCount - 1;
-                topic = docTopics[0];
-                u -= docCounts[topic] * beta * invDenominator[topic];
-                while (u > 0 && j < last) {
-                    topic = docTopics[++j];
-                    u -= docCounts[topic] * beta * invDenominator[topic];
-                }
-            } else {
-                topic = sampleSmoothingBucket(rng);
-            }
+            topic = sampleDocumentOrSmoothing(u - q, rng);
             if (topic != k) {
                 decrementAt(w, base, own);
                 incrementWord(w, topic);
             }
         }
         addToTopic(topic);
+        return topic;
+    }
+
+    /** {@link #resample} for a wide row: K plain counts from {@code base}, the q walk over every topic. */
+    private int resampleWide(int w, int k, int base, UniformRandomProvider rng) {
+        cells[base + k]--;
+        double q = 0;
+        for (int t = 0; t < numTopics; t++) {
+            q += coefficient[t] * cells[base + t];
+            qTerms[t] = q;
+        }
+        double u = rng.nextDouble() * (s + r + q);
+        int topic;
+        if (u < q) {
+            int lo = 0;
+            int hi = numTopics - 1; // the first t with qTerms[t] > u lies in [lo, hi]
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (qTerms[mid] > u) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            topic = lo;
+        } else {
+            topic = sampleDocumentOrSmoothing(u - q, rng);
+        }
+        cells[base + topic]++;
+        if (topic != k) {
+            markChanged(w);
+        }
+        addToTopic(topic);
+        return topic;
+    }
+
+    /** Draws from the r bucket if u &lt; r (u uniform on [0, r + s)), else from the s bucket. */
+    private int sampleDocumentOrSmoothing(double u, UniformRandomProvider rng) {
+        if (u >= r) {
+            return sampleSmoothingBucket(rng);
+        }
+        int j = 0;
+        int last = docTopicCount - 1;
+        int topic = docTopics[0];
+        u -= docCounts[topic] * beta * invDenominator[topic];
+        while (u > 0 && j < last) {
+            topic = docTopics[++j];
+            u -= docCounts[topic] * beta * invDenominator[topic];
+        }
         return topic;
     }
 
@@ -302,6 +346,11 @@ public final class SparseLdaSampler implements LdaSampler {
     private void remove(int w, int k) {
         removeFromTopic(k);
         int base = rows[2 * w];
+        if (rows[2 * w + 1] == WIDE) {
+            cells[base + k]--;
+            markChanged(w);
+            return;
+        }
         int at = 0;
         while ((cells[base + at] & mask) != k) {
             at++;
@@ -341,13 +390,7 @@ public final class SparseLdaSampler implements LdaSampler {
         int end = base + rows[2 * w + 1];
         int at = base + j;
         int cell = cells[at] - one;
-        if (!changed[w]) {
-            changed[w] = true;
-            if (changedCount == changedWords.length) {
-                changedWords = Arrays.copyOf(changedWords, 2 * changedCount);
-            }
-            changedWords[changedCount++] = w;
-        }
+        markChanged(w);
         while (at + 1 < end && cells[at + 1] > cell) {
             cells[at] = cells[at + 1];
             at++;
@@ -357,6 +400,17 @@ public final class SparseLdaSampler implements LdaSampler {
             rows[2 * w + 1]--;
         }
         return at - base;
+    }
+
+    /** Notes that word w's row changed (for {@link #delta} and {@link #restore}). */
+    private void markChanged(int w) {
+        if (!changed[w]) {
+            changed[w] = true;
+            if (changedCount == changedWords.length) {
+                changedWords = Arrays.copyOf(changedWords, 2 * changedCount);
+            }
+            changedWords[changedCount++] = w;
+        }
     }
 
     /** Adds the current token to topic k: topic total, document count, s, r, caches (not w's row). */
@@ -393,6 +447,10 @@ public final class SparseLdaSampler implements LdaSampler {
     private void incrementWord(int w, int k) {
         int base = rows[2 * w];
         int len = rows[2 * w + 1];
+        if (len == WIDE) {
+            cells[base + k]++;
+            return;
+        }
         for (int j = 0; j < len; j++) {
             if ((cells[base + j] & mask) == k) {
                 incrementAt(base, j);
@@ -408,16 +466,26 @@ public final class SparseLdaSampler implements LdaSampler {
     @Override
     public TopicWordCounts counts() {
         int[] starts = new int[vocabularySize + 1];
+        TopicWordCounts.IntList wide = new TopicWordCounts.IntList(16);
         int total = 0;
         for (int w = 0; w < vocabularySize; w++) {
-            total += rows[2 * w + 1];
+            total += storedLength(w);
             starts[w + 1] = total;
+            if (rows[2 * w + 1] == WIDE) {
+                wide.add(w);
+            }
         }
         int[] out = new int[total];
         for (int w = 0; w < vocabularySize; w++) {
-            System.arraycopy(cells, rows[2 * w], out, starts[w], rows[2 * w + 1]);
+            System.arraycopy(cells, rows[2 * w], out, starts[w], storedLength(w));
         }
-        return TopicWordCounts.ofPacked(numTopics, vocabularySize, starts, out, topicTotals.clone());
+        return TopicWordCounts.ofPacked(numTopics, vocabularySize, wideAbove, starts, out, wide.toArray(),
+                topicTotals.clone());
+    }
+
+    /** The ints row w takes: its packed cells, or K for a wide row. */
+    private int storedLength(int w) {
+        return rows[2 * w + 1] == WIDE ? numTopics : rows[2 * w + 1];
     }
 
     /**
@@ -470,27 +538,26 @@ public final class SparseLdaSampler implements LdaSampler {
     /** Appends the local rows of {@code changed} (increasing) minus {@code before}'s, cell by cell, without zeros. */
     private void compareRows(TopicWordCounts before, int[] changed, TopicWordCounts.IntList words,
             TopicWordCounts.IntList topics, TopicWordCounts.IntList changes) {
-        int[] srcStarts = before.rowStarts();
-        int[] src = before.entries();
         int[] dense = new int[numTopics];
+        int[] rowTopics = new int[numTopics];
+        int[] rowCounts = new int[numTopics];
         // the topics a row touches, as bits: visited in increasing topic order without sorting
         long[] touched = new long[(numTopics + 63) >>> 6];
         for (int w : changed) {
             int lo = touched.length;
             int hi = -1;
-            for (int e = rows[2 * w]; e < rows[2 * w] + rows[2 * w + 1]; e++) {
-                int k = cells[e] & mask;
-                dense[k] += cells[e] >>> bits;
-                touched[k >>> 6] |= 1L << k;
-                lo = Math.min(lo, k >>> 6);
-                hi = Math.max(hi, k >>> 6);
-            }
-            for (int e = srcStarts[w]; e < srcStarts[w + 1]; e++) {
-                int k = src[e] & mask;
-                dense[k] -= src[e] >>> bits;
-                touched[k >>> 6] |= 1L << k;
-                lo = Math.min(lo, k >>> 6);
-                hi = Math.max(hi, k >>> 6);
+            for (int sign = 1; sign >= -1; sign -= 2) {
+                int n = sign > 0
+                        ? TopicWordCounts.decode(cells, rows[2 * w], rows[2 * w] + storedLength(w),
+                                rows[2 * w + 1] == WIDE, bits, rowTopics, rowCounts)
+                        : before.row(w, rowTopics, rowCounts);
+                for (int e = 0; e < n; e++) {
+                    int k = rowTopics[e];
+                    dense[k] += sign * rowCounts[e];
+                    touched[k >>> 6] |= 1L << k;
+                    lo = Math.min(lo, k >>> 6);
+                    hi = Math.max(hi, k >>> 6);
+                }
             }
             for (int i = lo; i <= hi; i++) {
                 for (long m = touched[i]; m != 0; m &= m - 1) {
@@ -524,8 +591,14 @@ public final class SparseLdaSampler implements LdaSampler {
         int[] words = before == base ? Arrays.copyOf(changedWords, changedCount) : wordsOf(docs);
         for (int w : words) {
             int n = srcStarts[w + 1] - srcStarts[w];
+            if (before.isWide(w) != (rows[2 * w + 1] == WIDE)) {
+                throw new IllegalArgumentException("word " + w + "'s row is " + (before.isWide(w) ? "" : "not ")
+                        + "wide in the counts to restore but is " + (before.isWide(w) ? "not " : "") + "here");
+            }
             System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
-            rows[2 * w + 1] = n;
+            if (rows[2 * w + 1] != WIDE) {
+                rows[2 * w + 1] = n;
+            }
         }
         for (int i = 0; i < changedCount; i++) {
             changed[changedWords[i]] = false;
@@ -578,10 +651,13 @@ public final class SparseLdaSampler implements LdaSampler {
             out[k] += docCounts[k] * beta * invDenominator[k];
         }
         double q = 0;
-        for (int j = 0; j < rows[2 * w + 1]; j++) {
-            int cell = cells[rows[2 * w] + j];
-            double term = coefficient[cell & mask] * (cell >>> bits);
-            out[cell & mask] += term;
+        int[] rowTopics = new int[numTopics];
+        int[] rowCounts = new int[numTopics];
+        int n = TopicWordCounts.decode(cells, rows[2 * w], rows[2 * w] + storedLength(w), rows[2 * w + 1] == WIDE,
+                bits, rowTopics, rowCounts);
+        for (int j = 0; j < n; j++) {
+            double term = coefficient[rowTopics[j]] * rowCounts[j];
+            out[rowTopics[j]] += term;
             q += term;
         }
         out[numTopics] = s;

@@ -24,7 +24,9 @@ public final class TopicInference {
     private final double[] invDenominator;
     private final int burnIn;
     private final int samples;
-    private final int mask;
+    // Scratch for a row of the counts: its topics and counts.
+    private final int[] rowTopics;
+    private final int[] rowCounts;
     private double[] phiRows = new double[0];
     private final int[] rowOf;
     private final int[] documentCounts;
@@ -38,7 +40,8 @@ public final class TopicInference {
         this.beta = priors.beta();
         this.burnIn = burnIn;
         this.samples = samples;
-        this.mask = (1 << counts.topicBits()) - 1;
+        this.rowTopics = new int[numTopics];
+        this.rowCounts = new int[numTopics];
         this.invDenominator = new double[numTopics];
         for (int k = 0; k < numTopics; k++) {
             invDenominator[k] = 1.0 / (counts.topicTotal(k) + counts.vocabularySize() * beta);
@@ -57,7 +60,8 @@ public final class TopicInference {
         this.beta = 0;
         this.burnIn = burnIn;
         this.samples = samples;
-        this.mask = 0;
+        this.rowTopics = null;
+        this.rowCounts = null;
         this.invDenominator = null;
         this.rowOf = new int[vocabularySize];
         Arrays.fill(rowOf, -1);
@@ -151,12 +155,10 @@ public final class TopicInference {
         for (int k = 0; k < numTopics; k++) {
             out[offset + k] = beta * invDenominator[k];
         }
-        int[] starts = counts.rowStarts();
-        int[] cells = counts.entries();
-        int bits = counts.topicBits();
-        for (int e = starts[word]; e < starts[word + 1]; e++) {
-            int k = cells[e] & mask;
-            out[offset + k] = ((cells[e] >>> bits) + beta) * invDenominator[k];
+        int n = counts.row(word, rowTopics, rowCounts);
+        for (int e = 0; e < n; e++) {
+            int k = rowTopics[e];
+            out[offset + k] = (rowCounts[e] + beta) * invDenominator[k];
         }
     }
 

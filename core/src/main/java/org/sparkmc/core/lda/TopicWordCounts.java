@@ -3,7 +3,6 @@ package org.sparkmc.core.lda;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
-import org.sparkmc.core.InvalidInputException;
 
 /**
  * The global LDA count statistics of a topic assignment z: n_{k,w} (tokens of word w in topic k) and n_k (tokens in
@@ -12,27 +11,37 @@ import org.sparkmc.core.InvalidInputException;
  * <p>Row w lists only the topics with n_{k,w} &gt; 0, each as one packed int {@code count << topicBits | topic}
  * (the layout Mallet's SparseLDA uses; Yao, Mimno &amp; McCallum 2009), sorted by decreasing packed value — so by
  * decreasing count, which is the order the sparse sampler scans. Storage is 4 bytes per non-zero cell, plus
- * 4(W+1) for row offsets and 4K for the totals; the number of non-zero cells is at most min(N, W·K). A cell holds a
- * count up to {@link #maxCellCount()} = 2^(31 − topicBits) − 1; a word with more tokens than that is refused.
+ * 4(W+1) for row offsets and 4K for the totals; the number of non-zero cells is at most min(N, W·K).
+ *
+ * <p>A packed cell holds a count up to {@link #maxCellCount(int)} = 2^(31 − topicBits) − 1 (2,097,151 at K = 1,000;
+ * 131,071 at K = 10^4). A word with more tokens than that (more than {@link #wideAbove()}) has a <em>wide</em> row
+ * instead: K plain counts in topic order, zeros included ({@link #isWide}). Wide rows are few and dense anyway (such
+ * a word has over 100 tokens per topic at any K up to 2^15), so they cost about what packed cells would; every
+ * reader goes through {@link #row} or {@link #decode}, which give the non-zero cells of either kind.
  *
  * <p>Immutable by contract (the arrays are shared with the samplers that copy from them, never written).
  */
 public final class TopicWordCounts implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L; // 2: wide rows
 
     private final int numTopics;
     private final int vocabularySize;
     private final int topicBits;
+    private final int wideAbove;
     private final int[] rowStarts;
     private final int[] entries;
+    private final int[] wideRows;
     private final int[] topicTotals;
 
-    private TopicWordCounts(int numTopics, int vocabularySize, int[] rowStarts, int[] entries, int[] topicTotals) {
+    private TopicWordCounts(int numTopics, int vocabularySize, int wideAbove, int[] rowStarts, int[] entries,
+            int[] wideRows, int[] topicTotals) {
         this.numTopics = numTopics;
         this.vocabularySize = vocabularySize;
         this.topicBits = topicBits(numTopics);
+        this.wideAbove = wideAbove;
         this.rowStarts = rowStarts;
         this.entries = entries;
+        this.wideRows = wideRows;
         this.topicTotals = topicTotals;
     }
 
@@ -44,8 +53,8 @@ public final class TopicWordCounts implements Serializable {
     /** All counts zero. */
     public static TopicWordCounts empty(int numTopics, int vocabularySize) {
         checkSizes(numTopics, vocabularySize);
-        return new TopicWordCounts(numTopics, vocabularySize, new int[vocabularySize + 1], new int[0],
-                new int[numTopics]);
+        return new TopicWordCounts(numTopics, vocabularySize, maxCellCount(numTopics), new int[vocabularySize + 1],
+                new int[0], new int[0], new int[numTopics]);
     }
 
     /** The counts of an assignment: token i of {@code corpus} in topic {@code topics[i]}. */
@@ -73,7 +82,8 @@ public final class TopicWordCounts implements Serializable {
         int[] rowStarts = new int[w + 1];
         int[] totals = new int[numTopics];
         IntList out = new IntList(Math.min(words.length, 1 << 20));
-        int bits = topicBits(numTopics);
+        IntList wide = new IntList(16);
+        int wideAbove = maxCellCount(numTopics);
         for (int v = 0; v < w; v++) {
             int n = 0;
             for (int j = starts[v]; j < starts[v + 1]; j++) {
@@ -85,14 +95,19 @@ public final class TopicWordCounts implements Serializable {
                     touched[n++] = k;
                 }
             }
-            appendRow(out, dense, touched, n, numTopics, v, totals);
+            appendRow(out, wide, v, dense, touched, n, numTopics, wideAbove, totals);
             rowStarts[v + 1] = out.size;
         }
-        return new TopicWordCounts(numTopics, w, rowStarts, out.toArray(), totals);
+        return new TopicWordCounts(numTopics, w, wideAbove, rowStarts, out.toArray(), wide.toArray(), totals);
     }
 
     /** Counts from a dense word-major matrix: {@code counts[w * K + k]} = n_{k,w} (e.g. another sampler's). */
     public static TopicWordCounts fromDense(int[] counts, int numTopics, int vocabularySize) {
+        return fromDense(counts, numTopics, vocabularySize, maxCellCount(numTopics));
+    }
+
+    /** As {@link #fromDense(int[], int, int)}, rows of more than {@code wideAbove} tokens stored wide. */
+    static TopicWordCounts fromDense(int[] counts, int numTopics, int vocabularySize, int wideAbove) {
         checkSizes(numTopics, vocabularySize);
         if (counts.length != (long) numTopics * vocabularySize) {
             throw new IllegalArgumentException(counts.length + " counts for W·K = " + vocabularySize + "·" + numTopics);
@@ -102,7 +117,7 @@ public final class TopicWordCounts implements Serializable {
         int[] rowStarts = new int[vocabularySize + 1];
         int[] totals = new int[numTopics];
         IntList out = new IntList(1 << 16);
-        int bits = topicBits(numTopics);
+        IntList wide = new IntList(16);
         for (int v = 0; v < vocabularySize; v++) {
             int n = 0;
             for (int k = 0; k < numTopics; k++) {
@@ -115,10 +130,23 @@ public final class TopicWordCounts implements Serializable {
                     touched[n++] = k;
                 }
             }
-            appendRow(out, dense, touched, n, numTopics, v, totals);
+            appendRow(out, wide, v, dense, touched, n, numTopics, wideAbove, totals);
             rowStarts[v + 1] = out.size;
         }
-        return new TopicWordCounts(numTopics, vocabularySize, rowStarts, out.toArray(), totals);
+        return new TopicWordCounts(numTopics, vocabularySize, wideAbove, rowStarts, out.toArray(), wide.toArray(),
+                totals);
+    }
+
+    /**
+     * The same counts with every row of more than {@code wideAbove} tokens stored wide: for tests, which reach wide
+     * rows on small corpora this way (every count derived from these keeps the threshold).
+     */
+    TopicWordCounts withWideRowsAbove(int wideAbove) {
+        if (wideAbove < 0 || wideAbove > maxCellCount(numTopics)) {
+            throw new IllegalArgumentException("wide rows above " + wideAbove + " tokens: must be in [0, "
+                    + maxCellCount(numTopics) + "]");
+        }
+        return fromDense(toDense(), numTopics, vocabularySize, wideAbove);
     }
 
     /**
@@ -154,10 +182,12 @@ public final class TopicWordCounts implements Serializable {
                 throw new IllegalStateException("topic " + k + " total would become " + totals[k]);
             }
         }
-        int mask = (1 << topicBits) - 1;
         IntList out = new IntList((int) Math.min(Integer.MAX_VALUE - 8, entries.length + extra));
+        IntList wide = new IntList(wideRows.length + 16);
         int[] newStarts = new int[vocabularySize + 1];
         int[] unusedTotals = new int[numTopics];
+        int[] rowTopics = new int[numTopics];
+        int[] rowCounts = new int[numTopics];
         for (int v = 0; v < vocabularySize; v++) {
             boolean changed = false;
             for (int j = 0; j < p && !changed; j++) {
@@ -167,14 +197,17 @@ public final class TopicWordCounts implements Serializable {
             if (!changed) {
                 out.addAll(entries, rowStarts[v], rowStarts[v + 1]);
                 newStarts[v + 1] = out.size;
+                if (isWide(v)) {
+                    wide.add(v);
+                }
                 continue;
             }
-            int n = 0;
-            for (int e = rowStarts[v]; e < rowStarts[v + 1]; e++) {
-                int k = entries[e] & mask;
-                dense[k] = entries[e] >>> topicBits;
+            int n = row(v, rowTopics, rowCounts);
+            for (int i = 0; i < n; i++) {
+                int k = rowTopics[i];
+                dense[k] = rowCounts[i];
                 seen[k] = true;
-                touched[n++] = k;
+                touched[i] = k;
             }
             for (int j = 0; j < p; j++) {
                 TopicWordDelta d = deltas.get(j);
@@ -209,25 +242,38 @@ public final class TopicWordCounts implements Serializable {
                     dense[touched[i]] = 0;
                 }
             }
-            appendRow(out, dense, touched, m, numTopics, v, unusedTotals);
+            appendRow(out, wide, v, dense, touched, m, numTopics, wideAbove, unusedTotals);
             newStarts[v + 1] = out.size;
         }
-        return new TopicWordCounts(numTopics, vocabularySize, newStarts, out.toArray(), totals);
+        return new TopicWordCounts(numTopics, vocabularySize, wideAbove, newStarts, out.toArray(), wide.toArray(),
+                totals);
     }
 
-    /** Counts from rows already in the canonical form (taken, not checked): for the model-parallel slices. */
-    static TopicWordCounts wrap(int numTopics, int vocabularySize, int[] rowStarts, int[] entries,
-            int[] topicTotals) {
-        return new TopicWordCounts(numTopics, vocabularySize, rowStarts, entries, topicTotals);
+    /**
+     * Counts from rows already in the canonical form (taken, not checked): for the model-parallel slices.
+     *
+     * @param wideRows the words whose rows are wide, increasing
+     */
+    static TopicWordCounts wrap(int numTopics, int vocabularySize, int wideAbove, int[] rowStarts, int[] entries,
+            int[] wideRows, int[] topicTotals) {
+        return new TopicWordCounts(numTopics, vocabularySize, wideAbove, rowStarts, entries, wideRows, topicTotals);
     }
 
-    /** Counts from packed rows (taken), each row re-sorted into the canonical decreasing order. */
-    static TopicWordCounts ofPacked(int numTopics, int vocabularySize, int[] rowStarts, int[] entries,
-            int[] topicTotals) {
+    /**
+     * Counts from rows (taken) whose packed rows may be in any order: each is re-sorted into the canonical
+     * decreasing order (the wide rows, {@code wideRows}, are in topic order already).
+     */
+    static TopicWordCounts ofPacked(int numTopics, int vocabularySize, int wideAbove, int[] rowStarts, int[] entries,
+            int[] wideRows, int[] topicTotals) {
+        int next = 0;
         for (int v = 0; v < vocabularySize; v++) {
-            sortDescending(entries, rowStarts[v], rowStarts[v + 1]);
+            if (next < wideRows.length && wideRows[next] == v) {
+                next++;
+            } else {
+                sortDescending(entries, rowStarts[v], rowStarts[v + 1]);
+            }
         }
-        return new TopicWordCounts(numTopics, vocabularySize, rowStarts, entries, topicTotals);
+        return new TopicWordCounts(numTopics, vocabularySize, wideAbove, rowStarts, entries, wideRows, topicTotals);
     }
 
     private static void sortDescending(int[] a, int from, int to) {
@@ -239,22 +285,56 @@ public final class TopicWordCounts implements Serializable {
         }
     }
 
-    /** Appends row v from dense[touched[0..n)] (resetting them to 0), sorted by decreasing packed value. */
-    static void appendRow(IntList out, int[] dense, int[] touched, int n, int numTopics, int word, int[] totals) {
+    /**
+     * Appends row {@code row} from dense[touched[0..n)] (resetting them to 0), adding its counts to {@code totals}:
+     * packed cells sorted by decreasing value, or — if the row has more than {@code wideAbove} tokens — K plain
+     * counts in topic order, the row then added to {@code wide}.
+     */
+    static void appendRow(IntList out, IntList wide, int row, int[] dense, int[] touched, int n, int numTopics,
+            int wideAbove, int[] totals) {
+        long sum = 0;
+        for (int i = 0; i < n; i++) {
+            sum += dense[touched[i]];
+        }
+        if (sum > wideAbove) {
+            wide.add(row);
+            out.addAll(dense, 0, numTopics);
+        }
         int bits = topicBits(numTopics);
-        int max = maxCellCount(numTopics);
         int from = out.size;
         for (int i = 0; i < n; i++) {
             int k = touched[i];
             int c = dense[k];
             dense[k] = 0;
-            if (c > max) {
-                requireCellFits(word, c, numTopics);
-            }
             totals[k] += c;
-            out.add(c << bits | k);
+            if (sum <= wideAbove) {
+                out.add(c << bits | k);
+            }
         }
         sortDescending(out.data, from, out.size);
+    }
+
+    /**
+     * The non-zero cells of one row stored in {@code cells[from, to)} — packed, or wide (K plain counts) — as
+     * (topic, count) pairs in {@code topics[0..n)}, {@code counts[0..n)}, in the stored order; returns n.
+     */
+    static int decode(int[] cells, int from, int to, boolean wide, int topicBits, int[] topics, int[] counts) {
+        int n = 0;
+        if (wide) {
+            for (int e = from; e < to; e++) {
+                if (cells[e] != 0) {
+                    topics[n] = e - from;
+                    counts[n++] = cells[e];
+                }
+            }
+        } else {
+            int mask = (1 << topicBits) - 1;
+            for (int e = from; e < to; e++) {
+                topics[n] = cells[e] & mask;
+                counts[n++] = cells[e] >>> topicBits;
+            }
+        }
+        return n;
     }
 
     private static void checkSizes(int numTopics, int vocabularySize) {
@@ -284,39 +364,46 @@ public final class TopicWordCounts implements Serializable {
     }
 
     /**
-     * Refuses a word with more tokens than one packed cell holds at K topics (all its tokens may share a topic), as
-     * bad input naming the word, its count, the limit and the largest K that would hold it.
-     *
-     * @throws InvalidInputException if {@code tokens} &gt; {@link #maxCellCount(int)}
+     * The most cells counts with these word totals store: Σ_w min(K, t_w), a word whose row is wide (more tokens
+     * than {@link #maxCellCount(int)}) taking K.
      */
-    public static void requireCellFits(int word, long tokens, int numTopics) {
-        int max = maxCellCount(numTopics);
-        if (tokens <= max) {
-            return;
-        }
-        int bits = 31 - (64 - Long.numberOfLeadingZeros(tokens)); // topic bits left beside the count's bits
-        String fewer = bits >= 1 ? "use at most " + (1 << bits) + " topics" : "no number of topics holds it";
-        throw new InvalidInputException("word " + word + " (counted from 0) occurs " + tokens + " times, but with K="
-                + numTopics + " topics one (word, topic) count holds at most " + max + " (the count and the topic "
-                + "share one int); " + fewer + ", or drop the most frequent words from the corpus");
-    }
-
-    /** The most non-zero (word, topic) cells counts with these word totals can have: Σ_w min(K, t_w). */
     public static long cellBound(int numTopics, int[] wordTotals) {
         long cells = 0;
+        int wideAbove = maxCellCount(numTopics);
         for (int t : wordTotals) {
-            cells += Math.min(numTopics, t);
+            cells += t > wideAbove ? numTopics : Math.min(numTopics, t);
         }
         return cells;
     }
 
-    /** The largest count one (word, topic) cell can hold in the packed layout. */
-    public int maxCellCount() {
-        return maxCellCount(numTopics);
+    /** A row with more tokens than this is stored wide (K plain counts) rather than as packed cells. */
+    public int wideAbove() {
+        return wideAbove;
+    }
+
+    /** Whether word w's row is wide: K plain counts in topic order, zeros included. */
+    public boolean isWide(int word) {
+        return wideRows.length > 0 && Arrays.binarySearch(wideRows, word) >= 0;
+    }
+
+    /** The words whose rows are wide, increasing (shared, read-only by contract). */
+    public int[] wideRows() {
+        return wideRows;
+    }
+
+    /**
+     * Row w's non-zero cells as (topic, count) pairs in {@code topics[0..n)} and {@code counts[0..n)} (each of length
+     * at least K), in the canonical order (decreasing count; a wide row's in topic order); returns n.
+     */
+    public int row(int word, int[] topics, int[] counts) {
+        return decode(entries, rowStarts[word], rowStarts[word + 1], isWide(word), topicBits, topics, counts);
     }
 
     /** n_{k,w}; O(number of topics of word w). */
     public int count(int word, int topic) {
+        if (isWide(word)) {
+            return entries[rowStarts[word] + topic];
+        }
         int mask = (1 << topicBits) - 1;
         for (int e = rowStarts[word]; e < rowStarts[word + 1]; e++) {
             if ((entries[e] & mask) == topic) {
@@ -333,9 +420,10 @@ public final class TopicWordCounts implements Serializable {
 
     /** The number of tokens of word w (the sum of its row). */
     public int wordTotal(int word) {
+        int shift = isWide(word) ? 0 : topicBits;
         int n = 0;
         for (int e = rowStarts[word]; e < rowStarts[word + 1]; e++) {
-            n += entries[e] >>> topicBits;
+            n += entries[e] >>> shift;
         }
         return n;
     }
@@ -349,7 +437,7 @@ public final class TopicWordCounts implements Serializable {
         return n;
     }
 
-    /** The number of non-zero (word, topic) cells. */
+    /** The number of stored cells: the non-zero (word, topic) cells, and K for each wide row. */
     public int nonZeros() {
         return entries.length;
     }
@@ -359,7 +447,10 @@ public final class TopicWordCounts implements Serializable {
         return rowStarts;
     }
 
-    /** Packed cells {@code count << topicBits | topic} (shared, read-only by contract). */
+    /**
+     * The rows' cells (shared, read-only by contract): packed {@code count << topicBits | topic}, or a
+     * {@linkplain #isWide wide} row's K plain counts.
+     */
     public int[] entries() {
         return entries;
     }
@@ -372,10 +463,12 @@ public final class TopicWordCounts implements Serializable {
     /** The dense word-major matrix {@code [w * K + k]} = n_{k,w} (W·K ints: for tests and small models). */
     public int[] toDense() {
         int[] dense = new int[Math.multiplyExact(vocabularySize, numTopics)];
-        int mask = (1 << topicBits) - 1;
+        int[] topics = new int[numTopics];
+        int[] counts = new int[numTopics];
         for (int v = 0; v < vocabularySize; v++) {
-            for (int e = rowStarts[v]; e < rowStarts[v + 1]; e++) {
-                dense[v * numTopics + (entries[e] & mask)] = entries[e] >>> topicBits;
+            int n = row(v, topics, counts);
+            for (int i = 0; i < n; i++) {
+                dense[v * numTopics + topics[i]] = counts[i];
             }
         }
         return dense;
@@ -383,12 +476,13 @@ public final class TopicWordCounts implements Serializable {
 
     /** Bytes of the arrays' payload: what a broadcast of these counts carries before serialisation overhead. */
     public long payloadBytes() {
-        return 4L * (entries.length + rowStarts.length + topicTotals.length);
+        return 4L * (entries.length + rowStarts.length + wideRows.length + topicTotals.length);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof TopicWordCounts c && c.numTopics == numTopics && c.vocabularySize == vocabularySize
+                && c.wideAbove == wideAbove && Arrays.equals(c.wideRows, wideRows)
                 && Arrays.equals(c.rowStarts, rowStarts) && Arrays.equals(c.entries, entries)
                 && Arrays.equals(c.topicTotals, topicTotals);
     }

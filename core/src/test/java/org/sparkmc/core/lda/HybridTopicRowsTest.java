@@ -52,12 +52,12 @@ class HybridTopicRowsTest {
             TopicWordCounts.IntList cells = new TopicWordCounts.IntList(16);
             int[] starts = new int[w + 1];
             for (int v = 0; v < w; v++) {
-                rows.appendRow(v, cells);
+                rows.appendRow(v, cells, false);
                 starts[v + 1] = cells.size;
             }
             TopicWordCounts expected = TopicWordCounts.fromDense(dense, k, w);
-            assertEquals(expected, TopicWordCounts.ofPacked(k, w, starts, cells.toArray(),
-                    expected.topicTotals().clone()), layout.toString());
+            assertEquals(expected, TopicWordCounts.ofPacked(k, w, TopicWordCounts.maxCellCount(k), starts,
+                    cells.toArray(), new int[0], expected.topicTotals().clone()), layout.toString());
         }
     }
 
@@ -98,7 +98,7 @@ class HybridTopicRowsTest {
         assertFalse(rows.isDense(0));
         rows.decrement(0, 3);
         rows.increment(0, 7);
-        rows.setRow(0, start.entries(), 0, start.entries().length);
+        rows.setRow(0, start.entries(), 0, start.entries().length, false);
         int[] now = new int[k];
         Arrays.setAll(now, t -> rows.get(0, t));
         assertTrue(Arrays.equals(dense, now));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.testing.ChiSquare;
 
@@ -149,36 +148,29 @@ class SparseLdaSamplerTest {
         }
     }
 
-    /** A word that could overflow a packed cell (more tokens than 2^(31 − topic bits) − 1) is refused up front. */
+    /**
+     * A word with more tokens than a packed cell holds at K (2^(31 − topic bits) − 1: 32,767 at K = 40,000) gets a
+     * wide row and is sampled: one sweep leaves the sampler's counts equal to the counts of the new assignment.
+     */
     @Test
-    void refusesWordsTooFrequentForThePackedCells() {
+    void aWordTooFrequentForAPackedCellIsSampledOnAWideRow() {
         int n = 40_000;
-        int[] words = new int[n];
-        Corpus c = Corpus.of(new int[] {0, n}, words, new int[] {1}, 1);
-        LdaPriors priors = new LdaPriors(40_000, 0.1, 0.01); // 16 topic bits: at most 32,767 per cell
-        TopicWordCounts counts = TopicWordCounts.of(c, LdaFixtures.randomTopics(c, 40_000, 1), 40_000);
-        InvalidInputException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidInputException.class,
-                () -> SparseLdaSampler.of(priors, counts));
-        assertEquals("word 0 (counted from 0) occurs 40000 times, but with K=40000 topics one (word, topic) count holds at most 32767"
-                + " (the count and the topic share one int); use at most 32768 topics, or drop the most frequent words"
-                + " from the corpus", e.getMessage());
-        // At the largest K the message names, the word fits.
-        SparseLdaSampler.of(new LdaPriors(32_768, 0.1, 0.01),
-                TopicWordCounts.of(c, LdaFixtures.randomTopics(c, 32_768, 1), 32_768));
+        int k = 40_000;
+        Corpus c = Corpus.of(new int[] {0, n / 2, n}, new int[n], new int[] {1, 2}, 1);
+        char[] z = LdaFixtures.randomTopics(c, k, 1);
+        TopicWordCounts counts = TopicWordCounts.of(c, z, k);
+        assertTrue(counts.isWide(0));
+        assertEquals(k, counts.nonZeros());
+        SparseLdaSampler sampler = SparseLdaSampler.of(new LdaPriors(k, 0.1, 0.01), counts);
+        sampler.sweep(c, z, new RandomStreams(2).stream("sweep", 0));
+        assertEquals(TopicWordCounts.of(c, z, k), sampler.counts());
     }
 
-    /** The limit by K, and the K it names for a count, at the edges of the packed layout. */
+    /** The packed cell's limit by K. */
     @Test
     void cellLimitByNumberOfTopics() {
         assertEquals(2_097_151, TopicWordCounts.maxCellCount(1000));
         assertEquals(131_071, TopicWordCounts.maxCellCount(10_000));
-        TopicWordCounts.requireCellFits(3, 2_097_151, 1000);
-        InvalidInputException e = org.junit.jupiter.api.Assertions.assertThrows(InvalidInputException.class,
-                () -> TopicWordCounts.requireCellFits(3, 2_097_152, 1000));
-        assertTrue(e.getMessage().contains("use at most 512 topics"), e.getMessage());
-        TopicWordCounts.requireCellFits(3, 2_097_152, 512);
-        e = org.junit.jupiter.api.Assertions.assertThrows(InvalidInputException.class,
-                () -> TopicWordCounts.requireCellFits(3, 1L << 30, 2));
-        assertTrue(e.getMessage().contains("no number of topics holds it"), e.getMessage());
+        assertEquals(32_767, TopicWordCounts.maxCellCount(40_000));
     }
 }

@@ -369,20 +369,18 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
                     model.trainingLogLikelihood)), SUMMARY_SCHEMA)
                     .coalesce(1).write().parquet(new Path(path, SUMMARY).toString());
             List<Row> rows = new ArrayList<>();
-            int[] starts = model.counts.rowStarts();
-            int[] cells = model.counts.entries();
-            int bits = model.counts.topicBits();
-            int mask = (1 << bits) - 1;
+            int[] rowTopics = new int[pr.numTopics()];
+            int[] rowCounts = new int[pr.numTopics()];
             for (int v = 0; v < model.vocabSize(); v++) {
-                int n = starts[v + 1] - starts[v];
+                int n = model.counts.row(v, rowTopics, rowCounts);
                 if (n == 0) {
                     continue;
                 }
                 Integer[] topics = new Integer[n];
                 Integer[] ns = new Integer[n];
                 for (int e = 0; e < n; e++) {
-                    topics[e] = cells[starts[v] + e] & mask;
-                    ns[e] = cells[starts[v] + e] >>> bits;
+                    topics[e] = rowTopics[e];
+                    ns[e] = rowCounts[e];
                 }
                 rows.add(RowFactory.create(v, topics, ns));
             }

@@ -136,14 +136,6 @@ class LdaBadInputTest extends SparkTestBase {
                 tmp.resolve("out").toString()), Stream.of(options)).toArray(String[]::new);
     }
 
-    /** A word more frequent than a packed (word, topic) count holds at this K: exit 2 naming the K that fits. */
-    @Test
-    void wordTooFrequentForTheNumberOfTopics() throws IOException {
-        assertBadInput(tmp.resolve("out"), withCorpus("2\n3\n2\n1 1 40000\n2 2 1\n", "--topics", "40000",
-            "--sweeps", "1", "--blocks", "1", "--held-out-every", "1000"),
-                new String[] {"word 0 (counted from 0) occurs 40000 times", "use at most 32768 topics"});
-    }
-
     @Test
     void vocabularyShorterThanTheHeaderSays() throws IOException {
         assertBadInput(tmp.resolve("out"), withCorpus("1\n4\n1\n1 1 2\n"),

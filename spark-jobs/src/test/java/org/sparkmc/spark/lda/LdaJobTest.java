@@ -44,6 +44,24 @@ class LdaJobTest extends SparkTestBase {
     @TempDir
     Path tmp;
 
+    /**
+     * A word with more tokens than a packed (word, topic) cell holds at K (32,767 at K = 40,000) is sampled on a wide
+     * row, in either mode: the job ends normally and the topic–word counts still hold each of its 40,000 tokens.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"broadcast", "model-parallel"})
+    void aWordTooFrequentForAPackedCellRunsOnAWideRow(String mode) throws IOException {
+        Path docword = Files.writeString(tmp.resolve("docword.txt"), "2\n3\n2\n1 1 40000\n2 2 1\n");
+        Path vocab = Files.writeString(tmp.resolve("vocab.txt"), "alpha\nbeta\ngamma\n");
+        Path out = tmp.resolve("out");
+        assertEquals(ExitCode.OK, Main.run(new String[] {"lda", "--docword", docword.toString(), "--vocab",
+            vocab.toString(), "--out", out.toString(), "--topics", "40000", "--sweeps", "2", "--blocks", "2",
+            "--held-out-every", "1000", "--mode", mode}));
+        long alpha = LdaRuns.read(out.resolve("topics.csv")).lines().filter(l -> l.contains(",alpha,"))
+                .mapToLong(l -> Long.parseLong(l.split(",")[4])).sum();
+        assertEquals(40_000, alpha);
+    }
+
     @Test
     void writesEveryOutput() throws IOException {
         Path out = tmp.resolve("kos");
