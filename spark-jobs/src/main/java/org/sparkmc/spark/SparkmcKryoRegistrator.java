@@ -68,6 +68,8 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         kryo.register(org.sparkmc.spark.lda.LdaBlock.class);
         kryo.register(org.sparkmc.spark.lda.LdaBlock.BlockReport.class, java);
         kryo.register(org.sparkmc.core.lda.DocumentCompletion.Result.class, java);
+        // lda output: each topic's sparse column, turned into its φ row by a task.
+        kryo.register(org.sparkmc.spark.lda.LdaOutput.TopicColumn.class, java);
         // lda, model-parallel: the word slices (broadcast), the slices of the counts (shuffled once, then cached and
         // rotated), the blocks' topics (cached) and the sub-steps' figures (collected).
         kryo.register(org.sparkmc.core.lda.WordSlices.class);

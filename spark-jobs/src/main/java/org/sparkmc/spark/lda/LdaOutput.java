@@ -2,12 +2,16 @@ package org.sparkmc.spark.lda;
 
 import static org.sparkmc.spark.diagnose.SummaryFiles.csvField;
 
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.IntStream;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -45,19 +49,33 @@ public final class LdaOutput {
         TopicWordCounts counts = result.run().counts();
         LdaPriors priors = config.priors();
         String[] vocabulary = result.corpus().vocabulary();
-        int[] dense = counts.toDense();
-        double[] phi = result.meanPhi() != null ? result.meanPhi() : TopWords.phi(counts, dense, priors.beta());
-        List<TopWords.Entry> top = TopWords.of(phi, dense, priors.numTopics(), config.topWords());
+        double[] meanPhi = result.meanPhi();
+        List<TopWords.Entry> top = meanPhi != null ? TopWords.of(meanPhi, counts, config.topWords())
+                : TopWords.of(counts, priors.beta(), config.topWords());
         out.writeText("topics.csv", topicsCsv(top, vocabulary));
         out.writeText("loglik.csv", loglikCsv(result.history()));
         out.writeText("vocabulary.txt", String.join("\n", vocabulary) + "\n");
         spark.sparkContext().setJobDescription("lda: write topic_word.parquet");
-        // About 512 KB of rows (W doubles per topic) per task, under Spark's recommended task size.
-        List<Row> topicWord = topicWordRows(counts, phi);
-        int topicsPerTask = Math.max(1, 65_536 / counts.vocabularySize());
-        spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(topicWord,
-                (topicWord.size() + topicsPerTask - 1) / topicsPerTask), TOPIC_WORD).write()
-                .parquet(out.staged("topic_word.parquet"));
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        int w = counts.vocabularySize();
+        JavaRDD<Row> topicWord;
+        if (meanPhi != null) {
+            // The mean is on the driver already: about 512 KB of rows (W doubles per topic) per task, under Spark's
+            // recommended task size.
+            List<Row> rows = topicWordRows(counts, meanPhi);
+            int topicsPerTask = Math.max(1, 65_536 / w);
+            topicWord = jsc.parallelize(rows, (rows.size() + topicsPerTask - 1) / topicsPerTask);
+        } else {
+            // The final state's φ rows are made on the executors from each topic's sparse column, about 64 MB of
+            // them per task, so the driver never holds W·K numbers.
+            List<TopicColumn> columns = TopicColumn.of(counts);
+            int topicsPerTask = Math.max(1, (1 << 23) / w);
+            double beta = priors.beta();
+            double[] denominator = TopWords.denominators(counts, beta);
+            topicWord = jsc.parallelize(columns, (columns.size() + topicsPerTask - 1) / topicsPerTask)
+                    .map(c -> RowFactory.create(c.topic(), c.tokens(), c.phi(w, beta, denominator[c.topic()])));
+        }
+        spark.createDataFrame(topicWord, TOPIC_WORD).write().parquet(out.staged("topic_word.parquet"));
         spark.sparkContext().setJobDescription("lda: write doc_topic.parquet");
         spark.createDataFrame(result.run().blocks().flatMap(b -> docTopicRows(b.docs(), b.topics(), priors)),
                 DOC_TOPIC).write().parquet(out.staged("doc_topic.parquet"));
@@ -96,11 +114,13 @@ public final class LdaOutput {
         return rows;
     }
 
-    /** θ_{d,k} = (n_{d,k} + α)/(L_d + Kα) of every document of a block, from its final topics. */
+    /**
+     * θ_{d,k} = (n_{d,k} + α)/(L_d + Kα) of every document of a block, from its final topics: made one row at a time
+     * as the writer takes them (a block's rows hold K doubles per document).
+     */
     static Iterator<Row> docTopicRows(Corpus docs, char[] topics, LdaPriors priors) {
         int k = priors.numTopics();
-        List<Row> rows = new ArrayList<>(docs.numDocuments());
-        for (int d = 0; d < docs.numDocuments(); d++) {
+        return IntStream.range(0, docs.numDocuments()).mapToObj(d -> {
             double[] theta = new double[k];
             for (int i = docs.docStart(d); i < docs.docEnd(d); i++) {
                 theta[topics[i]]++;
@@ -109,9 +129,52 @@ public final class LdaOutput {
             for (int t = 0; t < k; t++) {
                 theta[t] = (theta[t] + priors.alpha()) / denominator;
             }
-            rows.add(RowFactory.create(docs.docId(d), docs.docLength(d), theta));
+            return RowFactory.create(docs.docId(d), docs.docLength(d), theta);
+        }).iterator();
+    }
+
+    /**
+     * One topic's non-zero counts in the final state: its words (increasing) and their counts, and its total; the
+     * sparse column a task turns into the topic's φ row.
+     */
+    public record TopicColumn(int topic, long tokens, int[] words, int[] counts) implements Serializable {
+        /** Every topic's column of {@code counts}: its cells transposed, O(non-zero cells). */
+        static List<TopicColumn> of(TopicWordCounts counts) {
+            int k = counts.numTopics();
+            int[] topics = new int[k];
+            int[] cells = new int[k];
+            int[] size = new int[k];
+            for (int v = 0; v < counts.vocabularySize(); v++) {
+                int n = counts.row(v, topics, cells);
+                for (int e = 0; e < n; e++) {
+                    size[topics[e]]++;
+                }
+            }
+            List<TopicColumn> columns = new ArrayList<>(k);
+            for (int t = 0; t < k; t++) {
+                columns.add(new TopicColumn(t, counts.topicTotal(t), new int[size[t]], new int[size[t]]));
+            }
+            int[] fill = new int[k];
+            for (int v = 0; v < counts.vocabularySize(); v++) {
+                int n = counts.row(v, topics, cells);
+                for (int e = 0; e < n; e++) {
+                    TopicColumn c = columns.get(topics[e]);
+                    c.words[fill[topics[e]]] = v;
+                    c.counts[fill[topics[e]]++] = cells[e];
+                }
+            }
+            return columns;
         }
-        return rows.iterator();
+
+        /** φ_{k,w} = (n_{k,w} + β)/(n_k + Wβ) over the W words, given the denominator n_k + Wβ. */
+        double[] phi(int vocabularySize, double beta, double denominator) {
+            double[] row = new double[vocabularySize];
+            Arrays.fill(row, beta / denominator);
+            for (int i = 0; i < words.length; i++) {
+                row[words[i]] = (counts[i] + beta) / denominator;
+            }
+            return row;
+        }
     }
 
     /**

@@ -167,7 +167,7 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
 
     /** φ as a local W × K matrix, column k the distribution φ_k over the vocabulary (sums to 1). */
     public Matrix topicsMatrix() {
-        double[] phi = TopWords.phi(counts, counts.toDense(), priors.beta()); // word-major: row-major W × K
+        double[] phi = TopWords.phi(counts, priors.beta()); // word-major: row-major W × K
         return new DenseMatrix(vocabSize(), priors.numTopics(), phi, true).toDenseColMajor();
     }
 
@@ -186,9 +186,8 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
             throw new IllegalArgumentException("maxTermsPerTopic must be >= 0, got " + maxTermsPerTopic);
         }
         int k = priors.numTopics();
-        int[] dense = counts.toDense();
         List<TopWords.Entry> top = maxTermsPerTopic == 0 ? List.of()
-                : TopWords.of(TopWords.phi(counts, dense, priors.beta()), dense, k, maxTermsPerTopic);
+                : TopWords.of(counts, priors.beta(), maxTermsPerTopic);
         int m = top.size() / k;
         List<Row> rows = new ArrayList<>(k);
         for (int t = 0; t < k; t++) {
