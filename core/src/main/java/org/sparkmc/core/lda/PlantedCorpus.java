@@ -13,6 +13,7 @@ import org.apache.commons.rng.sampling.distribution.AhrensDieterMarsagliaTsangGa
 import org.apache.commons.rng.sampling.distribution.AliasMethodDiscreteSampler;
 import org.apache.commons.rng.sampling.distribution.PoissonSampler;
 import org.apache.commons.rng.sampling.distribution.SharedStateDiscreteSampler;
+import org.sparkmc.core.random.Categorical;
 import org.sparkmc.core.random.RandomStreams;
 
 /**
@@ -337,18 +338,8 @@ public final class PlantedCorpus {
         return c;
     }
 
-    /** The first topic whose cumulative share exceeds u (binary search). */
+    /** The first topic whose cumulative share exceeds u. */
     private static int topicOf(double[] cumulative, double u) {
-        int lo = 0;
-        int hi = cumulative.length - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (cumulative[mid] > u) {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        return lo;
+        return Categorical.firstAbove(cumulative, cumulative.length, u);
     }
 }

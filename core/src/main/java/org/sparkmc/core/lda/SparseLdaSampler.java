@@ -2,6 +2,7 @@ package org.sparkmc.core.lda;
 
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
+import org.sparkmc.core.random.Categorical;
 
 /**
  * Collapsed Gibbs sampling for LDA (Griffiths &amp; Steyvers 2004) with SparseLDA's exact bucket decomposition
@@ -282,17 +283,7 @@ public final class SparseLdaSampler implements LdaSampler {
         double u = rng.nextDouble() * (s + r + q);
         int topic;
         if (u < q) {
-            int lo = 0;
-            int hi = numTopics - 1; // the first t with qTerms[t] > u lies in [lo, hi]
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (qTerms[mid] > u) {
-                    hi = mid;
-                } else {
-                    lo = mid + 1;
-                }
-            }
-            topic = lo;
+            topic = Categorical.firstAbove(qTerms, numTopics, u);
         } else {
             topic = sampleDocumentOrSmoothing(u - q, rng);
         }

@@ -29,6 +29,25 @@ public final class Categorical {
         return last;
     }
 
+    /**
+     * The first index j &lt; k whose cumulative weight exceeds {@code target}, by binary search in the non-decreasing
+     * prefix sums {@code cumulative[0..k)}; k − 1 if none does. With target = u·cumulative[k−1] it draws j with
+     * probability ∝ its weight, a zero weight never.
+     */
+    public static int firstAbove(double[] cumulative, int k, double target) {
+        int lo = 0;
+        int hi = k - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (cumulative[mid] > target) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return lo;
+    }
+
     /** An index j drawn with probability ∝ exp(logWeights[j]), exponentiated after subtracting the largest. */
     public static int drawLog(double[] logWeights, double u) {
         double max = Double.NEGATIVE_INFINITY;
