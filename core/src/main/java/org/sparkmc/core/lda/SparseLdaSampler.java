@@ -81,7 +81,9 @@ public final class SparseLdaSampler implements LdaSampler {
         long capacity = 0;
         for (int w = 0; w < vocabularySize; w++) {
             rows[2 * w] = (int) capacity;
-            capacity += counts.isWide(w) ? numTopics : Math.min(numTopics, counts.wordTotal(w));
+            boolean wide = counts.isWide(w);
+            rows[2 * w + 1] = wide ? WIDE : 0;
+            capacity += wide ? numTopics : Math.min(numTopics, counts.wordTotal(w));
             if (capacity > Integer.MAX_VALUE - 8) {
                 throw new IllegalArgumentException("the local topic-word table would exceed 2^31 cells");
             }
@@ -91,7 +93,9 @@ public final class SparseLdaSampler implements LdaSampler {
         for (int w = 0; w < vocabularySize; w++) {
             int n = srcStarts[w + 1] - srcStarts[w];
             System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
-            rows[2 * w + 1] = counts.isWide(w) ? WIDE : n;
+            if (rows[2 * w + 1] != WIDE) {
+                rows[2 * w + 1] = n;
+            }
         }
         topicTotals = counts.topicTotals().clone();
         invDenominator = new double[numTopics];
@@ -582,9 +586,10 @@ public final class SparseLdaSampler implements LdaSampler {
         int[] words = before == base ? Arrays.copyOf(changedWords, changedCount) : wordsOf(docs);
         for (int w : words) {
             int n = srcStarts[w + 1] - srcStarts[w];
-            if (before.isWide(w) != (rows[2 * w + 1] == WIDE)) {
-                throw new IllegalArgumentException("word " + w + "'s row is " + (before.isWide(w) ? "" : "not ")
-                        + "wide in the counts to restore but is " + (before.isWide(w) ? "not " : "") + "here");
+            boolean wide = before.isWide(w);
+            if (wide != (rows[2 * w + 1] == WIDE)) {
+                throw new IllegalArgumentException("word " + w + "'s row is " + (wide ? "" : "not ")
+                        + "wide in the counts to restore but is " + (wide ? "not " : "") + "here");
             }
             System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
             if (rows[2 * w + 1] != WIDE) {

@@ -186,7 +186,6 @@ public final class TopicWordCounts implements Serializable {
         IntList wide = new IntList(wideRows.length + 16);
         int[] newStarts = new int[vocabularySize + 1];
         int[] unusedTotals = new int[numTopics];
-        int[] rowTopics = new int[numTopics];
         int[] rowCounts = new int[numTopics];
         for (int v = 0; v < vocabularySize; v++) {
             boolean changed = false;
@@ -202,12 +201,10 @@ public final class TopicWordCounts implements Serializable {
                 }
                 continue;
             }
-            int n = row(v, rowTopics, rowCounts);
+            int n = row(v, touched, rowCounts);
             for (int i = 0; i < n; i++) {
-                int k = rowTopics[i];
-                dense[k] = rowCounts[i];
-                seen[k] = true;
-                touched[i] = k;
+                dense[touched[i]] = rowCounts[i];
+                seen[touched[i]] = true;
             }
             for (int j = 0; j < p; j++) {
                 TopicWordDelta d = deltas.get(j);
@@ -296,7 +293,8 @@ public final class TopicWordCounts implements Serializable {
         for (int i = 0; i < n; i++) {
             sum += dense[touched[i]];
         }
-        if (sum > wideAbove) {
+        boolean isWide = sum > wideAbove;
+        if (isWide) {
             wide.add(row);
             out.addAll(dense, 0, numTopics);
         }
@@ -307,11 +305,16 @@ public final class TopicWordCounts implements Serializable {
             int c = dense[k];
             dense[k] = 0;
             totals[k] += c;
-            if (sum <= wideAbove) {
+            if (!isWide) {
                 out.add(c << bits | k);
             }
         }
         sortDescending(out.data, from, out.size);
+    }
+
+    /** Whether {@code row} is among {@code wideRows} (increasing row ids: a word's, or a slice's row index). */
+    static boolean isListed(int[] wideRows, int row) {
+        return wideRows.length > 0 && Arrays.binarySearch(wideRows, row) >= 0;
     }
 
     /**
@@ -383,7 +386,7 @@ public final class TopicWordCounts implements Serializable {
 
     /** Whether word w's row is wide: K plain counts in topic order, zeros included. */
     public boolean isWide(int word) {
-        return wideRows.length > 0 && Arrays.binarySearch(wideRows, word) >= 0;
+        return isListed(wideRows, word);
     }
 
     /** The words whose rows are wide, increasing (shared, read-only by contract). */

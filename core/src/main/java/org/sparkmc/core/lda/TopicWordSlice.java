@@ -7,8 +7,9 @@ import java.util.List;
 /**
  * One word slice of the topic–word counts n_{k,w} (see {@link WordSlices}): the rows of the slice's words only, in
  * the layout of {@link TopicWordCounts} (each row's cells {@code count << topicBits | topic}, decreasing, or a wide
- * row's K plain counts), with a row index over the slice's own words. It is what model-parallel LDA moves between document blocks, so it costs
- * 4 bytes per non-zero cell plus 8 per word of the slice, never anything per word of the whole vocabulary.
+ * row's K plain counts), with a row index over the slice's own words. It is what model-parallel LDA moves between
+ * document blocks, so it costs 4 bytes per non-zero cell plus 8 per word of the slice, never anything per word of the
+ * whole vocabulary.
  * Immutable by contract.
  */
 public final class TopicWordSlice implements Serializable {
@@ -114,7 +115,7 @@ public final class TopicWordSlice implements Serializable {
     }
 
     private boolean isWideRow(int i) {
-        return wideRows.length > 0 && Arrays.binarySearch(wideRows, i) >= 0;
+        return TopicWordCounts.isListed(wideRows, i);
     }
 
     /**
@@ -238,8 +239,8 @@ public final class TopicWordSlice implements Serializable {
     @Override
     public boolean equals(Object o) {
         return o instanceof TopicWordSlice s && s.slice == slice && s.numTopics == numTopics
-                && s.wideAbove == wideAbove && Arrays.equals(s.wideRows, wideRows) && Arrays.equals(s.words, words) && Arrays.equals(s.rowStarts, rowStarts)
-                && Arrays.equals(s.entries, entries);
+                && s.wideAbove == wideAbove && Arrays.equals(s.wideRows, wideRows) && Arrays.equals(s.words, words)
+                && Arrays.equals(s.rowStarts, rowStarts) && Arrays.equals(s.entries, entries);
     }
 
     @Override

@@ -109,7 +109,13 @@ class WideRowsTest {
         for (int j = 0; j < 5; j++) {
             assertEquals(cut[j], a[j].plus(b[j]), "slice " + j);
             assertArrayEquals(TopicWordSlice.cut(packed, slices)[j].topicSums(), cut[j].topicSums());
-            assertEquals(mixed.toDense().length, cut[j].asCounts(60, mixed.topicTotals()).toDense().length);
+            TopicWordCounts seen = cut[j].asCounts(60, mixed.topicTotals());
+            for (int w : cut[j].words()) {
+                assertEquals(mixed.isWide(w), seen.isWide(w), "word " + w);
+                for (int k = 0; k < K; k++) {
+                    assertEquals(mixed.count(w, k), seen.count(w, k), "word " + w + ", topic " + k);
+                }
+            }
             sum += cut[j].cellTerm(beta);
         }
         double expected = LdaLogLikelihood.topicWordTerm(packed, beta);
