@@ -38,6 +38,8 @@ public final class LdaOutput {
     private static final StructType TOPIC_WORD = new StructType().add("topic", DataTypes.IntegerType, false)
             .add("tokens", DataTypes.LongType, false)
             .add("phi", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
+    /** The bytes of sparse topic columns a task of topic_word.parquet carries at most, about: under Spark's 1,000 KiB. */
+    private static final long TASK_BYTES = 900 * 1024;
     private static final StructType DOC_TOPIC = new StructType().add("doc_id", DataTypes.IntegerType, false)
             .add("tokens", DataTypes.IntegerType, false)
             .add("theta", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
@@ -66,13 +68,14 @@ public final class LdaOutput {
             int topicsPerTask = Math.max(1, 65_536 / w);
             topicWord = jsc.parallelize(rows, (rows.size() + topicsPerTask - 1) / topicsPerTask);
         } else {
-            // The final state's φ rows are made on the executors from each topic's sparse column, about 64 MB of
-            // them per task, so the driver never holds W·K numbers.
+            // The final state's φ rows are made on the executors from each topic's sparse column, at most about
+            // 64 MB of them per task, so the driver never holds W·K numbers. The columns travel in the tasks, so
+            // there are also enough tasks to keep each under Spark's recommended task size (1,000 KiB).
             List<TopicColumn> columns = TopicColumn.of(counts);
-            int topicsPerTask = Math.max(1, (1 << 23) / w);
+            int tasks = topicWordTasks(counts.numTopics(), w, counts.nonZeros());
             double beta = priors.beta();
             double[] denominator = TopWords.denominators(counts, beta);
-            topicWord = jsc.parallelize(columns, (columns.size() + topicsPerTask - 1) / topicsPerTask)
+            topicWord = jsc.parallelize(columns, tasks)
                     .map(c -> RowFactory.create(c.topic(), c.tokens(), c.phi(w, beta, denominator[c.topic()])));
         }
         spark.createDataFrame(topicWord, TOPIC_WORD).write().parquet(out.staged("topic_word.parquet"));
@@ -81,6 +84,17 @@ public final class LdaOutput {
                 DOC_TOPIC).write().parquet(out.staged("doc_topic.parquet"));
         out.writeText("summary.json", summaryJson(config, result));
         out.writeText("report.html", LdaReport.render(config, result, top));
+    }
+
+    /**
+     * The tasks that make topic_word.parquet's rows from the K topics' sparse columns (8 bytes a cell, carried in the
+     * tasks): enough for at most about 64 MB of φ rows (W doubles a topic) and {@link #TASK_BYTES} of columns a task.
+     */
+    static int topicWordTasks(int numTopics, int vocabularySize, long nonZeroCells) {
+        int topicsPerTask = Math.max(1, (1 << 23) / vocabularySize);
+        long byRows = (numTopics + topicsPerTask - 1) / topicsPerTask;
+        long byBytes = 8 * nonZeroCells / TASK_BYTES + 1;
+        return (int) Math.min(numTopics, Math.max(byRows, byBytes));
     }
 
     static String topicsCsv(List<TopWords.Entry> top, String[] vocabulary) {
