@@ -38,7 +38,7 @@ public final class LdaOutput {
     private static final StructType TOPIC_WORD = new StructType().add("topic", DataTypes.IntegerType, false)
             .add("tokens", DataTypes.LongType, false)
             .add("phi", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
-    /** The bytes of sparse topic columns a task of topic_word.parquet carries at most, about: under Spark's 1,000 KiB. */
+    /** About the most bytes of sparse topic columns one topic_word.parquet task carries: under Spark's 1,000 KiB. */
     private static final long TASK_BYTES = 900 * 1024;
     private static final StructType DOC_TOPIC = new StructType().add("doc_id", DataTypes.IntegerType, false)
             .add("tokens", DataTypes.IntegerType, false)
