@@ -72,7 +72,8 @@ public final class LdaOutput {
             // 64 MB of them per task, so the driver never holds W·K numbers. The columns travel in the tasks, so
             // there are also enough tasks to keep each under Spark's recommended task size (1,000 KiB).
             List<TopicColumn> columns = TopicColumn.of(counts);
-            int tasks = topicWordTasks(counts.numTopics(), w, counts.nonZeros());
+            int tasks = topicWordTasks(counts.numTopics(), w,
+                    columns.stream().mapToLong(c -> c.words().length).sum());
             double beta = priors.beta();
             double[] denominator = TopWords.denominators(counts, beta);
             topicWord = jsc.parallelize(columns, tasks)
