@@ -195,8 +195,11 @@ public final class SmcJob {
         return GlobalWeights.of(n, RelayedSteps.summariesInBlockOrder(reports, config.blocks()));
     }
 
-    /** Makes the materialised, weighted {@code next} the current generation and releases the older ones. */
-    private void adopt(JavaRDD<ParticleBlock> next, boolean cut) {
+    /**
+     * Makes the materialised {@code next} (weighted blocks, or a chunk of steps) the generation the pending particles
+     * derive from, releases the older ones, and records a lineage cut when {@code next} was checkpointed.
+     */
+    private void adopt(JavaRDD<?> next, boolean cut) {
         if (weighted != null) {
             weighted.unpersist(false);
         }
@@ -450,29 +453,17 @@ public final class SmcJob {
         } catch (Exception e) { // Spark's job failure is a checked SparkException that Scala throws undeclared
             throw collapseWithin(e);
         }
-        if (weighted != null) {
-            weighted.unpersist(false);
-        }
-        weighted = chunk;
-        if (saved != null) {
-            saved.unpersist(false);
-        }
-        saved = null;
-        if (cut && config.lineageDir() != null) {
-            lineageCheckpoints.written(chunk);
-        }
+        adopt(chunk, cut);
         pending = next;
         List<StepSummary> out = new ArrayList<>(ys.size());
         for (int k = 0; k < ys.size(); k++) {
-            GlobalWeights g = done.weights().get(k);
-            logLikelihood += g.logSum();
-            resamplings += done.resampled()[k] ? 1 : 0;
-            out.add(new StepSummary(first + k, g.mean(), g.variance(), g.ess(), done.resampled()[k], g.logSum(),
-                    ys.get(k) == null || !missing[k]));
+            out.add(recorded(done.weights().get(k), done.resampled()[k], ys.get(k), missing[k]));
         }
-        previousLogSum = done.previousLogSum();
+        if (Double.compare(previousLogSum, done.previousLogSum()) != 0) {
+            throw new IllegalStateException("smc: the task's log-sum after step " + (step - 1) + " ("
+                    + done.previousLogSum() + ") differs from the driver's (" + previousLogSum + ")");
+        }
         computeSeconds = done.seconds() / ys.size();
-        step += ys.size();
         return out;
     }
 
