@@ -28,10 +28,10 @@ public final class LocalSteps implements Serializable {
      * and whether it resampled, and the seconds the task computed for.
      */
     public record Chunk(List<ParticleBlock> blocks, List<GlobalWeights> weights, boolean[] resampled,
-            double previousLogSum, double seconds) implements Serializable {
+            double seconds) implements Serializable {
         /** The same without the particles: what the driver collects. */
         Chunk summaries() {
-            return new Chunk(List.of(), weights, resampled, previousLogSum, seconds);
+            return new Chunk(List.of(), weights, resampled, seconds);
         }
     }
 
@@ -94,6 +94,6 @@ public final class LocalSteps implements Serializable {
                 prev = g.logSum();
             }
         }
-        return new Chunk(blocks, weights, resampled, prev, (System.nanoTime() - t0) / 1e9);
+        return new Chunk(blocks, weights, resampled, (System.nanoTime() - t0) / 1e9);
     }
 }

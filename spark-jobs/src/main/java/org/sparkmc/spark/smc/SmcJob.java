@@ -459,10 +459,6 @@ public final class SmcJob {
         for (int k = 0; k < ys.size(); k++) {
             out.add(recorded(done.weights().get(k), done.resampled()[k], ys.get(k), missing[k]));
         }
-        if (Double.compare(previousLogSum, done.previousLogSum()) != 0) {
-            throw new IllegalStateException("smc: the task's log-sum after step " + (step - 1) + " ("
-                    + done.previousLogSum() + ") differs from the driver's (" + previousLogSum + ")");
-        }
         computeSeconds = done.seconds() / ys.size();
         return out;
     }
