@@ -121,17 +121,9 @@ final class Draws {
     /** Mean of a vector: sum / n followed by R's correction pass {@code mean += sum(x − mean) / n}. */
     static double mean(double[] x) {
         int n = x.length;
-        double sum = 0.0;
-        for (double v : x) {
-            sum += v;
-        }
-        double mean = sum / n;
+        double mean = sumMinus(x, 0.0) / n;
         if (Double.isFinite(mean)) {
-            double correction = 0.0;
-            for (double v : x) {
-                correction += v - mean;
-            }
-            mean += correction / n;
+            mean += sumMinus(x, mean) / n;
         }
         return mean;
     }
@@ -141,22 +133,64 @@ final class Draws {
         long count = 0;
         double sum = 0.0;
         for (double[] chain : draws) {
-            for (double v : chain) {
-                sum += v;
-            }
+            sum += sumMinus(chain, 0.0);
             count += chain.length;
         }
         double mean = sum / count;
         if (Double.isFinite(mean)) {
             double correction = 0.0;
             for (double[] chain : draws) {
-                for (double v : chain) {
-                    correction += v - mean;
-                }
+                correction += sumMinus(chain, mean);
             }
             mean += correction / count;
         }
         return mean;
+    }
+
+    /**
+     * Σ (x_i − shift), as four interleaved partial sums: independent additions keep the floating-point units busy
+     * where one running sum waits on each addition in turn.
+     */
+    private static double sumMinus(double[] x, double shift) {
+        double s0 = 0.0;
+        double s1 = 0.0;
+        double s2 = 0.0;
+        double s3 = 0.0;
+        int i = 0;
+        for (; i + 3 < x.length; i += 4) {
+            s0 += x[i] - shift;
+            s1 += x[i + 1] - shift;
+            s2 += x[i + 2] - shift;
+            s3 += x[i + 3] - shift;
+        }
+        for (; i < x.length; i++) {
+            s0 += x[i] - shift;
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    /** Σ (x_i − centre)², as four interleaved partial sums (see {@link #sumMinus}). */
+    private static double squaresAbout(double[] x, double centre) {
+        double s0 = 0.0;
+        double s1 = 0.0;
+        double s2 = 0.0;
+        double s3 = 0.0;
+        int i = 0;
+        for (; i + 3 < x.length; i += 4) {
+            double d0 = x[i] - centre;
+            double d1 = x[i + 1] - centre;
+            double d2 = x[i + 2] - centre;
+            double d3 = x[i + 3] - centre;
+            s0 += d0 * d0;
+            s1 += d1 * d1;
+            s2 += d2 * d2;
+            s3 += d3 * d3;
+        }
+        for (; i < x.length; i++) {
+            double d = x[i] - centre;
+            s0 += d * d;
+        }
+        return (s0 + s1) + (s2 + s3);
     }
 
     /** Sample variance (n − 1 denominator) of a vector, two-pass; NaN for fewer than two values. */
@@ -165,13 +199,7 @@ final class Draws {
         if (n < 2) {
             return Double.NaN;
         }
-        double mean = mean(x);
-        double ss = 0.0;
-        for (double v : x) {
-            double d = v - mean;
-            ss += d * d;
-        }
-        return ss / (n - 1);
+        return squaresAbout(x, mean(x)) / (n - 1);
     }
 
     /** Pooled sample variance (n − 1 denominator) over all draws; NaN for fewer than two draws. */
@@ -183,10 +211,7 @@ final class Draws {
         double mean = mean(draws);
         double ss = 0.0;
         for (double[] chain : draws) {
-            for (double v : chain) {
-                double d = v - mean;
-                ss += d * d;
-            }
+            ss += squaresAbout(chain, mean);
         }
         return ss / (count - 1);
     }

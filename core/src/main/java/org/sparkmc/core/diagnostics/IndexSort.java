@@ -6,9 +6,13 @@ package org.sparkmc.core.diagnostics;
  * is the numeric order (negative values with all bits flipped, others with the sign bit set), in passes of
  * {@value #DIGIT_BITS} bits that skip a digit all keys share (usually the exponent's high bits). O(n) per pass and
  * stable. Values must not be NaN.
+ *
+ * <p>Bytes rather than 11-bit digits: eight passes instead of six, but each pass scatters into 256 runs, which stay in
+ * the first-level cache's write buffers where 2,048 runs do not; on 1.6 million AR(1) draws a sort took 43–49 ms
+ * against 57–69 ms.
  */
 final class IndexSort {
-    private static final int DIGIT_BITS = 11;
+    private static final int DIGIT_BITS = 8;
     private static final int BUCKETS = 1 << DIGIT_BITS;
     private static final int PASSES = (Long.SIZE + DIGIT_BITS - 1) / DIGIT_BITS;
 
