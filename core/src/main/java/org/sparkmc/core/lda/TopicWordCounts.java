@@ -267,19 +267,10 @@ public final class TopicWordCounts implements Serializable {
             if (next < wideRows.length && wideRows[next] == v) {
                 next++;
             } else {
-                sortDescending(entries, rowStarts[v], rowStarts[v + 1]);
+                DescendingSort.sort(entries, rowStarts[v], rowStarts[v + 1]);
             }
         }
         return new TopicWordCounts(numTopics, vocabularySize, wideAbove, rowStarts, entries, wideRows, topicTotals);
-    }
-
-    private static void sortDescending(int[] a, int from, int to) {
-        Arrays.sort(a, from, to);
-        for (int i = from, j = to - 1; i < j; i++, j--) {
-            int t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-        }
     }
 
     /**
@@ -309,7 +300,7 @@ public final class TopicWordCounts implements Serializable {
                 out.add(c << bits | k);
             }
         }
-        sortDescending(out.data, from, out.size);
+        DescendingSort.sort(out.data, from, out.size);
     }
 
     /** Whether {@code row} is among {@code wideRows} (increasing row ids: a word's, or a slice's row index). */
