@@ -10,9 +10,9 @@ import org.sparkmc.core.random.RandomStreams;
 /** The row sort gives exactly what sorting and reversing gives, on every branch, and leaves the rest alone. */
 class DescendingSortTest {
     /**
-     * Runs of every length up to 3 insertion thresholds and beyond, of values that differ in one byte, in several, in
-     * none, packed rows as the samplers write them, and runs holding negative values, each inside a longer array whose
-     * other cells must not move.
+     * Runs of lengths 0 to 3, on both sides of the insertion threshold, and up to 10,000, of values that differ in
+     * every byte, in one byte, in a few values with many ties, in none, packed rows as the samplers write them, and
+     * runs holding negative values, each inside a longer array whose other cells must not move.
      */
     @Test
     void equalsSortThenReverseOnEveryKindOfRun() {
