@@ -7,11 +7,17 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The radix sort orders values as {@link Arrays#sort(double[])} does and carries each value's index along. */
+/**
+ * The radix sort orders values as {@link Arrays#sort(double[])} does, carries each value's index along and keeps
+ * equal values in their input order. Together the three checks fix the output exactly. The cases cover both ways a
+ * range is sorted: arrays of at most 65,536 values by LSD passes or insertion, and larger ones split by their most
+ * significant varying byte first (spread values, values sharing their top bytes, large runs of ties, all equal).
+ */
 class IndexSortTest {
     @Test
     void sortsLikeArraysSortAndKeepsEachValuesIndex() {
         SplittableRandom random = new SplittableRandom(17);
+        java.util.Random gaussian = new java.util.Random(17);
         double[][] cases = {
             {},
             {3.0},
@@ -20,6 +26,14 @@ class IndexSortTest {
             random.doubles(100_000, -5, 5).toArray(),
             random.ints(50_000, 0, 7).asDoubleStream().toArray(), // many ties
             random.doubles(20_000).map(u -> Math.exp(700 * (u - 0.5)) * (u < 0.3 ? -1 : 1)).toArray(),
+            java.util.stream.DoubleStream.generate(gaussian::nextGaussian).limit(300_000).toArray(),
+            random.doubles(200_000).map(u -> 1000 + 1e-9 * u).toArray(), // the top five bytes shared
+            random.ints(300_000, 0, 3).asDoubleStream().toArray(), // runs of 100,000 equal values
+            random.ints(300_000, -40, 40).asDoubleStream().map(v -> v / 8).toArray(),
+            repeated(random, 250_000),
+            new double[100_000], // all equal
+            random.doubles(65_536, -1, 1).toArray(),
+            random.doubles(65_537, -1, 1).toArray(),
         };
         for (double[] values : cases) {
             double[] sorted = values.clone();
@@ -38,5 +52,14 @@ class IndexSortTest {
                 }
             }
         }
+    }
+
+    /** A random walk that repeats its value about half the time, as a Metropolis chain's rejections do. */
+    private static double[] repeated(SplittableRandom random, int n) {
+        double[] walk = new double[n];
+        for (int i = 1; i < n; i++) {
+            walk[i] = random.nextBoolean() ? walk[i - 1] : walk[i - 1] + random.nextDouble(-1, 1);
+        }
+        return walk;
     }
 }
