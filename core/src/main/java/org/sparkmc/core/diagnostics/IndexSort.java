@@ -55,38 +55,28 @@ final class IndexSort {
             return;
         }
         int shift = digit * DIGIT_BITS;
-        int[] starts = new int[BUCKETS + 1];
+        int[] ends = new int[BUCKETS];
         for (int i = from; i < to; i++) {
-            starts[(int) (keys[i] >>> shift) & (BUCKETS - 1)]++;
+            ends[(int) (keys[i] >>> shift) & (BUCKETS - 1)]++;
         }
-        if (starts[(int) (keys[from] >>> shift) & (BUCKETS - 1)] == n) {
+        if (ends[(int) (keys[from] >>> shift) & (BUCKETS - 1)] == n) {
             if (digit > 0) {
                 sortRange(keys, index, keyBuf, indexBuf, from, to, digit - 1);
             }
             return;
         }
-        int sum = from;
-        for (int b = 0; b <= BUCKETS; b++) {
-            int c = starts[b];
-            starts[b] = sum;
-            sum += c;
-        }
-        int[] next = starts.clone();
-        for (int i = from; i < to; i++) {
-            long key = keys[i];
-            int at = next[(int) (key >>> shift) & (BUCKETS - 1)]++;
-            keyBuf[at] = key;
-            indexBuf[at] = index[i];
-        }
+        scatter(keys, index, keyBuf, indexBuf, from, to, shift, ends);
         System.arraycopy(keyBuf, from, keys, from, n);
         System.arraycopy(indexBuf, from, index, from, n);
         if (digit == 0) {
             return;
         }
+        int start = from;
         for (int b = 0; b < BUCKETS; b++) {
-            if (starts[b + 1] - starts[b] > 1) {
-                sortRange(keys, index, keyBuf, indexBuf, starts[b], starts[b + 1], digit - 1);
+            if (ends[b] - start > 1) {
+                sortRange(keys, index, keyBuf, indexBuf, start, ends[b], digit - 1);
             }
+            start = ends[b];
         }
     }
 
@@ -110,18 +100,7 @@ final class IndexSort {
             if (count[(int) (k[from] >>> shift) & (BUCKETS - 1)] == n) {
                 continue; // every key has this digit: the pass would not move anything
             }
-            int sum = from;
-            for (int b = 0; b < BUCKETS; b++) {
-                int c = count[b];
-                count[b] = sum;
-                sum += c;
-            }
-            for (int i = from; i < to; i++) {
-                long key = k[i];
-                int at = count[(int) (key >>> shift) & (BUCKETS - 1)]++;
-                kb[at] = key;
-                ib[at] = ix[i];
-            }
+            scatter(k, ix, kb, ib, from, to, shift, count);
             long[] tk = k;
             k = kb;
             kb = tk;
@@ -132,6 +111,27 @@ final class IndexSort {
         if (k != keys) {
             System.arraycopy(k, from, keys, from, n);
             System.arraycopy(ix, from, index, from, n);
+        }
+    }
+
+    /**
+     * Moves keys [from, to) with their indices into the same range of {@code keyTo} and {@code indexTo}, stably
+     * ordered by the digit at {@code shift}. {@code counts} holds each digit's count on entry and the end of its run
+     * on return.
+     */
+    private static void scatter(long[] keys, int[] index, long[] keyTo, int[] indexTo, int from, int to, int shift,
+            int[] counts) {
+        int sum = from;
+        for (int b = 0; b < BUCKETS; b++) {
+            int c = counts[b];
+            counts[b] = sum;
+            sum += c;
+        }
+        for (int i = from; i < to; i++) {
+            long key = keys[i];
+            int at = counts[(int) (key >>> shift) & (BUCKETS - 1)]++;
+            keyTo[at] = key;
+            indexTo[at] = index[i];
         }
     }
 

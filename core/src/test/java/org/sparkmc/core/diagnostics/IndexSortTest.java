@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Arrays;
+import java.util.Random;
 import java.util.SplittableRandom;
+import java.util.stream.DoubleStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,7 +19,7 @@ class IndexSortTest {
     @Test
     void sortsLikeArraysSortAndKeepsEachValuesIndex() {
         SplittableRandom random = new SplittableRandom(17);
-        java.util.Random gaussian = new java.util.Random(17);
+        Random gaussian = new Random(17);
         double[][] cases = {
             {},
             {3.0},
@@ -26,7 +28,7 @@ class IndexSortTest {
             random.doubles(100_000, -5, 5).toArray(),
             random.ints(50_000, 0, 7).asDoubleStream().toArray(), // many ties
             random.doubles(20_000).map(u -> Math.exp(700 * (u - 0.5)) * (u < 0.3 ? -1 : 1)).toArray(),
-            java.util.stream.DoubleStream.generate(gaussian::nextGaussian).limit(300_000).toArray(),
+            DoubleStream.generate(gaussian::nextGaussian).limit(300_000).toArray(),
             random.doubles(200_000).map(u -> 1000 + 1e-9 * u).toArray(), // the top five bytes shared
             random.ints(300_000, 0, 3).asDoubleStream().toArray(), // runs of 100,000 equal values
             random.ints(300_000, -40, 40).asDoubleStream().map(v -> v / 8).toArray(),
