@@ -60,9 +60,7 @@ public final class SparseLdaSampler implements LdaSampler {
     // The counts the local copy was made from or last restored to, and the words whose rows changed since: delta and
     // restore against those counts visit only these rows.
     private TopicWordCounts base;
-    private final boolean[] changed;
-    private int[] changedWords = new int[256];
-    private int changedCount;
+    private final long[] changed; // one bit a word: visited in increasing order without sorting
 
     private SparseLdaSampler(LdaPriors priors, TopicWordCounts counts) {
         this.numTopics = priors.numTopics();
@@ -105,7 +103,7 @@ public final class SparseLdaSampler implements LdaSampler {
         docTopics = new int[numTopics];
         docTopicIndex = new int[numTopics];
         base = counts;
-        changed = new boolean[vocabularySize];
+        changed = new long[(vocabularySize + 63) >>> 6];
     }
 
     /**
@@ -399,13 +397,7 @@ public final class SparseLdaSampler implements LdaSampler {
 
     /** Notes that word w's row changed (for {@link #delta} and {@link #restore}). */
     private void markChanged(int w) {
-        if (!changed[w]) {
-            changed[w] = true;
-            if (changedCount == changedWords.length) {
-                changedWords = Arrays.copyOf(changedWords, 2 * changedCount);
-            }
-            changedWords[changedCount++] = w;
-        }
+        changed[w >>> 6] |= 1L << w;
     }
 
     /** Adds the current token to topic k: topic total, document count, s, r, caches (not w's row). */
@@ -490,23 +482,31 @@ public final class SparseLdaSampler implements LdaSampler {
      */
     @Override
     public TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
-        TopicWordCounts.IntList words = new TopicWordCounts.IntList(1024);
-        TopicWordCounts.IntList topics = new TopicWordCounts.IntList(1024);
-        TopicWordCounts.IntList changes = new TopicWordCounts.IntList(1024);
-        compareRows(before, before == base ? changedWordsInOrder() : wordsOf(docs), words, topics, changes);
+        checkShape(before);
+        int[] words = before == base ? changedWordsInOrder() : wordsOf(docs);
+        RowChanges changes = compareRows(before, words);
         int[] topicChanges = new int[numTopics];
         int[] beforeTotals = before.topicTotals();
         for (int k = 0; k < numTopics; k++) {
             topicChanges[k] = topicTotals[k] - beforeTotals[k];
         }
-        return new TopicWordDelta(numTopics, vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
-                topicChanges);
+        return new TopicWordDelta(numTopics, vocabularySize, Arrays.copyOf(changes.words, changes.size),
+                Arrays.copyOf(changes.topics, changes.size), Arrays.copyOf(changes.counts, changes.size), topicChanges);
     }
 
     /** The words whose rows changed since the sampler was made or last restored, in increasing order. */
     private int[] changedWordsInOrder() {
-        int[] words = Arrays.copyOf(changedWords, changedCount);
-        Arrays.sort(words);
+        int n = 0;
+        for (long bits : changed) {
+            n += Long.bitCount(bits);
+        }
+        int[] words = new int[n];
+        n = 0;
+        for (int i = 0; i < changed.length; i++) {
+            for (long m = changed[i]; m != 0; m &= m - 1) {
+                words[n++] = i << 6 | Long.numberOfTrailingZeros(m);
+            }
+        }
         return words;
     }
 
@@ -530,43 +530,89 @@ public final class SparseLdaSampler implements LdaSampler {
         return words;
     }
 
-    /** Appends the local rows of {@code changed} (increasing) minus {@code before}'s, cell by cell, without zeros. */
-    private void compareRows(TopicWordCounts before, int[] changed, TopicWordCounts.IntList words,
-            TopicWordCounts.IntList topics, TopicWordCounts.IntList changes) {
+    private void checkShape(TopicWordCounts before) {
+        if (before.vocabularySize() != vocabularySize || before.numTopics() != numTopics) {
+            throw new IllegalArgumentException("counts of another shape: K=" + before.numTopics() + ", W="
+                    + before.vocabularySize());
+        }
+    }
+
+    /** Row w is laid out alike here and in {@code before} (wide in both or packed in both). */
+    private void checkWide(TopicWordCounts before, int w) {
+        boolean wide = before.isWide(w);
+        if (wide != (rows[2 * w + 1] == WIDE)) {
+            throw new IllegalArgumentException("word " + w + "'s row is " + (wide ? "" : "not ")
+                    + "wide in the given counts but is " + (wide ? "not " : "") + "here");
+        }
+    }
+
+    /** Cell changes in (word, topic) order: {@code size} entries of three parallel arrays. */
+    private record RowChanges(int[] words, int[] topics, int[] counts, int size) {
+    }
+
+    /**
+     * The local rows of {@code changedWords} (increasing) minus {@code before}'s, cell by cell, without zeros. The
+     * packed cells are read in place; a wide row (wide on both sides) is compared topic by topic.
+     */
+    private RowChanges compareRows(TopicWordCounts before, int[] changedWords) {
+        int[] srcStarts = before.rowStarts();
+        int[] src = before.entries();
+        long capacity = 0; // at most every cell of both rows changes
+        for (int w : changedWords) {
+            capacity += storedLength(w) + srcStarts[w + 1] - srcStarts[w];
+        }
+        int size = (int) Math.min(capacity, Integer.MAX_VALUE - 8);
+        int[] words = new int[size];
+        int[] topics = new int[size];
+        int[] counts = new int[size];
+        int n = 0;
         int[] dense = new int[numTopics];
-        int[] rowTopics = new int[numTopics];
-        int[] rowCounts = new int[numTopics];
         // the topics a row touches, as bits: visited in increasing topic order without sorting
         long[] touched = new long[(numTopics + 63) >>> 6];
-        for (int w : changed) {
+        for (int w : changedWords) {
+            checkWide(before, w);
+            int from = rows[2 * w];
+            if (rows[2 * w + 1] == WIDE) {
+                for (int k = 0, at = srcStarts[w]; k < numTopics; k++, at++) {
+                    int change = cells[from + k] - src[at];
+                    if (change != 0) {
+                        words[n] = w;
+                        topics[n] = k;
+                        counts[n++] = change;
+                    }
+                }
+                continue;
+            }
             int lo = touched.length;
             int hi = -1;
-            for (int sign = 1; sign >= -1; sign -= 2) {
-                int n = sign > 0
-                        ? TopicWordCounts.decode(cells, rows[2 * w], rows[2 * w] + storedLength(w),
-                                rows[2 * w + 1] == WIDE, bits, rowTopics, rowCounts)
-                        : before.row(w, rowTopics, rowCounts);
-                for (int e = 0; e < n; e++) {
-                    int k = rowTopics[e];
-                    dense[k] += sign * rowCounts[e];
-                    touched[k >>> 6] |= 1L << k;
-                    lo = Math.min(lo, k >>> 6);
-                    hi = Math.max(hi, k >>> 6);
-                }
+            for (int e = from, to = from + rows[2 * w + 1]; e < to; e++) {
+                int k = cells[e] & mask;
+                dense[k] += cells[e] >>> bits;
+                touched[k >>> 6] |= 1L << k;
+                lo = Math.min(lo, k >>> 6);
+                hi = Math.max(hi, k >>> 6);
+            }
+            for (int e = srcStarts[w]; e < srcStarts[w + 1]; e++) {
+                int k = src[e] & mask;
+                dense[k] -= src[e] >>> bits;
+                touched[k >>> 6] |= 1L << k;
+                lo = Math.min(lo, k >>> 6);
+                hi = Math.max(hi, k >>> 6);
             }
             for (int i = lo; i <= hi; i++) {
                 for (long m = touched[i]; m != 0; m &= m - 1) {
                     int k = i << 6 | Long.numberOfTrailingZeros(m);
                     if (dense[k] != 0) {
-                        words.add(w);
-                        topics.add(k);
-                        changes.add(dense[k]);
+                        words[n] = w;
+                        topics[n] = k;
+                        counts[n++] = dense[k];
                     }
                     dense[k] = 0;
                 }
                 touched[i] = 0;
             }
         }
+        return new RowChanges(words, topics, counts, n);
     }
 
     /**
@@ -577,29 +623,19 @@ public final class SparseLdaSampler implements LdaSampler {
      */
     @Override
     public boolean restore(TopicWordCounts before, Corpus docs) {
-        if (before.vocabularySize() != vocabularySize || before.numTopics() != numTopics) {
-            throw new IllegalArgumentException("counts of another shape: K=" + before.numTopics() + ", W="
-                    + before.vocabularySize());
-        }
+        checkShape(before);
         int[] srcStarts = before.rowStarts();
         int[] src = before.entries();
-        int[] words = before == base ? Arrays.copyOf(changedWords, changedCount) : wordsOf(docs);
+        int[] words = before == base ? changedWordsInOrder() : wordsOf(docs);
         for (int w : words) {
             int n = srcStarts[w + 1] - srcStarts[w];
-            boolean wide = before.isWide(w);
-            if (wide != (rows[2 * w + 1] == WIDE)) {
-                throw new IllegalArgumentException("word " + w + "'s row is " + (wide ? "" : "not ")
-                        + "wide in the counts to restore but is " + (wide ? "not " : "") + "here");
-            }
+            checkWide(before, w);
             System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
             if (rows[2 * w + 1] != WIDE) {
                 rows[2 * w + 1] = n;
             }
         }
-        for (int i = 0; i < changedCount; i++) {
-            changed[changedWords[i]] = false;
-        }
-        changedCount = 0;
+        Arrays.fill(changed, 0L);
         base = before;
         System.arraycopy(before.topicTotals(), 0, topicTotals, 0, numTopics);
         return true;

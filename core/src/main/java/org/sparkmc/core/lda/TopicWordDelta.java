@@ -1,7 +1,6 @@
 package org.sparkmc.core.lda;
 
 import java.io.Serializable;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -89,8 +88,8 @@ public final class TopicWordDelta implements Serializable {
         int p = deltas.size();
         int[] at = new int[p];
         int[] dense = new int[k];
-        boolean[] seen = new boolean[k];
-        int[] touched = new int[k];
+        // the topics a word's entries touch, as bits: visited in increasing topic order without sorting
+        long[] touched = new long[(k + 63) >>> 6];
         int capacity = 0;
         int[] topicChanges = new int[k];
         for (TopicWordDelta d : deltas) {
@@ -113,30 +112,31 @@ public final class TopicWordDelta implements Serializable {
             if (w == Integer.MAX_VALUE) {
                 break;
             }
-            int n = 0;
+            int lo = touched.length;
+            int hi = -1;
             for (int j = 0; j < p; j++) {
                 TopicWordDelta d = deltas.get(j);
                 int e = at[j];
                 for (; e < d.words.length && d.words[e] == w; e++) {
                     int t = d.topics[e];
-                    if (!seen[t]) {
-                        seen[t] = true;
-                        touched[n++] = t;
-                    }
+                    touched[t >>> 6] |= 1L << t;
+                    lo = Math.min(lo, t >>> 6);
+                    hi = Math.max(hi, t >>> 6);
                     dense[t] += d.changes[e];
                 }
                 at[j] = e;
             }
-            Arrays.sort(touched, 0, n);
-            for (int i = 0; i < n; i++) {
-                int t = touched[i];
-                if (dense[t] != 0) {
-                    words.add(w);
-                    topics.add(t);
-                    changes.add(dense[t]);
+            for (int i = lo; i <= hi; i++) {
+                for (long m = touched[i]; m != 0; m &= m - 1) {
+                    int t = i << 6 | Long.numberOfTrailingZeros(m);
+                    if (dense[t] != 0) {
+                        words.add(w);
+                        topics.add(t);
+                        changes.add(dense[t]);
+                    }
+                    dense[t] = 0;
                 }
-                dense[t] = 0;
-                seen[t] = false;
+                touched[i] = 0;
             }
         }
         return new TopicWordDelta(k, first.vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
