@@ -85,7 +85,8 @@ public final class TopicWordDelta implements Serializable {
         if (deltas.size() == 1) {
             return first;
         }
-        int p = deltas.size();
+        TopicWordDelta[] ds = deltas.toArray(new TopicWordDelta[0]);
+        int p = ds.length;
         int[] at = new int[p];
         int[] dense = new int[k];
         // the topics a word's entries touch, as bits: visited in increasing topic order without sorting
@@ -104,7 +105,7 @@ public final class TopicWordDelta implements Serializable {
         while (true) {
             int w = Integer.MAX_VALUE;
             for (int j = 0; j < p; j++) {
-                TopicWordDelta d = deltas.get(j);
+                TopicWordDelta d = ds[j];
                 if (at[j] < d.words.length) {
                     w = Math.min(w, d.words[at[j]]);
                 }
@@ -115,7 +116,7 @@ public final class TopicWordDelta implements Serializable {
             int lo = touched.length;
             int hi = -1;
             for (int j = 0; j < p; j++) {
-                TopicWordDelta d = deltas.get(j);
+                TopicWordDelta d = ds[j];
                 int e = at[j];
                 for (; e < d.words.length && d.words[e] == w; e++) {
                     int t = d.topics[e];

@@ -96,6 +96,26 @@ class WideRowsTest {
                         TopicWordCounts.empty(K, 60), halves[1]));
         assertEquals(mixed, empty.plus(deltas));
         assertEquals(packed, TopicWordCounts.empty(K, 60).plus(deltas));
+        // rows no delta touches keep their layout, wide ones included, whichever rows between them change
+        assertEquals(mixed, mixed.plus(List.of(TopicWordDelta.none(mixed))));
+        int[] t = new int[K];
+        int[] c = new int[K];
+        for (int w : new int[] {0, 31, 59}) {
+            assertTrue(mixed.row(w, t, c) > 0, "word " + w + " has tokens");
+            int to = (t[0] + 1) % K;
+            int[] topicChanges = new int[K];
+            topicChanges[t[0]]--;
+            topicChanges[to]++;
+            TopicWordDelta move = TopicWordDelta.of(K, 60, new int[] {w, w},
+                    new int[] {Math.min(t[0], to), Math.max(t[0], to)},
+                    t[0] < to ? new int[] {-1, 1} : new int[] {1, -1}, topicChanges);
+            int[] dense = mixed.toDense();
+            dense[w * K + t[0]]--;
+            dense[w * K + to]++;
+            TopicWordCounts moved = mixed.plus(List.of(move));
+            assertArrayEquals(dense, moved.toDense(), "word " + w);
+            assertArrayEquals(mixed.wideRows(), moved.wideRows(), "word " + w);
+        }
 
         WordSlices slices = WordSlices.balanced(corpus.wordFrequencies(), 5);
         TopicWordSlice[] cut = TopicWordSlice.cut(mixed, slices);
