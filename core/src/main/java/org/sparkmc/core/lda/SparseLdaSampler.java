@@ -546,8 +546,28 @@ public final class SparseLdaSampler implements LdaSampler {
         }
     }
 
-    /** Cell changes in (word, topic) order: {@code size} entries of three parallel arrays. */
-    private record RowChanges(int[] words, int[] topics, int[] counts, int size) {
+    /** Cell changes in (word, topic) order: {@code size} entries of three parallel arrays, grown a row at a time. */
+    private static final class RowChanges {
+        int[] words = new int[1024];
+        int[] topics = new int[1024];
+        int[] counts = new int[1024];
+        int size;
+
+        /** Makes room for {@code more} entries. */
+        void reserve(int more) {
+            if (size + more > words.length) {
+                int length = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(size + (long) more, 2L * words.length));
+                words = Arrays.copyOf(words, length);
+                topics = Arrays.copyOf(topics, length);
+                counts = Arrays.copyOf(counts, length);
+            }
+        }
+
+        void add(int w, int k, int change) {
+            words[size] = w;
+            topics[size] = k;
+            counts[size++] = change;
+        }
     }
 
     /**
@@ -557,28 +577,19 @@ public final class SparseLdaSampler implements LdaSampler {
     private RowChanges compareRows(TopicWordCounts before, int[] changedWords) {
         int[] srcStarts = before.rowStarts();
         int[] src = before.entries();
-        long capacity = 0; // at most every cell of both rows changes
-        for (int w : changedWords) {
-            capacity += storedLength(w) + srcStarts[w + 1] - srcStarts[w];
-        }
-        int size = (int) Math.min(capacity, Integer.MAX_VALUE - 8);
-        int[] words = new int[size];
-        int[] topics = new int[size];
-        int[] counts = new int[size];
-        int n = 0;
+        RowChanges out = new RowChanges();
         int[] dense = new int[numTopics];
         // the topics a row touches, as bits: visited in increasing topic order without sorting
         long[] touched = new long[(numTopics + 63) >>> 6];
         for (int w : changedWords) {
             checkWide(before, w);
             int from = rows[2 * w];
+            out.reserve(storedLength(w) + srcStarts[w + 1] - srcStarts[w]); // at most every cell of both rows
             if (rows[2 * w + 1] == WIDE) {
                 for (int k = 0, at = srcStarts[w]; k < numTopics; k++, at++) {
                     int change = cells[from + k] - src[at];
                     if (change != 0) {
-                        words[n] = w;
-                        topics[n] = k;
-                        counts[n++] = change;
+                        out.add(w, k, change);
                     }
                 }
                 continue;
@@ -603,16 +614,14 @@ public final class SparseLdaSampler implements LdaSampler {
                 for (long m = touched[i]; m != 0; m &= m - 1) {
                     int k = i << 6 | Long.numberOfTrailingZeros(m);
                     if (dense[k] != 0) {
-                        words[n] = w;
-                        topics[n] = k;
-                        counts[n++] = dense[k];
+                        out.add(w, k, dense[k]);
                     }
                     dense[k] = 0;
                 }
                 touched[i] = 0;
             }
         }
-        return new RowChanges(words, topics, counts, n);
+        return out;
     }
 
     /**
