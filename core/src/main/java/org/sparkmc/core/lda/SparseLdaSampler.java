@@ -546,6 +546,16 @@ public final class SparseLdaSampler implements LdaSampler {
         }
     }
 
+    /** Adds {@code sign} times a wide row's K counts from {@code at} into {@code dense}, marking their topics. */
+    private void addWideRow(int[] counts, int at, int sign, int[] dense, long[] touched) {
+        for (int k = 0; k < numTopics; k++) {
+            if (counts[at + k] != 0) {
+                dense[k] += sign * counts[at + k];
+                touched[k >>> 6] |= 1L << k;
+            }
+        }
+    }
+
     /** Cell changes in (word, topic) order: {@code size} entries of three parallel arrays, grown a row at a time. */
     private static final class RowChanges {
         int[] words = new int[1024];
@@ -572,7 +582,8 @@ public final class SparseLdaSampler implements LdaSampler {
 
     /**
      * The local rows of {@code changedWords} (increasing) minus {@code before}'s, cell by cell, without zeros. The
-     * packed cells are read in place; a wide row (wide on both sides) is compared topic by topic.
+     * packed cells are read in place; a row wide on both sides is compared topic by topic. {@code before} may lay
+     * rows out differently (a row wide on one side only), as empty counts do.
      */
     private RowChanges compareRows(TopicWordCounts before, int[] changedWords) {
         int[] srcStarts = before.rowStarts();
@@ -582,10 +593,11 @@ public final class SparseLdaSampler implements LdaSampler {
         // the topics a row touches, as bits: visited in increasing topic order without sorting
         long[] touched = new long[(numTopics + 63) >>> 6];
         for (int w : changedWords) {
-            checkWide(before, w);
             int from = rows[2 * w];
+            boolean localWide = rows[2 * w + 1] == WIDE;
+            boolean beforeWide = before.isWide(w);
             out.reserve(storedLength(w) + srcStarts[w + 1] - srcStarts[w]); // at most every cell of both rows
-            if (rows[2 * w + 1] == WIDE) {
+            if (localWide && beforeWide) {
                 for (int k = 0, at = srcStarts[w]; k < numTopics; k++, at++) {
                     int change = cells[from + k] - src[at];
                     if (change != 0) {
@@ -596,14 +608,20 @@ public final class SparseLdaSampler implements LdaSampler {
             }
             int lo = touched.length;
             int hi = -1;
-            for (int e = from, to = from + rows[2 * w + 1]; e < to; e++) {
+            if (localWide || beforeWide) { // one side wide (counts of another layout, such as empty ones)
+                lo = 0;
+                hi = touched.length - 1;
+                addWideRow(localWide ? cells : src, localWide ? from : srcStarts[w], localWide ? 1 : -1, dense,
+                        touched);
+            }
+            for (int e = from, to = localWide ? from : from + rows[2 * w + 1]; e < to; e++) {
                 int k = cells[e] & mask;
                 dense[k] += cells[e] >>> bits;
                 touched[k >>> 6] |= 1L << k;
                 lo = Math.min(lo, k >>> 6);
                 hi = Math.max(hi, k >>> 6);
             }
-            for (int e = srcStarts[w]; e < srcStarts[w + 1]; e++) {
+            for (int e = srcStarts[w], to = beforeWide ? e : srcStarts[w + 1]; e < to; e++) {
                 int k = src[e] & mask;
                 dense[k] -= src[e] >>> bits;
                 touched[k >>> 6] |= 1L << k;

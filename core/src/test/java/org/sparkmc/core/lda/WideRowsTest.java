@@ -195,6 +195,21 @@ class WideRowsTest {
         }
     }
 
+    /**
+     * A delta against counts that lay some row out the other way (wide on one side only) is still the change of
+     * counts: from empty counts, as a block's initial counts are taken, and between the two layouts of equal counts.
+     */
+    @Test
+    void sparseDeltaAgainstCountsOfTheOtherLayout() {
+        LdaPriors priors = new LdaPriors(K, 0.1, 0.01);
+        TopicWordCounts empty = TopicWordCounts.empty(K, 60);
+        assertEquals(packed, empty.plus(List.of(SparseLdaSampler.of(priors, mixed).delta(empty, corpus))));
+        assertEquals(mixed, empty.withWideRowsAbove(median).plus(
+                List.of(SparseLdaSampler.of(priors, mixed).delta(empty, corpus))));
+        assertEquals(0, SparseLdaSampler.of(priors, mixed).delta(packed, corpus).size());
+        assertEquals(0, SparseLdaSampler.of(priors, packed).delta(mixed, corpus).size());
+    }
+
     /** After sweeps of a block, the sparse kernel's counts, delta and restore are right with mixed rows. */
     @Test
     void sparseCountsDeltaAndRestoreWithMixedRows() {
