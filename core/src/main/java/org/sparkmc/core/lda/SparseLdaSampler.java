@@ -490,8 +490,8 @@ public final class SparseLdaSampler implements LdaSampler {
         for (int k = 0; k < numTopics; k++) {
             topicChanges[k] = topicTotals[k] - beforeTotals[k];
         }
-        return new TopicWordDelta(numTopics, vocabularySize, Arrays.copyOf(changes.words, changes.size),
-                Arrays.copyOf(changes.topics, changes.size), Arrays.copyOf(changes.counts, changes.size), topicChanges);
+        return new TopicWordDelta(numTopics, vocabularySize, changes.words().toArray(), changes.topics().toArray(),
+                changes.counts().toArray(), topicChanges);
     }
 
     /** The words whose rows changed since the sampler was made or last restored, in increasing order. */
@@ -556,27 +556,18 @@ public final class SparseLdaSampler implements LdaSampler {
         }
     }
 
-    /** Cell changes in (word, topic) order: {@code size} entries of three parallel arrays, grown a row at a time. */
-    private static final class RowChanges {
-        int[] words = new int[1024];
-        int[] topics = new int[1024];
-        int[] counts = new int[1024];
-        int size;
-
-        /** Makes room for {@code more} entries. */
-        void reserve(int more) {
-            if (size + more > words.length) {
-                int length = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(size + (long) more, 2L * words.length));
-                words = Arrays.copyOf(words, length);
-                topics = Arrays.copyOf(topics, length);
-                counts = Arrays.copyOf(counts, length);
-            }
+    /** Cell changes in (word, topic) order, as three parallel lists. */
+    private record RowChanges(TopicWordCounts.IntList words, TopicWordCounts.IntList topics,
+            TopicWordCounts.IntList counts) {
+        RowChanges() {
+            this(new TopicWordCounts.IntList(1024), new TopicWordCounts.IntList(1024),
+                    new TopicWordCounts.IntList(1024));
         }
 
         void add(int w, int k, int change) {
-            words[size] = w;
-            topics[size] = k;
-            counts[size++] = change;
+            words.add(w);
+            topics.add(k);
+            counts.add(change);
         }
     }
 
@@ -596,7 +587,6 @@ public final class SparseLdaSampler implements LdaSampler {
             int from = rows[2 * w];
             boolean localWide = rows[2 * w + 1] == WIDE;
             boolean beforeWide = before.isWide(w);
-            out.reserve(storedLength(w) + srcStarts[w + 1] - srcStarts[w]); // at most every cell of both rows
             if (localWide && beforeWide) {
                 for (int k = 0, at = srcStarts[w]; k < numTopics; k++, at++) {
                     int change = cells[from + k] - src[at];
