@@ -40,12 +40,7 @@ final class PooledDraws {
             Arrays.sort(all);
             this.order = null;
         } else {
-            int[] index = new int[size];
-            for (int i = 0; i < size; i++) {
-                index[i] = i;
-            }
-            IndexSort.sort(all, index);
-            this.order = index;
+            this.order = IndexSort.sort(all);
         }
         this.sorted = all;
     }

@@ -10,10 +10,11 @@ import java.util.stream.DoubleStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The radix sort orders values as {@link Arrays#sort(double[])} does, carries each value's index along and keeps
+ * The radix sort orders values as {@link Arrays#sort(double[])} does, returns each value's input position and keeps
  * equal values in their input order. Together the three checks fix the output exactly. The cases cover both ways a
- * range is sorted: arrays of at most 65,536 values by LSD passes or insertion, and larger ones split by their most
- * significant varying byte first (spread values, values sharing their top bytes, large runs of ties, all equal).
+ * range is sorted: arrays of at most 32,768 values by LSD passes or insertion, and larger ones split by their most
+ * significant varying byte first (spread values, values sharing their top bytes, large runs of ties, all equal), and
+ * values whose keys differ only in the low bits the positions are packed into.
  */
 class IndexSortTest {
     @Test
@@ -34,14 +35,15 @@ class IndexSortTest {
             random.ints(300_000, -40, 40).asDoubleStream().map(v -> v / 8).toArray(),
             repeated(random, 250_000),
             new double[100_000], // all equal
-            random.doubles(65_536, -1, 1).toArray(),
-            random.doubles(65_537, -1, 1).toArray(),
+            random.doubles(32_768, -1, 1).toArray(),
+            random.doubles(32_769, -1, 1).toArray(),
+            nearlyTied(random, 100_000, 1), // one run sharing the keys' top bits, differing in the lowest 10
+            nearlyTied(random, 200_000, 40), // 40 such runs, half of them negative
+            nearlyTied(random, 5_000, 2_000), // many short runs
         };
         for (double[] values : cases) {
             double[] sorted = values.clone();
-            int[] index = new int[values.length];
-            Arrays.setAll(index, i -> i);
-            IndexSort.sort(sorted, index);
+            int[] index = IndexSort.sort(sorted);
             double[] expected = values.clone();
             Arrays.sort(expected);
             assertArrayEquals(expected, sorted, "length " + values.length);
@@ -54,6 +56,19 @@ class IndexSortTest {
                 }
             }
         }
+    }
+
+    /**
+     * Values a few units in the last place apart around {@code bases} integers (negative ones too), with ties: the
+     * keys' top bits tie in runs that only the low bits, which the sort packs positions into, can order.
+     */
+    private static double[] nearlyTied(SplittableRandom random, int n, int bases) {
+        double[] values = new double[n];
+        for (int i = 0; i < n; i++) {
+            double base = random.nextInt(bases) - bases / 2 + 0.5;
+            values[i] = Double.longBitsToDouble(Double.doubleToRawLongBits(base) + random.nextInt(1_000));
+        }
+        return values;
     }
 
     /** A random walk that repeats its value about half the time, as a Metropolis chain's rejections do. */
