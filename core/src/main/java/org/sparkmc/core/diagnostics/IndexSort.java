@@ -160,7 +160,7 @@ final class IndexSort {
     }
 
     /**
-     * Moves longs [from, to) into the same range of {@code to}, stably ordered by the digit at {@code shift}.
+     * Moves longs [from, to) into the same range of {@code keyTo}, stably ordered by the digit at {@code shift}.
      * {@code counts} holds each digit's count on entry and the end of its run on return.
      */
     private static void scatter(long[] keys, long[] keyTo, int from, int to, int shift, int[] counts) {
