@@ -32,6 +32,11 @@ import scala.Tuple2;
  * 1/P of each; the slices rotate between the two executors. The
  * driver, a JVM of its own with a larger heap, gathers the counts at the end and finds every token counted.
  *
+ * <p>That run takes about four minutes on two cores (30 million tokens, most of it in one sweep), so it is tagged
+ * {@code heavy} ({@code -Pheavy}). The default run keeps the same path at a tenth of the corpus, in
+ * {@value #SMALL_BLOCKS} blocks, with executors of {@value #SMALL_EXECUTOR_MB} MB (about 35 s): slices rotating
+ * between executor JVMs, every token counted once, and a sweep that raises the likelihood.
+ *
  * <p>Tagged {@code local-cluster}: it runs in its own Surefire execution, whose environment starts Spark's testing
  * mode (which changes other Spark behaviour).
  */
@@ -43,14 +48,32 @@ class LdaModelLargerThanHeapTest {
     static final int VOCABULARY = 200_000;
     static final int DOCUMENTS = 120_000;
     static final int THEMES = 50;
+    static final int SMALL_EXECUTOR_MB = 256;
+    static final int SMALL_BLOCKS = 4;
 
     @Test
+    @Tag("heavy")
     void aModelLargerThanAnExecutorsHeapRunsModelParallel() throws java.io.IOException {
+        runModelParallel(EXECUTOR_MB, VOCABULARY, DOCUMENTS, BLOCKS, true);
+    }
+
+    @Test
+    void aTenthOfThatCorpusRunsModelParallelAcrossExecutorJvms() throws java.io.IOException {
+        runModelParallel(SMALL_EXECUTOR_MB, VOCABULARY / 10, DOCUMENTS / 10, SMALL_BLOCKS, false);
+    }
+
+    /**
+     * One sweep of the model-parallel mode in {@code blocks} blocks on {@code documentCount} generated documents over
+     * {@code vocabulary} words, on two executor JVMs of {@code executorMb} MB; with {@code largerThanHeap}, first
+     * checks that the table one sampler of the broadcast mode would hold exceeds an executor's heap.
+     */
+    private static void runModelParallel(int executorMb, int vocabulary, int documentCount, int blocks,
+            boolean largerThanHeap) throws java.io.IOException {
         // Spark's testing mode wants a Spark home; the executors take this JVM's class path.
         java.nio.file.Files.createDirectories(java.nio.file.Path.of(System.getProperty("spark.test.home")));
-        SparkConf conf = new SparkConf().setMaster("local-cluster[2,1," + EXECUTOR_MB + "]")
+        SparkConf conf = new SparkConf().setMaster("local-cluster[2,1," + executorMb + "]")
                 .setAppName("lda-model-larger-than-heap")
-                .set("spark.executor.memory", EXECUTOR_MB + "m")
+                .set("spark.executor.memory", executorMb + "m")
                 // An executor refuses to start when its direct memory (its heap, here) is below this (200 MB by
                 // default); larger remote blocks are fetched to disk instead.
                 .set("spark.network.maxRemoteBlockSizeFetchToMem", "8m")
@@ -64,21 +87,24 @@ class LdaModelLargerThanHeapTest {
                 .set("spark.kryo.registrationRequired", "true")
                 .set("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName());
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
-            long heap = sc.parallelize(List.of(0, 1), 2).map(i -> Runtime.getRuntime().maxMemory())
-                    .reduce(Math::max);
-            LdaDocuments docs = generated(sc);
+            LdaDocuments docs = generated(sc, vocabulary, documentCount, 2 * blocks);
             int[] frequencies = docs.wordFrequencies();
-            long cells = 0;
-            for (int f : frequencies) {
-                cells += Math.min(TOPICS, f);
+            if (largerThanHeap) {
+                long heap = sc.parallelize(List.of(0, 1), 2).map(i -> Runtime.getRuntime().maxMemory())
+                        .reduce(Math::max);
+                long cells = 0;
+                for (int f : frequencies) {
+                    cells += Math.min(TOPICS, f);
+                }
+                // The table one sampler of the broadcast mode holds: a cell per (word, topic) a word can fill,
+                // and its rows.
+                long table = 4 * cells + 8L * (vocabulary + 1);
+                assertTrue(table > heap, "the table, " + (table >> 20) + " MB, exceeds an executor's heap of "
+                        + (heap >> 20) + " MB");
             }
-            // The table one sampler of the broadcast mode holds: a cell per (word, topic) a word can fill, its rows.
-            long table = 4 * cells + 8L * (VOCABULARY + 1);
-            assertTrue(table > heap, "the table, " + (table >> 20) + " MB, exceeds an executor's heap of "
-                    + (heap >> 20) + " MB");
             LdaPriors priors = new LdaPriors(TOPICS, 0.1, 0.01);
-            ModelParallelSpark run = ModelParallelSpark.start(sc, docs.blocks(BLOCKS, BLOCKS), docs.numTokens(),
-                    VOCABULARY, new ModelParallelSpark.Options(priors, BLOCKS, BLOCKS, 5,
+            ModelParallelSpark run = ModelParallelSpark.start(sc, docs.blocks(blocks, blocks), docs.numTokens(),
+                    vocabulary, new ModelParallelSpark.Options(priors, blocks, blocks, 5,
                             LdaKernel.SPARSE_GIBBS, -1, TotalsSync.SWEEP));
             docs.release();
             double start = run.lastStep().perToken();
@@ -86,8 +112,8 @@ class LdaModelLargerThanHeapTest {
             run.advance(1, 1, sweep -> false, steps::add);
             TopicWordCounts counts = run.counts();
             assertEquals(docs.numTokens(), counts.totalTokens());
-            int[] words = new int[VOCABULARY];
-            for (int w = 0; w < VOCABULARY; w++) {
+            int[] words = new int[vocabulary];
+            for (int w = 0; w < vocabulary; w++) {
                 words[w] = counts.wordTotal(w);
             }
             assertArrayEquals(frequencies, words, "every token counted once, under its word");
@@ -98,18 +124,17 @@ class LdaModelLargerThanHeapTest {
     }
 
     /**
-     * Documents 1..D generated on the executors, each from its own stream: 200–300 tokens drawn uniformly from one of
-     * {@value #THEMES} bands of the vocabulary (a document's theme), so every word occurs about N/W ≈ 150 times. (A
-     * planted corpus needs an alias table over the whole vocabulary per planted topic in every task: more
-     * than these executors hold.)
+     * Documents 1..D (D = {@code documentCount}) generated on the executors, each from its own stream: 200–300
+     * tokens drawn uniformly from one of {@value #THEMES} bands of the vocabulary (a document's theme), so every word
+     * occurs about N/W ≈ 150 times. (A planted corpus needs an alias table over the whole vocabulary per planted topic
+     * in every task: more than these executors hold.)
      */
-    private static LdaDocuments generated(JavaSparkContext sc) {
-        int parts = 64;
+    private static LdaDocuments generated(JavaSparkContext sc, int vocabulary, int documentCount, int parts) {
         List<Integer> slices = IntStream.range(0, parts).boxed().collect(Collectors.toList());
         JavaPairRDD<Integer, int[]> documents = sc.parallelize(slices, parts).flatMapToPair(part -> {
             RandomStreams streams = new RandomStreams(20261127);
-            int band = VOCABULARY / THEMES;
-            return IntStream.iterate(1 + part, d -> d <= DOCUMENTS, d -> d + parts).mapToObj(d -> {
+            int band = vocabulary / THEMES;
+            return IntStream.iterate(1 + part, d -> d <= documentCount, d -> d + parts).mapToObj(d -> {
                 UniformRandomProvider rng = streams.stream("document", d);
                 int first = rng.nextInt(THEMES) * band;
                 int[] tokens = new int[200 + rng.nextInt(101)];
@@ -119,7 +144,7 @@ class LdaModelLargerThanHeapTest {
                 return new Tuple2<>(d, tokens);
             }).iterator();
         });
-        return LdaDocuments.of(documents, VOCABULARY);
+        return LdaDocuments.of(documents, vocabulary);
     }
 
     /** The JVM flags Spark needs on Java 17, as this JVM was given them. */
