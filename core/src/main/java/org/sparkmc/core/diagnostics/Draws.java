@@ -103,6 +103,15 @@ final class Draws {
         return out;
     }
 
+    /** The deviations {@code x − centre} of a chain's draws. */
+    static double[] centered(double[] chain, double centre) {
+        double[] out = new double[chain.length];
+        for (int i = 0; i < chain.length; i++) {
+            out[i] = chain[i] - centre;
+        }
+        return out;
+    }
+
     /** The squared deviations {@code (x − centre)²} of every draw, shaped as the draws. */
     static double[][] squaredDeviations(double[][] draws, double centre) {
         double[][] out = new double[draws.length][];
@@ -186,20 +195,29 @@ final class Draws {
 
     /** Sample variance (n − 1 denominator) of a vector, two-pass; NaN for fewer than two values. */
     static double variance(double[] x) {
+        return x.length < 2 ? Double.NaN : variance(x, mean(x));
+    }
+
+    /** {@link #variance(double[])} given the vector's {@link #mean(double[])}, which it would compute again. */
+    static double variance(double[] x, double mean) {
         int n = x.length;
         if (n < 2) {
             return Double.NaN;
         }
-        return squaresAbout(x, mean(x)) / (n - 1);
+        return squaresAbout(x, mean) / (n - 1);
     }
 
     /** Pooled sample variance (n − 1 denominator) over all draws; NaN for fewer than two draws. */
     static double variance(double[][] draws) {
+        return size(draws) < 2 ? Double.NaN : variance(draws, mean(draws));
+    }
+
+    /** {@link #variance(double[][])} given the draws' pooled {@link #mean(double[][])}. */
+    static double variance(double[][] draws, double mean) {
         long count = size(draws);
         if (count < 2) {
             return Double.NaN;
         }
-        double mean = mean(draws);
         double ss = 0.0;
         for (double[] chain : draws) {
             ss += squaresAbout(chain, mean);

@@ -32,7 +32,7 @@ public final class EffectiveSampleSize {
 
     static double bulk(PooledDraws pooled) {
         double[][] z = pooled.rankNormalizedSplit();
-        return z == null ? Double.NaN : GeyerEss.ess(z);
+        return z == null ? Double.NaN : GeyerEss.essOfChecked(z);
     }
 
     /** Tail ESS: the smaller of the quantile ESS at 0.05 and at 0.95 (posterior's {@code ess_tail}). */
@@ -62,7 +62,7 @@ public final class EffectiveSampleSize {
         }
         double prob = p == 1.0 ? (pooled.size - 0.5) / pooled.size : p;
         double q = PooledDraws.quantileOfSorted(pooled.sorted, prob);
-        return GeyerEss.ess(pooled.indicatorSplit(q));
+        return pooled.splitAllOnOneSide(q) ? Double.NaN : GeyerEss.essOfChecked(pooled.indicatorSplit(q));
     }
 
     /** ESS for the median: {@link #quantile} at 0.5 (posterior's {@code ess_median}). */

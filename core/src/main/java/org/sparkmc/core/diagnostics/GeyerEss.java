@@ -25,15 +25,31 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
 
     /** The ESS of {@code chains}, or NaN as posterior: fewer than 3 draws per chain, non-finite or constant draws. */
     static double ess(double[][] chains) {
-        GeyerEss estimate = estimate(chains);
+        return essOf(estimate(chains));
+    }
+
+    /**
+     * {@link #ess} of chains known to be finite and not constant (posterior's {@code should_return_NA} is false for
+     * them), such as normal scores of draws that do not all tie: the same value, without the scan that checks it.
+     */
+    static double essOfChecked(double[][] chains) {
+        return essOf(estimateChecked(chains));
+    }
+
+    private static double essOf(GeyerEss estimate) {
         return estimate == null ? Double.NaN : estimate.ess();
     }
 
     /** The full estimate, or null where posterior returns NA. */
     static GeyerEss estimate(double[][] x) {
+        return Draws.shouldReturnNaN(x) ? null : estimateChecked(x);
+    }
+
+    /** {@link #estimate} of chains known to be finite and not constant; null for fewer than 3 draws per chain. */
+    private static GeyerEss estimateChecked(double[][] x) {
         int m = x.length;
         int n = x[0].length;
-        if (n < 3 || Draws.shouldReturnNaN(x)) {
+        if (n < 3) {
             return null;
         }
         LaggedAutocovariance acov = new LaggedAutocovariance(x);

@@ -23,6 +23,8 @@ final class LaggedAutocovariance {
     private final int directLimit;
     private final double[] direct;
     private int known;
+    /** Each chain less its mean, made for the first block: the lags' products then need no subtraction. */
+    private double[][] centered;
     private double[] fromFft;
     /** {@link #slowlyMixing()}, once decided. */
     private Boolean slow;
@@ -91,13 +93,20 @@ final class LaggedAutocovariance {
         return Boolean.TRUE.equals(slow);
     }
 
-    /** Sums lags [from, to) over every chain in one pass. */
+    /**
+     * Sums lags [from, to) over every chain in one pass, over the chains less their means (made once, by the same
+     * subtraction the products would repeat for every lag, so the sums are the same to the last bit).
+     */
     private void sumBlock(int from, int to) {
+        if (centered == null) {
+            centered = new double[chains.length][];
+            for (int c = 0; c < chains.length; c++) {
+                centered[c] = Draws.centered(chains[c], means[c]);
+            }
+        }
         double[] sums = new double[BLOCK];
         int width = to - from;
-        for (int c = 0; c < chains.length; c++) {
-            double[] x = chains[c];
-            double mean = means[c];
+        for (double[] x : centered) {
             int full = Math.max(n - (to - 1), 0); // positions where every lag of the block has a partner
             if (width == BLOCK) {
                 double s0 = 0.0;
@@ -105,11 +114,11 @@ final class LaggedAutocovariance {
                 double s2 = 0.0;
                 double s3 = 0.0;
                 for (int i = 0; i < full; i++) {
-                    double d = x[i] - mean;
-                    s0 += d * (x[i + from] - mean);
-                    s1 += d * (x[i + from + 1] - mean);
-                    s2 += d * (x[i + from + 2] - mean);
-                    s3 += d * (x[i + from + 3] - mean);
+                    double d = x[i];
+                    s0 += d * x[i + from];
+                    s1 += d * x[i + from + 1];
+                    s2 += d * x[i + from + 2];
+                    s3 += d * x[i + from + 3];
                 }
                 sums[0] += s0;
                 sums[1] += s1;
@@ -119,7 +128,7 @@ final class LaggedAutocovariance {
                 for (int k = 0; k < width; k++) {
                     double s = 0.0;
                     for (int i = 0; i < full; i++) {
-                        s += (x[i] - mean) * (x[i + from + k] - mean);
+                        s += x[i] * x[i + from + k];
                     }
                     sums[k] += s;
                 }
@@ -128,7 +137,7 @@ final class LaggedAutocovariance {
                 int lag = from + k;
                 double s = 0.0;
                 for (int i = full; i < n - lag; i++) {
-                    s += (x[i] - mean) * (x[i + lag] - mean);
+                    s += x[i] * x[i + lag];
                 }
                 sums[k] += s;
             }

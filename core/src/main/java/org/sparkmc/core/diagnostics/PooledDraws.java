@@ -96,7 +96,8 @@ final class PooledDraws {
     /**
      * posterior's {@code z_scale(.split_chains(x))}: the split chains with every draw replaced by
      * Φ⁻¹((r − 3/8)/(S − 3/4 + 1)), where r is its rank among the S kept draws (ties get their average rank).
-     * Null when any draw is NaN (posterior returns NA).
+     * Null when any draw is NaN, and when the kept draws all tie (their scores would be constant): there posterior's
+     * diagnostics of the scores return NA. So scores returned are finite and not constant.
      */
     double[][] rankNormalizedSplit() {
         if (anyNaN) {
@@ -126,7 +127,7 @@ final class PooledDraws {
     /**
      * posterior's {@code z_scale(.split_chains(fold_draws(x)))}: as {@link #rankNormalizedSplit()} for the folded
      * draws |x − median(x)|, the median taken over all draws. Null where posterior returns NA (a NaN draw, or an
-     * infinite median, which folds infinite draws to NaN).
+     * infinite median, which folds infinite draws to NaN) and where the folded draws all tie.
      */
     double[][] foldedRankNormalizedSplit() {
         double median = median();
@@ -152,10 +153,7 @@ final class PooledDraws {
      * {@code centre} (so the folded draws need no sort of their own), until {@code visit} returns false.
      */
     void inFoldedOrder(double centre, java.util.function.IntPredicate visit) {
-        int right = 0;
-        while (right < size && sorted[right] < centre) {
-            right++;
-        }
+        int right = countBelow(centre);
         int left = right - 1;
         boolean more = true;
         while (more && (left >= 0 || right < size)) {
@@ -165,6 +163,29 @@ final class PooledDraws {
                 more = visit.test(right++);
             }
         }
+    }
+
+    /** The number of draws below {@code value}, found in the sorted draws by bisection. */
+    private int countBelow(double value) {
+        return countSorted(value, false);
+    }
+
+    /**
+     * The number of draws below {@code value}, or at most {@code value} when {@code inclusive}: the first position
+     * in {@link #sorted} whose draw is beyond it.
+     */
+    private int countSorted(double value, boolean inclusive) {
+        int low = 0;
+        int high = size;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (sorted[mid] < value || inclusive && sorted[mid] == value) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
     }
 
     /** Number of draws kept by posterior's chain splitting. */
@@ -179,10 +200,13 @@ final class PooledDraws {
 
     /**
      * Normal scores in split-chain layout: {@code values} ascending with the pooled index of each; tied values get
-     * their average 1-based rank.
+     * their average 1-based rank. Null when all the values tie.
      */
     private double[][] normalScores(double[] values, int[] index) {
         int total = values.length;
+        if (values[0] == values[total - 1]) {
+            return null;
+        }
         double[] untied = NormalScores.of(total);
         int half = iterations == 1 ? 1 : iterations / 2;
         int splitChains = iterations == 1 ? chains : 2 * chains;
@@ -213,6 +237,23 @@ final class PooledDraws {
     /** The split chains of the indicator {@code x <= threshold} (1 or 0). */
     double[][] indicatorSplit(double threshold) {
         return Draws.indicatorSplit(draws, threshold);
+    }
+
+    /**
+     * Whether every draw the split chains keep lies on one side of {@code threshold}, so that their indicator
+     * {@code x <= threshold} is constant: counted from the sorted draws, less the middle draws an odd chain length
+     * drops. The draws must hold no NaN.
+     */
+    boolean splitAllOnOneSide(double threshold) {
+        int below = countSorted(threshold, true);
+        if (keptCount() < size) {
+            for (double[] chain : draws) {
+                if (chain[iterations / 2] <= threshold) {
+                    below--;
+                }
+            }
+        }
+        return below == 0 || below == keptCount();
     }
 
     /** {@link Draws#shouldReturnNaN} of the draws, read from the sorted values' ends (NaN sorts last). */

@@ -33,7 +33,7 @@ public final class Rhat {
     }
 
     static double bulk(PooledDraws pooled) {
-        return ofChains(pooled.rankNormalizedSplit());
+        return ofCheckedChains(pooled.rankNormalizedSplit());
     }
 
     /** Tail R-hat: basic R-hat of the rank-normalised split chains of |x − median(x)|. */
@@ -42,7 +42,7 @@ public final class Rhat {
     }
 
     static double tail(PooledDraws pooled) {
-        return ofChains(pooled.foldedRankNormalizedSplit());
+        return ofCheckedChains(pooled.foldedRankNormalizedSplit());
     }
 
     /**
@@ -59,7 +59,15 @@ public final class Rhat {
      * draws, a single chain or a single draw per chain.
      */
     static double ofChains(double[][] chains) {
-        if (chains == null || Draws.shouldReturnNaN(chains)) {
+        return chains == null || Draws.shouldReturnNaN(chains) ? Double.NaN : ofCheckedChains(chains);
+    }
+
+    /**
+     * {@link #ofChains} of chains known to be finite and not constant, such as normal scores of draws that do not all
+     * tie, without the scan that checks it; NaN for null input, as there.
+     */
+    static double ofCheckedChains(double[][] chains) {
+        if (chains == null) {
             return Double.NaN;
         }
         int m = chains.length;
@@ -71,7 +79,7 @@ public final class Rhat {
         double meanWithin = 0.0;
         for (int c = 0; c < m; c++) {
             chainMeans[c] = Draws.mean(chains[c]);
-            meanWithin += Draws.variance(chains[c]);
+            meanWithin += Draws.variance(chains[c], chainMeans[c]);
         }
         meanWithin /= m;
         double between = n * Draws.variance(chainMeans);

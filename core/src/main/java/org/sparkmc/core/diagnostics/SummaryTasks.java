@@ -32,19 +32,22 @@ public final class SummaryTasks {
         // needing no sort: the moments with the sd's ESS and MCSE, and the split chains' ESS of the mean and R-hat
         CompletableFuture<double[]> moments = CompletableFuture.supplyAsync(() -> {
             double mean = Draws.mean(draws);
-            double sd = Math.sqrt(Draws.variance(draws));
+            double sd = Math.sqrt(Draws.variance(draws, mean));
             double[][] squared = Draws.squaredDeviations(draws, mean);
             double essSd = EffectiveSampleSize.sdOfSquared(squared);
             return new double[] {mean, sd, essSd, MonteCarloStandardError.sdOfSquared(squared, essSd)};
         }, executor);
         CompletableFuture<double[]> split = CompletableFuture.supplyAsync(() -> {
             double[][] halves = Draws.split(draws);
-            return new double[] {GeyerEss.ess(halves), Rhat.ofChains(halves)};
+            if (Draws.shouldReturnNaN(halves)) { // checked once for both
+                return new double[] {Double.NaN, Double.NaN};
+            }
+            return new double[] {GeyerEss.essOfChecked(halves), Rhat.ofCheckedChains(halves)};
         }, executor);
         // after the sort
         CompletableFuture<double[]> bulk = pooled.thenApplyAsync(SummaryTasks::bulk, executor);
-        CompletableFuture<Double> tail = pooled.thenApplyAsync(p -> Rhat.ofChains(p.foldedRankNormalizedSplit()),
-                executor);
+        CompletableFuture<Double> tail = pooled.thenApplyAsync(
+                p -> Rhat.ofCheckedChains(p.foldedRankNormalizedSplit()), executor);
         CompletableFuture<double[]> q5 = pooled.thenApplyAsync(p -> quantileParts(p, 0.05), executor);
         CompletableFuture<double[]> q95 = pooled.thenApplyAsync(p -> quantileParts(p, 0.95), executor);
         CompletableFuture<double[]> q50 = pooled.thenApplyAsync(p -> quantileParts(p, 0.5), executor);
@@ -79,12 +82,12 @@ public final class SummaryTasks {
         CompletableFuture<PooledDraws> pooled = CompletableFuture.supplyAsync(() -> PooledDraws.of(draws), executor);
         CompletableFuture<double[]> moments = CompletableFuture.supplyAsync(() -> {
             double mean = Draws.mean(draws);
-            double sd = Math.sqrt(Draws.variance(draws));
+            double sd = Math.sqrt(Draws.variance(draws, mean));
             return new double[] {mean, sd, sd / Math.sqrt(GeyerEss.ess(Draws.split(draws)))};
         }, executor);
         CompletableFuture<double[]> bulk = pooled.thenApplyAsync(SummaryTasks::bulk, executor);
-        CompletableFuture<Double> tail = pooled.thenApplyAsync(p -> Rhat.ofChains(p.foldedRankNormalizedSplit()),
-                executor);
+        CompletableFuture<Double> tail = pooled.thenApplyAsync(
+                p -> Rhat.ofCheckedChains(p.foldedRankNormalizedSplit()), executor);
         CompletableFuture<Double> essQ5 = pooled.thenApplyAsync(p -> EffectiveSampleSize.quantile(p, 0.05), executor);
         CompletableFuture<Double> essQ95 = pooled.thenApplyAsync(p -> EffectiveSampleSize.quantile(p, 0.95),
                 executor);
@@ -118,7 +121,7 @@ public final class SummaryTasks {
      */
     private static double[] bulk(PooledDraws pooled) {
         double[][] z = pooled.rankNormalizedSplit();
-        return new double[] {Rhat.ofChains(z), z == null ? Double.NaN : GeyerEss.ess(z)};
+        return new double[] {Rhat.ofCheckedChains(z), z == null ? Double.NaN : GeyerEss.essOfChecked(z)};
     }
 
     /** A quantile's ESS and its MCSE, as the full summary computes them. */

@@ -373,6 +373,49 @@ class DiagnosticsPropertiesTest {
         }
     }
 
+    /**
+     * The summaries skip posterior's {@code should_return_NA} scan where the series is known: an indicator whose kept
+     * draws all fall on one side of the threshold, and normal scores of draws that all tie, are exactly the series
+     * the scan calls constant. Odd chains drop their middle draw, so draws that differ only there count as tied.
+     */
+    @ParameterizedTest(name = "{0} draws per chain")
+    @ValueSource(ints = {1, 2, 3, 7, 400, 401})
+    void skippedScansAgreeWithTheScan(int n) {
+        double[][] noisy = Draws.map(ar1(44, 3, n, 0.5), v -> Math.rint(2 * v) / 2);
+        double[][] tiedButMiddle = new double[3][n];
+        for (double[] chain : tiedButMiddle) {
+            Arrays.fill(chain, 2.0);
+            chain[n / 2] = -5.0; // dropped by the split when n is odd and above 1
+        }
+        for (double[][] x : new double[][][] {noisy, tiedButMiddle, {{4, 4, 4}, {4, 4, 4}}}) {
+            PooledDraws pooled = PooledDraws.of(x);
+            java.util.SortedSet<Double> thresholds = new java.util.TreeSet<>();
+            for (double v : pooled.sorted) {
+                thresholds.add(v);
+                thresholds.add(v - 0.25);
+            }
+            thresholds.add(pooled.sorted[pooled.size - 1] + 1);
+            for (double t : thresholds) {
+                assertEquals(Draws.shouldReturnNaN(Draws.indicatorSplit(x, t)), pooled.splitAllOnOneSide(t),
+                        n + " draws, threshold " + t);
+            }
+            double[][] z = pooled.rankNormalizedSplit();
+            double median = pooled.median();
+            double[][] folded = pooled.foldedRankNormalizedSplit();
+            double[][] splitDraws = Draws.split(x);
+            assertEquals(Draws.shouldReturnNaN(splitDraws), z == null, n + " draws: scores null iff draws tie");
+            assertEquals(Draws.shouldReturnNaN(Draws.map(splitDraws, v -> Math.abs(v - median))), folded == null,
+                    n + " draws: folded scores null iff folded draws tie");
+            for (double[][] scores : new double[][][] {z, folded}) {
+                if (scores != null) {
+                    assertFalse(Draws.shouldReturnNaN(scores), "scores returned are finite and vary");
+                    assertEquals(Rhat.ofChains(scores), Rhat.ofCheckedChains(scores));
+                    assertEquals(GeyerEss.ess(scores), GeyerEss.essOfChecked(scores));
+                }
+            }
+        }
+    }
+
     // --- posterior's NA cases and input validation --------------------------------------------------------------
 
     @Test
