@@ -172,7 +172,7 @@ final class PooledDraws {
 
     /**
      * The number of draws below {@code value}, or at most {@code value} when {@code inclusive}: the first position
-     * in {@link #sorted} whose draw is beyond it.
+     * in {@link #sorted} whose draw is not below it (not at most it, when inclusive).
      */
     private int countSorted(double value, boolean inclusive) {
         int low = 0;

@@ -53,12 +53,12 @@ class LdaModelLargerThanHeapTest {
 
     @Test
     @Tag("heavy")
-    void aModelLargerThanAnExecutorsHeapRunsModelParallel() throws java.io.IOException {
+    void aModelLargerThanAnExecutorsHeapRunsModelParallel() throws java.io.IOException, InterruptedException {
         runModelParallel(EXECUTOR_MB, VOCABULARY, DOCUMENTS, BLOCKS, true);
     }
 
     @Test
-    void aTenthOfThatCorpusRunsModelParallelAcrossExecutorJvms() throws java.io.IOException {
+    void aTenthOfThatCorpusRunsModelParallelAcrossExecutorJvms() throws java.io.IOException, InterruptedException {
         runModelParallel(SMALL_EXECUTOR_MB, VOCABULARY / 10, DOCUMENTS / 10, SMALL_BLOCKS, false);
     }
 
@@ -68,7 +68,7 @@ class LdaModelLargerThanHeapTest {
      * checks that the table one sampler of the broadcast mode would hold exceeds an executor's heap.
      */
     private static void runModelParallel(int executorMb, int vocabulary, int documentCount, int blocks,
-            boolean largerThanHeap) throws java.io.IOException {
+            boolean largerThanHeap) throws java.io.IOException, InterruptedException {
         // Spark's testing mode wants a Spark home; the executors take this JVM's class path.
         java.nio.file.Files.createDirectories(java.nio.file.Path.of(System.getProperty("spark.test.home")));
         SparkConf conf = new SparkConf().setMaster("local-cluster[2,1," + executorMb + "]")
@@ -87,6 +87,13 @@ class LdaModelLargerThanHeapTest {
                 .set("spark.kryo.registrationRequired", "true")
                 .set("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName());
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+            // Both executor JVMs registered (and the driver's block manager): with one core each, the run's tasks
+            // then run in both, and the slices move between them.
+            long deadline = System.nanoTime() + 120_000_000_000L;
+            while (sc.sc().getExecutorMemoryStatus().size() < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertEquals(3, sc.sc().getExecutorMemoryStatus().size(), "block managers: the driver and two executors");
             LdaDocuments docs = generated(sc, vocabulary, documentCount, 2 * blocks);
             int[] frequencies = docs.wordFrequencies();
             if (largerThanHeap) {
