@@ -195,7 +195,7 @@ final class Draws {
 
     /** Sample variance (n − 1 denominator) of a vector, two-pass; NaN for fewer than two values. */
     static double variance(double[] x) {
-        return x.length < 2 ? Double.NaN : variance(x, mean(x));
+        return variance(x, mean(x));
     }
 
     /** {@link #variance(double[])} given the vector's {@link #mean(double[])}, which it would compute again. */
@@ -209,7 +209,7 @@ final class Draws {
 
     /** Pooled sample variance (n − 1 denominator) over all draws; NaN for fewer than two draws. */
     static double variance(double[][] draws) {
-        return size(draws) < 2 ? Double.NaN : variance(draws, mean(draws));
+        return variance(draws, mean(draws));
     }
 
     /** {@link #variance(double[][])} given the draws' pooled {@link #mean(double[][])}. */

@@ -153,7 +153,7 @@ final class PooledDraws {
      * {@code centre} (so the folded draws need no sort of their own), until {@code visit} returns false.
      */
     void inFoldedOrder(double centre, java.util.function.IntPredicate visit) {
-        int right = countBelow(centre);
+        int right = countSorted(centre, false);
         int left = right - 1;
         boolean more = true;
         while (more && (left >= 0 || right < size)) {
@@ -165,14 +165,9 @@ final class PooledDraws {
         }
     }
 
-    /** The number of draws below {@code value}, found in the sorted draws by bisection. */
-    private int countBelow(double value) {
-        return countSorted(value, false);
-    }
-
     /**
-     * The number of draws below {@code value}, or at most {@code value} when {@code inclusive}: the first position
-     * in {@link #sorted} whose draw is not below it (not at most it, when inclusive).
+     * The number of draws below {@code value}, or at most {@code value} when {@code inclusive}, found by bisection:
+     * the first position in {@link #sorted} whose draw is not below it (not at most it, when inclusive).
      */
     private int countSorted(double value, boolean inclusive) {
         int low = 0;
