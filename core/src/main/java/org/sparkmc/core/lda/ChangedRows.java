@@ -1,0 +1,214 @@
+package org.sparkmc.core.lda;
+
+import java.util.Arrays;
+
+/**
+ * The bookkeeping behind {@link SparseLdaSampler#delta} and {@link SparseLdaSampler#restore}: the sampler's local
+ * topic–word rows (laid out as the sampler keeps them) against the {@link TopicWordCounts} it was made from or last
+ * restored to. The sampler marks a word's bit in {@code changed} whenever it changes that word's row; against those
+ * counts, the delta compares and the restore copies only the marked rows, in increasing word order. Against any other
+ * counts they visit every word of the documents given. Shares the sampler's arrays: reads them, and only
+ * {@link #restore} writes them.
+ */
+final class ChangedRows {
+    private final int numTopics;
+    private final int vocabularySize;
+    private final int bits;
+    private final int mask;
+    private final int[] rows;
+    private final int[] cells;
+    private final int[] topicTotals;
+    private final long[] changed;
+    /** The counts the rows were copied from or last restored to. */
+    private TopicWordCounts base;
+
+    /**
+     * @param rows    the sampler's row table: row w is {@code cells[rows[2w]]} on, {@code rows[2w+1]} packed cells
+     *                long, or K plain counts when {@code rows[2w+1]} is {@link SparseLdaSampler#WIDE}
+     * @param changed one bit a word, set by the sampler when the word's row changes
+     * @param base    the counts the rows hold now
+     */
+    ChangedRows(int numTopics, int bits, int[] rows, int[] cells, int[] topicTotals, long[] changed,
+            TopicWordCounts base) {
+        this.numTopics = numTopics;
+        this.vocabularySize = base.vocabularySize();
+        this.bits = bits;
+        this.mask = (1 << bits) - 1;
+        this.rows = rows;
+        this.cells = cells;
+        this.topicTotals = topicTotals;
+        this.changed = changed;
+        this.base = base;
+    }
+
+    /** The rows' and topic totals' change from {@code before}, over the words of {@code docs}. */
+    TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
+        checkShape(before);
+        int[] words = before == base ? changedWordsInOrder() : wordsOf(docs);
+        RowChanges changes = compareRows(before, words);
+        int[] topicChanges = new int[numTopics];
+        int[] beforeTotals = before.topicTotals();
+        for (int k = 0; k < numTopics; k++) {
+            topicChanges[k] = topicTotals[k] - beforeTotals[k];
+        }
+        return new TopicWordDelta(numTopics, vocabularySize, changes.words().toArray(), changes.topics().toArray(),
+                changes.counts().toArray(), topicChanges);
+    }
+
+    /** Copies {@code before}'s rows of the words of {@code docs}, and its topic totals, into the shared arrays. */
+    void restore(TopicWordCounts before, Corpus docs) {
+        checkShape(before);
+        int[] srcStarts = before.rowStarts();
+        int[] src = before.entries();
+        int[] words = before == base ? changedWordsInOrder() : wordsOf(docs);
+        for (int w : words) {
+            int n = srcStarts[w + 1] - srcStarts[w];
+            checkWide(before, w);
+            System.arraycopy(src, srcStarts[w], cells, rows[2 * w], n);
+            if (rows[2 * w + 1] != SparseLdaSampler.WIDE) {
+                rows[2 * w + 1] = n;
+            }
+        }
+        Arrays.fill(changed, 0L);
+        base = before;
+        System.arraycopy(before.topicTotals(), 0, topicTotals, 0, numTopics);
+    }
+
+    /** The words whose rows changed since the sampler was made or last restored, in increasing order. */
+    private int[] changedWordsInOrder() {
+        int n = 0;
+        for (long marks : changed) {
+            n += Long.bitCount(marks);
+        }
+        int[] words = new int[n];
+        n = 0;
+        for (int i = 0; i < changed.length; i++) {
+            for (long m = changed[i]; m != 0; m &= m - 1) {
+                words[n++] = i << 6 | Long.numberOfTrailingZeros(m);
+            }
+        }
+        return words;
+    }
+
+    /** The distinct words of {@code docs}, in increasing order. */
+    private int[] wordsOf(Corpus docs) {
+        boolean[] present = new boolean[vocabularySize];
+        int n = 0;
+        for (int w : docs.words()) {
+            if (!present[w]) {
+                present[w] = true;
+                n++;
+            }
+        }
+        int[] words = new int[n];
+        n = 0;
+        for (int w = 0; w < vocabularySize; w++) {
+            if (present[w]) {
+                words[n++] = w;
+            }
+        }
+        return words;
+    }
+
+    private void checkShape(TopicWordCounts before) {
+        if (before.vocabularySize() != vocabularySize || before.numTopics() != numTopics) {
+            throw new IllegalArgumentException("counts of another shape: K=" + before.numTopics() + ", W="
+                    + before.vocabularySize());
+        }
+    }
+
+    /** Row w is laid out alike here and in {@code before} (wide in both or packed in both). */
+    private void checkWide(TopicWordCounts before, int w) {
+        boolean wide = before.isWide(w);
+        if (wide != (rows[2 * w + 1] == SparseLdaSampler.WIDE)) {
+            throw new IllegalArgumentException("word " + w + "'s row is " + (wide ? "" : "not ")
+                    + "wide in the given counts but is " + (wide ? "not " : "") + "here");
+        }
+    }
+
+    /** Adds {@code sign} times a wide row's K counts from {@code at} into {@code dense}, marking their topics. */
+    private void addWideRow(int[] counts, int at, int sign, int[] dense, long[] touched) {
+        for (int k = 0; k < numTopics; k++) {
+            if (counts[at + k] != 0) {
+                dense[k] += sign * counts[at + k];
+                touched[k >>> 6] |= 1L << k;
+            }
+        }
+    }
+
+    /** Cell changes in (word, topic) order, as three parallel lists. */
+    private record RowChanges(TopicWordCounts.IntList words, TopicWordCounts.IntList topics,
+            TopicWordCounts.IntList counts) {
+        RowChanges() {
+            this(new TopicWordCounts.IntList(1024), new TopicWordCounts.IntList(1024),
+                    new TopicWordCounts.IntList(1024));
+        }
+
+        void add(int w, int k, int change) {
+            words.add(w);
+            topics.add(k);
+            counts.add(change);
+        }
+    }
+
+    /**
+     * The local rows of {@code changedWords} (increasing) minus {@code before}'s, cell by cell, without zeros. The
+     * packed cells are read in place; a row wide on both sides is compared topic by topic. {@code before} may lay
+     * rows out differently (a row wide on one side only), as empty counts do.
+     */
+    private RowChanges compareRows(TopicWordCounts before, int[] changedWords) {
+        int[] srcStarts = before.rowStarts();
+        int[] src = before.entries();
+        RowChanges out = new RowChanges();
+        int[] dense = new int[numTopics];
+        // the topics a row touches, as bits: visited in increasing topic order without sorting
+        long[] touched = new long[(numTopics + 63) >>> 6];
+        for (int w : changedWords) {
+            int from = rows[2 * w];
+            boolean localWide = rows[2 * w + 1] == SparseLdaSampler.WIDE;
+            boolean beforeWide = before.isWide(w);
+            if (localWide && beforeWide) {
+                for (int k = 0, at = srcStarts[w]; k < numTopics; k++, at++) {
+                    int change = cells[from + k] - src[at];
+                    if (change != 0) {
+                        out.add(w, k, change);
+                    }
+                }
+                continue;
+            }
+            int lo = touched.length;
+            int hi = -1;
+            if (localWide || beforeWide) { // one side wide (counts of another layout, such as empty ones)
+                lo = 0;
+                hi = touched.length - 1;
+                addWideRow(localWide ? cells : src, localWide ? from : srcStarts[w], localWide ? 1 : -1, dense,
+                        touched);
+            }
+            for (int e = from, to = localWide ? from : from + rows[2 * w + 1]; e < to; e++) {
+                int k = cells[e] & mask;
+                dense[k] += cells[e] >>> bits;
+                touched[k >>> 6] |= 1L << k;
+                lo = Math.min(lo, k >>> 6);
+                hi = Math.max(hi, k >>> 6);
+            }
+            for (int e = srcStarts[w], to = beforeWide ? e : srcStarts[w + 1]; e < to; e++) {
+                int k = src[e] & mask;
+                dense[k] -= src[e] >>> bits;
+                touched[k >>> 6] |= 1L << k;
+                lo = Math.min(lo, k >>> 6);
+                hi = Math.max(hi, k >>> 6);
+            }
+            for (int i = lo; i <= hi; i++) {
+                for (long m = touched[i]; m != 0; m &= m - 1) {
+                    int k = i << 6 | Long.numberOfTrailingZeros(m);
+                    if (dense[k] != 0) {
+                        out.add(w, k, dense[k]);
+                    }
+                    dense[k] = 0;
+                }
+                touched[i] = 0;
+            }
+        }
+        return out;
+    }
+}
