@@ -62,7 +62,7 @@ public final class EffectiveSampleSize {
         }
         double prob = p == 1.0 ? (pooled.size - 0.5) / pooled.size : p;
         double q = PooledDraws.quantileOfSorted(pooled.sorted, prob);
-        return pooled.splitAllOnOneSide(q) ? Double.NaN : GeyerEss.essOfChecked(pooled.indicatorSplit(q));
+        return pooled.splitAllOnOneSide(q) ? Double.NaN : GeyerEss.essOfIndicator(pooled.draws, q);
     }
 
     /** ESS for the median: {@link #quantile} at 0.5 (posterior's {@code ess_median}). */

@@ -36,6 +36,15 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
         return essOf(estimateChecked(chains));
     }
 
+    /**
+     * {@link #essOfChecked} of the split chains of the indicator {@code x <= threshold} of {@code draws}, known not
+     * to be constant, from counts of the indicator's ones ({@link IndicatorAutocovariance}).
+     */
+    static double essOfIndicator(double[][] draws, double threshold) {
+        IndicatorAutocovariance acov = new IndicatorAutocovariance(draws, threshold);
+        return essOf(estimateChecked(acov.chains(), acov.length(), acov));
+    }
+
     private static double essOf(GeyerEss estimate) {
         return estimate == null ? Double.NaN : estimate.ess();
     }
@@ -47,12 +56,14 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
 
     /** {@link #estimate} of chains known to be finite and not constant; null for fewer than 3 draws per chain. */
     private static GeyerEss estimateChecked(double[][] x) {
-        int m = x.length;
-        int n = x[0].length;
+        return x[0].length < 3 ? null : estimateChecked(x.length, x[0].length, new LaggedAutocovariance(x));
+    }
+
+    /** The estimate for m chains of n draws from their autocovariances; null for fewer than 3 draws per chain. */
+    private static GeyerEss estimateChecked(int m, int n, ChainAutocovariance acov) {
         if (n < 3) {
             return null;
         }
-        LaggedAutocovariance acov = new LaggedAutocovariance(x);
         double meanVar = acov.at(0) * n / (n - 1);
         double varPlus = meanVar * (n - 1) / n;
         if (m > 1) {

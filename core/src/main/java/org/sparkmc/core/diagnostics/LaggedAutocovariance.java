@@ -6,7 +6,7 @@ package org.sparkmc.core.diagnostics;
  * first lags are summed directly, four per pass over the draws; once the lags asked for would cost more than one
  * FFT of all of them, the rest come from that FFT. Direct sums and the FFT agree up to rounding.
  */
-final class LaggedAutocovariance {
+final class LaggedAutocovariance implements ChainAutocovariance {
     /** Lags summed per pass over the draws. */
     private static final int BLOCK = 4;
     /**
@@ -58,12 +58,14 @@ final class LaggedAutocovariance {
     }
 
     /** Chain {@code c}'s mean ({@link Draws#mean}). */
-    double mean(int c) {
+    @Override
+    public double mean(int c) {
         return means[c];
     }
 
     /** The mean biased autocovariance at {@code lag} (0 ≤ lag < N). */
-    double at(int lag) {
+    @Override
+    public double at(int lag) {
         if (lag < known) {
             return direct[lag];
         }

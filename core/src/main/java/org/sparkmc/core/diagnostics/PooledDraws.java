@@ -229,11 +229,6 @@ final class PooledDraws {
         return out;
     }
 
-    /** The split chains of the indicator {@code x <= threshold} (1 or 0). */
-    double[][] indicatorSplit(double threshold) {
-        return Draws.indicatorSplit(draws, threshold);
-    }
-
     /**
      * Whether every draw the split chains keep lies on one side of {@code threshold}, so that their indicator
      * {@code x <= threshold} is constant: counted from the sorted draws, less the middle draws an odd chain length
