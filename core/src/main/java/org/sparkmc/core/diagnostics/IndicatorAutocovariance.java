@@ -30,14 +30,19 @@ final class IndicatorAutocovariance implements ChainAutocovariance {
         }
     }
 
+    /** Sets bit i of the chain for each draw {@code from + i} at most the threshold, a word at a time, no branch. */
     private void fill(int chain, double[] draws, int from, double threshold) {
         long[] words = bits[chain];
         int count = 0;
-        for (int i = 0; i < n; i++) {
-            if (draws[from + i] <= threshold) {
-                words[i >>> 6] |= 1L << i;
-                count++;
+        for (int w = 0; w < words.length; w++) {
+            long word = 0L;
+            int start = w << 6;
+            int end = Math.min(start + 64, n);
+            for (int i = start; i < end; i++) {
+                word |= (draws[from + i] <= threshold ? 1L : 0L) << i;
             }
+            words[w] = word;
+            count += Long.bitCount(word);
         }
         ones[chain] = count;
     }
