@@ -80,7 +80,8 @@ final class Draws {
 
     /**
      * posterior's split chains ({@link #split}) of the indicator {@code 1[x ≤ threshold]} of every draw, in one pass:
-     * the series whose ESS is a quantile's.
+     * the series whose ESS is a quantile's. The summaries count that ESS from bits ({@link IndicatorAutocovariance});
+     * this is the reference the tests hold the counts to.
      */
     static double[][] indicatorSplit(double[][] draws, double threshold) {
         int m = draws.length;

@@ -6,8 +6,9 @@ package org.sparkmc.core.diagnostics;
  * <i>Bayesian Analysis</i> 16(2)).
  *
  * <p>The ESS of a quantity is the number of independent draws that would estimate it as precisely as the chains
- * do: MN/τ̂ with τ̂ the integrated autocorrelation time from FFT autocovariances truncated by Geyer's initial
- * positive and monotone sequences, τ̂ ≥ 1/log10(MN) (see {@link Autocovariance}). The variants differ in which
+ * do: MN/τ̂ with τ̂ the integrated autocorrelation time from the chains' autocovariances (summed lag by lag or
+ * by FFT, see {@link Autocovariance}; for a quantile's 0/1 indicator counted from bits) truncated by Geyer's
+ * initial positive and monotone sequences, τ̂ ≥ 1/log10(MN). The variants differ in which
  * transformed draws they feed to that estimator: raw draws ({@link #basic}, {@link #mean}), rank-normalised split
  * chains ({@link #bulk}), quantile indicators ({@link #quantile}, {@link #tail}, {@link #median}) or squared
  * deviations ({@link #sd}).

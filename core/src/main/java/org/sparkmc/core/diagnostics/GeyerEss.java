@@ -56,7 +56,7 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
 
     /** {@link #estimate} of chains known to be finite and not constant; null for fewer than 3 draws per chain. */
     private static GeyerEss estimateChecked(double[][] x) {
-        return x[0].length < 3 ? null : estimateChecked(x.length, x[0].length, new LaggedAutocovariance(x));
+        return estimateChecked(x.length, x[0].length, new LaggedAutocovariance(x));
     }
 
     /** The estimate for m chains of n draws from their autocovariances; null for fewer than 3 draws per chain. */

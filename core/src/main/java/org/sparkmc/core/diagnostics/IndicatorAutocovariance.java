@@ -39,7 +39,7 @@ final class IndicatorAutocovariance implements ChainAutocovariance {
             int start = w << 6;
             int end = Math.min(start + 64, n);
             for (int i = start; i < end; i++) {
-                word |= (draws[from + i] <= threshold ? 1L : 0L) << i;
+                word |= (draws[from + i] <= threshold ? 1L : 0L) << (i - start);
             }
             words[w] = word;
             count += Long.bitCount(word);

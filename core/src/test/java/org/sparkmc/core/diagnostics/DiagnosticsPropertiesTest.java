@@ -355,7 +355,10 @@ class DiagnosticsPropertiesTest {
         assertEquals(s, f.brief()); // the chains job's last round takes its diagnostics from the full summary
     }
 
-    /** The one-pass series the summaries use are exactly the two-pass definitions (split of a map). */
+    /**
+     * The one-pass series are exactly the two-pass definitions (split of a map): the squared deviations the summaries
+     * use, and the indicator series the counted quantile ESS is checked against ({@link IndicatorAutocovarianceTest}).
+     */
     @ParameterizedTest(name = "{0} draws per chain")
     @ValueSource(ints = {1, 2, 7, 400, 401})
     void onePassSeriesEqualSplitOfMap(int n) {
