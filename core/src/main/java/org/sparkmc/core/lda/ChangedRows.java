@@ -43,7 +43,7 @@ final class ChangedRows {
 
     /** The rows' and topic totals' change from {@code before}, over the words of {@code docs}. */
     TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
-        checkShape(before);
+        before.requireShape(numTopics, vocabularySize, "this sampler");
         int[] words = before == base ? changedWordsInOrder() : wordsOf(docs);
         RowChanges changes = compareRows(before, words);
         int[] topicChanges = new int[numTopics];
@@ -57,7 +57,7 @@ final class ChangedRows {
 
     /** Copies {@code before}'s rows of the words of {@code docs}, and its topic totals, into the shared arrays. */
     void restore(TopicWordCounts before, Corpus docs) {
-        checkShape(before);
+        before.requireShape(numTopics, vocabularySize, "this sampler");
         int[] srcStarts = before.rowStarts();
         int[] src = before.entries();
         int[] words = before == base ? changedWordsInOrder() : wordsOf(docs);
@@ -108,13 +108,6 @@ final class ChangedRows {
             }
         }
         return words;
-    }
-
-    private void checkShape(TopicWordCounts before) {
-        if (before.vocabularySize() != vocabularySize || before.numTopics() != numTopics) {
-            throw new IllegalArgumentException("counts of another shape: K=" + before.numTopics() + ", W="
-                    + before.vocabularySize());
-        }
     }
 
     /** Row w is laid out alike here and in {@code before} (wide in both or packed in both). */

@@ -484,10 +484,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
      */
     @Override
     public boolean restore(TopicWordCounts before, Corpus docs) {
-        if (before.vocabularySize() != vocabularySize || before.numTopics() != numTopics) {
-            throw new IllegalArgumentException("counts of another shape: K=" + before.numTopics() + ", W="
-                    + before.vocabularySize());
-        }
+        before.requireShape(numTopics, vocabularySize, "this sampler");
         boolean[] present = new boolean[vocabularySize];
         int[] starts = before.rowStarts();
         int[] cells = before.entries();

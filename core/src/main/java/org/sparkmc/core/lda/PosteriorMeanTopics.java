@@ -37,10 +37,7 @@ public final class PosteriorMeanTopics {
 
     /** Adds one state's φ: every cell gets β/(n_k + Wβ), non-zero cells also n_{k,w}/(n_k + Wβ). */
     public void add(TopicWordCounts counts) {
-        if (counts.numTopics() != numTopics || counts.vocabularySize() != vocabularySize) {
-            throw new IllegalArgumentException("counts for K=" + counts.numTopics() + ", W=" + counts.vocabularySize()
-                    + "; this average is for K=" + numTopics + ", W=" + vocabularySize);
-        }
+        counts.requireShape(numTopics, vocabularySize, "this average");
         double[] inv = new double[numTopics];
         for (int k = 0; k < numTopics; k++) {
             inv[k] = 1.0 / (counts.topicTotal(k) + vocabularySize * beta);

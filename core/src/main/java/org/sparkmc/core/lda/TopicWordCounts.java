@@ -340,6 +340,19 @@ public final class TopicWordCounts implements Serializable {
         }
     }
 
+    /**
+     * Checks that these counts are for {@code numTopics} topics over {@code vocabularySize} words, the shape of
+     * {@code user} (named in the error).
+     *
+     * @throws IllegalArgumentException if they are not
+     */
+    public void requireShape(int numTopics, int vocabularySize, String user) {
+        if (this.numTopics != numTopics || this.vocabularySize != vocabularySize) {
+            throw new IllegalArgumentException("counts for K=" + this.numTopics + ", W=" + this.vocabularySize + "; "
+                    + user + " is for K=" + numTopics + ", W=" + vocabularySize);
+        }
+    }
+
     public int numTopics() {
         return numTopics;
     }

@@ -2,6 +2,7 @@ package org.sparkmc.core.lda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -88,6 +89,21 @@ class CycleMhLdaSamplerTest {
         TopicWordCounts after = TopicWordCounts.of(all, zAll, 12);
         assertEquals(after, sampler.counts());
         assertEquals(after, global.plus(List.of(sampler.delta(global, block))));
+    }
+
+    /** Counts of another K or W are refused by restore, with both shapes in the message. */
+    @Test
+    void restoreRefusesCountsOfAnotherShape() {
+        LdaPriors p = new LdaPriors(12, 0.1, 0.01);
+        Corpus all = LdaFixtures.randomCorpus(40, 50, 30, 7);
+        TopicWordCounts global = TopicWordCounts.of(all, LdaFixtures.randomTopics(all, 12, 8), 12);
+        CycleMhLdaSampler sampler = CycleMhLdaSampler.of(p, global, 2);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> sampler.restore(TopicWordCounts.empty(13, global.vocabularySize()), all));
+        assertEquals("counts for K=13, W=" + global.vocabularySize() + "; this sampler is for K=12, W="
+                + global.vocabularySize(), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> sampler.restore(TopicWordCounts.empty(12, global.vocabularySize() + 1), all));
     }
 
     @Test

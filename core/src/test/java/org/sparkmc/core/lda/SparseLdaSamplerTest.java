@@ -2,6 +2,7 @@ package org.sparkmc.core.lda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -146,6 +147,23 @@ class SparseLdaSamplerTest {
             sampler.restore(round == 1 ? copy : start, c);
             assertEquals(start, sampler.counts());
         }
+    }
+
+    /** Counts of another K or W are refused by delta and restore, with both shapes in the message. */
+    @Test
+    void deltaAndRestoreRefuseCountsOfAnotherShape() {
+        Corpus c = LdaFixtures.randomCorpus(40, 60, 30, 5);
+        TopicWordCounts start = TopicWordCounts.of(c, LdaFixtures.randomTopics(c, 20, 6), 20);
+        SparseLdaSampler sampler = SparseLdaSampler.of(new LdaPriors(20, 0.1, 0.01), start);
+        TopicWordCounts otherK = TopicWordCounts.empty(21, start.vocabularySize());
+        TopicWordCounts otherW = TopicWordCounts.empty(20, start.vocabularySize() + 1);
+        for (TopicWordCounts other : java.util.List.of(otherK, otherW)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> sampler.delta(other, c));
+            assertEquals("counts for K=" + other.numTopics() + ", W=" + other.vocabularySize()
+                    + "; this sampler is for K=20, W=" + start.vocabularySize(), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> sampler.restore(other, c));
+        }
+        assertEquals(start, sampler.counts());
     }
 
     /**
