@@ -435,6 +435,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
 
     @Override
     public TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
+        before.requireShape(numTopics, vocabularySize, "this sampler");
         boolean[] present = new boolean[vocabularySize];
         for (int w : docs.words()) {
             present[w] = true;

@@ -91,9 +91,9 @@ class CycleMhLdaSamplerTest {
         assertEquals(after, global.plus(List.of(sampler.delta(global, block))));
     }
 
-    /** Counts of another K or W are refused by restore, with both shapes in the message. */
+    /** Counts of another K or W are refused by delta and restore, with both shapes in the message. */
     @Test
-    void restoreRefusesCountsOfAnotherShape() {
+    void deltaAndRestoreRefuseCountsOfAnotherShape() {
         LdaPriors p = new LdaPriors(12, 0.1, 0.01);
         Corpus all = LdaFixtures.randomCorpus(40, 50, 30, 7);
         TopicWordCounts global = TopicWordCounts.of(all, LdaFixtures.randomTopics(all, 12, 8), 12);
@@ -104,6 +104,10 @@ class CycleMhLdaSamplerTest {
                 + global.vocabularySize(), e.getMessage());
         assertThrows(IllegalArgumentException.class,
                 () -> sampler.restore(TopicWordCounts.empty(12, global.vocabularySize() + 1), all));
+        for (TopicWordCounts other : List.of(TopicWordCounts.empty(13, global.vocabularySize()),
+                TopicWordCounts.empty(12, global.vocabularySize() + 1))) {
+            assertThrows(IllegalArgumentException.class, () -> sampler.delta(other, all));
+        }
     }
 
     @Test
