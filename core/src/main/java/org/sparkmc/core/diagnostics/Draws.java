@@ -78,6 +78,16 @@ final class Draws {
         return out;
     }
 
+    /** Draws in each of posterior's split chains ({@link #split}) of chains of {@code iterations} draws. */
+    static int splitLength(int iterations) {
+        return iterations == 1 ? 1 : iterations / 2;
+    }
+
+    /** How many split chains ({@link #split}) {@code chains} chains of {@code iterations} draws give. */
+    static int splitCount(int chains, int iterations) {
+        return iterations == 1 ? chains : 2 * chains;
+    }
+
     /**
      * posterior's split chains ({@link #split}) of the indicator {@code 1[x ≤ threshold]} of every draw, in one pass:
      * the series whose ESS is a quantile's. The summaries count that ESS from bits ({@link IndicatorAutocovariance});
@@ -86,8 +96,8 @@ final class Draws {
     static double[][] indicatorSplit(double[][] draws, double threshold) {
         int m = draws.length;
         int n = draws[0].length;
-        int half = n == 1 ? 1 : n / 2;
-        double[][] out = new double[n == 1 ? m : 2 * m][half];
+        int half = splitLength(n);
+        double[][] out = new double[splitCount(m, n)][half];
         for (int c = 0; c < m; c++) {
             double[] chain = draws[c];
             double[] first = out[c];

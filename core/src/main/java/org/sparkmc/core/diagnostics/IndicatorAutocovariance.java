@@ -18,10 +18,9 @@ final class IndicatorAutocovariance implements ChainAutocovariance {
     IndicatorAutocovariance(double[][] draws, double threshold) {
         int m = draws.length;
         int iterations = draws[0].length;
-        n = iterations == 1 ? 1 : iterations / 2;
-        int split = iterations == 1 ? m : 2 * m;
-        bits = new long[split][(n + 63) >>> 6];
-        ones = new int[split];
+        n = Draws.splitLength(iterations);
+        bits = new long[Draws.splitCount(m, iterations)][(n + 63) >>> 6];
+        ones = new int[bits.length];
         for (int c = 0; c < m; c++) {
             fill(c, draws[c], 0, threshold);
             if (iterations > 1) {

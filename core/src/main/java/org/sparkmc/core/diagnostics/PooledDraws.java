@@ -203,8 +203,8 @@ final class PooledDraws {
             return null;
         }
         double[] untied = NormalScores.of(total);
-        int half = iterations == 1 ? 1 : iterations / 2;
-        int splitChains = iterations == 1 ? chains : 2 * chains;
+        int half = Draws.splitLength(iterations);
+        int splitChains = Draws.splitCount(chains, iterations);
         double[] scores = new double[size]; // by pooled index; a dropped middle draw's slot stays unused
         int start = 0;
         while (start < total) {
