@@ -44,7 +44,7 @@ final class ChangedRows {
     /** The rows' and topic totals' change from {@code before}, over the words of {@code docs}. */
     TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
         before.requireShape(numTopics, vocabularySize, "this sampler");
-        int[] words = before == base ? changedWordsInOrder() : wordsOf(docs);
+        int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
         RowChanges changes = compareRows(before, words);
         int[] topicChanges = new int[numTopics];
         int[] beforeTotals = before.topicTotals();
@@ -60,7 +60,7 @@ final class ChangedRows {
         before.requireShape(numTopics, vocabularySize, "this sampler");
         int[] srcStarts = before.rowStarts();
         int[] src = before.entries();
-        int[] words = before == base ? changedWordsInOrder() : wordsOf(docs);
+        int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
         for (int w : words) {
             int n = srcStarts[w + 1] - srcStarts[w];
             checkWide(before, w);
@@ -85,26 +85,6 @@ final class ChangedRows {
         for (int i = 0; i < changed.length; i++) {
             for (long m = changed[i]; m != 0; m &= m - 1) {
                 words[n++] = i << 6 | Long.numberOfTrailingZeros(m);
-            }
-        }
-        return words;
-    }
-
-    /** The distinct words of {@code docs}, in increasing order. */
-    private int[] wordsOf(Corpus docs) {
-        boolean[] present = new boolean[vocabularySize];
-        int n = 0;
-        for (int w : docs.words()) {
-            if (!present[w]) {
-                present[w] = true;
-                n++;
-            }
-        }
-        int[] words = new int[n];
-        n = 0;
-        for (int w = 0; w < vocabularySize; w++) {
-            if (present[w]) {
-                words[n++] = w;
             }
         }
         return words;

@@ -115,6 +115,26 @@ public final class Corpus implements Serializable {
         return f;
     }
 
+    /** The distinct words of the corpus, in increasing order. */
+    public int[] distinctWords() {
+        boolean[] present = new boolean[vocabularySize];
+        int n = 0;
+        for (int w : words) {
+            if (!present[w]) {
+                present[w] = true;
+                n++;
+            }
+        }
+        int[] distinct = new int[n];
+        n = 0;
+        for (int w = 0; w < vocabularySize; w++) {
+            if (present[w]) {
+                distinct[n++] = w;
+            }
+        }
+        return distinct;
+    }
+
     /** The documents whose source id passes the test, in order (e.g. {@code id -> id % 10 == 0} for KOS). */
     public Corpus selectByDocId(IntPredicate keep) {
         int count = 0;

@@ -63,12 +63,9 @@ public final class CycleMhLdaSampler implements LdaSampler {
     private final int[] docCounts;
     // The counts made from or last restored to: a word's other blocks' counts are non-zero only in its row there.
     private TopicWordCounts base;
-    // The block the per-sweep tables were built for, and a bit set of topics: the topics where a word's row may
-    // differ from a given row (see markRow), from rowLo to rowHi (64-bit words).
+    // The block the per-sweep tables were built for, and the rows' bookkeeping for delta and restore.
     private Corpus lastDocs;
-    private final long[] rowTopics;
-    private int rowLo;
-    private int rowHi;
+    private final HybridRowChanges changes;
 
     // Per sweep: the block's tokens grouped by word, and alias tables of the other blocks' counts per word.
     // (aliasTopic: a cell's topic; aliasOther: the topic of its alias; aliasKeep: the threshold keeping the cell's.)
@@ -99,7 +96,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
         this.docCounts = new int[numTopics];
         this.otherMass = new int[vocabularySize];
         this.base = counts;
-        this.rowTopics = new long[(numTopics + 63) >>> 6];
+        this.changes = new HybridRowChanges(numTopics, rows, topicTotals, wordTotals);
     }
 
     /**
@@ -266,6 +263,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
         int[] small = new int[numTopics];
         int[] large = new int[numTopics];
         int[] other = new int[numTopics];
+        int[] possible = new int[numTopics];
         // Other blocks' counts are fixed, so o_{k,w} > 0 only where the base row has topic k: the row's possible
         // topics, visited in increasing order through a bit set (O(non-zeros + K/64) a word, not O(K)).
         int at = 0;
@@ -277,24 +275,20 @@ public final class CycleMhLdaSampler implements LdaSampler {
             for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
                 scratch[topicsByWord[j]]++;
             }
-            markRow(base, w, docs);
             int limit = Math.min(otherMass[w], baseStarts[w + 1] - baseStarts[w]);
             int n = 0;
-            for (int i = rowLo; i <= rowHi; i++) {
-                for (long m = rowTopics[i]; m != 0; m &= m - 1) {
-                    int k = i << 6 | Long.numberOfTrailingZeros(m);
-                    int o = rows.get(w, k) - scratch[k];
-                    if (o > 0) {
-                        if (n == limit) {
-                            throw new IllegalStateException("word " + w + " has other blocks' counts beyond its row "
-                                    + "in the base counts: the sampler swept another block without a restore");
-                        }
-                        aliasTopic[at + n] = (char) k;
-                        aliasKeep[at + n] = o;
-                        n++;
+            for (int j = 0, m = changes.possibleTopics(base, w, wordStart, topicsByWord, possible); j < m; j++) {
+                int k = possible[j];
+                int o = rows.get(w, k) - scratch[k];
+                if (o > 0) {
+                    if (n == limit) {
+                        throw new IllegalStateException("word " + w + " has other blocks' counts beyond its row "
+                                + "in the base counts: the sampler swept another block without a restore");
                     }
+                    aliasTopic[at + n] = (char) k;
+                    aliasKeep[at + n] = o;
+                    n++;
                 }
-                rowTopics[i] = 0;
             }
             for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
                 scratch[topicsByWord[j]] = 0;
@@ -435,124 +429,24 @@ public final class CycleMhLdaSampler implements LdaSampler {
 
     @Override
     public TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
-        before.requireShape(numTopics, vocabularySize, "this sampler");
-        boolean[] present = new boolean[vocabularySize];
-        for (int w : docs.words()) {
-            present[w] = true;
-        }
-        int[] dense = new int[numTopics];
-        int[] beforeTopics = new int[numTopics];
-        int[] beforeCounts = new int[numTopics];
-        TopicWordCounts.IntList words = new TopicWordCounts.IntList(1024);
-        TopicWordCounts.IntList topics = new TopicWordCounts.IntList(1024);
-        TopicWordCounts.IntList changes = new TopicWordCounts.IntList(1024);
-        for (int w = 0; w < vocabularySize; w++) {
-            if (!present[w]) {
-                continue;
-            }
-            int n = before.row(w, beforeTopics, beforeCounts);
-            for (int e = 0; e < n; e++) {
-                dense[beforeTopics[e]] = beforeCounts[e];
-            }
-            markRow(before, w, docs);
-            for (int i = rowLo; i <= rowHi; i++) {
-                for (long m = rowTopics[i]; m != 0; m &= m - 1) {
-                    int k = i << 6 | Long.numberOfTrailingZeros(m);
-                    int change = rows.get(w, k) - dense[k];
-                    dense[k] = 0;
-                    if (change != 0) {
-                        words.add(w);
-                        topics.add(k);
-                        changes.add(change);
-                    }
-                }
-                rowTopics[i] = 0;
-            }
-        }
-        int[] topicChanges = new int[numTopics];
-        for (int k = 0; k < numTopics; k++) {
-            topicChanges[k] = topicTotals[k] - before.topicTotal(k);
-        }
-        return new TopicWordDelta(numTopics, vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
-                topicChanges);
+        return changes.delta(before, docs, sweptWordStart(docs), topicsByWord);
     }
 
     /**
      * Puts the rows of {@code docs}' words and the topic totals back to {@code before}'s. A sweep changes no other
      * row and no word's total, and every per-sweep table is rebuilt when the next sweep starts, so the sampler then
-     * samples as a new one on {@code before} would, without new rows for every block. A dense row is cleared at the
-     * topics it may hold ({@link #markRow}), a hash row whole.
+     * samples as a new one on {@code before} would, without new rows for every block.
      */
     @Override
     public boolean restore(TopicWordCounts before, Corpus docs) {
-        before.requireShape(numTopics, vocabularySize, "this sampler");
-        boolean[] present = new boolean[vocabularySize];
-        int[] starts = before.rowStarts();
-        int[] cells = before.entries();
-        for (int w : docs.words()) {
-            if (present[w]) {
-                continue;
-            }
-            present[w] = true;
-            boolean wide = before.isWide(w);
-            if (!wide && starts[w + 1] - starts[w] > Math.min(numTopics, wordTotals[w])) {
-                throw new IllegalArgumentException("word " + w + " has " + (starts[w + 1] - starts[w]) + " topics in "
-                        + "the counts to restore, more than its " + wordTotals[w] + " tokens allow");
-            }
-            if (!rows.isDense(w)) {
-                rows.setRow(w, cells, starts[w], starts[w + 1], wide);
-                continue;
-            }
-            markRow(before, w, docs);
-            for (int i = rowLo; i <= rowHi; i++) {
-                for (long m = rowTopics[i]; m != 0; m &= m - 1) {
-                    rows.set(w, i << 6 | Long.numberOfTrailingZeros(m), 0);
-                }
-                rowTopics[i] = 0;
-            }
-            rows.setCells(w, cells, starts[w], starts[w + 1], wide);
-        }
-        System.arraycopy(before.topicTotals(), 0, topicTotals, 0, numTopics);
+        changes.restore(before, docs, sweptWordStart(docs), topicsByWord);
         base = before;
         return true;
     }
 
-    /**
-     * Marks in {@link #rowTopics} (from {@link #rowLo} to {@link #rowHi}) every topic where word w's local row may be
-     * non-zero or differ from {@code counts}' row, when {@code counts} are the counts the sampler started from and only
-     * sweeps over {@code docs} changed it since: {@code counts}' non-zero topics of w (the other blocks' share lies
-     * within them) and the current topics of {@code docs}' tokens of w. Without the tokens (the tables were built
-     * for another block), or for a wide row of {@code counts}, every topic.
-     */
-    private void markRow(TopicWordCounts counts, int w, Corpus docs) {
-        if (docs != lastDocs || counts.isWide(w)) {
-            Arrays.fill(rowTopics, -1L);
-            if ((numTopics & 63) != 0) {
-                rowTopics[rowTopics.length - 1] = (1L << (numTopics & 63)) - 1;
-            }
-            rowLo = 0;
-            rowHi = rowTopics.length - 1;
-            return;
-        }
-        int[] starts = counts.rowStarts();
-        int[] cells = counts.entries();
-        int mask = (1 << counts.topicBits()) - 1;
-        int lo = rowTopics.length;
-        int hi = -1;
-        for (int e = starts[w]; e < starts[w + 1]; e++) {
-            int k = cells[e] & mask;
-            rowTopics[k >>> 6] |= 1L << k;
-            lo = Math.min(lo, k >>> 6);
-            hi = Math.max(hi, k >>> 6);
-        }
-        for (int j = wordStart[w]; j < wordStart[w + 1]; j++) {
-            int k = topicsByWord[j];
-            rowTopics[k >>> 6] |= 1L << k;
-            lo = Math.min(lo, k >>> 6);
-            hi = Math.max(hi, k >>> 6);
-        }
-        rowLo = lo;
-        rowHi = hi;
+    /** Where each word's swept tokens start, when the last sweep was over {@code docs}; else null. */
+    private int[] sweptWordStart(Corpus docs) {
+        return docs == lastDocs ? wordStart : null;
     }
 
     // ---- test hook ----
