@@ -19,6 +19,7 @@ final class ChangedRows {
     private final int[] cells;
     private final int[] topicTotals;
     private final long[] changed;
+    private final MoveLog moves;
     /** The counts the rows were copied from or last restored to. */
     private TopicWordCounts base;
 
@@ -26,10 +27,11 @@ final class ChangedRows {
      * @param rows    the sampler's row table: row w is {@code cells[rows[2w]]} on, {@code rows[2w+1]} packed cells
      *                long, or K plain counts when {@code rows[2w+1]} is {@link SparseLdaSampler#WIDE}
      * @param changed one bit a word, set by the sampler when the word's row changes
+     * @param moves   the topic moves of the sampler's tokens, recorded by the sampler
      * @param base    the counts the rows hold now
      */
     ChangedRows(int numTopics, int bits, int[] rows, int[] cells, int[] topicTotals, long[] changed,
-            TopicWordCounts base) {
+            MoveLog moves, TopicWordCounts base) {
         this.numTopics = numTopics;
         this.vocabularySize = base.vocabularySize();
         this.bits = bits;
@@ -38,19 +40,23 @@ final class ChangedRows {
         this.cells = cells;
         this.topicTotals = topicTotals;
         this.changed = changed;
+        this.moves = moves;
         this.base = base;
     }
 
     /** The rows' and topic totals' change from {@code before}, over the words of {@code docs}. */
     TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
         before.requireShape(numTopics, vocabularySize, "this sampler");
-        int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
-        RowChanges changes = compareRows(before, words);
         int[] topicChanges = new int[numTopics];
         int[] beforeTotals = before.topicTotals();
         for (int k = 0; k < numTopics; k++) {
             topicChanges[k] = topicTotals[k] - beforeTotals[k];
         }
+        if (before == base && moves.complete()) {
+            return moves.delta(topicChanges);
+        }
+        int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
+        RowChanges changes = compareRows(before, words);
         return new TopicWordDelta(numTopics, vocabularySize, changes.words().toArray(), changes.topics().toArray(),
                 changes.counts().toArray(), topicChanges);
     }
@@ -70,6 +76,7 @@ final class ChangedRows {
             }
         }
         Arrays.fill(changed, 0L);
+        moves.clear();
         base = before;
         System.arraycopy(before.topicTotals(), 0, topicTotals, 0, numTopics);
     }

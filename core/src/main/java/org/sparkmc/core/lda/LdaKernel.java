@@ -21,12 +21,12 @@ public enum LdaKernel {
 
     /**
      * About the bytes of a sampler's count tables made from counts with these word totals, whatever block it sweeps:
-     * 4 bytes a cell of Σ_w min(K, t_w) for the sparse kernel, {@link CycleMhLdaSampler#tableBytes} for the cycle MH
-     * kernel.
+     * 6 bytes a cell of Σ_w min(K, t_w) for the sparse kernel (4 of rows, at most 2 of its log of the tokens' moves),
+     * {@link CycleMhLdaSampler#tableBytes} for the cycle MH kernel.
      */
     public long samplerBytes(int numTopics, int[] wordTotals) {
         return switch (this) {
-            case SPARSE_GIBBS -> 4 * TopicWordCounts.cellBound(numTopics, wordTotals);
+            case SPARSE_GIBBS -> 6 * TopicWordCounts.cellBound(numTopics, wordTotals);
             case CYCLE_MH -> CycleMhLdaSampler.tableBytes(numTopics, wordTotals);
         };
     }

@@ -17,7 +17,9 @@ import org.sparkmc.core.random.Categorical;
  * <p>The sampler owns a mutable local copy of the topic–word counts (copied from a {@link TopicWordCounts}), with
  * each word's row of packed {@code count << bits | topic} cells kept in decreasing order by bubbling after each
  * change, so the q walk usually stops early. A row has room for min(K, word frequency) cells, so the copy takes at
- * most 4·min(N, W·K) bytes. A word with more tokens than a packed cell holds ({@link TopicWordCounts#isWide}: over
+ * most 4·min(N, W·K) bytes. The tokens' topic moves since the copy was made or restored are logged ({@link MoveLog},
+ * 8 bytes a move, at most a quarter as many moves as the copy has cells: half its bytes), so that {@link #delta}
+ * sums them rather than reading every changed row; past that bound it reads the rows. A word with more tokens than a packed cell holds ({@link TopicWordCounts#isWide}: over
  * 2,097,151 at K = 1,000) keeps K plain counts instead, its q walk over all K topics with a binary search in the
  * prefix sums; such words have over 100 tokens a topic, so their rows are dense anyway. Document–topic counts are
  * rebuilt per document from z, so the chain state is just z. No allocation per token. Not thread-safe: one sampler
@@ -60,6 +62,8 @@ public final class SparseLdaSampler implements LdaSampler {
     // and restore do with them.
     private final long[] changed;
     private final ChangedRows changedRows;
+    // The tokens' topic moves since the same point, while few enough: delta sums them instead of reading rows.
+    private final MoveLog moves;
 
     private SparseLdaSampler(LdaPriors priors, TopicWordCounts counts) {
         this.numTopics = priors.numTopics();
@@ -102,7 +106,8 @@ public final class SparseLdaSampler implements LdaSampler {
         docTopics = new int[numTopics];
         docTopicIndex = new int[numTopics];
         changed = new long[(vocabularySize + 63) >>> 6];
-        changedRows = new ChangedRows(numTopics, bits, rows, cells, topicTotals, changed, counts);
+        moves = new MoveLog(numTopics, vocabularySize, cells.length / 4);
+        changedRows = new ChangedRows(numTopics, bits, rows, cells, topicTotals, changed, moves, counts);
     }
 
     /**
@@ -256,6 +261,7 @@ public final class SparseLdaSampler implements LdaSampler {
             }
             topic = cells[base + j] & mask;
             if (topic != k) {
+                moves.add(w, k, topic);
                 int moved = decrementAt(w, base, own);
                 if (j > own && j <= moved) {
                     j--;
@@ -265,6 +271,7 @@ public final class SparseLdaSampler implements LdaSampler {
         } else {
             topic = sampleDocumentOrSmoothing(u - q, rng);
             if (topic != k) {
+                moves.add(w, k, topic);
                 decrementAt(w, base, own);
                 incrementWord(w, topic);
             }
@@ -291,6 +298,7 @@ public final class SparseLdaSampler implements LdaSampler {
         cells[base + topic]++;
         if (topic != k) {
             markChanged(w);
+            moves.add(w, k, topic);
         }
         addToTopic(topic);
         return topic;

@@ -39,8 +39,8 @@ public enum LdaMode {
     /**
      * What one executor holds of the topic–word table in the broadcast mode: the broadcast value and its serialised
      * pieces, 8·C bytes for C = Σ_w min(K, f_w) cells, and c running tasks' samplers of {@code samplerBytes} each
-     * ({@code LdaKernel.samplerBytes}: 4·C for the sparse kernel, so (8 + 4c)·C in all; BENCHMARKS.md, "Memory of
-     * the lda job").
+     * ({@code LdaKernel.samplerBytes}: 6·C for the sparse kernel, its rows and its move log, so (8 + 6c)·C in all;
+     * BENCHMARKS.md, "Memory of the lda job", measured when the sampler took 4·C).
      */
     static long broadcastBytes(long cells, long samplerBytes, int coresPerExecutor) {
         return 8L * cells + coresPerExecutor * samplerBytes;
