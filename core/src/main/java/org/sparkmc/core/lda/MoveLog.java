@@ -50,6 +50,11 @@ final class MoveLog {
         return true;
     }
 
+    /** The moves recorded. */
+    int size() {
+        return size;
+    }
+
     /** Whether every move since the last {@link #clear} is recorded. */
     boolean complete() {
         return complete;

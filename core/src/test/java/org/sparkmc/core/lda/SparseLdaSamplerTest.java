@@ -118,35 +118,37 @@ class SparseLdaSamplerTest {
     }
 
     /**
-     * Against the counts it was made from, delta sums the tokens' moves (a sweep of this corpus makes fewer than the
-     * move log's floor of 1,024; the eight sweeps of the last round make more, and it compares the changed rows
-     * instead) and restore visits only the rows that changed; against an equal copy they visit every word of the
-     * block. All give the same change, and a restore makes the sampler a fresh copy again.
+     * A block of 20 documents swept against the counts of 160: against the counts it was made from, delta sums the
+     * tokens' moves (a sweep of the block moves under 500 tokens, against rows of up to 50 topics of every word: the
+     * log is the cheaper; the eight sweeps of the last round make more moves than the log's floor of 1,024, and it
+     * compares the changed rows instead) and restore visits only the rows that changed; against an equal copy they
+     * visit every word of the block. All give the same change, and a restore makes the sampler a fresh copy again.
      */
     @Test
     void changedRowsGiveTheSameDeltaAndRestoreAsTheBlocksWords() {
-        LdaPriors priors = new LdaPriors(20, 0.1, 0.01);
-        Corpus c = LdaFixtures.randomCorpus(20, 40, 30, 5);
-        assertTrue(c.numTokens() < 1024 && 8 * c.numTokens() > 2 * 1024, c.numTokens() + " tokens");
-        char[] z = LdaFixtures.randomTopics(c, 20, 6);
-        TopicWordCounts start = TopicWordCounts.of(c, z, 20);
-        TopicWordCounts copy = TopicWordCounts.fromDense(start.toDense(), 20, start.vocabularySize());
+        LdaPriors priors = new LdaPriors(50, 0.1, 0.01);
+        Corpus c = LdaFixtures.randomCorpus(160, 40, 30, 5);
+        char[] z = LdaFixtures.randomTopics(c, 50, 6);
+        TopicWordCounts start = TopicWordCounts.of(c, z, 50);
+        TopicWordCounts copy = TopicWordCounts.fromDense(start.toDense(), 50, start.vocabularySize());
+        Corpus block = c.range(0, 20);
+        assertTrue(block.numTokens() < 500 && 8 * block.numTokens() > 2 * 1024, block.numTokens() + " tokens");
         SparseLdaSampler sampler = SparseLdaSampler.of(priors, start);
         RandomStreams streams = new RandomStreams(8);
         for (int round = 0; round < 3; round++) {
-            char[] topics = z.clone();
+            char[] topics = java.util.Arrays.copyOf(z, block.numTokens());
             int sweeps = round == 2 ? 8 : 1;
             for (int s = 0; s < sweeps; s++) {
-                sampler.sweep(c, topics, streams.stream("sweep", round, s));
+                sampler.sweep(block, topics, streams.stream("sweep", round, s));
             }
-            TopicWordDelta changed = sampler.delta(start, c);
-            TopicWordDelta scanned = sampler.delta(copy, c);
+            TopicWordDelta changed = sampler.delta(start, block);
+            TopicWordDelta scanned = sampler.delta(copy, block);
             assertArrayEquals(scanned.words(), changed.words());
             assertArrayEquals(scanned.topics(), changed.topics());
             assertArrayEquals(scanned.changes(), changed.changes());
             assertArrayEquals(scanned.topicChanges(), changed.topicChanges());
             assertTrue(changed.size() > 0);
-            sampler.restore(round == 1 ? copy : start, c);
+            sampler.restore(round == 1 ? copy : start, block);
             assertEquals(start, sampler.counts());
         }
     }
