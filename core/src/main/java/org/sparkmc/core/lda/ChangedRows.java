@@ -5,10 +5,11 @@ import java.util.Arrays;
 /**
  * The bookkeeping behind {@link SparseLdaSampler#delta} and {@link SparseLdaSampler#restore}: the sampler's local
  * topic–word rows (laid out as the sampler keeps them) against the {@link TopicWordCounts} it was made from or last
- * restored to. The sampler marks a word's bit in {@code changed} whenever it changes that word's row; against those
- * counts, the delta compares and the restore copies only the marked rows, in increasing word order. Against any other
- * counts they visit every word of the documents given. Shares the sampler's arrays: reads them, and only
- * {@link #restore} writes them.
+ * restored to. The sampler marks a word's bit in {@code changed} whenever it changes that word's row, and logs each
+ * token's topic move ({@link MoveLog}); against those counts, the restore copies only the marked rows, and the delta
+ * sums the log where that is the cheaper ({@link #cellsOfBothSides}) and otherwise compares only the marked rows, in
+ * increasing word order. Against any other counts they visit every word of the documents given. Shares the sampler's
+ * arrays: reads them, and only {@link #restore} writes them.
  */
 final class ChangedRows {
     private final int numTopics;
@@ -47,11 +48,7 @@ final class ChangedRows {
     /** The rows' and topic totals' change from {@code before}, over the words of {@code docs}. */
     TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
         before.requireShape(numTopics, vocabularySize, "this sampler");
-        int[] topicChanges = new int[numTopics];
-        int[] beforeTotals = before.topicTotals();
-        for (int k = 0; k < numTopics; k++) {
-            topicChanges[k] = topicTotals[k] - beforeTotals[k];
-        }
+        int[] topicChanges = topicChanges(before);
         int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
         if (before == base && moves.complete() && 3L * moves.size() < cellsOfBothSides(before, words)) {
             return moves.delta(topicChanges);
@@ -81,11 +78,25 @@ final class ChangedRows {
         System.arraycopy(before.topicTotals(), 0, topicTotals, 0, numTopics);
     }
 
+    /** The change since the counts were made or last restored as the move log sums it; null if it is incomplete. */
+    TopicWordDelta deltaFromMoves() {
+        return moves.complete() ? moves.delta(topicChanges(base)) : null;
+    }
+
+    private int[] topicChanges(TopicWordCounts before) {
+        int[] changes = new int[numTopics];
+        int[] beforeTotals = before.topicTotals();
+        for (int k = 0; k < numTopics; k++) {
+            changes[k] = topicTotals[k] - beforeTotals[k];
+        }
+        return changes;
+    }
+
     /**
      * The cells the row comparison would read for {@code words}: their rows here and in {@code before}. Summing the
-     * move log costs about 1.5 times as much an entry (two a move) as the comparison a cell (JMH
-     * {@code AdLdaBlockWorkBenchmark}: 16 ns an entry against 13 ns a cell at K = 100, 27 against 16 at K = 1,000),
-     * so the log is summed when it has fewer than a third as many moves as these cells.
+     * move log costs 1.2–1.4 times as much an entry (two a move) as the comparison a cell (JMH
+     * {@code AdLdaBlockWorkBenchmark}, KOS after 50 sweeps: 16 ns an entry against 13 ns a cell at K = 100, 20 against
+     * 14 at K = 1,000), so the log is summed when it has fewer than a third as many moves as these cells.
      */
     private long cellsOfBothSides(TopicWordCounts before, int[] words) {
         int[] starts = before.rowStarts();

@@ -19,7 +19,7 @@ final class MoveLog {
     private int size;
     private boolean complete = true;
 
-    /** @param limit the most moves recorded; beyond it the log is incomplete until {@link #clear} */
+    /** @param limit the most moves recorded (at least 1,024); beyond it the log is incomplete until {@link #clear} */
     MoveLog(int numTopics, int vocabularySize, int limit) {
         if (numTopics > 1 << 16) {
             throw new IllegalArgumentException("at most 65,536 topics, not " + numTopics);

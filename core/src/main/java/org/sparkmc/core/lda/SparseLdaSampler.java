@@ -18,12 +18,13 @@ import org.sparkmc.core.random.Categorical;
  * each word's row of packed {@code count << bits | topic} cells kept in decreasing order by bubbling after each
  * change, so the q walk usually stops early. A row has room for min(K, word frequency) cells, so the copy takes at
  * most 4·min(N, W·K) bytes. The tokens' topic moves since the copy was made or restored are logged ({@link MoveLog},
- * 8 bytes a move, at most a quarter as many moves as the copy has cells: half its bytes), so that {@link #delta}
- * sums them rather than reading every changed row; past that bound it reads the rows. A word with more tokens than a packed cell holds ({@link TopicWordCounts#isWide}: over
- * 2,097,151 at K = 1,000) keeps K plain counts instead, its q walk over all K topics with a binary search in the
- * prefix sums; such words have over 100 tokens a topic, so their rows are dense anyway. Document–topic counts are
- * rebuilt per document from z, so the chain state is just z. No allocation per token. Not thread-safe: one sampler
- * per thread or task.
+ * 8 bytes a move, at most a quarter as many moves as the copy has cells, or 1,024: half its bytes, or 8 KB), so that
+ * {@link #delta} can sum them rather than read every changed row; past that bound it reads the rows. A word with more
+ * tokens than a packed cell holds ({@link TopicWordCounts#isWide}: over 2,097,151 at K = 1,000) keeps K plain counts
+ * instead, its q walk over all K topics with a binary search in the prefix sums; such words have over 100 tokens a
+ * topic, so their rows are dense anyway. Document–topic counts are rebuilt per document from z, so the chain state is
+ * just z. No allocation per token, beyond the move log's growth to its size. Not thread-safe: one sampler per thread
+ * or task.
  */
 public final class SparseLdaSampler implements LdaSampler {
     private final int numTopics;
@@ -485,7 +486,8 @@ public final class SparseLdaSampler implements LdaSampler {
     /**
      * The change of the local counts from {@code before} (the counts this sampler was created from), over the
      * words of {@code docs} — the only rows a sweep of {@code docs} can change. Against the very counts it was
-     * created from or last restored to, only the rows that changed since are compared.
+     * created from or last restored to, the tokens' logged moves are summed where that is the cheaper, and otherwise
+     * only the rows that changed since are compared.
      */
     @Override
     public TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
@@ -505,6 +507,11 @@ public final class SparseLdaSampler implements LdaSampler {
     }
 
     // ---- test hooks: the same code paths, one token at a time ----
+
+    /** The change since the counts were made or last restored as the move log sums it; null if it is incomplete. */
+    TopicWordDelta deltaFromMoves() {
+        return changedRows.deltaFromMoves();
+    }
 
 
     /**

@@ -14,12 +14,13 @@ class MoveLogTest {
 
     /**
      * Random moves on a dense W×K table (moves back and forth included, which cancel): the log's delta is exactly
-     * the table's change, cell by cell in (word, topic) order without zeros, for K on both sides of 64.
+     * the table's change, cell by cell in (word, topic) order without zeros, for K on both sides of 64 and at the
+     * most topics a char holds (topics of 2^15 and more make the packed move negative).
      */
     @Test
     void theDeltaIsTheNetChangeOfTheMoves() {
         UniformRandomProvider rng = new RandomStreams(11).stream("move log", 0);
-        for (int numTopics : new int[] {3, 64, 130}) {
+        for (int numTopics : new int[] {3, 64, 130, 65535}) {
             int vocabulary = 50;
             MoveLog log = new MoveLog(numTopics, vocabulary, 1 << 20);
             for (int round = 0; round < 3; round++) {

@@ -2,6 +2,7 @@ package org.sparkmc.core.lda;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -118,11 +119,12 @@ class SparseLdaSamplerTest {
     }
 
     /**
-     * A block of 20 documents swept against the counts of 160: against the counts it was made from, delta sums the
-     * tokens' moves (a sweep of the block moves under 500 tokens, against rows of up to 50 topics of every word: the
-     * log is the cheaper; the eight sweeps of the last round make more moves than the log's floor of 1,024, and it
-     * compares the changed rows instead) and restore visits only the rows that changed; against an equal copy they
-     * visit every word of the block. All give the same change, and a restore makes the sampler a fresh copy again.
+     * A block of 20 documents swept against the counts of 160: against the counts it was made from or last restored
+     * to, delta sums the tokens' moves (a sweep of the block moves under 500 tokens, against rows of up to 50 topics of
+     * every word: the log is the cheaper; the eight sweeps of the last round make more moves than the log's floor of
+     * 1,024, and it compares the changed rows instead) and restore visits only the rows that changed; against other
+     * equal counts they visit every word of the block. All give the same change, and a restore makes the sampler a
+     * fresh copy again.
      */
     @Test
     void changedRowsGiveTheSameDeltaAndRestoreAsTheBlocksWords() {
@@ -148,6 +150,14 @@ class SparseLdaSamplerTest {
             assertArrayEquals(scanned.changes(), changed.changes());
             assertArrayEquals(scanned.topicChanges(), changed.topicChanges());
             assertTrue(changed.size() > 0);
+            TopicWordDelta moves = sampler.deltaFromMoves();
+            if (round < 2) {
+                assertArrayEquals(scanned.words(), moves.words());
+                assertArrayEquals(scanned.topics(), moves.topics());
+                assertArrayEquals(scanned.changes(), moves.changes());
+            } else {
+                assertNull(moves, "the log stops past 1,024 moves");
+            }
             sampler.restore(round == 1 ? copy : start, block);
             assertEquals(start, sampler.counts());
         }

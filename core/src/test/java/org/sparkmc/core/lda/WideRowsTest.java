@@ -210,7 +210,10 @@ class WideRowsTest {
         assertEquals(0, SparseLdaSampler.of(priors, packed).delta(mixed, corpus).size());
     }
 
-    /** After sweeps of a block, the sparse kernel's counts, delta and restore are right with mixed rows. */
+    /**
+     * After sweeps of a block, the sparse kernel's counts, delta and restore are right with mixed rows, and after the
+     * first sweep the move log's sum is the rows' change too.
+     */
     @Test
     void sparseCountsDeltaAndRestoreWithMixedRows() {
         LdaPriors priors = new LdaPriors(K, 0.1, 0.01);
@@ -222,6 +225,14 @@ class WideRowsTest {
         RandomStreams streams = new RandomStreams(9);
         for (int s = 0; s < 5; s++) {
             sampler.sweep(block, z, streams.stream("sweep", s));
+            if (s == 0) {
+                TopicWordDelta rows = sampler.delta(packed.withWideRowsAbove(median), block);
+                TopicWordDelta moves = sampler.deltaFromMoves();
+                assertArrayEquals(rows.words(), moves.words());
+                assertArrayEquals(rows.topics(), moves.topics());
+                assertArrayEquals(rows.changes(), moves.changes());
+                assertArrayEquals(rows.topicChanges(), moves.topicChanges());
+            }
         }
         System.arraycopy(z, 0, all, from, z.length);
         TopicWordCounts after = TopicWordCounts.of(corpus, all, K).withWideRowsAbove(median);

@@ -28,7 +28,8 @@ import org.sparkmc.core.random.RandomStreams;
  * synchronised sweeps from the lda job's random start (K topics, α = 0.5, β = 0.01, sparse Gibbs):
  * <ul>
  *   <li>{@code delta}: one block's count changes after its sweep ({@link LdaSampler#delta}, against the counts the
- *   sampler was made from, so only the rows the sweep changed are compared);</li>
+ *   sampler was made from, so it sums the tokens' logged moves or compares only the rows the sweep changed, whichever
+ *   is the cheaper);</li>
  *   <li>{@code sumOfFour}: one task's four block deltas summed ({@link TopicWordDelta#sum});</li>
  *   <li>{@code merge}: the eight deltas added to the global counts ({@link AdLda#merge});</li>
  *   <li>{@code sweep}: one block's sweep with its delta, for scale.</li>
