@@ -48,7 +48,7 @@ final class ChangedRows {
     /** The rows' and topic totals' change from {@code before}, over the words of {@code docs}. */
     TopicWordDelta delta(TopicWordCounts before, Corpus docs) {
         before.requireShape(numTopics, vocabularySize, "this sampler");
-        int[] topicChanges = topicChanges(before);
+        int[] topicChanges = before.topicChangesTo(topicTotals);
         int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
         if (before == base && moves.complete() && 3L * moves.size() < cellsOfBothSides(before, words)) {
             return moves.delta(topicChanges);
@@ -80,16 +80,7 @@ final class ChangedRows {
 
     /** The change since the counts were made or last restored as the move log sums it; null if it is incomplete. */
     TopicWordDelta deltaFromMoves() {
-        return moves.complete() ? moves.delta(topicChanges(base)) : null;
-    }
-
-    private int[] topicChanges(TopicWordCounts before) {
-        int[] changes = new int[numTopics];
-        int[] beforeTotals = before.topicTotals();
-        for (int k = 0; k < numTopics; k++) {
-            changes[k] = topicTotals[k] - beforeTotals[k];
-        }
-        return changes;
+        return moves.complete() ? moves.delta(base.topicChangesTo(topicTotals)) : null;
     }
 
     /**

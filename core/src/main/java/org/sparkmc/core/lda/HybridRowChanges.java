@@ -72,12 +72,8 @@ final class HybridRowChanges {
                 }
             }
         }
-        int[] topicChanges = new int[numTopics];
-        for (int k = 0; k < numTopics; k++) {
-            topicChanges[k] = topicTotals[k] - before.topicTotal(k);
-        }
         return new TopicWordDelta(numTopics, vocabularySize, words.toArray(), topics.toArray(), changes.toArray(),
-                topicChanges);
+                before.topicChangesTo(topicTotals));
     }
 
     /**

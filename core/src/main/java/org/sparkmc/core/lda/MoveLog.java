@@ -86,9 +86,9 @@ final class MoveLog {
         for (int e = 0; e < size; e++) {
             grouped[ends[words[e]]++] = moves[e];
         }
-        TopicWordCounts.IntList outWords = new TopicWordCounts.IntList(Math.max(16, size));
-        TopicWordCounts.IntList outTopics = new TopicWordCounts.IntList(Math.max(16, size));
-        TopicWordCounts.IntList outChanges = new TopicWordCounts.IntList(Math.max(16, size));
+        TopicWordCounts.IntList outWords = new TopicWordCounts.IntList(size);
+        TopicWordCounts.IntList outTopics = new TopicWordCounts.IntList(size);
+        TopicWordCounts.IntList outChanges = new TopicWordCounts.IntList(size);
         int[] dense = new int[numTopics];
         int[] touched = new int[numTopics];
         TopicSet topics = new TopicSet(numTopics);

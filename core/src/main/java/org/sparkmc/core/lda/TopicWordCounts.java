@@ -462,6 +462,15 @@ public final class TopicWordCounts implements Serializable {
         return entries;
     }
 
+    /** How far {@code totals} (K topic totals, such as a sampler's) are from these: totals[k] − n_k for every k. */
+    int[] topicChangesTo(int[] totals) {
+        int[] changes = new int[numTopics];
+        for (int k = 0; k < numTopics; k++) {
+            changes[k] = totals[k] - topicTotals[k];
+        }
+        return changes;
+    }
+
     /** n_k for every topic (shared, read-only by contract). */
     public int[] topicTotals() {
         return topicTotals;
