@@ -28,6 +28,23 @@ public final class BlockSweeper {
      */
     public BlockUpdate sweep(Corpus block, char[] topics, TopicWordCounts global, RandomStreams streams,
             int firstSweep, int numSweeps, int blockId) {
+        char[] z = sweepTopics(block, topics, global, streams, firstSweep, numSweeps, blockId);
+        return new BlockUpdate(z, sampler.delta(global, block));
+    }
+
+    /**
+     * As {@link #sweep}, but adds the block's count changes to {@code sum} (with those of the task's other blocks
+     * against the same {@code global}) and returns only its new topics.
+     */
+    public char[] sweepInto(DeltaSum sum, Corpus block, char[] topics, TopicWordCounts global,
+            RandomStreams streams, int firstSweep, int numSweeps, int blockId) {
+        char[] z = sweepTopics(block, topics, global, streams, firstSweep, numSweeps, blockId);
+        sampler.addDelta(sum, global, block);
+        return z;
+    }
+
+    private char[] sweepTopics(Corpus block, char[] topics, TopicWordCounts global, RandomStreams streams,
+            int firstSweep, int numSweeps, int blockId) {
         if (numSweeps < 1) {
             throw new IllegalArgumentException("number of sweeps must be positive, is " + numSweeps);
         }
@@ -40,6 +57,6 @@ public final class BlockSweeper {
             sampler.sweep(block, z, streams.stream(AdLda.SWEEP_STREAM, firstSweep + t, blockId));
         }
         lastBlock = block;
-        return new BlockUpdate(z, sampler.delta(global, block));
+        return z;
     }
 }

@@ -50,12 +50,24 @@ final class ChangedRows {
         before.requireShape(numTopics, vocabularySize, "this sampler");
         int[] topicChanges = before.topicChangesTo(topicTotals);
         int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
-        if (before == base && moves.complete() && 3L * moves.size() < cellsOfBothSides(before, words)) {
-            return moves.delta(topicChanges);
+        return summingMoves(before, words) ? moves.delta(topicChanges) : compareRows(before, words, topicChanges);
+    }
+
+    /** Adds {@link #delta} to {@code sum}: the logged moves themselves where {@code delta} would sum them. */
+    void addDelta(DeltaSum sum, TopicWordCounts before, Corpus docs) {
+        before.requireShape(numTopics, vocabularySize, "this sampler");
+        int[] topicChanges = before.topicChangesTo(topicTotals);
+        int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
+        if (summingMoves(before, words)) {
+            sum.add(moves, topicChanges);
+        } else {
+            sum.add(compareRows(before, words, topicChanges));
         }
-        RowChanges changes = compareRows(before, words);
-        return new TopicWordDelta(numTopics, vocabularySize, changes.words().toArray(), changes.topics().toArray(),
-                changes.counts().toArray(), topicChanges);
+    }
+
+    /** Whether the change from {@code before} is the logged moves' sum, and the cheaper that way for {@code words}. */
+    private boolean summingMoves(TopicWordCounts before, int[] words) {
+        return before == base && moves.complete() && 3L * moves.size() < cellsOfBothSides(before, words);
     }
 
     /** Copies {@code before}'s rows of the words of {@code docs}, and its topic totals, into the shared arrays. */
@@ -152,9 +164,10 @@ final class ChangedRows {
     /**
      * The local rows of {@code changedWords} (increasing) minus {@code before}'s, cell by cell, without zeros. The
      * packed cells are read in place; a row wide on both sides is compared topic by topic. {@code before} may lay
-     * rows out differently (a row wide on one side only), as empty counts do.
+     * rows out differently (a row wide on one side only), as empty counts do. The topic totals changed by
+     * {@code topicChanges}.
      */
-    private RowChanges compareRows(TopicWordCounts before, int[] changedWords) {
+    private TopicWordDelta compareRows(TopicWordCounts before, int[] changedWords, int[] topicChanges) {
         int[] srcStarts = before.rowStarts();
         int[] src = before.entries();
         RowChanges out = new RowChanges();
@@ -207,6 +220,7 @@ final class ChangedRows {
                 touched[i] = 0;
             }
         }
-        return out;
+        return new TopicWordDelta(numTopics, vocabularySize, out.words().toArray(), out.topics().toArray(),
+                out.counts().toArray(), topicChanges);
     }
 }

@@ -24,6 +24,11 @@ public interface LdaSampler {
     /** The change of the local counts from {@code before} (the counts the sampler started from) over the rows of {@code docs}' words. */
     TopicWordDelta delta(TopicWordCounts before, Corpus docs);
 
+    /** Adds {@link #delta} to {@code sum}, in whatever form the sum can add the more cheaply. */
+    default void addDelta(DeltaSum sum, TopicWordCounts before, Corpus docs) {
+        sum.add(delta(before, docs));
+    }
+
     /**
      * Puts the local counts back to {@code before}, the counts the sampler started from, when only sweeps over
      * {@code docs} have changed them since: afterwards it samples exactly as a new sampler on {@code before} would.

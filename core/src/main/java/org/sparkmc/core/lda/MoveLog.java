@@ -50,6 +50,29 @@ final class MoveLog {
         return true;
     }
 
+    /**
+     * Records {@code other}'s moves after this log's, both complete; returns false, recording none and staying
+     * complete, if they would pass this log's limit.
+     */
+    boolean addAll(MoveLog other) {
+        if (!other.complete || !complete) {
+            throw new IllegalStateException("an incomplete move log cannot be added to or from");
+        }
+        long needed = (long) size + other.size;
+        if (needed > limit) {
+            return false;
+        }
+        if (needed > words.length) {
+            int capacity = (int) Math.min(limit, Math.max(needed, 2L * words.length));
+            words = Arrays.copyOf(words, capacity);
+            moves = Arrays.copyOf(moves, capacity);
+        }
+        System.arraycopy(other.words, 0, words, size, other.size);
+        System.arraycopy(other.moves, 0, moves, size, other.size);
+        size += other.size;
+        return true;
+    }
+
     /** The moves recorded. */
     int size() {
         return size;

@@ -494,6 +494,12 @@ public final class SparseLdaSampler implements LdaSampler {
         return changedRows.delta(before, docs);
     }
 
+    /** Adds what {@link #delta} returns to {@code sum}, as the logged moves themselves where it would sum them. */
+    @Override
+    public void addDelta(DeltaSum sum, TopicWordCounts before, Corpus docs) {
+        changedRows.addDelta(sum, before, docs);
+    }
+
     /**
      * Copies back the rows of {@code docs}' words and the topic totals from {@code before}. Every other row is
      * {@code before}'s already, each row keeps its capacity (the word totals never change), and the per-sweep caches

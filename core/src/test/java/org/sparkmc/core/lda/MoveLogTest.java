@@ -78,4 +78,27 @@ class MoveLogTest {
         assertArrayEquals(new int[] {1, 2}, delta.topics());
         assertArrayEquals(new int[] {1, -1}, delta.changes());
     }
+
+    /** Another log's moves are appended after this one's; past the limit nothing is appended and it stays complete. */
+    @Test
+    void anotherLogsMovesAreAppendedWithinTheLimit() {
+        MoveLog sum = new MoveLog(5, 10, 1500);
+        MoveLog block = new MoveLog(5, 10, 1024);
+        block.add(3, 1, 2);
+        block.add(4, 0, 1);
+        assertTrue(sum.addAll(block));
+        block.clear();
+        for (int m = 0; m < 1000; m++) {
+            block.add(3, 2, 4);
+        }
+        assertTrue(sum.addAll(block));
+        assertEquals(1002, sum.size());
+        assertFalse(sum.addAll(block), "2,002 moves pass the limit of 1,500");
+        assertTrue(sum.complete());
+        assertEquals(1002, sum.size());
+        TopicWordDelta delta = sum.delta(new int[5]);
+        assertArrayEquals(new int[] {3, 3, 3, 4, 4}, delta.words());
+        assertArrayEquals(new int[] {1, 2, 4, 0, 1}, delta.topics());
+        assertArrayEquals(new int[] {-1, -999, 1000, -1, 1}, delta.changes());
+    }
 }

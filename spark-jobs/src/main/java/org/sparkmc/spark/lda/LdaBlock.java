@@ -6,6 +6,7 @@ import org.sparkmc.core.lda.AdLda;
 import org.sparkmc.core.lda.BlockSweeper;
 import org.sparkmc.core.lda.BlockUpdate;
 import org.sparkmc.core.lda.Corpus;
+import org.sparkmc.core.lda.DeltaSum;
 import org.sparkmc.core.lda.LdaLogLikelihood;
 import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.TopicWordCounts;
@@ -78,6 +79,18 @@ public final class LdaBlock implements Serializable {
         double seconds = (System.nanoTime() - t0) / 1e9;
         return new LdaBlock(id, docs, u.topics(), u.delta(), LdaLogLikelihood.documentTerm(docs, u.topics(), priors),
                 seconds);
+    }
+
+    /**
+     * As {@link #sweep}, but the block's count changes go into {@code sum}, with those of the partition's other
+     * blocks, and not into its report (the relay mode sends one sum a task).
+     */
+    LdaBlock sweepInto(DeltaSum sum, BlockSweeper sweeper, TopicWordCounts global, LdaPriors priors,
+            RandomStreams streams, int firstSweep, int numSweeps) {
+        long t0 = System.nanoTime();
+        char[] z = sweeper.sweepInto(sum, docs, topics, global, streams, firstSweep, numSweeps, id);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return new LdaBlock(id, docs, z, null, LdaLogLikelihood.documentTerm(docs, z, priors), seconds);
     }
 
     /** What the driver collects after a step: a few numbers and the sparse count changes. */

@@ -11,6 +11,7 @@ import org.apache.spark.BarrierTaskContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.sparkmc.core.lda.AdLda;
 import org.sparkmc.core.lda.BlockSweeper;
+import org.sparkmc.core.lda.DeltaSum;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaLogLikelihood;
 import org.sparkmc.core.lda.LdaPriors;
@@ -76,6 +77,7 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
         CollectionConverters.asJava(partition).forEachRemaining(blocks::add);
         TopicWordCounts global = start.value();
         BlockSweeper sweeper = new BlockSweeper(priors, kernel);
+        DeltaSum sum = new DeltaSum(global);
         boolean keeper = context.partitionId() == 0;
         double wordTerm = Double.NaN;
         TopicWordCounts wanted = null;
@@ -83,16 +85,13 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
                 timeoutMillis)) {
             for (int s = 0; s < steps; s++) {
                 List<LdaBlock.BlockFigures> figures = new ArrayList<>(blocks.size());
-                List<TopicWordDelta> deltas = new ArrayList<>(blocks.size());
                 for (int i = 0; i < blocks.size(); i++) {
-                    LdaBlock next = blocks.get(i).sweep(sweeper, global, priors, streams,
+                    LdaBlock next = blocks.get(i).sweepInto(sum, sweeper, global, priors, streams,
                             firstSweep + s * sweepsPerStep, sweepsPerStep);
                     blocks.set(i, next);
-                    LdaBlock.BlockReport report = next.report();
-                    figures.add(report.figures());
-                    deltas.add(report.delta());
+                    figures.add(next.report().figures());
                 }
-                TopicWordDelta own = deltas.isEmpty() ? TopicWordDelta.none(global) : TopicWordDelta.sum(deltas);
+                TopicWordDelta own = sum.takeTotal();
                 byte[][] others = client.exchange(s, ReportFrames.encode(figures, own, wordTerm, wanted));
                 if (s == steps - 1 && !keeper) {
                     break; // the last merge is the keeper's alone
