@@ -166,8 +166,10 @@ public final class TopicWordCounts implements Serializable {
         }
         int p = deltas.size();
         int[] at = new int[p];
+        // the row being merged: its topics in touched[0..n), their counts in dense (zero elsewhere); stamp[k] is
+        // v + 1 once topic k is in word v's touched list, so nothing needs resetting between rows
         int[] dense = new int[numTopics];
-        boolean[] seen = new boolean[numTopics];
+        int[] stamp = new int[numTopics];
         int[] touched = new int[numTopics];
         int[] totals = topicTotals.clone();
         long extra = 0;
@@ -186,25 +188,32 @@ public final class TopicWordCounts implements Serializable {
         IntList wide = new IntList(wideRows.length + 16);
         int[] newStarts = new int[vocabularySize + 1];
         int[] unusedTotals = new int[numTopics];
-        int[] rowCounts = new int[numTopics];
+        int mask = (1 << topicBits) - 1;
         for (int v = 0; v < vocabularySize; v++) {
             boolean changed = false;
             for (int j = 0; j < p && !changed; j++) {
                 TopicWordDelta d = deltas.get(j);
                 changed = at[j] < d.size() && d.word(at[j]) == v;
             }
+            boolean wideRow = isWide(v);
             if (!changed) {
                 out.addAll(entries, rowStarts[v], rowStarts[v + 1]);
                 newStarts[v + 1] = out.size;
-                if (isWide(v)) {
+                if (wideRow) {
                     wide.add(v);
                 }
                 continue;
             }
-            int n = row(v, touched, rowCounts);
-            for (int i = 0; i < n; i++) {
-                dense[touched[i]] = rowCounts[i];
-                seen[touched[i]] = true;
+            int n = 0;
+            int mark = v + 1;
+            for (int e = rowStarts[v]; e < rowStarts[v + 1]; e++) {
+                int k = wideRow ? e - rowStarts[v] : entries[e] & mask;
+                int c = wideRow ? entries[e] : entries[e] >>> topicBits;
+                if (c != 0) {
+                    dense[k] = c;
+                    stamp[k] = mark;
+                    touched[n++] = k;
+                }
             }
             for (int j = 0; j < p; j++) {
                 TopicWordDelta d = deltas.get(j);
@@ -212,31 +221,24 @@ public final class TopicWordCounts implements Serializable {
                 int[] dt = d.topics();
                 int[] dc = d.changes();
                 int e = at[j];
-                while (e < dw.length && dw[e] == v) {
+                for (; e < dw.length && dw[e] == v; e++) {
                     int k = dt[e];
-                    if (!seen[k]) {
-                        seen[k] = true;
+                    if (stamp[k] != mark) {
+                        stamp[k] = mark;
                         touched[n++] = k;
                     }
                     dense[k] += dc[e];
-                    e++;
                 }
                 at[j] = e;
             }
-            for (int i = 0; i < n; i++) {
-                int k = touched[i];
-                seen[k] = false;
-                if (dense[k] < 0) {
-                    throw new IllegalStateException("count of word " + v + " in topic " + k + " would become "
-                            + dense[k]);
-                }
-            }
             int m = 0;
             for (int i = 0; i < n; i++) {
-                if (dense[touched[i]] > 0) {
-                    touched[m++] = touched[i];
-                } else {
-                    dense[touched[i]] = 0;
+                int k = touched[i];
+                int c = dense[k];
+                if (c > 0) {
+                    touched[m++] = k;
+                } else if (c < 0) {
+                    throw new IllegalStateException("count of word " + v + " in topic " + k + " would become " + c);
                 }
             }
             appendRow(out, wide, v, dense, touched, m, numTopics, wideAbove, unusedTotals);

@@ -41,4 +41,26 @@ class TopicWordDeltaTest {
         assertThrows(IllegalArgumentException.class, () -> TopicWordDelta.sum(List.of(a, b)));
         assertThrows(IllegalArgumentException.class, () -> TopicWordDelta.sum(List.of()));
     }
+
+    /**
+     * A cell that would go negative is refused, even when every topic total stays non-negative and the other deltas
+     * leave the word's row alone; so is a row that would go negative in a wide (K plain counts) row.
+     */
+    @Test
+    void aCellThatWouldGoNegativeIsRefused() {
+        // word 0: 1 token in topic 0; word 1: 1 token in topic 1; word 2: 2 tokens in topic 1
+        TopicWordCounts counts = TopicWordCounts.fromDense(new int[] {1, 0, 0, 1, 0, 2}, 2, 3);
+        TopicWordDelta swap = TopicWordDelta.of(2, 3, new int[] {0, 0, 1, 1}, new int[] {0, 1, 0, 1},
+                new int[] {1, -1, -1, 1}, new int[2]);
+        TopicWordDelta shift = TopicWordDelta.of(2, 3, new int[] {2, 2}, new int[] {0, 1}, new int[] {1, -1},
+                new int[] {1, -1});
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> counts.plus(List.of(shift, swap)));
+        assertEquals("count of word 0 in topic 1 would become -1", e.getMessage());
+        TopicWordCounts wide = counts.withWideRowsAbove(0);
+        e = assertThrows(IllegalStateException.class, () -> wide.plus(List.of(swap, shift)));
+        assertEquals("count of word 0 in topic 1 would become -1", e.getMessage());
+        TopicWordDelta undo = TopicWordDelta.of(2, 3, new int[] {1, 1}, new int[] {0, 1}, new int[] {1, -1},
+                new int[] {1, -1});
+        assertEquals(TopicWordCounts.fromDense(new int[] {1, 0, 1, 0, 0, 2}, 2, 3), counts.plus(List.of(undo)));
+    }
 }
