@@ -12,7 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.spark.TestPaths;
 
@@ -21,6 +24,7 @@ import org.sparkmc.spark.TestPaths;
  * app jar is packaged: the quick start, bad input, the overwrite safety and a SIGTERM (a user's own target:
  * {@link UserTargetIT}).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 public class LauncherIT {
 
     @TempDir
@@ -210,6 +214,7 @@ public class LauncherIT {
      * the classes a run loads, and the next run maps them from the archive instead of reading them from the jars.
      */
     @Test
+    @Order(1) // first: the launches of this class and of the ITs after it map the archive it records
     void recordedClassesAreMappedByTheNextRun() throws Exception {
         Path archive = TestPaths.projectRoot().resolve("spark-jobs/target/sparkmc-classes.jsa");
         Path out = tmp.resolve("recorded");
