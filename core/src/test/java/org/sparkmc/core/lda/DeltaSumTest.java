@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.random.RandomStreams;
@@ -12,6 +13,9 @@ import org.sparkmc.core.random.RandomStreams;
 /** One task's blocks summed as they are swept, against the sum of the blocks' own deltas. */
 class DeltaSumTest {
     private static final LdaPriors PRIORS = new LdaPriors(50, 0.1, 0.01);
+    private static final Corpus CORPUS = LdaFixtures.randomCorpus(160, 40, 30, 5);
+    private static final char[] TOPICS = LdaFixtures.randomTopics(CORPUS, 50, 6);
+    private static final TopicWordCounts GLOBAL = TopicWordCounts.of(CORPUS, TOPICS, 50);
 
     /**
      * Four blocks of 20 documents swept in turn by one sweeper, against counts of 160 documents: with one sweep a
@@ -21,28 +25,15 @@ class DeltaSumTest {
      */
     @Test
     void theTotalIsTheSumOfTheBlocksDeltas() {
-        Corpus c = LdaFixtures.randomCorpus(160, 40, 30, 5);
-        char[] z = LdaFixtures.randomTopics(c, 50, 6);
-        TopicWordCounts global = TopicWordCounts.of(c, z, 50);
-        RandomStreams streams = new RandomStreams(9);
         BlockSweeper sweeper = new BlockSweeper(PRIORS, LdaKernel.SPARSE_GIBBS);
-        DeltaSum sum = new DeltaSum(global);
+        DeltaSum sum = new DeltaSum(GLOBAL);
         int[][] sweepsByRound = {{1, 1, 1, 1}, {8, 8, 8, 8}, {1, 8, 1, 8}};
-        int[][] expectedLoggedAndCompared = {{4, 0}, {0, 4}, {2, 2}};
+        int[] compared = {0, 4, 2};
         for (int round = 0; round < sweepsByRound.length; round++) {
-            List<TopicWordDelta> own = new ArrayList<>();
-            for (int b = 0; b < 4; b++) {
-                Corpus block = c.range(20 * b, 20 * b + 20);
-                char[] topics = java.util.Arrays.copyOfRange(z, c.docStart(20 * b), c.docStart(20 * b + 20));
-                int sweeps = sweepsByRound[round][b];
-                char[] swept = sweeper.sweepInto(sum, block, topics, global, streams, 10 * round, sweeps, b);
-                BlockUpdate alone = AdLda.sweepBlock(block, topics, global, PRIORS, streams, 10 * round,
-                        sweeps, b);
-                assertArrayEquals(alone.topics(), swept, "the same draws as a fresh sampler");
-                own.add(alone.delta());
-            }
-            assertEquals(expectedLoggedAndCompared[round][0] > 0, sum.loggedMoves() > 0, "round " + round);
-            assertEquals(expectedLoggedAndCompared[round][1], sum.deltasAdded(), "round " + round);
+            List<TopicWordDelta> own = sweepFourBlocks(sweeper, sum, new RandomStreams(9), 10 * round,
+                    sweepsByRound[round]);
+            assertEquals(compared[round] < 4, sum.loggedMoves() > 0, "round " + round);
+            assertEquals(compared[round], sum.deltasAdded(), "round " + round);
             assertSameDelta(TopicWordDelta.sum(own), sum.takeTotal());
             assertEquals(0, sum.loggedMoves());
             assertEquals(0, sum.deltasAdded());
@@ -55,22 +46,30 @@ class DeltaSumTest {
     /** Blocks whose moves would pass the sum's own log are summed apart, with the same total. */
     @Test
     void movesPastTheSumsLogAreSummedApart() {
-        Corpus c = LdaFixtures.randomCorpus(160, 40, 30, 5);
-        char[] z = LdaFixtures.randomTopics(c, 50, 6);
-        TopicWordCounts global = TopicWordCounts.of(c, z, 50);
-        RandomStreams streams = new RandomStreams(10);
-        BlockSweeper sweeper = new BlockSweeper(PRIORS, LdaKernel.SPARSE_GIBBS);
-        DeltaSum sum = new DeltaSum(global, 1024);
-        List<TopicWordDelta> own = new ArrayList<>();
-        for (int b = 0; b < 4; b++) {
-            Corpus block = c.range(20 * b, 20 * b + 20);
-            char[] topics = java.util.Arrays.copyOfRange(z, c.docStart(20 * b), c.docStart(20 * b + 20));
-            sweeper.sweepInto(sum, block, topics, global, streams, 0, 1, b);
-            own.add(AdLda.sweepBlock(block, topics, global, PRIORS, streams, 0, 1, b).delta());
-        }
+        DeltaSum sum = new DeltaSum(GLOBAL, 1024);
+        List<TopicWordDelta> own = sweepFourBlocks(new BlockSweeper(PRIORS, LdaKernel.SPARSE_GIBBS), sum,
+                new RandomStreams(10), 0, new int[] {1, 1, 1, 1});
         assertTrue(sum.loggedMoves() > 0 && sum.deltasAdded() > 0, sum.loggedMoves() + " logged moves, "
                 + sum.deltasAdded() + " deltas");
         assertSameDelta(TopicWordDelta.sum(own), sum.takeTotal());
+    }
+
+    /**
+     * Sweeps blocks 0–3 (documents 20b to 20b + 19) in turn into {@code sum}, block b {@code sweeps[b]} times, and
+     * checks each block's draws against a fresh sampler's; returns the fresh samplers' deltas.
+     */
+    private static List<TopicWordDelta> sweepFourBlocks(BlockSweeper sweeper, DeltaSum sum, RandomStreams streams,
+            int firstSweep, int[] sweeps) {
+        List<TopicWordDelta> own = new ArrayList<>();
+        for (int b = 0; b < 4; b++) {
+            Corpus block = CORPUS.range(20 * b, 20 * b + 20);
+            char[] topics = Arrays.copyOfRange(TOPICS, CORPUS.docStart(20 * b), CORPUS.docStart(20 * b + 20));
+            char[] swept = sweeper.sweepInto(sum, block, topics, GLOBAL, streams, firstSweep, sweeps[b], b);
+            BlockUpdate alone = AdLda.sweepBlock(block, topics, GLOBAL, PRIORS, streams, firstSweep, sweeps[b], b);
+            assertArrayEquals(alone.topics(), swept, "the same draws as a fresh sampler");
+            own.add(alone.delta());
+        }
+        return own;
     }
 
     private static void assertSameDelta(TopicWordDelta expected, TopicWordDelta actual) {
