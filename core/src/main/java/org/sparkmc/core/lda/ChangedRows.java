@@ -8,8 +8,9 @@ import java.util.Arrays;
  * restored to. The sampler marks a word's bit in {@code changed} whenever it changes that word's row, and logs each
  * token's topic move ({@link MoveLog}); against those counts, the restore copies only the marked rows, and the delta
  * sums the log where that is the cheaper ({@link #cellsOfBothSides}) and otherwise compares only the marked rows, in
- * increasing word order. Against any other counts they visit every word of the documents given. Shares the sampler's
- * arrays: reads them, and only {@link #restore} writes them.
+ * increasing word order ({@link #addDelta} hands such a log to a {@link DeltaSum} unsummed). Against any other counts
+ * they visit every word of the documents given. Shares the sampler's arrays: reads them, and only {@link #restore}
+ * writes them.
  */
 final class ChangedRows {
     private final int numTopics;
@@ -164,7 +165,7 @@ final class ChangedRows {
     /**
      * The local rows of {@code changedWords} (increasing) minus {@code before}'s, cell by cell, without zeros. The
      * packed cells are read in place; a row wide on both sides is compared topic by topic. {@code before} may lay
-     * rows out differently (a row wide on one side only), as empty counts do. The topic totals changed by
+     * rows out differently (a row wide on one side only), as empty counts do; with the topic totals' change
      * {@code topicChanges}.
      */
     private TopicWordDelta compareRows(TopicWordCounts before, int[] changedWords, int[] topicChanges) {

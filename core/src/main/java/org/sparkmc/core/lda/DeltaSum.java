@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The summed topic–word count changes of AD-LDA blocks swept in turn against the same counts, as one task sends them
  * after a sync step. A sampler adds each block's changes ({@link LdaSampler#addDelta}): as its logged topic moves
- * where it has them, which are appended to one log and summed once at the end, or else as the block's delta. The
+ * where its own delta would sum them, which are appended to one log and summed once at the end, or else as the
+ * block's delta. The
  * total is the same delta, bit for bit, as {@link TopicWordDelta#sum} of the blocks' deltas (counts are integers),
  * without grouping each block's moves and then merging the blocks' deltas. Not thread-safe.
  */
@@ -16,6 +17,7 @@ public final class DeltaSum {
     private final int vocabularySize;
     private final MoveLog moves;
     private final int[] movesTopicChanges;
+    private int logsAppended;
     private final List<TopicWordDelta> deltas = new ArrayList<>();
 
     /** An empty sum for counts of the shape of {@code counts}. */
@@ -23,7 +25,10 @@ public final class DeltaSum {
         this(counts, Integer.MAX_VALUE - 8);
     }
 
-    /** @param movesLimit the most moves appended to the one log; a block's that would pass it are summed apart */
+    /**
+     * @param movesLimit the most moves appended to the one log (at least 1,024); a block's that would pass it are
+     *                   summed apart
+     */
     DeltaSum(TopicWordCounts counts, int movesLimit) {
         this.numTopics = counts.numTopics();
         this.vocabularySize = counts.vocabularySize();
@@ -42,10 +47,14 @@ public final class DeltaSum {
 
     /** Adds a block's changes as its complete move log, whose topic totals changed by {@code topicChanges}. */
     void add(MoveLog blockMoves, int[] topicChanges) {
+        if (topicChanges.length != numTopics) {
+            throw new IllegalArgumentException(topicChanges.length + " topic changes for K=" + numTopics);
+        }
         if (!moves.addAll(blockMoves)) {
             deltas.add(blockMoves.delta(topicChanges));
             return;
         }
+        logsAppended++;
         for (int k = 0; k < numTopics; k++) {
             movesTopicChanges[k] += topicChanges[k];
         }
@@ -64,11 +73,12 @@ public final class DeltaSum {
     /** The changes added since the last call, as one delta (sorted, without zero changes); starts a new sum. */
     public TopicWordDelta takeTotal() {
         List<TopicWordDelta> parts = new ArrayList<>(deltas);
-        if (moves.size() > 0 || parts.isEmpty()) {
+        if (logsAppended > 0 || parts.isEmpty()) {
             parts.add(moves.delta(movesTopicChanges.clone()));
         }
         deltas.clear();
         moves.clear();
+        logsAppended = 0;
         Arrays.fill(movesTopicChanges, 0);
         return parts.size() == 1 ? parts.get(0) : TopicWordDelta.sum(parts);
     }

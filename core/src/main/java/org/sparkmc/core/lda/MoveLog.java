@@ -7,7 +7,9 @@ import java.util.Arrays;
  * token whose topic changed. Summed word by word they give the change of the topic–word counts, in (word, topic)
  * order, without reading the rows: O(moves + W) rather than O(cells of every changed row), which late in a run, when
  * few tokens move and rows are long, is several times less. Past {@code limit} entries it stops recording and says
- * so ({@link #complete}); the rows must then be compared instead. Not thread-safe.
+ * so ({@link #complete}); the rows must then be compared instead. A {@link DeltaSum} keeps one more, the moves of a
+ * task's blocks appended ({@link #addAll}), which refuses what would pass its limit and stays complete. Not
+ * thread-safe.
  */
 final class MoveLog {
     private final int numTopics;
@@ -55,6 +57,10 @@ final class MoveLog {
      * complete, if they would pass this log's limit.
      */
     boolean addAll(MoveLog other) {
+        if (other.numTopics != numTopics || other.vocabularySize != vocabularySize) {
+            throw new IllegalArgumentException("a move log for K=" + other.numTopics + ", W=" + other.vocabularySize
+                    + " added to one for K=" + numTopics + ", W=" + vocabularySize);
+        }
         if (!other.complete || !complete) {
             throw new IllegalStateException("an incomplete move log cannot be added to or from");
         }

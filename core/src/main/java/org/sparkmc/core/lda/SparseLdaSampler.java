@@ -19,7 +19,8 @@ import org.sparkmc.core.random.Categorical;
  * change, so the q walk usually stops early. A row has room for min(K, word frequency) cells, so the copy takes at
  * most 4·min(N, W·K) bytes. The tokens' topic moves since the copy was made or restored are logged ({@link MoveLog},
  * 8 bytes a move, at most a quarter as many moves as the copy has cells, or 1,024: half its bytes, or 8 KB), so that
- * {@link #delta} can sum them rather than read every changed row; past that bound it reads the rows. A word with more
+ * {@link #delta} can sum them rather than read every changed row (or {@link #addDelta} hand them to a task's
+ * {@link DeltaSum}); past that bound it reads the rows. A word with more
  * tokens than a packed cell holds ({@link TopicWordCounts#isWide}: over 2,097,151 at K = 1,000) keeps K plain counts
  * instead, its q walk over all K topics with a binary search in the prefix sums; such words have over 100 tokens a
  * topic, so their rows are dense anyway. Document–topic counts are rebuilt per document from z, so the chain state is

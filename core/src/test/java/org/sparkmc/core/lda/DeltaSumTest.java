@@ -30,8 +30,8 @@ class DeltaSumTest {
         int[][] sweepsByRound = {{1, 1, 1, 1}, {8, 8, 8, 8}, {1, 8, 1, 8}};
         int[] compared = {0, 4, 2};
         for (int round = 0; round < sweepsByRound.length; round++) {
-            List<TopicWordDelta> own = sweepFourBlocks(sweeper, sum, new RandomStreams(9), 10 * round,
-                    sweepsByRound[round]);
+            List<TopicWordDelta> own = sweepFourBlocks(LdaKernel.SPARSE_GIBBS, sweeper, sum, new RandomStreams(9),
+                    10 * round, sweepsByRound[round]);
             assertEquals(compared[round] < 4, sum.loggedMoves() > 0, "round " + round);
             assertEquals(compared[round], sum.deltasAdded(), "round " + round);
             assertSameDelta(TopicWordDelta.sum(own), sum.takeTotal());
@@ -47,25 +47,38 @@ class DeltaSumTest {
     @Test
     void movesPastTheSumsLogAreSummedApart() {
         DeltaSum sum = new DeltaSum(GLOBAL, 1024);
-        List<TopicWordDelta> own = sweepFourBlocks(new BlockSweeper(PRIORS, LdaKernel.SPARSE_GIBBS), sum,
-                new RandomStreams(10), 0, new int[] {1, 1, 1, 1});
+        BlockSweeper sweeper = new BlockSweeper(PRIORS, LdaKernel.SPARSE_GIBBS);
+        List<TopicWordDelta> own = sweepFourBlocks(LdaKernel.SPARSE_GIBBS, sweeper, sum, new RandomStreams(10), 0,
+                new int[] {1, 1, 1, 1});
         assertTrue(sum.loggedMoves() > 0 && sum.deltasAdded() > 0, sum.loggedMoves() + " logged moves, "
                 + sum.deltasAdded() + " deltas");
         assertSameDelta(TopicWordDelta.sum(own), sum.takeTotal());
     }
 
+    /** The cycle MH kernel keeps no move log: each block adds its delta, and the total is their sum. */
+    @Test
+    void aKernelWithoutAMoveLogAddsItsBlocksDeltas() {
+        DeltaSum sum = new DeltaSum(GLOBAL);
+        List<TopicWordDelta> own = sweepFourBlocks(LdaKernel.CYCLE_MH, new BlockSweeper(PRIORS, LdaKernel.CYCLE_MH),
+                sum, new RandomStreams(11), 0, new int[] {1, 2, 1, 2});
+        assertEquals(0, sum.loggedMoves());
+        assertEquals(4, sum.deltasAdded());
+        assertSameDelta(TopicWordDelta.sum(own), sum.takeTotal());
+    }
+
     /**
      * Sweeps blocks 0–3 (documents 20b to 20b + 19) in turn into {@code sum}, block b {@code sweeps[b]} times, and
-     * checks each block's draws against a fresh sampler's; returns the fresh samplers' deltas.
+     * checks each block's draws against a fresh {@code kernel} sampler's; returns the fresh samplers' deltas.
      */
-    private static List<TopicWordDelta> sweepFourBlocks(BlockSweeper sweeper, DeltaSum sum, RandomStreams streams,
-            int firstSweep, int[] sweeps) {
+    private static List<TopicWordDelta> sweepFourBlocks(LdaKernel kernel, BlockSweeper sweeper, DeltaSum sum,
+            RandomStreams streams, int firstSweep, int[] sweeps) {
         List<TopicWordDelta> own = new ArrayList<>();
         for (int b = 0; b < 4; b++) {
             Corpus block = CORPUS.range(20 * b, 20 * b + 20);
             char[] topics = Arrays.copyOfRange(TOPICS, CORPUS.docStart(20 * b), CORPUS.docStart(20 * b + 20));
             char[] swept = sweeper.sweepInto(sum, block, topics, GLOBAL, streams, firstSweep, sweeps[b], b);
-            BlockUpdate alone = AdLda.sweepBlock(block, topics, GLOBAL, PRIORS, streams, firstSweep, sweeps[b], b);
+            BlockUpdate alone = AdLda.sweepBlock(block, topics, GLOBAL, PRIORS, streams, firstSweep, sweeps[b], b,
+                    kernel);
             assertArrayEquals(alone.topics(), swept, "the same draws as a fresh sampler");
             own.add(alone.delta());
         }

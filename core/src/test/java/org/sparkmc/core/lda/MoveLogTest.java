@@ -79,26 +79,37 @@ class MoveLogTest {
         assertArrayEquals(new int[] {1, -1}, delta.changes());
     }
 
-    /** Another log's moves are appended after this one's; past the limit nothing is appended and it stays complete. */
+    /**
+     * Another log's moves are appended after this one's, growing it up to its limit; what would pass the limit is
+     * refused and the log stays complete. An incomplete log, or one of another shape, cannot be appended.
+     */
     @Test
     void anotherLogsMovesAreAppendedWithinTheLimit() {
         MoveLog sum = new MoveLog(5, 10, 1500);
-        MoveLog block = new MoveLog(5, 10, 1024);
+        MoveLog block = new MoveLog(5, 10, 2048);
         block.add(3, 1, 2);
         block.add(4, 0, 1);
         assertTrue(sum.addAll(block));
         block.clear();
-        for (int m = 0; m < 1000; m++) {
+        for (int m = 0; m < 1200; m++) {
             block.add(3, 2, 4);
         }
-        assertTrue(sum.addAll(block));
-        assertEquals(1002, sum.size());
-        assertFalse(sum.addAll(block), "2,002 moves pass the limit of 1,500");
+        assertTrue(sum.addAll(block), "grows past its first 1,024 entries to 1,202");
+        assertEquals(1202, sum.size());
+        assertFalse(sum.addAll(block), "2,402 moves pass the limit of 1,500");
         assertTrue(sum.complete());
-        assertEquals(1002, sum.size());
+        assertEquals(1202, sum.size());
         TopicWordDelta delta = sum.delta(new int[5]);
         assertArrayEquals(new int[] {3, 3, 3, 4, 4}, delta.words());
         assertArrayEquals(new int[] {1, 2, 4, 0, 1}, delta.topics());
-        assertArrayEquals(new int[] {-1, -999, 1000, -1, 1}, delta.changes());
+        assertArrayEquals(new int[] {-1, -1199, 1200, -1, 1}, delta.changes());
+
+        MoveLog full = new MoveLog(5, 10, 1024);
+        for (int m = 0; m < 1025; m++) {
+            full.add(1, 0, 1);
+        }
+        assertThrows(IllegalStateException.class, () -> sum.addAll(full));
+        assertThrows(IllegalArgumentException.class, () -> sum.addAll(new MoveLog(6, 10, 1024)));
+        assertThrows(IllegalArgumentException.class, () -> sum.addAll(new MoveLog(5, 11, 1024)));
     }
 }

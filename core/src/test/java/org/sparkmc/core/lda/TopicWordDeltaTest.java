@@ -43,8 +43,9 @@ class TopicWordDeltaTest {
     }
 
     /**
-     * A cell that would go negative is refused, even when every topic total stays non-negative and the other deltas
-     * leave the word's row alone; so is a row that would go negative in a wide (K plain counts) row.
+     * The merge ({@link TopicWordCounts#plus}) refuses a cell that would go negative, even when every topic total
+     * stays non-negative and the other delta leaves the word's row alone; so it does for such a cell of a wide (K
+     * plain counts) row.
      */
     @Test
     void aCellThatWouldGoNegativeIsRefused() {

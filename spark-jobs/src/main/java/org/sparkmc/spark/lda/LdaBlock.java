@@ -16,7 +16,8 @@ import org.sparkmc.core.random.RandomStreams;
 /**
  * One AD-LDA document block as the {@code lda} job keeps it cached on an executor: its documents, their current
  * topics, and what its last sweep reported to the driver (the count changes, its term of log p(w, z), its sampling
- * time). Each step returns a new block and never changes this one, so Spark may recompute a lost block from its
+ * time). In the relay mode ({@link #sweepInto}) the count changes go into the task's sum instead, and the block keeps
+ * none (null), as a block of {@link #ofTopics} does. Each step returns a new block and never changes this one, so Spark may recompute a lost block from its
  * parent and get the same topics bit for bit.
  */
 public final class LdaBlock implements Serializable {
@@ -93,10 +94,23 @@ public final class LdaBlock implements Serializable {
         return new LdaBlock(id, docs, z, null, LdaLogLikelihood.documentTerm(docs, z, priors), seconds);
     }
 
-    /** What the driver collects after a step: a few numbers and the sparse count changes. */
+    /**
+     * What the driver collects after a step: a few numbers and the sparse count changes (null after
+     * {@link #sweepInto}).
+     */
     BlockReport report() {
+        return new BlockReport(id, delta, documentTerm, samplingSeconds, partition());
+    }
+
+    /** Its figures after a step, without count changes (what the relay mode sends of a block). */
+    BlockFigures figures() {
+        return new BlockFigures(id, documentTerm, samplingSeconds, partition());
+    }
+
+    /** The Spark partition of the task running now (0 outside a task). */
+    private static int partition() {
         TaskContext task = TaskContext.get();
-        return new BlockReport(id, delta, documentTerm, samplingSeconds, task == null ? 0 : task.partitionId());
+        return task == null ? 0 : task.partitionId();
     }
 
     int id() {
@@ -116,7 +130,7 @@ public final class LdaBlock implements Serializable {
      * What a block tells the driver after a step.
      *
      * @param block the block id
-     * @param delta its count changes
+     * @param delta its count changes (null for a block swept into its task's sum)
      * @param documentTerm its documents' term of log p(w, z)
      * @param samplingSeconds the time its sweeps took
      * @param partition the Spark partition that holds it (for timing only: blocks of one partition run in turn)

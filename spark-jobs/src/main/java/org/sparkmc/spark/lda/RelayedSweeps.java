@@ -89,7 +89,7 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
                     LdaBlock next = blocks.get(i).sweepInto(sum, sweeper, global, priors, streams,
                             firstSweep + s * sweepsPerStep, sweepsPerStep);
                     blocks.set(i, next);
-                    figures.add(next.report().figures());
+                    figures.add(next.figures());
                 }
                 TopicWordDelta own = sum.takeTotal();
                 byte[][] others = client.exchange(s, ReportFrames.encode(figures, own, wordTerm, wanted));
