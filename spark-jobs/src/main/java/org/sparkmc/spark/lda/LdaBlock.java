@@ -17,8 +17,8 @@ import org.sparkmc.core.random.RandomStreams;
  * One AD-LDA document block as the {@code lda} job keeps it cached on an executor: its documents, their current
  * topics, and what its last sweep reported to the driver (the count changes, its term of log p(w, z), its sampling
  * time). In the relay mode ({@link #sweepInto}) the count changes go into the task's sum instead, and the block keeps
- * none (null), as a block of {@link #ofTopics} does. Each step returns a new block and never changes this one, so Spark may recompute a lost block from its
- * parent and get the same topics bit for bit.
+ * none (null), as a block of {@link #ofTopics} does. Each step returns a new block and never changes this one, so
+ * Spark may recompute a lost block from its parent and get the same topics bit for bit.
  */
 public final class LdaBlock implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -77,9 +77,7 @@ public final class LdaBlock implements Serializable {
             int firstSweep, int numSweeps) {
         long t0 = System.nanoTime();
         BlockUpdate u = sweeper.sweep(docs, topics, global, streams, firstSweep, numSweeps, id);
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        return new LdaBlock(id, docs, u.topics(), u.delta(), LdaLogLikelihood.documentTerm(docs, u.topics(), priors),
-                seconds);
+        return swept(u.topics(), u.delta(), priors, t0);
     }
 
     /**
@@ -90,8 +88,14 @@ public final class LdaBlock implements Serializable {
             RandomStreams streams, int firstSweep, int numSweeps) {
         long t0 = System.nanoTime();
         char[] z = sweeper.sweepInto(sum, docs, topics, global, streams, firstSweep, numSweeps, id);
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        return new LdaBlock(id, docs, z, null, LdaLogLikelihood.documentTerm(docs, z, priors), seconds);
+        return swept(z, null, priors, t0);
+    }
+
+    /** This block with its new topics and count changes, its sweeps timed from {@code startNanos}. */
+    private LdaBlock swept(char[] newTopics, TopicWordDelta newDelta, LdaPriors priors, long startNanos) {
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        return new LdaBlock(id, docs, newTopics, newDelta, LdaLogLikelihood.documentTerm(docs, newTopics, priors),
+                seconds);
     }
 
     /**
