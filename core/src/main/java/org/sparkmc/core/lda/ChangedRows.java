@@ -54,12 +54,16 @@ final class ChangedRows {
         return summingMoves(before, words) ? moves.delta(topicChanges) : compareRows(before, words, topicChanges);
     }
 
-    /** Adds {@link #delta} to {@code sum}: the logged moves themselves where {@code delta} would sum them. */
+    /**
+     * Adds {@link #delta} to {@code sum}: the logged moves themselves, unless the changed rows hold fewer cells than
+     * the log has moves. The bar is lower than {@link #delta}'s: an appended log costs a copy here, and the task's
+     * logs are grouped once, whereas a compared block's delta is built and then summed with the task's others.
+     */
     void addDelta(DeltaSum sum, TopicWordCounts before, Corpus docs) {
         before.requireShape(numTopics, vocabularySize, "this sampler");
         int[] topicChanges = before.topicChangesTo(topicTotals);
         int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
-        if (summingMoves(before, words)) {
+        if (movesCheaperThanRows(before, words, 1)) {
             sum.add(moves, topicChanges);
         } else {
             sum.add(compareRows(before, words, topicChanges));
@@ -68,7 +72,15 @@ final class ChangedRows {
 
     /** Whether the change from {@code before} is the logged moves' sum, and the cheaper that way for {@code words}. */
     private boolean summingMoves(TopicWordCounts before, int[] words) {
-        return before == base && moves.complete() && 3L * moves.size() < cellsOfBothSides(before, words);
+        return movesCheaperThanRows(before, words, 3);
+    }
+
+    /**
+     * Whether the log holds the whole change from {@code before} and {@code factor} times its moves are fewer than
+     * the cells of {@code words}' rows on both sides.
+     */
+    private boolean movesCheaperThanRows(TopicWordCounts before, int[] words, long factor) {
+        return before == base && moves.complete() && factor * moves.size() < cellsOfBothSides(before, words);
     }
 
     /** Copies {@code before}'s rows of the words of {@code docs}, and its topic totals, into the shared arrays. */

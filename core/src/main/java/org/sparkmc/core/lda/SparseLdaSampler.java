@@ -495,7 +495,10 @@ public final class SparseLdaSampler implements LdaSampler {
         return changedRows.delta(before, docs);
     }
 
-    /** Adds what {@link #delta} returns to {@code sum}, as the logged moves themselves where it would sum them. */
+    /**
+     * Adds what {@link #delta} returns to {@code sum}, as the logged moves themselves unless the changed rows are
+     * shorter than the log (a lower bar than {@link #delta}'s: the sum groups all its logs once).
+     */
     @Override
     public void addDelta(DeltaSum sum, TopicWordCounts before, Corpus docs) {
         changedRows.addDelta(sum, before, docs);

@@ -55,6 +55,27 @@ class DeltaSumTest {
         assertSameDelta(TopicWordDelta.sum(own), sum.takeTotal());
     }
 
+    /**
+     * With two topics a changed row holds at most two cells, so a block of 20 documents (hundreds of tokens, about
+     * half of which move in a sweep) has fewer cells in its changed rows (at most 30 words × 2 topics × 2 sides) than
+     * moves in its log: its rows are compared, and the total is still its own delta.
+     */
+    @Test
+    void rowsShorterThanTheLogAreCompared() {
+        LdaPriors two = new LdaPriors(2, 0.5, 0.01);
+        char[] topics = LdaFixtures.randomTopics(CORPUS, 2, 7);
+        TopicWordCounts global = TopicWordCounts.of(CORPUS, topics, 2);
+        Corpus block = CORPUS.range(0, 20);
+        char[] own = Arrays.copyOfRange(topics, 0, CORPUS.docStart(20));
+        DeltaSum sum = new DeltaSum(global);
+        RandomStreams streams = new RandomStreams(12);
+        new BlockSweeper(two, LdaKernel.SPARSE_GIBBS).sweepInto(sum, block, own, global, streams, 0, 1, 0);
+        assertEquals(0, sum.loggedMoves());
+        assertEquals(1, sum.deltasAdded());
+        assertSameDelta(AdLda.sweepBlock(block, own, global, two, streams, 0, 1, 0, LdaKernel.SPARSE_GIBBS).delta(),
+                sum.takeTotal());
+    }
+
     /** The cycle MH kernel keeps no move log: each block adds its delta, and the total is their sum. */
     @Test
     void aKernelWithoutAMoveLogAddsItsBlocksDeltas() {
