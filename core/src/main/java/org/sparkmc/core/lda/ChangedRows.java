@@ -8,9 +8,9 @@ import java.util.Arrays;
  * restored to. The sampler marks a word's bit in {@code changed} whenever it changes that word's row, and logs each
  * token's topic move ({@link MoveLog}); against those counts, the restore copies only the marked rows, and the delta
  * sums the log where that is the cheaper ({@link #cellsOfBothSides}) and otherwise compares only the marked rows, in
- * increasing word order ({@link #addDelta} hands such a log to a {@link DeltaSum} unsummed). Against any other counts
- * they visit every word of the documents given. Shares the sampler's arrays: reads them, and only {@link #restore}
- * writes them.
+ * increasing word order; {@link #addDelta} hands the log to a {@link DeltaSum} unsummed under a lower bar, where the
+ * sum groups it with the task's other logs. Against any other counts they visit every word of the documents given.
+ * Shares the sampler's arrays: reads them, and only {@link #restore} writes them.
  */
 final class ChangedRows {
     private final int numTopics;
@@ -24,6 +24,15 @@ final class ChangedRows {
     private final MoveLog moves;
     /** The counts the rows were copied from or last restored to. */
     private TopicWordCounts base;
+
+    /** {@link #delta} sums the log when its moves are fewer than the compared cells divided by this. */
+    private static final long CELLS_A_MOVE_FOR_DELTA = 3;
+    /**
+     * {@link #addDelta} hands the log over when its moves are fewer than the compared cells divided by this: an
+     * appended log costs a copy, and the sum groups all its logs once, whereas a compared block's delta is built and
+     * then summed with the task's others.
+     */
+    private static final long CELLS_A_MOVE_FOR_SUM = 1;
 
     /**
      * @param rows    the sampler's row table: row w is {@code cells[rows[2w]]} on, {@code rows[2w+1]} packed cells
@@ -51,36 +60,31 @@ final class ChangedRows {
         before.requireShape(numTopics, vocabularySize, "this sampler");
         int[] topicChanges = before.topicChangesTo(topicTotals);
         int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
-        return summingMoves(before, words) ? moves.delta(topicChanges) : compareRows(before, words, topicChanges);
+        return logCheaper(before, words, CELLS_A_MOVE_FOR_DELTA) ? moves.delta(topicChanges)
+                : compareRows(before, words, topicChanges);
     }
 
     /**
      * Adds {@link #delta} to {@code sum}: the logged moves themselves, unless the changed rows hold fewer cells than
-     * the log has moves. The bar is lower than {@link #delta}'s: an appended log costs a copy here, and the task's
-     * logs are grouped once, whereas a compared block's delta is built and then summed with the task's others.
+     * the log has moves ({@link #CELLS_A_MOVE_FOR_SUM}).
      */
     void addDelta(DeltaSum sum, TopicWordCounts before, Corpus docs) {
         before.requireShape(numTopics, vocabularySize, "this sampler");
         int[] topicChanges = before.topicChangesTo(topicTotals);
         int[] words = before == base ? changedWordsInOrder() : docs.distinctWords();
-        if (movesCheaperThanRows(before, words, 1)) {
+        if (logCheaper(before, words, CELLS_A_MOVE_FOR_SUM)) {
             sum.add(moves, topicChanges);
         } else {
             sum.add(compareRows(before, words, topicChanges));
         }
     }
 
-    /** Whether the change from {@code before} is the logged moves' sum, and the cheaper that way for {@code words}. */
-    private boolean summingMoves(TopicWordCounts before, int[] words) {
-        return movesCheaperThanRows(before, words, 3);
-    }
-
     /**
-     * Whether the log holds the whole change from {@code before} and {@code factor} times its moves are fewer than
-     * the cells of {@code words}' rows on both sides.
+     * Whether the log holds the whole change from {@code before} and has fewer moves than the cells of
+     * {@code words}' rows on both sides divided by {@code cellsAMove}.
      */
-    private boolean movesCheaperThanRows(TopicWordCounts before, int[] words, long factor) {
-        return before == base && moves.complete() && factor * moves.size() < cellsOfBothSides(before, words);
+    private boolean logCheaper(TopicWordCounts before, int[] words, long cellsAMove) {
+        return before == base && moves.complete() && cellsAMove * moves.size() < cellsOfBothSides(before, words);
     }
 
     /** Copies {@code before}'s rows of the words of {@code docs}, and its topic totals, into the shared arrays. */
@@ -112,7 +116,8 @@ final class ChangedRows {
      * The cells the row comparison would read for {@code words}: their rows here and in {@code before}. Summing the
      * move log costs 1.2–1.4 times as much an entry (two a move) as the comparison a cell (JMH
      * {@code AdLdaBlockWorkBenchmark}, KOS after 50 sweeps: 16 ns an entry against 13 ns a cell at K = 100, 20 against
-     * 14 at K = 1,000), so the log is summed when it has fewer than a third as many moves as these cells.
+     * 14 at K = 1,000), so a block's delta sums the log when it has fewer than a third as many moves as these cells;
+     * a task's {@link DeltaSum} takes it with fewer moves than cells.
      */
     private long cellsOfBothSides(TopicWordCounts before, int[] words) {
         int[] starts = before.rowStarts();

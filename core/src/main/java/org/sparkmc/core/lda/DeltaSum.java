@@ -8,8 +8,9 @@ import java.util.List;
  * The summed topic–word count changes of AD-LDA blocks swept in turn against the same counts, as one task sends them
  * after a sync step. A sampler adds each block's changes ({@link LdaSampler#addDelta}): as its logged topic moves
  * where it logged them all and they are fewer than the cells of its changed rows, which are appended to one log and
- * summed once at the end, or else as the block's delta. The total is the same delta, bit for bit, as {@link TopicWordDelta#sum} of the blocks' deltas
- * (counts are integers), without grouping each block's moves and then merging the blocks' deltas. Not thread-safe.
+ * summed once at the end, or else as the block's delta. The total is the same delta, bit for bit, as
+ * {@link TopicWordDelta#sum} of the blocks' deltas (counts are integers), without grouping each block's moves and
+ * then merging the blocks' deltas. Not thread-safe.
  */
 public final class DeltaSum {
     private final int numTopics;

@@ -56,23 +56,30 @@ class DeltaSumTest {
     }
 
     /**
-     * With two topics a changed row holds at most two cells, so a block of 20 documents (hundreds of tokens, about
-     * half of which move in a sweep) has fewer cells in its changed rows (at most 30 words × 2 topics × 2 sides) than
-     * moves in its log: its rows are compared, and the total is still its own delta.
+     * Block 0 (20 documents, 379 tokens) swept once from random topics, which moves about half its tokens. With two
+     * topics its changed rows hold at most 30 words × 2 topics × 2 sides = 120 cells, fewer than its 176 moves: its
+     * rows are compared. With eight topics they hold 480 cells and it has 326 moves: fewer moves than cells, so its
+     * log is appended, though a block's own delta would compare those rows (it wants three times fewer moves). Either
+     * way the total is the block's delta from a fresh sampler.
      */
     @Test
-    void rowsShorterThanTheLogAreCompared() {
-        LdaPriors two = new LdaPriors(2, 0.5, 0.01);
-        char[] topics = LdaFixtures.randomTopics(CORPUS, 2, 7);
-        TopicWordCounts global = TopicWordCounts.of(CORPUS, topics, 2);
+    void aBlockHandsOverItsLogUnlessItsRowsAreShorter() {
+        assertBlockAddedAs(2, 0, 1);
+        assertBlockAddedAs(8, 326, 0);
+    }
+
+    private static void assertBlockAddedAs(int numTopics, int loggedMoves, int deltasAdded) {
+        LdaPriors priors = new LdaPriors(numTopics, 0.5, 0.01);
+        char[] topics = LdaFixtures.randomTopics(CORPUS, numTopics, 7);
+        TopicWordCounts global = TopicWordCounts.of(CORPUS, topics, numTopics);
         Corpus block = CORPUS.range(0, 20);
         char[] own = Arrays.copyOfRange(topics, 0, CORPUS.docStart(20));
         DeltaSum sum = new DeltaSum(global);
         RandomStreams streams = new RandomStreams(12);
-        new BlockSweeper(two, LdaKernel.SPARSE_GIBBS).sweepInto(sum, block, own, global, streams, 0, 1, 0);
-        assertEquals(0, sum.loggedMoves());
-        assertEquals(1, sum.deltasAdded());
-        assertSameDelta(AdLda.sweepBlock(block, own, global, two, streams, 0, 1, 0, LdaKernel.SPARSE_GIBBS).delta(),
+        new BlockSweeper(priors, LdaKernel.SPARSE_GIBBS).sweepInto(sum, block, own, global, streams, 0, 1, 0);
+        assertEquals(loggedMoves, sum.loggedMoves(), numTopics + " topics");
+        assertEquals(deltasAdded, sum.deltasAdded(), numTopics + " topics");
+        assertSameDelta(AdLda.sweepBlock(block, own, global, priors, streams, 0, 1, 0, LdaKernel.SPARSE_GIBBS).delta(),
                 sum.takeTotal());
     }
 
