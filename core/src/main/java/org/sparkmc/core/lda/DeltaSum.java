@@ -17,7 +17,6 @@ public final class DeltaSum {
     private final int vocabularySize;
     private final MoveLog moves;
     private final int[] movesTopicChanges;
-    private int logsAppended;
     private final List<TopicWordDelta> deltas = new ArrayList<>();
 
     /** An empty sum for counts of the shape of {@code counts}. */
@@ -54,7 +53,6 @@ public final class DeltaSum {
             deltas.add(blockMoves.delta(topicChanges));
             return;
         }
-        logsAppended++;
         for (int k = 0; k < numTopics; k++) {
             movesTopicChanges[k] += topicChanges[k];
         }
@@ -73,12 +71,11 @@ public final class DeltaSum {
     /** The changes added since the last call, as one delta (sorted, without zero changes); starts a new sum. */
     public TopicWordDelta takeTotal() {
         List<TopicWordDelta> parts = new ArrayList<>(deltas);
-        if (logsAppended > 0 || parts.isEmpty()) {
+        if (moves.size() > 0 || parts.isEmpty()) { // a log without moves changed no topic total either
             parts.add(moves.delta(movesTopicChanges.clone()));
         }
         deltas.clear();
         moves.clear();
-        logsAppended = 0;
         Arrays.fill(movesTopicChanges, 0);
         return parts.size() == 1 ? parts.get(0) : TopicWordDelta.sum(parts);
     }

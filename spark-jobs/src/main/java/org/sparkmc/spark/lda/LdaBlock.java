@@ -108,7 +108,7 @@ public final class LdaBlock implements Serializable {
 
     /** Its figures after a step, without count changes (what the relay mode sends of a block). */
     BlockFigures figures() {
-        return new BlockFigures(id, documentTerm, samplingSeconds, partition());
+        return report().figures();
     }
 
     /** The Spark partition of the task running now (0 outside a task). */
