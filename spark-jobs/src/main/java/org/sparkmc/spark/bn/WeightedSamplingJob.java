@@ -37,6 +37,13 @@ import org.sparkmc.spark.cli.Progress;
 public final class WeightedSamplingJob {
     /** At most this many waves of tasks (progress lines), each with at least one block per partition. */
     public static final int MAX_WAVES = 10;
+    /**
+     * Least work for a task, in variables drawn (samples × the network's variables), unless there are fewer: about
+     * 0.4 s of likelihood weighting on one core here. A task's start (its closure, its result, the JIT compiling the
+     * serialisation they go through) costs about 10 ms, and a short run does not need ten progress lines: 10^7 ALARM
+     * samples on two cores took 1.50–1.69 s in ten waves and 1.41–1.42 s in three (BENCHMARKS.md).
+     */
+    static final double MIN_TASK_DRAWS = 5e7;
     private static final Logger LOG = LoggerFactory.getLogger(WeightedSamplingJob.class);
 
     /** A task's share of the blocks: its number, its merged statistic and the seconds it took to draw it. */
@@ -77,8 +84,8 @@ public final class WeightedSamplingJob {
         BlockPlan plan = new BlockPlan(config.samples(), config.blockSize());
         RandomStreams streams = new RandomStreams(config.seed());
         long blocks = plan.blocks();
-        int waves = waves(blocks, partitions);
-        int tasks = tasks(blocks, partitions);
+        int waves = waves(plan, partitions, config.net().size());
+        int tasks = tasks(plan, partitions, config.net().size());
         int perWave = tasks / waves;
         LOG.info("bn: {} on {} ({} variables), evidence [{}], {} samples in {} blocks of {} over {} partitions, "
                 + "{} waves; seed {}", config.method().description(), config.networkPath(), config.net().size(),
@@ -125,14 +132,20 @@ public final class WeightedSamplingJob {
         return new Outcome(total, history);
     }
 
-    /** Waves of tasks for {@code blocks} blocks over {@code partitions}: at most {@value #MAX_WAVES}, at least one. */
-    static int waves(long blocks, int partitions) {
-        return (int) Math.max(1, Math.min(MAX_WAVES, blocks / partitions));
+    /**
+     * Waves of tasks for {@code plan}'s blocks over {@code partitions}, on a network of {@code variables}: at most
+     * {@value #MAX_WAVES} and at least one, each task with at least one block and, where there is that much work,
+     * {@link #MIN_TASK_DRAWS} variables to draw.
+     */
+    static int waves(BlockPlan plan, int partitions, int variables) {
+        long byBlocks = plan.blocks() / partitions;
+        long byWork = (long) ((double) plan.samples() * variables / partitions / MIN_TASK_DRAWS);
+        return (int) Math.max(1, Math.min(MAX_WAVES, Math.min(byBlocks, byWork)));
     }
 
-    /** Tasks for {@code blocks} blocks: one per partition and wave, never more than blocks. */
-    static int tasks(long blocks, int partitions) {
-        return (int) Math.min(blocks, (long) waves(blocks, partitions) * partitions);
+    /** Tasks for {@code plan}'s blocks: one per partition and wave, never more than blocks. */
+    static int tasks(BlockPlan plan, int partitions, int variables) {
+        return (int) Math.min(plan.blocks(), (long) waves(plan, partitions, variables) * partitions);
     }
 
     /** The next task's share to arrive; rethrows the job's failure if it ended without one. */

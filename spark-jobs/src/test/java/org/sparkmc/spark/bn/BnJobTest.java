@@ -46,13 +46,33 @@ class BnJobTest extends SparkTestBase {
     @Test
     void hugeSampleCountsDoNotHoldTheBlocksOnTheDriver() {
         BlockPlan plan = new BlockPlan(10_000_000_000L, 1);
-        assertEquals(WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.waves(plan.blocks(), 2));
-        assertEquals(2 * WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.tasks(plan.blocks(), 2));
+        assertEquals(WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.waves(plan, 2, 37));
+        assertEquals(2 * WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.tasks(plan, 2, 37));
         assertEquals(500_000_000L, WeightedSamplingJob.shareStart(0, plan.blocks(), 1, 20));
-        assertEquals(1, WeightedSamplingJob.waves(3, 8), "fewer blocks than partitions: one wave");
-        assertEquals(3, WeightedSamplingJob.tasks(3, 8), "never more tasks than blocks");
-        assertEquals(3, WeightedSamplingJob.waves(7, 2), "7 blocks over 2 partitions: 3 waves of 2 tasks");
-        assertEquals(6, WeightedSamplingJob.tasks(7, 2));
+        BlockPlan few = new BlockPlan(3 * 100_000_000L, 100_000_000L);
+        assertEquals(1, WeightedSamplingJob.waves(few, 8, 37), "fewer blocks than partitions: one wave");
+        assertEquals(3, WeightedSamplingJob.tasks(few, 8, 37), "never more tasks than blocks");
+        BlockPlan seven = new BlockPlan(7 * 100_000_000L, 100_000_000L);
+        assertEquals(3, WeightedSamplingJob.waves(seven, 2, 37), "7 blocks over 2 partitions: 3 waves of 2 tasks");
+        assertEquals(6, WeightedSamplingJob.tasks(seven, 2, 37));
+    }
+
+    /**
+     * A task gets at least {@code MIN_TASK_DRAWS} variables to draw where there is that much work: 10^7 samples of
+     * ALARM's 37 variables over 2 partitions run in 3 waves of 1.67·10^6 samples a task, not 10 of 5·10^5; 10^8 run
+     * in the full 10 waves, and a run smaller than one task's least work in one wave of a task per partition.
+     */
+    @Test
+    void shortRunsGetFewerLongerTasks() {
+        BlockPlan alarm7 = new BlockPlan(10_000_000L, 100_000L);
+        assertEquals(3, WeightedSamplingJob.waves(alarm7, 2, 37));
+        assertEquals(6, WeightedSamplingJob.tasks(alarm7, 2, 37));
+        assertEquals(WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.waves(new BlockPlan(100_000_000L, 100_000L),
+                2, 37));
+        assertEquals(1, WeightedSamplingJob.waves(new BlockPlan(200_000L, 10_000L), 2, 37));
+        assertEquals(2, WeightedSamplingJob.tasks(new BlockPlan(200_000L, 10_000L), 2, 37));
+        assertEquals(4, WeightedSamplingJob.waves(new BlockPlan(10_000_000L, 100_000L), 2, 40),
+                "more variables, more waves for the same samples");
     }
 
     @Test
