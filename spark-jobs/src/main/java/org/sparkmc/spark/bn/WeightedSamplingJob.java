@@ -58,11 +58,18 @@ public final class WeightedSamplingJob {
     private final JavaSparkContext sc;
     private final BnConfig config;
     private final int partitions;
+    private final double minTaskDraws;
 
     public WeightedSamplingJob(JavaSparkContext sc, BnConfig config, int partitions) {
+        this(sc, config, partitions, MIN_TASK_DRAWS);
+    }
+
+    /** With tasks of at least {@code minTaskDraws} variables to draw: tests run small samples in several waves. */
+    WeightedSamplingJob(JavaSparkContext sc, BnConfig config, int partitions, double minTaskDraws) {
         this.sc = sc;
         this.config = config;
         this.partitions = partitions;
+        this.minTaskDraws = minTaskDraws;
     }
 
     /** The merged statistic of every block, and the progress history. */
@@ -84,8 +91,9 @@ public final class WeightedSamplingJob {
         BlockPlan plan = new BlockPlan(config.samples(), config.blockSize());
         RandomStreams streams = new RandomStreams(config.seed());
         long blocks = plan.blocks();
-        int waves = waves(plan, partitions, config.net().size());
-        int tasks = tasks(plan, partitions, config.net().size());
+        double minTaskSamples = minTaskDraws / config.net().size();
+        int waves = waves(plan, partitions, minTaskSamples);
+        int tasks = tasks(plan, partitions, minTaskSamples);
         int perWave = tasks / waves;
         LOG.info("bn: {} on {} ({} variables), evidence [{}], {} samples in {} blocks of {} over {} partitions, "
                 + "{} waves; seed {}", config.method().description(), config.networkPath(), config.net().size(),
@@ -133,19 +141,18 @@ public final class WeightedSamplingJob {
     }
 
     /**
-     * Waves of tasks for {@code plan}'s blocks over {@code partitions}, on a network of {@code variables}: at most
-     * {@value #MAX_WAVES} and at least one, each task with at least one block and, where there is that much work,
-     * {@link #MIN_TASK_DRAWS} variables to draw.
+     * Waves of tasks for {@code plan}'s blocks over {@code partitions}: at most {@value #MAX_WAVES} and at least one,
+     * each task with at least one block and, where there is that much work, {@code minTaskSamples} samples.
      */
-    static int waves(BlockPlan plan, int partitions, int variables) {
+    static int waves(BlockPlan plan, int partitions, double minTaskSamples) {
         long byBlocks = plan.blocks() / partitions;
-        long byWork = (long) ((double) plan.samples() * variables / partitions / MIN_TASK_DRAWS);
+        long byWork = (long) ((double) plan.samples() / partitions / minTaskSamples);
         return (int) Math.max(1, Math.min(MAX_WAVES, Math.min(byBlocks, byWork)));
     }
 
     /** Tasks for {@code plan}'s blocks: one per partition and wave, never more than blocks. */
-    static int tasks(BlockPlan plan, int partitions, int variables) {
-        return (int) Math.min(plan.blocks(), (long) waves(plan, partitions, variables) * partitions);
+    static int tasks(BlockPlan plan, int partitions, double minTaskSamples) {
+        return (int) Math.min(plan.blocks(), (long) waves(plan, partitions, minTaskSamples) * partitions);
     }
 
     /** The next task's share to arrive; rethrows the job's failure if it ended without one. */

@@ -15,8 +15,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkmc.core.bayesnet.BayesNet;
 import org.sparkmc.core.bayesnet.BlockPlan;
 import org.sparkmc.core.bayesnet.Evidence;
+import org.sparkmc.core.bayesnet.LikelihoodWeighting;
 import org.sparkmc.core.bayesnet.Marginal;
 import org.sparkmc.core.bayesnet.VariableElimination;
+import org.sparkmc.core.bayesnet.WeightedCounts;
+import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.LoggedLines;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
@@ -32,6 +35,8 @@ import org.sparkmc.spark.cli.ExitCode;
  */
 class BnJobTest extends SparkTestBase {
     private static final String QUERY = "LVFAILURE,HYPOVOLEMIA,CO";
+    /** The least samples a task draws on ALARM's 37 variables. */
+    private static final double ALARM_TASK = WeightedSamplingJob.MIN_TASK_DRAWS / 37;
 
     @TempDir
     Path tmp;
@@ -46,15 +51,15 @@ class BnJobTest extends SparkTestBase {
     @Test
     void hugeSampleCountsDoNotHoldTheBlocksOnTheDriver() {
         BlockPlan plan = new BlockPlan(10_000_000_000L, 1);
-        assertEquals(WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.waves(plan, 2, 37));
-        assertEquals(2 * WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.tasks(plan, 2, 37));
+        assertEquals(WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.waves(plan, 2, ALARM_TASK));
+        assertEquals(2 * WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.tasks(plan, 2, ALARM_TASK));
         assertEquals(500_000_000L, WeightedSamplingJob.shareStart(0, plan.blocks(), 1, 20));
         BlockPlan few = new BlockPlan(3 * 100_000_000L, 100_000_000L);
-        assertEquals(1, WeightedSamplingJob.waves(few, 8, 37), "fewer blocks than partitions: one wave");
-        assertEquals(3, WeightedSamplingJob.tasks(few, 8, 37), "never more tasks than blocks");
+        assertEquals(1, WeightedSamplingJob.waves(few, 8, ALARM_TASK), "fewer blocks than partitions: one wave");
+        assertEquals(3, WeightedSamplingJob.tasks(few, 8, ALARM_TASK), "never more tasks than blocks");
         BlockPlan seven = new BlockPlan(7 * 100_000_000L, 100_000_000L);
-        assertEquals(3, WeightedSamplingJob.waves(seven, 2, 37), "7 blocks over 2 partitions: 3 waves of 2 tasks");
-        assertEquals(6, WeightedSamplingJob.tasks(seven, 2, 37));
+        assertEquals(3, WeightedSamplingJob.waves(seven, 2, ALARM_TASK), "7 blocks over 2 partitions: 3 waves of 2 tasks");
+        assertEquals(6, WeightedSamplingJob.tasks(seven, 2, ALARM_TASK));
     }
 
     /**
@@ -65,14 +70,38 @@ class BnJobTest extends SparkTestBase {
     @Test
     void shortRunsGetFewerLongerTasks() {
         BlockPlan alarm7 = new BlockPlan(10_000_000L, 100_000L);
-        assertEquals(3, WeightedSamplingJob.waves(alarm7, 2, 37));
-        assertEquals(6, WeightedSamplingJob.tasks(alarm7, 2, 37));
+        assertEquals(3, WeightedSamplingJob.waves(alarm7, 2, ALARM_TASK));
+        assertEquals(6, WeightedSamplingJob.tasks(alarm7, 2, ALARM_TASK));
         assertEquals(WeightedSamplingJob.MAX_WAVES, WeightedSamplingJob.waves(new BlockPlan(100_000_000L, 100_000L),
-                2, 37));
-        assertEquals(1, WeightedSamplingJob.waves(new BlockPlan(200_000L, 10_000L), 2, 37));
-        assertEquals(2, WeightedSamplingJob.tasks(new BlockPlan(200_000L, 10_000L), 2, 37));
-        assertEquals(4, WeightedSamplingJob.waves(new BlockPlan(10_000_000L, 100_000L), 2, 40),
-                "more variables, more waves for the same samples");
+                2, ALARM_TASK));
+        assertEquals(1, WeightedSamplingJob.waves(new BlockPlan(200_000L, 10_000L), 2, ALARM_TASK));
+        assertEquals(2, WeightedSamplingJob.tasks(new BlockPlan(200_000L, 10_000L), 2, ALARM_TASK));
+        assertEquals(4, WeightedSamplingJob.waves(new BlockPlan(10_000_000L, 100_000L), 2,
+                WeightedSamplingJob.MIN_TASK_DRAWS / 40), "more variables, more waves for the same samples");
+    }
+
+    /**
+     * Many waves of short tasks, over 1, 4 and 7 partitions, give the estimate one wave gives and core's plain loop
+     * gives, bit for bit, with a progress step per wave: the tasks' shares arrive in any order and are merged wave by
+     * wave. Deterministic: fixed seed.
+     */
+    @Test
+    void severalWavesGiveTheSameEstimateAsOne() {
+        Evidence evidence = Evidence.parse(net, "HISTORY=TRUE,CVP=LOW");
+        int[] query = {net.requireVariable("LVFAILURE"), net.requireVariable("CO")};
+        BnConfig config = new BnConfig(BnRuns.alarmPath(), net, evidence, query, BnMethod.LW, ExactMode.NEVER,
+                230_000, 10_000, 4, 100, 1000, 500, 99, 2, 1.01, 400);
+        WeightedCounts plain = LikelihoodWeighting.of(net, evidence, query)
+                .run(new RandomStreams(99), new BlockPlan(230_000, 10_000));
+        WeightedSamplingJob.Outcome oneWave = new WeightedSamplingJob(jsc(), config, 2).run();
+        assertEquals(1, oneWave.history().size());
+        assertEquals(plain, oneWave.counts());
+        int[][] partitionsAndWaves = {{1, 10}, {4, 5}, {7, 3}};
+        for (int[] pw : partitionsAndWaves) {
+            WeightedSamplingJob.Outcome waves = new WeightedSamplingJob(jsc(), config, pw[0], 1).run();
+            assertEquals(pw[1], waves.history().size(), pw[0] + " partitions");
+            assertEquals(plain, waves.counts(), pw[0] + " partitions");
+        }
     }
 
     @Test
