@@ -58,7 +58,8 @@ class BnJobTest extends SparkTestBase {
         assertEquals(1, WeightedSamplingJob.waves(few, 8, ALARM_TASK), "fewer blocks than partitions: one wave");
         assertEquals(3, WeightedSamplingJob.tasks(few, 8, ALARM_TASK), "never more tasks than blocks");
         BlockPlan seven = new BlockPlan(7 * 100_000_000L, 100_000_000L);
-        assertEquals(3, WeightedSamplingJob.waves(seven, 2, ALARM_TASK), "7 blocks over 2 partitions: 3 waves of 2 tasks");
+        assertEquals(3, WeightedSamplingJob.waves(seven, 2, ALARM_TASK),
+                "7 blocks over 2 partitions: 3 waves of 2 tasks");
         assertEquals(6, WeightedSamplingJob.tasks(seven, 2, ALARM_TASK));
     }
 
