@@ -43,6 +43,16 @@ public final class BlockSweeper {
         return z;
     }
 
+    /**
+     * The documents' term of log p(w, z) of the block last swept, after its last sweep: the sampler's own sum where
+     * its kernel keeps one ({@link LdaSampler#documentTerm}), else {@link LdaLogLikelihood#documentTerm} of
+     * {@code topics}, the block's topics as the sweep returned them.
+     */
+    public double documentTerm(char[] topics) {
+        double term = sampler.documentTerm();
+        return Double.isNaN(term) ? LdaLogLikelihood.documentTerm(lastBlock, topics, priors) : term;
+    }
+
     private char[] sweepTopics(Corpus block, char[] topics, TopicWordCounts global, RandomStreams streams,
             int firstSweep, int numSweeps, int blockId) {
         if (numSweeps < 1) {

@@ -18,6 +18,14 @@ public interface LdaSampler {
      */
     void sweep(Corpus docs, char[] topics, int[] ranges, UniformRandomProvider rng);
 
+    /**
+     * The documents' term of log p(w, z) after the last whole sweep, when the kernel sums it while sweeping (within
+     * rounding of {@link LdaLogLikelihood#documentTerm}); NaN when it does not.
+     */
+    default double documentTerm() {
+        return Double.NaN;
+    }
+
     /** The current local counts (canonical form). */
     TopicWordCounts counts();
 

@@ -24,8 +24,9 @@ import org.sparkmc.core.random.Categorical;
  * tokens than a packed cell holds ({@link TopicWordCounts#isWide}: over 2,097,151 at K = 1,000) keeps K plain counts
  * instead, its q walk over all K topics with a binary search in the prefix sums; such words have over 100 tokens a
  * topic, so their rows are dense anyway. Document–topic counts are rebuilt per document from z, so the chain state is
- * just z. No allocation per token, beyond the move log's growth to its size. Not thread-safe: one sampler per thread
- * or task.
+ * just z. A whole sweep also sums its documents' term of log p(w, z) from those counts as each document ends
+ * ({@link #documentTerm}). No allocation per token, beyond the move log's growth to its size. Not thread-safe: one
+ * sampler per thread or task.
  */
 public final class SparseLdaSampler implements LdaSampler {
     private final int numTopics;
@@ -55,6 +56,13 @@ public final class SparseLdaSampler implements LdaSampler {
     private final int[] docTopics;
     private final int[] docTopicIndex;
     private int docTopicCount;
+    // The documents' term of log p(w, z) (LdaLogLikelihood#documentTerm), summed over a whole sweep's documents.
+    private final LogGammaTable cellTerm;
+    private final LogGammaTable lengthTerm;
+    private final double lgAlpha;
+    private final double lgKAlpha;
+    private boolean scoring;
+    private double documentTerm = Double.NaN;
     private double s;
     private double r;
     // A lower bound on min_k n_k (exact at the start of a sweep, lowered whenever a total drops below it).
@@ -107,6 +115,10 @@ public final class SparseLdaSampler implements LdaSampler {
         docCounts = new int[numTopics];
         docTopics = new int[numTopics];
         docTopicIndex = new int[numTopics];
+        cellTerm = LogGammaTable.of(alpha);
+        lengthTerm = LogGammaTable.of(numTopics * alpha);
+        lgAlpha = cellTerm.value(0);
+        lgKAlpha = lengthTerm.value(0);
         changed = new long[(vocabularySize + 63) >>> 6];
         moves = new MoveLog(numTopics, vocabularySize, cells.length / 4);
         changedRows = new ChangedRows(numTopics, bits, rows, cells, topicTotals, changed, moves, counts);
@@ -132,9 +144,12 @@ public final class SparseLdaSampler implements LdaSampler {
     public void sweep(Corpus docs, char[] topics, UniformRandomProvider rng) {
         checkAligned(docs, topics);
         startSweep();
+        scoring = true;
+        documentTerm = 0;
         for (int d = 0; d < docs.numDocuments(); d++) {
             sweepDocument(docs, topics, d, docs.docStart(d), docs.docEnd(d), rng);
         }
+        scoring = false;
     }
 
     /**
@@ -151,6 +166,7 @@ public final class SparseLdaSampler implements LdaSampler {
                     + " documents");
         }
         startSweep();
+        documentTerm = Double.NaN;
         for (int d = 0; d < docs.numDocuments(); d++) {
             if (ranges[2 * d] < ranges[2 * d + 1]) {
                 sweepDocument(docs, topics, d, ranges[2 * d], ranges[2 * d + 1], rng);
@@ -168,7 +184,29 @@ public final class SparseLdaSampler implements LdaSampler {
         for (int i = from; i < to; i++) {
             topics[i] = (char) resample(words[i], topics[i], rng);
         }
+        if (scoring) {
+            scoreDocument(docs.docLength(d));
+        }
         endDocument();
+    }
+
+    /** Adds the ending document's term of log p(w, z), from its topic counts, to {@link #documentTerm}. */
+    private void scoreDocument(int length) {
+        double sum = documentTerm + lgKAlpha - lengthTerm.value(length);
+        for (int j = 0; j < docTopicCount; j++) {
+            sum += cellTerm.value(docCounts[docTopics[j]]) - lgAlpha;
+        }
+        documentTerm = sum;
+    }
+
+    /**
+     * The documents' term of log p(w, z) ({@link LdaLogLikelihood#documentTerm}) after the last whole sweep, summed
+     * from each document's topic counts as it ends; NaN after a sweep over ranges. The same terms in another order,
+     * so it may differ from {@code LdaLogLikelihood}'s sum in the last bits.
+     */
+    @Override
+    public double documentTerm() {
+        return documentTerm;
     }
 
     private void checkAligned(Corpus docs, char[] topics) {

@@ -40,7 +40,8 @@ class AdLdaTest {
 
     /**
      * One sweeper over several blocks in turn (its sampler restored between them) gives every block exactly what a
-     * fresh sampler gives it: topics and count changes, for both kernels, over sweeps whose global counts change.
+     * fresh sampler gives it: topics and count changes, for both kernels, over sweeps whose global counts change. Its
+     * document term (the sparse kernel's own sum, the other's computed afresh) is the block's within rounding.
      */
     @Test
     void oneSweeperForManyBlocksEqualsAFreshSamplerPerBlock() {
@@ -63,6 +64,8 @@ class AdLdaTest {
                     assertArrayEquals(fresh.delta().topics(), reused.delta().topics(), where);
                     assertArrayEquals(fresh.delta().changes(), reused.delta().changes(), where);
                     assertArrayEquals(fresh.delta().topicChanges(), reused.delta().topicChanges(), where);
+                    double term = LdaLogLikelihood.documentTerm(driver.block(b), reused.topics(), priors);
+                    assertEquals(term, sweeper.documentTerm(reused.topics()), 1e-12 * Math.abs(term), where);
                 }
                 driver.sweep();
             }

@@ -65,6 +65,33 @@ class SparseLdaSamplerTest {
     }
 
     /**
+     * A whole sweep sums its documents' term of log p(w, z) as each document ends: it equals, within rounding, the
+     * term computed afresh from the new topics, sweep after sweep (no randomness in the check). A sweep over ranges
+     * has none.
+     */
+    @Test
+    void aWholeSweepSumsItsDocumentTerm() {
+        LdaPriors priors = new LdaPriors(7, 0.3, 0.05);
+        Corpus c = LdaFixtures.randomCorpus(40, 30, 20, 5);
+        char[] z = LdaFixtures.randomTopics(c, 7, 6);
+        SparseLdaSampler sampler = SparseLdaSampler.of(priors, TopicWordCounts.of(c, z, 7));
+        assertTrue(Double.isNaN(sampler.documentTerm()), "no sweep yet");
+        RandomStreams streams = new RandomStreams(9);
+        for (int sweep = 0; sweep < 3; sweep++) {
+            sampler.sweep(c, z, streams.stream("sweep", sweep));
+            double fresh = LdaLogLikelihood.documentTerm(c, z, priors);
+            assertEquals(fresh, sampler.documentTerm(), 1e-12 * Math.abs(fresh), "sweep " + sweep);
+        }
+        int[] wholeDocuments = new int[2 * c.numDocuments()];
+        for (int d = 0; d < c.numDocuments(); d++) {
+            wholeDocuments[2 * d] = c.docStart(d);
+            wholeDocuments[2 * d + 1] = c.docEnd(d);
+        }
+        sampler.sweep(c, z, wholeDocuments, streams.stream("sweep", 3));
+        assertTrue(Double.isNaN(sampler.documentTerm()), "a sweep over ranges");
+    }
+
+    /**
      * Repeated redraws of one token (the rest fixed) are independent draws from its conditional; binned by topic
      * they must fit the dense formula: 50 repetitions of 20,000 draws, chi-square at 1%, fail if more than 3 of 50
      * fail (binomial(50, 0.01) tail: about 0.16% false alarms). Priors with large α and β put mass in all three

@@ -227,7 +227,7 @@ public final class AdLdaSpark implements LdaRun {
         JavaRDD<LdaBlock> next = blocks.mapPartitions(part -> {
             BlockSweeper sweeper = new BlockSweeper(p, k);
             List<LdaBlock> swept = new ArrayList<>();
-            part.forEachRemaining(b -> swept.add(b.sweep(sweeper, counts.value(), p, rs, first, numSweeps)));
+            part.forEachRemaining(b -> swept.add(b.sweep(sweeper, counts.value(), rs, first, numSweeps)));
             return swept.iterator();
         }, true);
         double sampling = collectStep(next, global);

@@ -73,29 +73,31 @@ public final class LdaBlock implements Serializable {
      * The block after {@code numSweeps} sweeps from sweep {@code firstSweep} against the global counts, with the
      * partition's sweeper (its blocks run in turn).
      */
-    LdaBlock sweep(BlockSweeper sweeper, TopicWordCounts global, LdaPriors priors, RandomStreams streams,
-            int firstSweep, int numSweeps) {
+    LdaBlock sweep(BlockSweeper sweeper, TopicWordCounts global, RandomStreams streams, int firstSweep,
+            int numSweeps) {
         long t0 = System.nanoTime();
         BlockUpdate u = sweeper.sweep(docs, topics, global, streams, firstSweep, numSweeps, id);
-        return swept(u.topics(), u.delta(), priors, t0);
+        return swept(u.topics(), u.delta(), sweeper, t0);
     }
 
     /**
      * As {@link #sweep}, but the block's count changes go into {@code sum}, with those of the partition's other
      * blocks, and not into its report (the relay mode sends one sum a task).
      */
-    LdaBlock sweepInto(DeltaSum sum, BlockSweeper sweeper, TopicWordCounts global, LdaPriors priors,
-            RandomStreams streams, int firstSweep, int numSweeps) {
+    LdaBlock sweepInto(DeltaSum sum, BlockSweeper sweeper, TopicWordCounts global, RandomStreams streams,
+            int firstSweep, int numSweeps) {
         long t0 = System.nanoTime();
         char[] z = sweeper.sweepInto(sum, docs, topics, global, streams, firstSweep, numSweeps, id);
-        return swept(z, null, priors, t0);
+        return swept(z, null, sweeper, t0);
     }
 
-    /** This block with its new topics and count changes, its sweeps timed from {@code startNanos}. */
-    private LdaBlock swept(char[] newTopics, TopicWordDelta newDelta, LdaPriors priors, long startNanos) {
+    /**
+     * This block with its new topics, count changes and document term (the sweeper's), its sweeps timed from
+     * {@code startNanos}.
+     */
+    private LdaBlock swept(char[] newTopics, TopicWordDelta newDelta, BlockSweeper sweeper, long startNanos) {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
-        return new LdaBlock(id, docs, newTopics, newDelta, LdaLogLikelihood.documentTerm(docs, newTopics, priors),
-                seconds);
+        return new LdaBlock(id, docs, newTopics, newDelta, sweeper.documentTerm(newTopics), seconds);
     }
 
     /**

@@ -86,7 +86,7 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
             for (int s = 0; s < steps; s++) {
                 List<LdaBlock.BlockFigures> figures = new ArrayList<>(blocks.size());
                 for (int i = 0; i < blocks.size(); i++) {
-                    LdaBlock next = blocks.get(i).sweepInto(sum, sweeper, global, priors, streams,
+                    LdaBlock next = blocks.get(i).sweepInto(sum, sweeper, global, streams,
                             firstSweep + s * sweepsPerStep, sweepsPerStep);
                     blocks.set(i, next);
                     figures.add(next.figures());
