@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.commons.rng.UniformRandomProvider;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.random.RandomStreams;
 
@@ -32,6 +33,55 @@ class TopicWordDeltaTest {
         assertEquals(global.plus(deltas), global.plus(List.of(checked)));
         assertEquals(global.plus(deltas.subList(0, 2)), global.plus(List.of(TopicWordDelta.sum(deltas.subList(0, 2)))));
         assertSame(deltas.get(3), TopicWordDelta.sum(List.of(deltas.get(3))));
+    }
+
+    /**
+     * Adding random changes gives the counts, cell order included, of counting the changed matrix afresh: cells that
+     * change, vanish or appear among many equal counts (ties broken by topic), rows changed by both deltas or by
+     * neither, and with a low wide-row bound rows that are wide, stay packed, or become wide or packed.
+     */
+    @Test
+    void addingChangesEqualsCountingAfresh() {
+        int k = 12;
+        int w = 40;
+        UniformRandomProvider rng = new RandomStreams(11).stream("counts", 0);
+        for (int trial = 0; trial < 60; trial++) {
+            int wideAbove = trial % 2 == 0 ? TopicWordCounts.maxCellCount(k) : 15;
+            int[] before = new int[k * w];
+            for (int i = 0; i < before.length; i++) {
+                before[i] = rng.nextInt(3) == 0 ? 1 + rng.nextInt(5) : 0;
+            }
+            int[] after = before.clone();
+            List<TopicWordDelta> deltas = new ArrayList<>();
+            for (int d = 0; d < 2; d++) {
+                int[] change = new int[k * w];
+                for (int i = 0; i < change.length; i++) {
+                    if (i / k % 5 != 0 && rng.nextInt(4) == 0) { // every fifth row is left alone
+                        change[i] = rng.nextInt(after[i] + 4) - after[i];
+                        after[i] += change[i];
+                    }
+                }
+                deltas.add(deltaOf(change, k, w));
+            }
+            TopicWordCounts start = TopicWordCounts.fromDense(before, k, w, wideAbove);
+            assertEquals(TopicWordCounts.fromDense(after, k, w, wideAbove), start.plus(deltas), "trial " + trial);
+        }
+    }
+
+    /** The delta of a dense word-major change matrix. */
+    private static TopicWordDelta deltaOf(int[] change, int k, int w) {
+        List<Integer> cells = new ArrayList<>();
+        int[] topicChanges = new int[k];
+        for (int i = 0; i < change.length; i++) {
+            if (change[i] != 0) {
+                cells.add(i);
+                topicChanges[i % k] += change[i];
+            }
+        }
+        int[] words = cells.stream().mapToInt(i -> i / k).toArray();
+        int[] topics = cells.stream().mapToInt(i -> i % k).toArray();
+        int[] changes = cells.stream().mapToInt(i -> change[i]).toArray();
+        return TopicWordDelta.of(k, w, words, topics, changes, topicChanges);
     }
 
     @Test
