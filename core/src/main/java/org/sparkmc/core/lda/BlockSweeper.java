@@ -49,6 +49,9 @@ public final class BlockSweeper {
      * {@code topics}, the block's topics as the sweep returned them.
      */
     public double documentTerm(char[] topics) {
+        if (sampler == null) {
+            throw new IllegalStateException("no block swept yet");
+        }
         double term = sampler.documentTerm();
         return Double.isNaN(term) ? LdaLogLikelihood.documentTerm(lastBlock, topics, priors) : term;
     }
