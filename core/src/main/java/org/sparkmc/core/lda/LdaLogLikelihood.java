@@ -77,14 +77,9 @@ public final class LdaLogLikelihood {
         if (topics.length != docs.numTokens()) {
             throw new IllegalArgumentException(topics.length + " topics for " + docs.numTokens() + " tokens");
         }
-        int k = priors.numTopics();
-        double alpha = priors.alpha();
-        double lgAlpha = LogGamma.value(alpha);
-        double lgKAlpha = LogGamma.value(k * alpha);
-        LogGammaTable cell = LogGammaTable.of(alpha);
-        LogGammaTable length = LogGammaTable.of(k * alpha);
-        int[] counts = new int[k];
-        int[] touched = new int[k];
+        DocumentTerms terms = DocumentTerms.of(priors);
+        int[] counts = new int[priors.numTopics()];
+        int[] touched = new int[priors.numTopics()];
         double sum = 0;
         for (int d = 0; d < docs.numDocuments(); d++) {
             int n = 0;
@@ -93,13 +88,36 @@ public final class LdaLogLikelihood {
                     touched[n++] = topics[i];
                 }
             }
-            sum += lgKAlpha - length.value(docs.docLength(d));
+            sum = terms.add(sum, docs.docLength(d), counts, touched, n);
             for (int j = 0; j < n; j++) {
-                sum += cell.value(counts[touched[j]]) - lgAlpha;
                 counts[touched[j]] = 0;
             }
         }
         return sum;
+    }
+
+    /**
+     * One document's term of log p(z), lnΓ(Kα) − lnΓ(n_d + Kα) + Σ_k [lnΓ(n_{d,k} + α) − lnΓ(α)], from lnΓ tables:
+     * {@link #documentTerm} adds it document by document, and {@link SparseLdaSampler} as each document ends.
+     */
+    record DocumentTerms(LogGammaTable cell, LogGammaTable length, double lgAlpha, double lgKAlpha) {
+        static DocumentTerms of(LdaPriors priors) {
+            LogGammaTable cell = LogGammaTable.of(priors.alpha());
+            LogGammaTable length = LogGammaTable.of(priors.numTopics() * priors.alpha());
+            return new DocumentTerms(cell, length, cell.value(0), length.value(0));
+        }
+
+        /**
+         * {@code sum} plus the term of a document of {@code length} tokens whose non-zero topic counts are
+         * {@code counts[topics[0..n)]}, added in that order.
+         */
+        double add(double sum, int length, int[] counts, int[] topics, int n) {
+            sum += lgKAlpha - this.length.value(length);
+            for (int j = 0; j < n; j++) {
+                sum += cell.value(counts[topics[j]]) - lgAlpha;
+            }
+            return sum;
+        }
     }
 
     /** log p(w, z) for a whole corpus, its topics and their counts. */

@@ -57,11 +57,7 @@ public final class SparseLdaSampler implements LdaSampler {
     private final int[] docTopicIndex;
     private int docTopicCount;
     // The documents' term of log p(w, z) (LdaLogLikelihood#documentTerm), summed over a whole sweep's documents.
-    private final LogGammaTable cellTerm;
-    private final LogGammaTable lengthTerm;
-    private final double lgAlpha;
-    private final double lgKAlpha;
-    private boolean scoring;
+    private final LdaLogLikelihood.DocumentTerms documentTerms;
     private double documentTerm = Double.NaN;
     private double s;
     private double r;
@@ -115,10 +111,7 @@ public final class SparseLdaSampler implements LdaSampler {
         docCounts = new int[numTopics];
         docTopics = new int[numTopics];
         docTopicIndex = new int[numTopics];
-        cellTerm = LogGammaTable.of(alpha);
-        lengthTerm = LogGammaTable.of(numTopics * alpha);
-        lgAlpha = cellTerm.value(0);
-        lgKAlpha = lengthTerm.value(0);
+        documentTerms = LdaLogLikelihood.DocumentTerms.of(priors);
         changed = new long[(vocabularySize + 63) >>> 6];
         moves = new MoveLog(numTopics, vocabularySize, cells.length / 4);
         changedRows = new ChangedRows(numTopics, bits, rows, cells, topicTotals, changed, moves, counts);
@@ -144,12 +137,10 @@ public final class SparseLdaSampler implements LdaSampler {
     public void sweep(Corpus docs, char[] topics, UniformRandomProvider rng) {
         checkAligned(docs, topics);
         startSweep();
-        scoring = true;
         documentTerm = 0;
         for (int d = 0; d < docs.numDocuments(); d++) {
-            sweepDocument(docs, topics, d, docs.docStart(d), docs.docEnd(d), rng);
+            sweepDocument(docs, topics, d, docs.docStart(d), docs.docEnd(d), true, rng);
         }
-        scoring = false;
     }
 
     /**
@@ -169,13 +160,17 @@ public final class SparseLdaSampler implements LdaSampler {
         documentTerm = Double.NaN;
         for (int d = 0; d < docs.numDocuments(); d++) {
             if (ranges[2 * d] < ranges[2 * d + 1]) {
-                sweepDocument(docs, topics, d, ranges[2 * d], ranges[2 * d + 1], rng);
+                sweepDocument(docs, topics, d, ranges[2 * d], ranges[2 * d + 1], false, rng);
             }
         }
     }
 
-    /** Redraws tokens [from, to) of document d, its topic counts taken over all its tokens. */
-    private void sweepDocument(Corpus docs, char[] topics, int d, int from, int to, UniformRandomProvider rng) {
+    /**
+     * Redraws tokens [from, to) of document d, its topic counts taken over all its tokens; when {@code scored}, adds
+     * the document's term of log p(w, z), from its counts as it ends, to {@link #documentTerm}.
+     */
+    private void sweepDocument(Corpus docs, char[] topics, int d, int from, int to, boolean scored,
+            UniformRandomProvider rng) {
         if (from < docs.docStart(d) || to > docs.docEnd(d)) {
             throw new IllegalArgumentException("tokens [" + from + ", " + to + ") are not in document " + d);
         }
@@ -184,19 +179,10 @@ public final class SparseLdaSampler implements LdaSampler {
         for (int i = from; i < to; i++) {
             topics[i] = (char) resample(words[i], topics[i], rng);
         }
-        if (scoring) {
-            scoreDocument(docs.docLength(d));
+        if (scored) {
+            documentTerm = documentTerms.add(documentTerm, docs.docLength(d), docCounts, docTopics, docTopicCount);
         }
         endDocument();
-    }
-
-    /** Adds the ending document's term of log p(w, z), from its topic counts, to {@link #documentTerm}. */
-    private void scoreDocument(int length) {
-        double sum = documentTerm + lgKAlpha - lengthTerm.value(length);
-        for (int j = 0; j < docTopicCount; j++) {
-            sum += cellTerm.value(docCounts[docTopics[j]]) - lgAlpha;
-        }
-        documentTerm = sum;
     }
 
     /**
