@@ -1,5 +1,7 @@
 package org.sparkmc.core.mcmc;
 
+import java.util.Arrays;
+
 /**
  * What one round of one chain produced: the chain's new state, its recorded draws indexed
  * [parameter][iteration] (empty in warm-up), and how many of its proposals were accepted.
@@ -37,6 +39,12 @@ public final class RoundResult {
 
     public double[][] draws() {
         return draws;
+    }
+
+    /** This result with only the first {@code rows} rows of its draws (the same arrays, not copies). */
+    public RoundResult withDrawRows(int rows) {
+        return new RoundResult(state, round, Arrays.copyOf(draws, Math.min(rows, draws.length)), accepted,
+                proposed);
     }
 
     public long accepted() {

@@ -207,9 +207,10 @@ public final class ChainsJob implements SteppedJob {
         }
         boolean onDriver = !warmup && draws != null
                 && (long) (drawsPerChain + iterations) * config.chains() * summarised.size() <= config.driverDrawsLimit();
+        // The driver keeps the summarised rows of a round's draws (parameters and lp__), and none past the limit.
+        int rows = onDriver ? summarised.size() : 0;
         DirectFunctions.Collecting<RoundResult> collected = DirectFunctions.mapCollectAsync(results,
-                onDriver || warmup ? x -> x : x -> new RoundResult(x.state(), x.round(), new double[0][], x.accepted(),
-                        x.proposed()));
+                warmup ? x -> x : x -> x.withDrawRows(rows));
         return new Launched(r, iterations, warmup, onDriver, results, collected);
     }
 
