@@ -23,7 +23,9 @@ import org.sparkmc.core.random.RandomStreams;
  * cost on top of this, so the job's tokens per second cannot exceed what this prints for the same threads.
  *
  * <p>Usage: {@code KosThreadCeiling <K> <alpha> <blocks> <threads,…> <sweeps> [syncInterval]}; prints, per thread
- * count, tokens per second over the sweeps and the share of the wall time the busiest thread spent on its blocks.
+ * count, tokens per second over the sweeps, the share of the wall time the busiest thread spent on its blocks, and
+ * how dense the counts ended (non-zero cells, and the mean length of the row a token's draw scans). The first round
+ * runs in a fresh JVM (the "warm-up" line), the second after it.
  */
 public final class KosThreadCeiling {
     public static void main(String[] args) throws Exception {
@@ -41,6 +43,22 @@ public final class KosThreadCeiling {
                 run(kos.numTokens(), blocks, p, Integer.parseInt(t), sweeps, syncInterval, round == 0);
             }
         }
+    }
+
+    /**
+     * The length of the row the sparse sampler scans for a token, averaged over the tokens: Σ_w n_w · nnz_w / N.
+     * AD-LDA's blocks, each blind to the others' moves within a sweep, leave more topics per word than one sampler.
+     */
+    private static double meanRowLength(TopicWordCounts counts) {
+        int[] starts = counts.rowStarts();
+        double weighted = 0;
+        long tokens = 0;
+        for (int w = 0; w < counts.vocabularySize(); w++) {
+            int length = counts.isWide(w) ? counts.numTopics() : starts[w + 1] - starts[w];
+            weighted += (double) counts.wordTotal(w) * length;
+            tokens += counts.wordTotal(w);
+        }
+        return weighted / tokens;
     }
 
     private static void run(long tokens, Corpus[] blocks, LdaPriors p, int threads, int sweeps, int syncInterval,
@@ -87,9 +105,11 @@ public final class KosThreadCeiling {
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             System.out.printf(Locale.ROOT, "%sK=%d blocks=%d sync=%d threads=%d: %.2f M tokens/s over %d sweeps "
-                    + "(%.1f ms per sweep; busiest thread %.0f%% of the wall time)%n", warmUp ? "(warm-up) " : "",
+                    + "(%.1f ms per sweep; busiest thread %.0f%% of the wall time); then %d non-zero counts, "
+                    + "a token's word row %.2f long on average%n", warmUp ? "(warm-up) " : "",
                     p.numTopics(), blocks.length, syncInterval, threads, tokens * (double) sweeps / seconds / 1e6,
-                    sweeps, 1e3 * seconds / sweeps, 100 * busiest / 1e9 / seconds);
+                    sweeps, 1e3 * seconds / sweeps, 100 * busiest / 1e9 / seconds, global.nonZeros(),
+                    meanRowLength(global));
         } finally {
             pool.shutdownNow();
         }
