@@ -1,10 +1,11 @@
 package org.sparkmc.spark.lda;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
+import org.sparkmc.spark.sync.FrameReader;
+import org.sparkmc.spark.sync.FrameWriter;
 import org.sparkmc.spark.sync.JavaFrames;
 
 /**
@@ -40,16 +41,16 @@ final class ReportFrames {
     static byte[] encode(List<LdaBlock.BlockFigures> figures, TopicWordDelta delta, double wordTerm,
             TopicWordCounts counts) {
         byte[] countBytes = counts == null ? new byte[0] : JavaFrames.encode(counts);
-        Writer out = new Writer(5 + 26 * figures.size() + 8 + 5 + countBytes.length
+        FrameWriter out = new FrameWriter(5 + 26 * figures.size() + 8 + 5 + countBytes.length
                 + 5 * (6 + 3 * delta.size() + delta.numTopics()));
         out.varint(figures.size());
         for (LdaBlock.BlockFigures f : figures) {
             out.varint(f.block());
             out.varint(f.partition());
-            out.raw(Double.doubleToRawLongBits(f.documentTerm()));
-            out.raw(Double.doubleToRawLongBits(f.samplingSeconds()));
+            out.real(f.documentTerm());
+            out.real(f.samplingSeconds());
         }
-        out.raw(Double.doubleToRawLongBits(wordTerm));
+        out.real(wordTerm);
         out.varint(countBytes.length);
         out.append(countBytes);
         out.varint(delta.numTopics());
@@ -63,19 +64,19 @@ final class ReportFrames {
         for (int c = 0; c < words.length; c++) {
             out.varint(words[c] - word);
             out.varint(words[c] == word && c > 0 ? topics[c] - topic : topics[c]);
-            out.varint(zigZag(changes[c]));
+            out.signed(changes[c]);
             word = words[c];
             topic = topics[c];
         }
         for (int t : delta.topicChanges()) {
-            out.varint(zigZag(t));
+            out.signed(t);
         }
         return out.bytes();
     }
 
     /** The whole frame, its delta included (what a task merges). */
     static Frame decode(byte[] frame) {
-        Reader in = new Reader(frame);
+        FrameReader in = new FrameReader(frame);
         Head head = head(frame, in);
         int k = in.varint();
         int v = in.varint();
@@ -92,112 +93,34 @@ final class ReportFrames {
             topic = gap == 0 && c > 0 ? topic + in.varint() : in.varint();
             words[c] = word;
             topics[c] = topic;
-            changes[c] = unZigZag(in.varint());
+            changes[c] = in.signed();
         }
         for (int t = 0; t < k; t++) {
-            topicChanges[t] = unZigZag(in.varint());
+            topicChanges[t] = in.signed();
         }
-        if (in.at != frame.length) {
-            throw new IllegalStateException("report frame has " + (frame.length - in.at) + " bytes after its delta");
-        }
+        in.requireEnd("a report frame");
         return new Frame(head, TopicWordDelta.of(k, v, words, topics, changes, topicChanges));
     }
 
     /** The frame's head only: the blocks' figures, the topic–word term and any counts (the driver's part). */
     static Head decodeHead(byte[] frame) {
-        return head(frame, new Reader(frame));
+        return head(frame, new FrameReader(frame));
     }
 
-    private static Head head(byte[] frame, Reader in) {
+    private static Head head(byte[] frame, FrameReader in) {
         int count = in.varint();
         List<LdaBlock.BlockFigures> blocks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             int block = in.varint();
             int partition = in.varint();
-            double documentTerm = Double.longBitsToDouble(in.raw());
-            double samplingSeconds = Double.longBitsToDouble(in.raw());
+            double documentTerm = in.real();
+            double samplingSeconds = in.real();
             blocks.add(new LdaBlock.BlockFigures(block, documentTerm, samplingSeconds, partition));
         }
-        double wordTerm = Double.longBitsToDouble(in.raw());
+        double wordTerm = in.real();
         int countLength = in.varint();
         TopicWordCounts counts = countLength == 0 ? null
                 : JavaFrames.decode(frame, in.skip(countLength), countLength, TopicWordCounts.class);
         return new Head(blocks, wordTerm, counts);
-    }
-
-    private static int zigZag(int v) {
-        return v << 1 ^ v >> 31;
-    }
-
-    private static int unZigZag(int v) {
-        return v >>> 1 ^ -(v & 1);
-    }
-
-    private static final class Writer {
-        private final byte[] out;
-        private int at;
-
-        Writer(int capacity) {
-            out = new byte[capacity];
-        }
-
-        /** {@code value} read as unsigned. */
-        void varint(int value) {
-            while ((value & ~0x7F) != 0) {
-                out[at++] = (byte) (value & 0x7F | 0x80);
-                value >>>= 7;
-            }
-            out[at++] = (byte) value;
-        }
-
-        void raw(long bits) {
-            for (int i = 0; i < 8; i++) {
-                out[at++] = (byte) (bits >>> 8 * i);
-            }
-        }
-
-        void append(byte[] src) {
-            System.arraycopy(src, 0, out, at, src.length);
-            at += src.length;
-        }
-
-        byte[] bytes() {
-            return Arrays.copyOf(out, at);
-        }
-    }
-
-    private static final class Reader {
-        private final byte[] in;
-        private int at;
-
-        Reader(byte[] in) {
-            this.in = in;
-        }
-
-        int varint() {
-            int value = 0;
-            for (int shift = 0; ; shift += 7) {
-                byte b = in[at++];
-                value |= (b & 0x7F) << shift;
-                if (b >= 0) {
-                    return value;
-                }
-            }
-        }
-
-        /** Skips {@code n} bytes; returns where they start. */
-        int skip(int n) {
-            int from = at;
-            at += n;
-            return from;
-        }
-
-        long raw() {
-            long bits = 0;
-            for (int i = 0; i < 8; i++) {
-                bits |= (in[at++] & 0xFFL) << 8 * i;
-            }
-            return bits;
-        }
     }
 }
