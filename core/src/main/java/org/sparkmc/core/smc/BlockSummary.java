@@ -39,6 +39,22 @@ public final class BlockSummary implements Serializable {
     }
 
     /**
+     * The summary whose accessors return these values: one read back from its parts (a relay frame). The arrays are
+     * kept, not copied.
+     *
+     * @throws IllegalArgumentException if the mean and the squared deviations differ in length
+     */
+    public static BlockSummary ofParts(int block, int count, double maxLogWeight, double sumWeights,
+            double sumSquaredWeights, double[] mean, double[] sumSquaredDeviations) {
+        if (mean.length != sumSquaredDeviations.length) {
+            throw new IllegalArgumentException("block " + block + ": a mean of " + mean.length
+                    + " components with squared deviations of " + sumSquaredDeviations.length);
+        }
+        return new BlockSummary(block, count, maxLogWeight, sumWeights, sumSquaredWeights, mean,
+                sumSquaredDeviations);
+    }
+
+    /**
      * Summarises particles [from, to) of arrays holding d-dimensional states.
      *
      * @param block the block's global index (for ordering and for error messages)

@@ -22,6 +22,11 @@ public final class ResidualBlock implements Serializable {
         this.residualSum = residualSum;
     }
 
+    /** The part whose accessors return these values (one read back from a relay frame). */
+    public static ResidualBlock of(int block, long floorSum, double residualSum) {
+        return new ResidualBlock(block, floorSum, residualSum);
+    }
+
     public int block() {
         return block;
     }

@@ -15,7 +15,6 @@ import org.sparkmc.core.smc.ParticleKernel;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.core.smc.ResidualBlock;
 import org.sparkmc.core.smc.SmcOptions;
-import org.sparkmc.spark.sync.JavaFrames;
 import org.sparkmc.spark.sync.RoundClient;
 import scala.Tuple2;
 import scala.collection.Iterator;
@@ -104,8 +103,8 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
                     b.moveInPlace(kernel, n, observations.get(k), prev, streams, scratch);
                     reports.add(b.report());
                 }
-                for (byte[] frame : client.exchange(round++, encode(new ArrayList<>(reports)))) {
-                    reports.addAll(decode(frame));
+                for (byte[] frame : client.exchange(round++, StepFrames.reports(reports))) {
+                    reports.addAll(StepFrames.reports(frame));
                 }
                 GlobalWeights g = GlobalWeights.of(n, summariesInBlockOrder(reports, numBlocks));
                 if (!options.resamples(g.ess(), particles)) {
@@ -117,8 +116,8 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
                     for (ParticleBlock b : blocks) {
                         residuals.add(b.residualPart(g, particles));
                     }
-                    for (byte[] frame : client.exchange(round++, encode(new ArrayList<>(residuals)))) {
-                        residuals.addAll(decode(frame));
+                    for (byte[] frame : client.exchange(round++, StepFrames.residuals(residuals))) {
+                        residuals.addAll(StepFrames.residuals(frame));
                     }
                 }
                 ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n, () -> residuals);
@@ -128,8 +127,8 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
                 for (ParticleBlock b : blocks) {
                     away.addAll(Rebalancing.offspring(b, dim, options.blockSize(), g, plan, mine));
                 }
-                for (byte[] frame : client.exchange(round++, encode(away))) {
-                    for (Tuple2<Integer, Offspring> run : RelayedSteps.<Tuple2<Integer, Offspring>>decode(frame)) {
+                for (byte[] frame : client.exchange(round++, StepFrames.offspring(away))) {
+                    for (Tuple2<Integer, Offspring> run : StepFrames.offspring(frame)) {
                         if (mine.holds(run._1())) {
                             mine.add(run._2());
                         }
@@ -158,15 +157,5 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
             throw new IllegalStateException(summaries.size() + " block summaries for " + numBlocks + " blocks");
         }
         return summaries;
-    }
-
-    /** A round's frame: a list, Java-serialised. */
-    static byte[] encode(ArrayList<?> items) {
-        return JavaFrames.encode(items);
-    }
-
-    @SuppressWarnings("unchecked")
-    static <T> List<T> decode(byte[] frame) {
-        return (List<T>) JavaFrames.decode(frame, 0, frame.length, List.class);
     }
 }

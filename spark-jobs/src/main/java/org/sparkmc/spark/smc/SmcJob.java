@@ -291,7 +291,7 @@ public final class SmcJob {
                     int k = done.size();
                     List<ParticleBlock.Report> reports = new ArrayList<>();
                     for (byte[] frame : round.frames()) {
-                        reports.addAll(RelayedSteps.decode(frame));
+                        reports.addAll(StepFrames.reports(frame));
                     }
                     GlobalWeights g = weighed(first + k, reports);
                     boolean resample = options.resamples(g.ess(), particles);
