@@ -10,8 +10,10 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 
 /**
- * Java serialisation of what a relay round carries, readable on a driver or an executor: classes resolve through
- * sparkmc's own class loader first (on an executor the application's jar is not on the system loader's path).
+ * Java serialisation of an object a relay round carries whole (the {@code lda} counts the driver asks for), readable
+ * on a driver or an executor: classes resolve through sparkmc's own class loader first (on an executor the
+ * application's jar is not on the system loader's path). What rounds carry every step goes through
+ * {@link FrameWriter} instead.
  */
 public final class JavaFrames {
     private JavaFrames() {
