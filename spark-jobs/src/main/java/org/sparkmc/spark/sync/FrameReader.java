@@ -38,7 +38,11 @@ public final class FrameReader {
     }
 
     public double[] reals() {
-        double[] values = new double[varint()];
+        int n = varint();
+        if (n < 0 || n > (in.length - at) / 8) { // a corrupt length fails here, not as an array of gigabytes
+            throw truncated();
+        }
+        double[] values = new double[n];
         for (int i = 0; i < values.length; i++) {
             values[i] = real();
         }

@@ -63,7 +63,8 @@ public final class FrameWriter {
 
     private void room(int bytes) {
         if (out.length - at < bytes) {
-            out = Arrays.copyOf(out, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(2L * out.length, (long) at + bytes)));
+            long grown = Math.max(2L * out.length, (long) at + bytes);
+            out = Arrays.copyOf(out, (int) Math.min(Integer.MAX_VALUE - 8, grown));
         }
     }
 }

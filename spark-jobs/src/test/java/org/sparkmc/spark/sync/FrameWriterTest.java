@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** What a {@link FrameWriter} writes, a {@link FrameReader} reads back exactly, and a short or long frame fails. */
@@ -43,7 +44,7 @@ class FrameWriterTest {
         }
         assertEquals(Long.MIN_VALUE, in.raw());
         int at = in.skip(3);
-        assertArrayEquals(new byte[] {7, 8, 9}, java.util.Arrays.copyOfRange(frame, at, at + 3));
+        assertArrayEquals(new byte[] {7, 8, 9}, Arrays.copyOfRange(frame, at, at + 3));
         in.requireEnd("the test frame");
     }
 
@@ -63,17 +64,23 @@ class FrameWriterTest {
         out.real(2.0);
         byte[] frame = out.bytes();
 
-        FrameReader shortOne = new FrameReader(java.util.Arrays.copyOf(frame, frame.length - 1));
+        FrameReader shortOne = new FrameReader(Arrays.copyOf(frame, frame.length - 1));
         shortOne.varint();
         IllegalStateException e = assertThrows(IllegalStateException.class, shortOne::real);
         assertTrue(e.getMessage().contains("ends too soon"), e.getMessage());
 
-        FrameReader longOne = new FrameReader(java.util.Arrays.copyOf(frame, frame.length + 2));
+        FrameReader longOne = new FrameReader(Arrays.copyOf(frame, frame.length + 2));
         longOne.varint();
         longOne.real();
         e = assertThrows(IllegalStateException.class, () -> longOne.requireEnd("a test frame"));
         assertEquals("a test frame has 2 bytes after its end", e.getMessage());
 
         assertThrows(IllegalStateException.class, () -> new FrameReader(frame).skip(frame.length + 1));
+
+        FrameWriter lying = new FrameWriter(16);
+        lying.varint(1 << 28); // an array length far beyond the frame's bytes
+        lying.real(1.0);
+        e = assertThrows(IllegalStateException.class, () -> new FrameReader(lying.bytes()).reals());
+        assertTrue(e.getMessage().contains("ends too soon"), e.getMessage());
     }
 }
