@@ -14,63 +14,35 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link RankedPool} runs its waiting tasks lowest rank first and in arrival order within a rank, from the first task
- * on; other executors pass {@link RankedPool#rank} unchanged. Deterministic: one thread, held busy until every
- * task waits in the queue.
+ * {@link RankedPool} runs its waiting tasks lowest rank first and in arrival order within a rank; other executors pass
+ * {@link RankedPool#rank} unchanged. Deterministic: the pool's one thread is held busy until every task waits in the
+ * queue.
  */
 class RankedPoolTest {
 
     @Test
     void runsWaitingTasksByRankThenArrival() throws InterruptedException {
         List<String> order = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch hold = new CountDownLatch(1);
-        CountDownLatch done = new CountDownLatch(6);
         try (RankedPool pool = RankedPool.of(1, "ranked-pool-test")) {
-            pool.at(9).execute(() -> {
-                running.countDown();
-                await(hold);
-                order.add("first");
-                done.countDown();
+            whileBusy(pool, () -> {
+                String[][] tasks = {{"3", "c"}, {"1", "a"}, {"2", "b"}, {"1", "a2"}, {"3", "c2"}};
+                for (String[] t : tasks) {
+                    pool.at(Integer.parseInt(t[0])).execute(() -> order.add(t[1]));
+                }
             });
-            assertTrue(running.await(10, TimeUnit.SECONDS)); // the one thread is busy: the rest wait in the queue
-            String[][] tasks = {{"3", "c"}, {"1", "a"}, {"2", "b"}, {"1", "a2"}, {"3", "c2"}};
-            for (String[] t : tasks) {
-                pool.at(Integer.parseInt(t[0])).execute(() -> {
-                    order.add(t[1]);
-                    done.countDown();
-                });
-            }
-            hold.countDown();
-            assertTrue(done.await(10, TimeUnit.SECONDS));
         }
-        assertEquals(List.of("first", "a", "a2", "b", "c", "c2"), order);
+        assertEquals(List.of("a", "a2", "b", "c", "c2"), order);
     }
 
     @Test
     void aLaneMovesToAnotherRankOfItsPoolAndOtherExecutorsStayAsTheyAre() throws InterruptedException {
         List<Integer> order = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch hold = new CountDownLatch(1);
-        CountDownLatch done = new CountDownLatch(3);
         try (RankedPool pool = RankedPool.of(1, "ranked-pool-test")) {
             Executor lane = pool.at(5);
-            lane.execute(() -> {
-                running.countDown();
-                await(hold);
-                done.countDown();
+            whileBusy(pool, () -> {
+                lane.execute(() -> order.add(5));
+                RankedPool.rank(lane, 0).execute(() -> order.add(0));
             });
-            assertTrue(running.await(10, TimeUnit.SECONDS));
-            lane.execute(() -> {
-                order.add(5);
-                done.countDown();
-            });
-            RankedPool.rank(lane, 0).execute(() -> {
-                order.add(0);
-                done.countDown();
-            });
-            hold.countDown();
-            assertTrue(done.await(10, TimeUnit.SECONDS));
         }
         assertEquals(List.of(0, 5), order);
         Executor direct = Runnable::run;
@@ -82,11 +54,26 @@ class RankedPoolTest {
         assertThrows(IllegalArgumentException.class, () -> RankedPool.of(0, "none"));
     }
 
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    /**
+     * Holds the one-thread pool's thread while {@code submit} queues tasks, then lets them run and waits until a last
+     * task, ranked after all of them, has run.
+     */
+    private static void whileBusy(RankedPool pool, Runnable submit) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch hold = new CountDownLatch(1);
+        CountDownLatch drained = new CountDownLatch(1);
+        pool.at(0).execute(() -> {
+            running.countDown();
+            try {
+                hold.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(running.await(10, TimeUnit.SECONDS));
+        submit.run();
+        pool.at(Integer.MAX_VALUE).execute(drained::countDown);
+        hold.countDown();
+        assertTrue(drained.await(10, TimeUnit.SECONDS));
     }
 }
