@@ -15,26 +15,9 @@ import java.util.concurrent.Executor;
  * {@link ParameterSummary#of} run them one after the other on the caller's thread, so the results are equal bit for
  * bit whatever the executor (each part runs on one thread; the FFT buffers are per thread). The lazily cached
  * rank-normalised draws of {@link PooledDraws} are computed by one task only and handed to those that need them.
- * On a {@link RankedPool} the parts are ranked by what waits on them: the sort first, then the parts after it, the
- * bulk (the longest) first, and the parts that nothing waits for last.
  */
 public final class SummaryTasks {
-    /** Ranks of the parts on a {@link RankedPool}: lower runs first. */
-    private static final int SORT = 0;
-    private static final int BULK = 1;
-    private static final int TAIL = 2;
-    private static final int QUANTILES = 3;
-    private static final int FILLER = 4;
-
     private SummaryTasks() {
-    }
-
-    /**
-     * {@code executor} for a part that nothing waits for (filler after the summaries' other parts when it is a
-     * {@link RankedPool}'s).
-     */
-    public static Executor filler(Executor executor) {
-        return RankedPool.rank(executor, FILLER);
     }
 
     /**
@@ -45,8 +28,7 @@ public final class SummaryTasks {
      */
     public static CompletableFuture<FullParameterSummary> full(String name, double[][] draws, Executor executor) {
         Draws.validate(draws);
-        CompletableFuture<PooledDraws> pooled = CompletableFuture.supplyAsync(() -> PooledDraws.of(draws),
-                RankedPool.rank(executor, SORT));
+        CompletableFuture<PooledDraws> pooled = CompletableFuture.supplyAsync(() -> PooledDraws.of(draws), executor);
         // needing no sort: the moments with the sd's ESS and MCSE, and the split chains' ESS of the mean and R-hat
         CompletableFuture<double[]> moments = CompletableFuture.supplyAsync(() -> {
             double mean = Draws.mean(draws);
@@ -54,24 +36,23 @@ public final class SummaryTasks {
             double[][] squared = Draws.squaredDeviations(draws, mean);
             double essSd = EffectiveSampleSize.sdOfSquared(squared);
             return new double[] {mean, sd, essSd, MonteCarloStandardError.sdOfSquared(squared, essSd)};
-        }, filler(executor));
+        }, executor);
         CompletableFuture<double[]> split = CompletableFuture.supplyAsync(() -> {
             double[][] halves = Draws.split(draws);
             if (Draws.shouldReturnNaN(halves)) { // checked once for both
                 return new double[] {Double.NaN, Double.NaN};
             }
             return new double[] {GeyerEss.essOfChecked(halves), Rhat.ofCheckedChains(halves)};
-        }, filler(executor));
+        }, executor);
         // after the sort
-        Executor quantiles = RankedPool.rank(executor, QUANTILES);
-        CompletableFuture<double[]> bulk = pooled.thenApplyAsync(SummaryTasks::bulk, RankedPool.rank(executor, BULK));
+        CompletableFuture<double[]> bulk = pooled.thenApplyAsync(SummaryTasks::bulk, executor);
         CompletableFuture<Double> tail = pooled.thenApplyAsync(
-                p -> Rhat.ofCheckedChains(p.foldedRankNormalizedSplit()), RankedPool.rank(executor, TAIL));
-        CompletableFuture<double[]> q5 = pooled.thenApplyAsync(p -> quantileParts(p, 0.05), quantiles);
-        CompletableFuture<double[]> q95 = pooled.thenApplyAsync(p -> quantileParts(p, 0.95), quantiles);
-        CompletableFuture<double[]> q50 = pooled.thenApplyAsync(p -> quantileParts(p, 0.5), quantiles);
+                p -> Rhat.ofCheckedChains(p.foldedRankNormalizedSplit()), executor);
+        CompletableFuture<double[]> q5 = pooled.thenApplyAsync(p -> quantileParts(p, 0.05), executor);
+        CompletableFuture<double[]> q95 = pooled.thenApplyAsync(p -> quantileParts(p, 0.95), executor);
+        CompletableFuture<double[]> q50 = pooled.thenApplyAsync(p -> quantileParts(p, 0.5), executor);
         CompletableFuture<double[]> plain = pooled.thenApplyAsync(p -> new double[] {p.median(),
-            PooledStatistics.mad(p), p.quantile(0.05), p.quantile(0.95)}, quantiles);
+            PooledStatistics.mad(p), p.quantile(0.05), p.quantile(0.95)}, executor);
         return CompletableFuture.allOf(moments, split, bulk, tail, q5, q95, q50, plain).thenApply(done -> {
             double[] m = moments.join();
             double[] s = split.join();
@@ -98,21 +79,18 @@ public final class SummaryTasks {
      */
     public static CompletableFuture<ParameterSummary> brief(String name, double[][] draws, Executor executor) {
         Draws.validate(draws);
-        CompletableFuture<PooledDraws> pooled = CompletableFuture.supplyAsync(() -> PooledDraws.of(draws),
-                RankedPool.rank(executor, SORT));
+        CompletableFuture<PooledDraws> pooled = CompletableFuture.supplyAsync(() -> PooledDraws.of(draws), executor);
         CompletableFuture<double[]> moments = CompletableFuture.supplyAsync(() -> {
             double mean = Draws.mean(draws);
             double sd = Math.sqrt(Draws.variance(draws, mean));
             return new double[] {mean, sd, sd / Math.sqrt(GeyerEss.ess(Draws.split(draws)))};
-        }, filler(executor));
-        Executor quantiles = RankedPool.rank(executor, QUANTILES);
-        CompletableFuture<double[]> bulk = pooled.thenApplyAsync(SummaryTasks::bulk, RankedPool.rank(executor, BULK));
+        }, executor);
+        CompletableFuture<double[]> bulk = pooled.thenApplyAsync(SummaryTasks::bulk, executor);
         CompletableFuture<Double> tail = pooled.thenApplyAsync(
-                p -> Rhat.ofCheckedChains(p.foldedRankNormalizedSplit()), RankedPool.rank(executor, TAIL));
-        CompletableFuture<Double> essQ5 = pooled.thenApplyAsync(p -> EffectiveSampleSize.quantile(p, 0.05),
-                quantiles);
+                p -> Rhat.ofCheckedChains(p.foldedRankNormalizedSplit()), executor);
+        CompletableFuture<Double> essQ5 = pooled.thenApplyAsync(p -> EffectiveSampleSize.quantile(p, 0.05), executor);
         CompletableFuture<Double> essQ95 = pooled.thenApplyAsync(p -> EffectiveSampleSize.quantile(p, 0.95),
-                quantiles);
+                executor);
         return CompletableFuture.allOf(pooled, moments, bulk, tail, essQ5, essQ95).thenApply(done -> {
             PooledDraws p = pooled.join();
             double[] m = moments.join();

@@ -7,7 +7,6 @@ import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +26,7 @@ import org.sparkmc.core.random.RandomStreams;
 
 /**
  * The summaries' parts ({@link SummaryTasks}) run on a pool of threads, all parameters' parts in flight at once,
- * plain or ranked ({@link RankedPool}), equal the same parts run one after the other on the caller's thread ({@link FullParameterSummary#of},
+ * equal the same parts run one after the other on the caller's thread ({@link FullParameterSummary#of},
  * {@link ParameterSummary#of}, whose values the Stan and posterior reference tests check) bit for bit, on real
  * chains: random-walk Metropolis draws of eight schools and of the bimodal mixture (whose indicator parameter and
  * accept_stat__ are all ties), chains of even and of odd length, and on the cases posterior answers with NA.
@@ -35,23 +34,15 @@ import org.sparkmc.core.random.RandomStreams;
  */
 class SummaryTasksTest {
     private static ExecutorService threads;
-    private static RankedPool ranked;
 
     @BeforeAll
     static void start() {
         threads = Executors.newFixedThreadPool(3);
-        ranked = RankedPool.of(3, "summary-tasks-test");
     }
 
     @AfterAll
     static void stop() {
         threads.shutdownNow();
-        ranked.close();
-    }
-
-    /** The pools the parts run on: a plain one (first come, first run) and a ranked one. */
-    private static List<Executor> pools() {
-        return List.of(threads, ranked.at(0));
     }
 
     /** Every recorded column of {@code chains} chains of {@code target}: [column][chain][iteration]. */
@@ -88,14 +79,12 @@ class SummaryTasksTest {
     @ValueSource(ints = {3000, 3001, 20_000})
     void fullSummariesEqualTheSequentialOnesBitForBit(int iterations) {
         List<double[][]> columns = cases(iterations);
-        for (Executor pool : pools()) {
-            List<CompletableFuture<FullParameterSummary>> parallel = new ArrayList<>();
-            for (int p = 0; p < columns.size(); p++) { // all parameters' parts at once, as the chains job runs them
-                parallel.add(SummaryTasks.full("p" + p, columns.get(p), pool));
-            }
-            for (int p = 0; p < columns.size(); p++) {
-                assertBitIdentical(FullParameterSummary.of("p" + p, columns.get(p)), parallel.get(p).join());
-            }
+        List<CompletableFuture<FullParameterSummary>> parallel = new ArrayList<>();
+        for (int p = 0; p < columns.size(); p++) { // all parameters' parts at once, as the chains job runs them
+            parallel.add(SummaryTasks.full("p" + p, columns.get(p), threads));
+        }
+        for (int p = 0; p < columns.size(); p++) {
+            assertBitIdentical(FullParameterSummary.of("p" + p, columns.get(p)), parallel.get(p).join());
         }
     }
 
@@ -103,14 +92,12 @@ class SummaryTasksTest {
     @ValueSource(ints = {3000, 3001, 20_000})
     void briefSummariesEqualTheSequentialOnesBitForBit(int iterations) {
         List<double[][]> columns = cases(iterations);
-        for (Executor pool : pools()) {
-            List<CompletableFuture<ParameterSummary>> parallel = new ArrayList<>();
-            for (int p = 0; p < columns.size(); p++) {
-                parallel.add(SummaryTasks.brief("p" + p, columns.get(p), pool));
-            }
-            for (int p = 0; p < columns.size(); p++) {
-                assertBitIdentical(ParameterSummary.of("p" + p, columns.get(p)), parallel.get(p).join());
-            }
+        List<CompletableFuture<ParameterSummary>> parallel = new ArrayList<>();
+        for (int p = 0; p < columns.size(); p++) {
+            parallel.add(SummaryTasks.brief("p" + p, columns.get(p), threads));
+        }
+        for (int p = 0; p < columns.size(); p++) {
+            assertBitIdentical(ParameterSummary.of("p" + p, columns.get(p)), parallel.get(p).join());
         }
     }
 

@@ -7,6 +7,9 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -18,7 +21,6 @@ import org.apache.spark.storage.StorageLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.diagnostics.ParameterSummary;
-import org.sparkmc.core.diagnostics.RankedPool;
 import org.sparkmc.core.diagnostics.SummaryTasks;
 import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
@@ -357,8 +359,8 @@ public final class ChainsJob implements SteppedJob {
      * Every summarised parameter's summary of its draws [chain][iteration], in parameter order: on the driver's copy
      * while it is kept, each parameter's summary split into its independent parts ({@code split}) and all parts of all
      * parameters run on one thread per core, so that a few parameters still keep every core busy (the last round has
-     * nothing else to overlap), the parts that others wait on first ({@link RankedPool}); else {@code summary} by
-     * parameter on the executors. The results do not depend on the path or the thread count.
+     * nothing else to overlap); else {@code summary} by parameter on the executors. The results do not depend on the
+     * path or the thread count.
      */
     private <R extends java.io.Serializable> List<R> summaries(Function2<Integer, double[][], R> summary,
             SplitSummary<R> split) {
@@ -366,11 +368,10 @@ public final class ChainsJob implements SteppedJob {
             return byParameter(summary);
         }
         PooledDraws pooled = draws;
-        try (RankedPool threads = RankedPool.of(Runtime.getRuntime().availableProcessors(),
-                "sparkmc-chains-diagnostics")) {
-            Executor executor = threads.at(0);
+        ExecutorService threads = diagnosticsThreads();
+        try {
             List<CompletableFuture<R>> parts = IntStream.range(0, summarised.size())
-                    .mapToObj(p -> split.start(summarised.get(p), pooled.parameter(p), executor)).toList();
+                    .mapToObj(p -> split.start(summarised.get(p), pooled.parameter(p), threads)).toList();
             List<R> out = new ArrayList<>(parts.size());
             for (CompletableFuture<R> part : parts) {
                 out.add(part.join());
@@ -385,7 +386,19 @@ public final class ChainsJob implements SteppedJob {
                 throw err;
             }
             throw new IllegalStateException(cause);
+        } finally {
+            threads.shutdownNow();
         }
+    }
+
+    /** A pool of one daemon thread per core for one round's driver-side diagnostics. */
+    private static ExecutorService diagnosticsThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
+            Thread t = new Thread(r, "sparkmc-chains-diagnostics-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     private <R extends java.io.Serializable> List<R> byParameter(Function2<Integer, double[][], R> summary) {

@@ -21,7 +21,7 @@ public record ParameterResult(FullParameterSummary summary, ParameterPlots plots
     public static CompletableFuture<ParameterResult> of(String name, double[][] draws, Executor executor) {
         CompletableFuture<FullParameterSummary> summary = SummaryTasks.full(name, draws, executor);
         CompletableFuture<ParameterPlots> plots = CompletableFuture.supplyAsync(() -> ParameterPlots.of(draws),
-                SummaryTasks.filler(executor));
+                executor);
         return summary.thenCombine(plots, ParameterResult::new);
     }
 }
