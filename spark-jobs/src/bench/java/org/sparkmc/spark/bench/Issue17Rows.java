@@ -106,6 +106,19 @@ public final class Issue17Rows {
     /** Plain single-thread loop with the same per-round diagnostics vs the chains job (no outputs). */
     private static void chains(JavaSparkContext sc, SparkSession spark, String which, int chains, int roundSize,
             int rounds, int repeats) throws Exception {
+        chainsConfig(which, chains, roundSize, rounds); // an unknown target fails before any run
+        pairs("chains-" + which, "draws/s", (double) chains * roundSize * rounds, roundSize, repeats, size -> {
+                    ChainsConfig config = chainsConfig(which, chains, (int) size, rounds);
+                    return new double[] {ChainsOverheadBenchmark.plainLoop(config),
+                        ChainsOverheadBenchmark.sparkJob(sc, spark, config, false)};
+                });
+    }
+
+    /**
+     * A chains row's run: {@code which} (bimodal or eight_schools) with random-walk Metropolis at the row's scale, a
+     * warm-up round and {@code rounds} rounds of {@code roundSize} per chain that never converge, on 2 partitions.
+     */
+    static ChainsConfig chainsConfig(String which, int chains, int roundSize, int rounds) {
         Target target;
         double scale;
         if (which.equals("bimodal")) {
@@ -118,14 +131,9 @@ public final class Issue17Rows {
         } else {
             throw new IllegalArgumentException("chains target: bimodal or eight_schools, not " + which);
         }
-        Kernel kernel = MetropolisHastings.randomWalk(scale, true);
-        pairs("chains-" + which, "draws/s", (double) chains * roundSize * rounds, roundSize, repeats, size -> {
-                    ChainsConfig config = new ChainsConfig(which, target, "", "rwm", kernel, scale, true,
-                            Double.NaN, chains, (int) size, (int) size, rounds, Double.MAX_VALUE, 1.01, 1, 2,
-                            ChainsConfig.defaultDriverDraws());
-                    return new double[] {ChainsOverheadBenchmark.plainLoop(config),
-                        ChainsOverheadBenchmark.sparkJob(sc, spark, config, false)};
-                });
+        Kernel<?> kernel = MetropolisHastings.randomWalk(scale, true);
+        return new ChainsConfig(which, target, "", "rwm", kernel, scale, true, Double.NaN, chains, roundSize, roundSize,
+                rounds, Double.MAX_VALUE, 1.01, 1, 2, ChainsConfig.defaultDriverDraws());
     }
 
     /** ALARM, no evidence, query LVFAILURE: core's likelihood weighting on one thread vs the bn job's sampling. */
