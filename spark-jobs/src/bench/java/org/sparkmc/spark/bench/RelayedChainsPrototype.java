@@ -3,7 +3,6 @@ package org.sparkmc.spark.bench;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -25,6 +24,8 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.chains.ChainsConfig;
 import org.sparkmc.spark.diagnose.ParameterResult;
+import org.sparkmc.spark.sync.FrameReader;
+import org.sparkmc.spark.sync.FrameWriter;
 import org.sparkmc.spark.sync.RelayedStage;
 import org.sparkmc.spark.sync.RoundClient;
 import org.sparkmc.spark.sync.RoundRelay;
@@ -37,10 +38,11 @@ import scala.runtime.AbstractFunction1;
  * A measurement prototype, not a job: what the {@code chains} job's rounds would cost in one barrier stage through a
  * {@link RoundRelay}, as {@code lda} and {@code smc} run theirs, instead of a Spark job per round. Each task runs every
  * round of its chains with {@link ChainRound#run} and the job's streams, and after each round sends its chains'
- * summarised rows (the parameters and lp__) to the driver; the driver appends them and runs the job's summaries on a
- * pool of one thread per core (brief ones per round, full ones with plot data after the last). It leaves out what a
- * job needs: the driver's verdict back to the tasks (they run every round, as issue 17's rows never converge), the
- * rows kept for the outputs, checkpoints and retries. So its time bounds what the design can give.
+ * summarised rows (the parameters and lp__) to the driver in a relay frame ({@link FrameWriter}); the driver appends
+ * them and runs the job's summaries on a pool of one thread per core (brief ones per round, full ones with plot data
+ * after the last). It leaves out what a job needs: the driver's verdict back to the tasks (they run every round, as
+ * issue 17's rows never converge), the rows kept for the outputs, checkpoints and retries. So its time bounds what the
+ * design can give.
  *
  * <p>In one JVM, each rep runs the plain loop, {@code ChainsJob} and the prototype back to back (two untimed reps
  * first) and prints {@code PROTO rep=<r> peer=<s> job=<s> relayed=<s> …}. Usage, from the project root:
@@ -82,19 +84,18 @@ public final class RelayedChainsPrototype {
                 for (int r = 1; r <= config.warmupRounds() + config.maxRounds(); r++) {
                     boolean warmup = r <= config.warmupRounds();
                     int sent = warmup ? 0 : rows;
-                    ByteBuffer frame = ByteBuffer.allocate(4 + states.size() * (8 + 8 * sent * size));
-                    frame.putInt(states.size());
+                    FrameWriter frame = new FrameWriter(8 + states.size() * (8 + sent * (5 + 8 * size)));
+                    frame.varint(states.size());
                     for (int c = 0; c < states.size(); c++) {
                         RoundResult result = ChainRound.run(config.target(), config.kernel(), states.get(c), r, size,
                                 warmup, !warmup, streams);
                         states.set(c, result.state());
-                        frame.putLong(result.chain());
+                        frame.varint((int) result.chain());
                         for (int p = 0; p < sent; p++) {
-                            frame.asDoubleBuffer().put(result.draws()[p]);
-                            frame.position(frame.position() + 8 * size);
+                            frame.reals(result.draws()[p]);
                         }
                     }
-                    client.exchange(r - 1, frame.array());
+                    client.exchange(r - 1, frame.bytes());
                 }
                 client.done();
             } catch (IOException e) {
@@ -115,7 +116,6 @@ public final class RelayedChainsPrototype {
         List<String> names = ChainRound.recordedNames(config.target(), config.kernel())
                 .subList(0, config.target().parameterNames().size() + 1);
         int rows = names.size();
-        int size = config.roundSize();
         int rounds = config.warmupRounds() + config.maxRounds();
         double[][][] draws = new double[rows][config.chains()][0];
         try (RoundRelay relay = RoundRelay.onDriver(sc.getConf(), config.partitions())) {
@@ -129,16 +129,17 @@ public final class RelayedChainsPrototype {
                     return;
                 }
                 for (byte[] bytes : round.frames()) {
-                    ByteBuffer frame = ByteBuffer.wrap(bytes);
-                    for (int n = frame.getInt(); n > 0; n--) {
-                        int c = (int) frame.getLong() - 1;
+                    FrameReader frame = new FrameReader(bytes);
+                    for (int n = frame.varint(); n > 0; n--) {
+                        int c = frame.varint() - 1;
                         for (int p = 0; p < rows; p++) {
-                            double[] grown = Arrays.copyOf(draws[p][c], draws[p][c].length + size);
-                            frame.asDoubleBuffer().get(grown, grown.length - size, size);
-                            frame.position(frame.position() + 8 * size);
+                            double[] fresh = frame.reals();
+                            double[] grown = Arrays.copyOf(draws[p][c], draws[p][c].length + fresh.length);
+                            System.arraycopy(fresh, 0, grown, grown.length - fresh.length, fresh.length);
                             draws[p][c] = grown;
                         }
                     }
+                    frame.requireEnd("a round's frame");
                 }
                 summarise(names, draws, r == rounds);
             });
