@@ -44,7 +44,7 @@ class ResumeFingerprintTest {
         Target bimodal = ModelCatalog.create("bimodal", ModelParameters.empty());
         ChainsConfig chains = new ChainsConfig("bimodal", bimodal, "0f", "rwm",
                 KernelCatalog.create("rwm", new KernelSettings(1, true, Double.NaN), bimodal), 1, true, Double.NaN, 4,
-                100, 50, 10, 400, 1.01, 7, 2, 1000);
+                100, 50, 10, 400, 1.01, 7, 2, 1000, SyncVia.AUTO);
         SmcConfig smc = new SmcConfig(SmcModelCatalog.create("local-level", "bootstrap", ModelParameters.empty()),
                 10000, SmcOptions.defaults(), 1, 7, 25, null, SyncVia.AUTO);
         LdaConfig lda = new LdaConfig(new LdaPriors(10, 0.1, 0.01), LdaKernel.SPARSE_GIBBS, 20, 1, 4, 2, 7, 10, 5,

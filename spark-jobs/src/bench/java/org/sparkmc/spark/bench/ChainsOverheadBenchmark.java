@@ -24,6 +24,7 @@ import org.sparkmc.spark.chains.ChainsOutput;
 import org.sparkmc.spark.chains.ChainsResult;
 import org.sparkmc.spark.diagnose.ParameterResult;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * The cost of Spark orchestration for the chains job: the same chains, rounds, kernel and per-round diagnostics run
@@ -53,7 +54,7 @@ public final class ChainsOverheadBenchmark {
             Kernel kernel = MetropolisHastings.randomWalk((Double) t[2], true);
             ChainsConfig config = new ChainsConfig((String) t[0], target, "", "rwm", kernel, (Double) t[2], true,
                     Double.NaN, chains, roundSize, roundSize, rounds, Double.MAX_VALUE, 1.01, 1, 2,
-                    ChainsConfig.defaultDriverDraws());
+                    ChainsConfig.defaultDriverDraws(), SyncVia.AUTO);
             double draws = (double) chains * roundSize * rounds;
             double plain = median(() -> plainLoop(config));
             double job = median(() -> sparkJob(sc, spark, config, false));

@@ -30,6 +30,7 @@ import org.sparkmc.spark.chains.ChainsConfig;
 import org.sparkmc.spark.diagnose.ByParameter;
 import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.diagnose.ParameterResult;
+import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * The rows of issue 17's table that compare a Spark job on local[2] with its single-thread peer inside one JVM, for
@@ -133,7 +134,7 @@ public final class Issue17Rows {
         }
         Kernel<?> kernel = MetropolisHastings.randomWalk(scale, true);
         return new ChainsConfig(which, target, "", "rwm", kernel, scale, true, Double.NaN, chains, roundSize, roundSize,
-                rounds, Double.MAX_VALUE, 1.01, 1, 2, ChainsConfig.defaultDriverDraws());
+                rounds, Double.MAX_VALUE, 1.01, 1, 2, ChainsConfig.defaultDriverDraws(), SyncVia.AUTO);
     }
 
     /** ALARM, no evidence, query LVFAILURE: core's likelihood weighting on one thread vs the bn job's sampling. */

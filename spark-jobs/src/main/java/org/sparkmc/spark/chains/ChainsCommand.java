@@ -19,9 +19,11 @@ import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
+import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.ModelDataReader;
+import org.sparkmc.spark.sync.SyncVia;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -117,6 +119,9 @@ public final class ChainsCommand extends JobCommand {
     private int reportParameters;
 
     @Mixin
+    private SyncViaOption syncVia;
+
+    @Mixin
     private ResumeOptions checkpoint;
 
     @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "1",
@@ -149,8 +154,9 @@ public final class ChainsCommand extends JobCommand {
         checkPartitions(partitions);
         ChainsConfig checked = new ChainsConfig(model, target, Fingerprint.sha256(parameters.asMap()), kernel,
                 kernelInstance, scale, adapt, targetAccept, chains, warmup, roundSize, maxRounds, minEss, maxRhat, seed,
-                Math.max(partitions, 1), driverDraws());
+                Math.max(partitions, 1), driverDraws(), syncVia.value());
         checkpoint.check(checkpointEvery);
+        checkRelayable(checked);
         Require.atLeast(reportParameters, 1, "--report-parameters");
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()))) {
@@ -175,6 +181,27 @@ public final class ChainsCommand extends JobCommand {
                     + "outputs in %s%n", result.converged() ? "converged" : "NOT converged", result.samplingRounds(),
                     result.drawsPerChain(), result.seconds(), output.target());
             return !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
+        }
+    }
+
+    /**
+     * {@code --sync-via relay} runs every round in one stage, which a run whose rounds are checkpointed, or whose draws
+     * may outgrow the driver's limit, cannot: refuse it before Spark starts (auto runs those with a job per round).
+     */
+    private void checkRelayable(ChainsConfig config) {
+        if (config.syncVia() != SyncVia.RELAY) {
+            return;
+        }
+        if (checkpoint.dir() != null) {
+            throw new InvalidInputException("--sync-via relay runs every round in one Spark stage and cannot save "
+                    + "each round's draws to --checkpoint; drop one of them, or use --sync-via auto");
+        }
+        if (!config.driverHoldsEveryDraw()) {
+            long perRow = (long) config.maxRounds() * config.roundSize() * config.chains();
+            throw new InvalidInputException("--sync-via relay keeps every draw on the driver, but the run may make "
+                    + perRow + " draws of each of " + config.summarisedRows() + " rows (the parameters and lp__), "
+                    + "more than --driver-draws-limit " + config.driverDrawsLimit() + " in all; raise the limit, "
+                    + "lower --max-rounds, or use --sync-via auto");
         }
     }
 

@@ -7,6 +7,7 @@ import org.sparkmc.core.model.Target;
 import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.NotInFingerprint;
+import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * A validated {@code chains} run: what to sample, with which kernel, how many chains and draws, when to stop.
@@ -15,8 +16,8 @@ import org.sparkmc.spark.io.NotInFingerprint;
  * but those marked {@link NotInFingerprint}: the target and the kernel, objects built from the settings beside them
  * (the model's name and parameters; the kernel's name, scale, adaptation and target acceptance with the warm-up);
  * {@code maxRounds}, {@code minEss} and {@code maxRhat}, which only say when to stop, so a resumed run may go on
- * longer or stop sooner; and {@code partitions} and {@code driverDrawsLimit}, which change no draw. (The kernel's
- * threads change no draw either and are not here.)
+ * longer or stop sooner; and {@code partitions}, {@code driverDrawsLimit} and {@code syncVia}, which change no
+ * draw. (The kernel's threads change no draw either and are not here.)
  *
  * @param paramsSha256 {@link Fingerprint#sha256} of the model's parameters and data, which with {@code modelName}
  *                   make the target
@@ -29,12 +30,13 @@ import org.sparkmc.spark.io.NotInFingerprint;
  * @param partitions Spark partitions the chains are spread over (does not change any draw)
  * @param driverDrawsLimit at most this many draws (chains × draws × parameters) are summarised on the driver;
  *                   beyond, diagnostics run by parameter on the executors (same numbers)
+ * @param syncVia    how the rounds run: all in one relayed stage, or a Spark job each (same numbers)
  */
 public record ChainsConfig(String modelName, @NotInFingerprint Target target, String paramsSha256, String kernelName,
         @NotInFingerprint Kernel<?> kernel, double scale, boolean adapt, double targetAccept, int chains, int warmup,
         int roundSize, @NotInFingerprint int maxRounds, @NotInFingerprint double minEss,
         @NotInFingerprint double maxRhat, long seed, @NotInFingerprint int partitions,
-        @NotInFingerprint long driverDrawsLimit) implements Serializable {
+        @NotInFingerprint long driverDrawsLimit, @NotInFingerprint SyncVia syncVia) implements Serializable {
 
     /**
      * Default of {@code driverDrawsLimit}: as many draws as fill an eighth of the driver's heap (8 bytes each), so
@@ -67,7 +69,20 @@ public record ChainsConfig(String modelName, @NotInFingerprint Target target, St
     /** The same run on {@code n} partitions. */
     public ChainsConfig withPartitions(int n) {
         return new ChainsConfig(modelName, target, paramsSha256, kernelName, kernel, scale, adapt, targetAccept, chains,
-                warmup, roundSize, maxRounds, minEss, maxRhat, seed, n, driverDrawsLimit);
+                warmup, roundSize, maxRounds, minEss, maxRhat, seed, n, driverDrawsLimit, syncVia);
+    }
+
+    /** The summarised rows of every draw: the target's parameters and lp__. */
+    public int summarisedRows() {
+        return target.parameterNames().size() + 1;
+    }
+
+    /**
+     * Whether the driver can hold every summarised draw the run may make (chains × draws × rows, up to
+     * {@code maxRounds} rounds, at most {@code driverDrawsLimit}), which the relayed rounds need.
+     */
+    public boolean driverHoldsEveryDraw() {
+        return (long) maxRounds * roundSize * chains <= driverDrawsLimit / summarisedRows();
     }
 
     /** The checkpoint fingerprint of this run: its components but those marked {@link NotInFingerprint}. */
@@ -78,5 +93,15 @@ public record ChainsConfig(String modelName, @NotInFingerprint Target target, St
     /** Warm-up rounds: the warm-up iterations cut into rounds of {@code roundSize} (the last may be shorter). */
     public int warmupRounds() {
         return (int) (((long) warmup + roundSize - 1) / roundSize);
+    }
+
+    /** The number of the last round the run may reach: warm-up rounds, then at most {@code maxRounds} sampling. */
+    public int lastRound() {
+        return warmupRounds() + maxRounds;
+    }
+
+    /** The iterations of round {@code r} (from 1): {@code roundSize}, but the last warm-up round may be shorter. */
+    public int iterations(int r) {
+        return r <= warmupRounds() ? Math.min(roundSize, warmup - (r - 1) * roundSize) : roundSize;
     }
 }

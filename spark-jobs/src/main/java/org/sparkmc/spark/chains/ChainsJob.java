@@ -1,5 +1,7 @@
 package org.sparkmc.spark.chains;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,6 +16,8 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function2;
@@ -34,15 +38,29 @@ import org.sparkmc.spark.diagnose.ParameterResult;
 import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.run.SteppedJob;
+import org.sparkmc.spark.sync.RelayedStage;
+import org.sparkmc.spark.sync.RoundRelay;
+import scala.Tuple2;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
 
 /**
  * The {@code chains} driver: many independent chains of one target spread over Spark partitions, run in rounds.
  *
- * <p>Shape: a {@link SteppedJob} whose step is a round, run by {@link StepRunner}, then {@link #result()}. Between rounds
- * the driver holds only the chains' states (a few numbers each); every round ships them out with
- * {@code parallelize}, each task advances its chains with a stream keyed by (chain, round), and the new states
- * come back. Lineage therefore never grows, and a retried task recomputes exactly the same draws whatever the
- * partitioning. Sampling rounds stay persisted on the executors (for the Parquet output and the diagnostics).
+ * <p>Shape: a {@link SteppedJob} whose step is a round, run by {@link StepRunner}, then {@link #result()}. Each chain's
+ * round r uses a stream keyed by (chain, r), so the draws do not depend on the partitioning, and a retried task
+ * recomputes exactly the same ones. The rounds run one of two ways ({@link ChainsConfig#syncVia}), with the same
+ * numbers:
+ * <ul>
+ *   <li><b>relay</b>: one barrier stage runs every round ({@link RelayedRounds}). After each round its tasks send the
+ *   driver, through a {@link RoundRelay}, the rows it summarises, and wait for its verdict on the round before, so
+ *   the chains sample a round ahead of the diagnostics and no Spark job is started per round. The rounds' draws
+ *   leave the stage through a shuffle and stay persisted on the executors. This needs every partition's task at once,
+ *   no checkpoint (they save each round's draws), and the driver to hold every draw the run may make.</li>
+ *   <li><b>jobs</b>, otherwise: a Spark job per round. Between rounds the driver holds only the chains' states (a few
+ *   numbers each); every round ships them out with {@code parallelize}, each task advances its chains, and the new
+ *   states come back, so lineage never grows. Sampling rounds stay persisted on the executors.</li>
+ * </ul>
  *
  * <p>Diagnostics after each sampling round need every draw of a parameter pooled across chains (ranks, folding,
  * quantiles). While the draws so far number at most {@code driverDrawsLimit}, they also come to the driver and are
@@ -57,6 +75,7 @@ public final class ChainsJob implements SteppedJob {
     private final RandomStreams streams;
     private final List<String> recorded;
     private final List<String> summarised;
+    /** The persisted sampling draws: a dataset per round, or one for all the rounds of a relayed stage. */
     private final List<JavaRDD<RoundResult>> samplingRounds = new ArrayList<>();
     private final List<RoundSummary> history = new ArrayList<>();
     private final long started = System.nanoTime();
@@ -64,6 +83,8 @@ public final class ChainsJob implements SteppedJob {
     private PooledDraws draws;
     private int drawsPerChain;
     private int round;
+    /** Sampling rounds done, counting a resumed run's restored rounds. */
+    private int sampled;
     private long accepted;
     private long proposed;
     private long[] acceptedByChain;
@@ -136,9 +157,8 @@ public final class ChainsJob implements SteppedJob {
                 config.maxRhat(), config.minEss(), config.maxRounds(), config.seed());
     }
 
-    /** The number of the last round the run may reach: warm-up rounds, then at most {@code maxRounds} sampling. */
     private int lastRound() {
-        return config.warmupRounds() + config.maxRounds();
+        return config.lastRound();
     }
 
     @Override
@@ -156,10 +176,26 @@ public final class ChainsJob implements SteppedJob {
         return converged || round >= lastRound();
     }
 
-    /** One round: a round's draws are checkpointed with it, so a save never waits for more. */
+    /**
+     * Every round left in one relayed stage when the run {@linkplain #relays() relays}, else one round: a round's
+     * draws are checkpointed with it, so a save never waits for more.
+     */
     @Override
     public void advance(int limit, Consumer<StepLine> lines) {
-        nextRound(lines);
+        if (ahead == null && relays()) {
+            relayedRounds(lines);
+        } else {
+            nextRound(lines);
+        }
+    }
+
+    /**
+     * Whether the rounds run in a relayed stage ({@link ChainsConfig#syncVia}): they may, when nothing is
+     * checkpointed and the driver can hold every draw the run may make.
+     */
+    private boolean relays() {
+        return checkpoint == null && draws != null && config.driverHoldsEveryDraw()
+                && config.syncVia().relays(sc, config.partitions());
     }
 
     @Override
@@ -191,8 +227,7 @@ public final class ChainsJob implements SteppedJob {
     /** Submits round {@code r} from {@code from}: the chains advance with their (chain, round) streams. */
     private Launched launch(int r, List<ChainState> from) {
         boolean warmup = r <= config.warmupRounds();
-        int iterations = warmup ? Math.min(config.roundSize(), config.warmup() - (r - 1) * config.roundSize())
-                : config.roundSize();
+        int iterations = config.iterations(r);
         String phase = warmup ? "warmup" : "sampling";
         sc.setJobGroup("sparkmc-chains-round-" + r, "chains: round " + r + " (" + phase + ", "
                 + iterations + " iterations × " + config.chains() + " chains)", true);
@@ -215,12 +250,10 @@ public final class ChainsJob implements SteppedJob {
     }
 
     /**
-     * Runs one round on the executors, then (in sampling) the diagnostics. The next round is submitted before the
+     * Runs one round in a Spark job, then (in sampling) the diagnostics. The next round is submitted before the
      * diagnostics start, so the executors sample while the driver computes them (its draws do not depend on them:
      * each chain's round r always uses the stream keyed by (chain, r)); if the diagnostics stop the run, that round
-     * is dropped unused. The parameters' summaries are split into independent parts run on one thread per core; the
-     * last round computes the full summaries {@link #result()} returns, which contain its diagnostics, instead of
-     * sorting every draw twice. The round's progress line goes to {@code lines}.
+     * is dropped unused. The round's progress line goes to {@code lines}.
      */
     private void nextRound(Consumer<StepLine> lines) {
         round++;
@@ -230,30 +263,98 @@ public final class ChainsJob implements SteppedJob {
         List<RoundResult> collected = launched.await();
         double samplingSeconds = (System.nanoTime() - t0) / 1e9;
         boolean warmup = launched.warmup();
-        String phase = warmup ? "warmup" : "sampling";
         if (!warmup) {
             samplingRounds.add(launched.rdd());
-            drawsPerChain += launched.iterations();
             if (!launched.onDriver()) {
                 draws = null;
             }
         }
-        states = collected.stream().map(RoundResult::state).collect(Collectors.toList());
-        long roundAccepted = collected.stream().mapToLong(RoundResult::accepted).sum();
-        long roundProposed = collected.stream().mapToLong(RoundResult::proposed).sum();
-        if (!warmup && draws != null) {
-            draws.appendRound(collected.stream().map(RoundResult::draws).collect(Collectors.toList()));
-        }
+        double acceptance = absorb(collected, launched.iterations(), warmup);
         if (round < lastRound()) {
             ahead = launch(round + 1, states);
             sc.setJobGroup("sparkmc-chains-round-" + round, "chains: round " + round + " diagnostics and checkpoint",
                     false);
         }
         long t1 = System.nanoTime();
-        double maxRhat = Double.NaN;
-        double minBulk = Double.NaN;
-        double minTail = Double.NaN;
+        double[] worst = diagnose(warmup);
+        double diagnosticsSeconds = (System.nanoTime() - t1) / 1e9;
+        if (isDone() && ahead != null) {
+            ahead.discard();
+            ahead = null;
+        }
+        if (checkpoint != null && !warmup) {
+            checkpoint.saveRound(round, launched.rdd(), recorded);
+        }
+        report(launched.iterations(), warmup, worst, acceptance, System.nanoTime() - t0, samplingSeconds,
+                diagnosticsSeconds, lines);
+    }
+
+    /**
+     * Runs every round left in one barrier stage ({@link RelayedRounds}) and reads each as the relay hands it over:
+     * the driver appends its draws and runs its diagnostics while the tasks sample the next round, then answers with
+     * its verdict, which the tasks read after that next round. The rounds' draws, with every recorded row, come out
+     * of the stage through a shuffle (Spark reruns a failed barrier stage only as a shuffle-map stage) and stay
+     * persisted; their lineage is cut, as no recomputation could rerun the stage once its relay is closed.
+     */
+    private void relayedRounds(Consumer<StepLine> lines) {
+        int first = round + 1;
+        sc.setJobGroup("sparkmc-chains-rounds-" + first, "chains: rounds " + first + "–" + lastRound() + " ("
+                + config.chains() + " chains), relayed", false);
+        try (RoundRelay relay = RoundRelay.toDriver(sc.getConf(), config.partitions())) {
+            relay.answer(0, RoundFrames.GO);
+            RelayedRounds task = new RelayedRounds(relay.host(), relay.port(), RoundRelay.TIMEOUT_MILLIS, config,
+                    streams, first);
+            ClassTag<RoundResult> tag = ClassTag$.MODULE$.apply(RoundResult.class);
+            JavaRDD<RoundResult> ran = new JavaRDD<>(sc.parallelize(states, config.partitions()).rdd().barrier()
+                    .mapPartitions(task, true, tag), tag);
+            JavaRDD<RoundResult> kept = ran.mapToPair(r -> new Tuple2<>(r.chain(), r))
+                    .partitionBy(new HashPartitioner(config.partitions())).values();
+            kept.persist(StorageLevel.MEMORY_AND_DISK());
+            kept.rdd().localCheckpoint();
+            samplingRounds.add(kept); // every run samples, and a failed one is released with the rest
+            JavaFutureAction<Long> job = kept.countAsync();
+            long[] waitFrom = {System.nanoTime()};
+            RelayedStage.run(relay, job, relayed -> {
+                round++;
+                long t0 = waitFrom[0];
+                double samplingSeconds = (System.nanoTime() - t0) / 1e9;
+                boolean warmup = round <= config.warmupRounds();
+                List<RoundResult> collected = new ArrayList<>(config.chains());
+                for (byte[] frame : relayed.frames()) {
+                    collected.addAll(RoundFrames.decode(frame));
+                }
+                collected.sort(Comparator.comparingLong(RoundResult::chain));
+                double acceptance = absorb(collected, config.iterations(round), warmup);
+                long t1 = System.nanoTime();
+                double[] worst = diagnose(warmup);
+                double diagnosticsSeconds = (System.nanoTime() - t1) / 1e9;
+                if (round < lastRound()) {
+                    relay.answer(relayed.round() + 1, isDone() ? RoundFrames.STOP : RoundFrames.GO);
+                }
+                report(config.iterations(round), warmup, worst, acceptance, System.nanoTime() - t0, samplingSeconds,
+                        diagnosticsSeconds, lines);
+                waitFrom[0] = System.nanoTime();
+                return !isDone();
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException("chains: cannot open the sync relay on the driver", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("chains: interrupted while waiting for the relayed rounds", e);
+        }
+    }
+
+    /**
+     * Takes in a round's results, in chain order: the chains' states, and for a sampling round its acceptance and
+     * the summarised rows of its draws (while the driver keeps them). Returns the round's acceptance rate.
+     */
+    private double absorb(List<RoundResult> collected, int iterations, boolean warmup) {
+        states = collected.stream().map(RoundResult::state).collect(Collectors.toList());
+        long roundAccepted = collected.stream().mapToLong(RoundResult::accepted).sum();
+        long roundProposed = collected.stream().mapToLong(RoundResult::proposed).sum();
         if (!warmup) {
+            sampled++;
+            drawsPerChain += iterations;
             accepted += roundAccepted;
             proposed += roundProposed;
             if (acceptedByChain == null) {
@@ -264,36 +365,51 @@ public final class ChainsJob implements SteppedJob {
                 acceptedByChain[(int) r.chain() - 1] += r.accepted();
                 proposedByChain[(int) r.chain() - 1] += r.proposed();
             }
-            List<String> names = summarised;
-            List<ParameterSummary> summaries;
-            if (round == lastRound()) {
-                // the last round: its diagnostics are part of the full summaries, so one pass gives both
-                finalResults = summaries((p, d) -> ParameterResult.of(names.get(p), d), ParameterResult::of);
-                summaries = finalResults.stream().map(r -> r.summary().brief()).toList();
-            } else {
-                summaries = summaries((p, d) -> ParameterSummary.of(names.get(p), d), SummaryTasks::brief);
+            if (draws != null) {
+                draws.appendRound(collected.stream().map(RoundResult::draws).collect(Collectors.toList()));
             }
-            maxRhat = worst(summaries, ParameterSummary::rhat, true);
-            minBulk = worst(summaries, ParameterSummary::essBulk, false);
-            minTail = worst(summaries, ParameterSummary::essTail, false);
-            converged = maxRhat < config.maxRhat() && minBulk >= config.minEss() && minTail >= config.minEss();
         }
-        double diagnosticsSeconds = (System.nanoTime() - t1) / 1e9;
-        if (isDone() && ahead != null) {
-            ahead.discard();
-            ahead = null;
+        return (double) roundAccepted / roundProposed;
+    }
+
+    /**
+     * The diagnostics after a sampling round, which decide whether the run has converged: the worst R-hat, bulk ESS
+     * and tail ESS over the summarised parameters (NaN in warm-up). The parameters' summaries are split into
+     * independent parts run on one thread per core; the last round computes the full summaries {@link #result()}
+     * returns, which contain its diagnostics, instead of sorting every draw twice.
+     */
+    private double[] diagnose(boolean warmup) {
+        if (warmup) {
+            return new double[] {Double.NaN, Double.NaN, Double.NaN};
         }
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        RoundSummary summary = new RoundSummary(round, phase, drawsPerChain, maxRhat, minBulk, minTail,
-                (double) roundAccepted / roundProposed, seconds,
-                (double) launched.iterations() * config.chains() / seconds);
+        List<String> names = summarised;
+        List<ParameterSummary> summaries;
+        if (round == lastRound()) {
+            // the last round: its diagnostics are part of the full summaries, so one pass gives both
+            finalResults = summaries((p, d) -> ParameterResult.of(names.get(p), d), ParameterResult::of);
+            summaries = finalResults.stream().map(r -> r.summary().brief()).toList();
+        } else {
+            summaries = summaries((p, d) -> ParameterSummary.of(names.get(p), d), SummaryTasks::brief);
+        }
+        double maxRhat = worst(summaries, ParameterSummary::rhat, true);
+        double minBulk = worst(summaries, ParameterSummary::essBulk, false);
+        double minTail = worst(summaries, ParameterSummary::essTail, false);
+        converged = maxRhat < config.maxRhat() && minBulk >= config.minEss() && minTail >= config.minEss();
+        return new double[] {maxRhat, minBulk, minTail};
+    }
+
+    /** Records the round's summary and hands its progress line to {@code lines}. */
+    private void report(int iterations, boolean warmup, double[] worst, double acceptance, long nanos,
+            double samplingSeconds, double diagnosticsSeconds, Consumer<StepLine> lines) {
+        String phase = warmup ? "warmup" : "sampling";
+        double seconds = nanos / 1e9;
+        RoundSummary summary = new RoundSummary(round, phase, drawsPerChain, worst[0], worst[1], worst[2], acceptance,
+                seconds, (double) iterations * config.chains() / seconds);
         history.add(summary);
-        if (checkpoint != null && !warmup) {
-            checkpoint.saveRound(round, launched.rdd(), recorded);
-        }
         // Warm-up rounds keep no draws, so they have no diagnostics to show.
         String diagnostics = warmup ? "no diagnostics in warm-up"
-                : String.format(Locale.ROOT, "max R-hat %.4f  min ESS bulk %.0f tail %.0f", maxRhat, minBulk, minTail);
+                : String.format(Locale.ROOT, "max R-hat %.4f  min ESS bulk %.0f tail %.0f", worst[0], worst[1],
+                        worst[2]);
         lines.accept(new StepLine(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "
                 + "acceptance %.3f  %.0f draws/s  (waited %.2f s for sampling, diagnostics %.2f s)", round, lastRound(),
                 phase, summary.drawsPerChain(), diagnostics, summary.acceptance(), summary.drawsPerSecond(),
@@ -318,6 +434,7 @@ public final class ChainsJob implements SteppedJob {
         for (int r = config.warmupRounds() + 1; r <= round; r++) {
             JavaRDD<RoundResult> restored = checkpoint.loadRound(r, recorded.size());
             samplingRounds.add(restored);
+            sampled++;
             if (onDriver) {
                 List<RoundResult> blocks = new ArrayList<>(restored.collect());
                 blocks.sort(Comparator.comparingLong(RoundResult::chain));
@@ -333,10 +450,10 @@ public final class ChainsJob implements SteppedJob {
     public ChainsResult result() {
         if (!converged) {
             LOG.warn("chains: not converged after {} sampling rounds (need R-hat < {} and ESS ≥ {})",
-                    samplingRounds.size(), config.maxRhat(), config.minEss());
+                    sampled, config.maxRhat(), config.minEss());
         }
         List<ParameterResult> results;
-        if (samplingRounds.isEmpty()) {
+        if (sampled == 0) {
             results = List.of();
         } else if (finalResults != null) {
             results = finalResults;
@@ -345,7 +462,7 @@ public final class ChainsJob implements SteppedJob {
             sc.setJobDescription("chains: final diagnostics by parameter");
             results = summaries((p, d) -> ParameterResult.of(names.get(p), d), ParameterResult::of);
         }
-        return new ChainsResult(results, converged, samplingRounds.size(), drawsPerChain,
+        return new ChainsResult(results, converged, sampled, drawsPerChain,
                 (System.nanoTime() - started) / 1e9, proposed == 0 ? Double.NaN : (double) accepted / proposed,
                 List.copyOf(history));
     }

@@ -3,7 +3,7 @@ package org.sparkmc.spark.cli;
 import org.sparkmc.spark.sync.SyncVia;
 import picocli.CommandLine.Option;
 
-/** The {@code --sync-via} option of the jobs that synchronise their blocks every step ({@code lda}, {@code smc}). */
+/** The {@code --sync-via} option of the jobs that synchronise every step ({@code lda}, {@code smc}, {@code chains}). */
 public final class SyncViaOption {
     @Option(names = "--sync-via", paramLabel = "HOW", defaultValue = "auto",
             description = "How the steps of several partitions run, with the same numbers: relay (many steps in one "

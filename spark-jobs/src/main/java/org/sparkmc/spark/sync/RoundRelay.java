@@ -9,6 +9,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * partitions' frames (in partition order) and hands all of them to the driver ({@link #next}). It is a barrier that
  * carries data, and it costs a few milliseconds where a Spark job per round costs tens and Spark's
  * {@code BarrierTaskContext.allGather} about a second.
+ *
+ * <p>A relay {@linkplain #toDriver to the driver} carries only what the tasks send it, when the tasks are
+ * independent (the {@code chains} job's chains): their frames of a round go to the driver alone, and each task gets
+ * back the driver's {@linkplain #answer answer} for that round instead of its peers' frames. The driver's answer may
+ * lag one round behind: it can answer round r from what it read of round r − 1 while the tasks work on round r.
  *
  * <p>A retried stage attempt (Spark reruns every task of a failed barrier stage) replaces the older attempt's
  * connections and starts again at round 0; its rounds reach the driver again, and the driver skips those it has.
@@ -41,7 +48,8 @@ public final class RoundRelay implements AutoCloseable {
      *
      * @param round its number in the attempt, from 0
      * @param frames every partition's frame, by partition
-     * @param relayedNanos {@link System#nanoTime()} when the frames had been sent back to the tasks
+     * @param relayedNanos {@link System#nanoTime()} when the frames had been sent back to the tasks (in a relay to
+     *     the driver: when every task's frame had come)
      */
     public record Round(int round, byte[][] frames, long relayedNanos) {
         /** The bytes the partitions sent in this round. */
@@ -59,6 +67,8 @@ public final class RoundRelay implements AutoCloseable {
     private final int partitions;
     private final int timeoutMillis;
     private final BlockingQueue<Round> rounds = new LinkedBlockingQueue<>();
+    /** The driver's answers by round, kept for a retried attempt's replay; null for a relay among the tasks. */
+    private final List<byte[]> answers;
 
     /**
      * Listens on an ephemeral port of {@code bindHost} for the {@code partitions} tasks of a stage, which reach it at
@@ -66,8 +76,10 @@ public final class RoundRelay implements AutoCloseable {
      *
      * @param timeoutMillis how long a read may wait for a task's frame (a round's slowest step must fit)
      */
-    private RoundRelay(String host, String bindHost, int partitions, int timeoutMillis) throws IOException {
+    private RoundRelay(String host, String bindHost, int partitions, int timeoutMillis, boolean answered)
+            throws IOException {
         this.host = host;
+        this.answers = answered ? new ArrayList<>() : null;
         this.partitions = partitions;
         this.timeoutMillis = timeoutMillis;
         this.server = new ServerSocket();
@@ -83,8 +95,21 @@ public final class RoundRelay implements AutoCloseable {
      * ({@code spark.driver.bindAddress}), reached where executors reach the driver ({@code spark.driver.host}).
      */
     public static RoundRelay onDriver(SparkConf conf, int partitions) throws IOException {
+        return onDriver(conf, partitions, false);
+    }
+
+    /**
+     * As {@link #onDriver(SparkConf, int)}, for tasks that send their frames to the driver alone and get back its
+     * {@linkplain #answer answer} to each round.
+     */
+    public static RoundRelay toDriver(SparkConf conf, int partitions) throws IOException {
+        return onDriver(conf, partitions, true);
+    }
+
+    private static RoundRelay onDriver(SparkConf conf, int partitions, boolean answered) throws IOException {
         String host = conf.get("spark.driver.host");
-        return new RoundRelay(host, conf.get("spark.driver.bindAddress", host), partitions, TIMEOUT_MILLIS);
+        return new RoundRelay(host, conf.get("spark.driver.bindAddress", host), partitions, TIMEOUT_MILLIS,
+                answered);
     }
 
     /** The host the tasks connect to. */
@@ -94,6 +119,46 @@ public final class RoundRelay implements AutoCloseable {
 
     public int port() {
         return server.getLocalPort();
+    }
+
+    /**
+     * The driver's answer to {@code round} of a relay {@linkplain #toDriver to the driver}, which every task gets back
+     * once all have sent their frames of that round. Answers come in round order, from round 0.
+     *
+     * @throws IllegalStateException for a relay among the tasks, or an answer out of order
+     */
+    public void answer(int round, byte[] frame) {
+        if (answers == null) {
+            throw new IllegalStateException("a relay among the tasks takes no answer from the driver");
+        }
+        synchronized (answers) {
+            if (round != answers.size()) {
+                throw new IllegalStateException("the answer to round " + round + " after " + answers.size()
+                        + " answers");
+            }
+            answers.add(frame);
+            answers.notifyAll();
+        }
+    }
+
+    /** The driver's answer to {@code round}, once given; fails when the relay closes or time runs out first. */
+    private byte[] answerTo(int round) throws IOException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        synchronized (answers) {
+            while (answers.size() <= round) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (server.isClosed() || left <= 0) {
+                    throw new IOException("no answer from the driver to round " + round);
+                }
+                try {
+                    answers.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for the driver's answer to round " + round, e);
+                }
+            }
+            return answers.get(round);
+        }
     }
 
     /** The next relayed round, or null when none came within {@code millis}. */
@@ -181,6 +246,17 @@ public final class RoundRelay implements AutoCloseable {
                 frames[p] = new byte[conns[p].in.readInt()];
                 conns[p].in.readFully(frames[p]);
             }
+            if (answers != null) {
+                rounds.add(new Round(expected, frames, System.nanoTime()));
+                byte[] answer = answerTo(expected);
+                for (Connection c : conns) {
+                    c.out.writeInt(1);
+                    c.out.writeInt(answer.length);
+                    c.out.write(answer);
+                    c.out.flush();
+                }
+                continue;
+            }
             for (int p = 0; p < partitions; p++) {
                 DataOutputStream out = conns[p].out;
                 out.writeInt(partitions - 1);
@@ -199,6 +275,11 @@ public final class RoundRelay implements AutoCloseable {
     @Override
     public void close() throws IOException {
         server.close();
+        if (answers != null) {
+            synchronized (answers) {
+                answers.notifyAll(); // a relay thread waiting for an answer gives up
+            }
+        }
     }
 
     /** One task's socket, after its hello. */

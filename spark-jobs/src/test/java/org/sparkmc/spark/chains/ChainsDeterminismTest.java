@@ -77,6 +77,47 @@ class ChainsDeterminismTest {
     }
 
     /**
+     * The rounds relayed in one barrier stage give the draws and the diagnostics of a Spark job per round, also when
+     * the run stops on convergence and the tasks drop the round they sampled ahead: the draws hold exactly the rounds
+     * summary.json reports.
+     */
+    @Test
+    void relayedRoundsEqualAJobPerRound() {
+        String[] stops = {"chains", "--scale", "3", "--chains", "6", "--warmup", "300", "--round-size", "200",
+            "--seed", "77", "--model", "bimodal", "--partitions", "2", "--max-rounds", "20", "--min-ess", "100",
+            "--max-rhat", "1.5"};
+        List<Row> relayed = runArgs("local[2]", "relayed", concat(stops, "--sync-via", "relay"));
+        List<Row> jobs = runArgs("local[2]", "jobs", concat(stops, "--sync-via", "jobs"));
+        com.fasterxml.jackson.databind.JsonNode summary = ChainsOutputs.summary(tmp.resolve("relayed"));
+        int rounds = summary.get("rounds").asInt();
+        org.junit.jupiter.api.Assertions.assertTrue(summary.get("converged").asBoolean() && rounds < 20,
+                "the run stops on convergence: " + summary);
+        assertEquals(6 * 200 * rounds, relayed.size(), "only the rounds the summary reports");
+        assertEquals(jobs, relayed);
+        assertEquals(withoutTimings(ChainsOutputs.summary(tmp.resolve("jobs"))), withoutTimings(summary));
+    }
+
+    /**
+     * A relayed stage whose tasks fail (each task's first attempt, as a lost executor would fail it) is run again
+     * whole, from the same streams: its draws are the undisturbed run's.
+     */
+    @Test
+    void aRetriedRelayedStageReproducesItsDraws() {
+        List<Row> undisturbed = run("local[2]", 2, "--model", "bimodal", "--sync-via", "jobs");
+        List<Row> retried = run("local[2,4]", 2, "--model", "class:" + FailsFirstAttempt.class.getName(),
+                "--sync-via", "relay");
+        assertEquals(undisturbed, retried);
+    }
+
+    /** summary.json without what depends on the machine's speed: the seconds, and the ESS per second. */
+    private static com.fasterxml.jackson.databind.JsonNode withoutTimings(com.fasterxml.jackson.databind.JsonNode in) {
+        com.fasterxml.jackson.databind.node.ObjectNode summary = in.deepCopy();
+        summary.remove(List.of("seconds", "efficiency"));
+        summary.get("history").forEach(r -> ((com.fasterxml.jackson.databind.node.ObjectNode) r).remove("seconds"));
+        return summary;
+    }
+
+    /**
      * The next round is sampled while the driver computes a round's diagnostics; a run that stops on convergence
      * drops it: the draws hold exactly the rounds summary.json reports, the checkpoint has no file of the dropped
      * round, and the outputs equal those of a run capped at the same number of rounds.

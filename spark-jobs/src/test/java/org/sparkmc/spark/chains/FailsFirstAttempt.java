@@ -8,7 +8,8 @@ import org.sparkmc.core.model.Target;
 
 /**
  * The bimodal target, except that the first attempt of every Spark task dies after a few density evaluations,
- * as a lost executor would; Spark then retries the task.
+ * as a lost executor would; Spark then retries the task, or in a barrier stage the whole stage (its tasks' attempts
+ * start again from 0 in the stage's next attempt, which this target lets through).
  */
 public final class FailsFirstAttempt implements Target {
     private static final long serialVersionUID = 1L;
@@ -27,7 +28,7 @@ public final class FailsFirstAttempt implements Target {
     @Override
     public double logDensity(double[] position) {
         TaskContext task = TaskContext.get();
-        if (task != null && task.attemptNumber() == 0 && ++calls > 50) {
+        if (task != null && task.attemptNumber() == 0 && task.stageAttemptNumber() == 0 && ++calls > 50) {
             throw new IllegalStateException("simulated executor loss in task " + task.taskAttemptId());
         }
         return target.logDensity(position);

@@ -24,6 +24,7 @@ import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.TestPaths;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
+import org.sparkmc.spark.sync.SyncVia;
 
 /**
  * The kernels and models of issue 5 through the chains job, from their shipped config files with small settings.
@@ -87,7 +88,7 @@ class KernelsAndModelsJobTest extends SparkTestBase {
         Kernel<?> kernel = KernelCatalog.create("colour-gibbs", new KernelSettings(1, true, Double.NaN, 2),
                 model);
         ChainsConfig config = new ChainsConfig("ising_denoising", model, "", "colour-gibbs", kernel, 1, true,
-                Double.NaN, 2, 50, 100, 1, 1e9, 1.01, 5, 2, ChainsConfig.defaultDriverDraws());
+                Double.NaN, 2, 50, 100, 1, 1e9, 1.01, 5, 2, ChainsConfig.defaultDriverDraws(), SyncVia.AUTO);
         ChainsJob job = new ChainsJob(jsc(), config);
         job.run();
         List<ChainState> states = job.states();

@@ -53,6 +53,15 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("non-numeric count", new String[] {"chains", "--chains", "many"}, "'many'"),
                 Arguments.of("driver draws neither a number nor auto", new String[] {"chains", "--conf", bimodal,
                     "--driver-draws-limit", "lots"}, "--driver-draws-limit must be a whole number or auto, is 'lots'"),
+                Arguments.of("unknown sync-via", new String[] {"chains", "--conf", bimodal, "--sync-via", "barrier"},
+                        "unknown --sync-via 'barrier'; expected auto, relay or jobs"),
+                Arguments.of("relayed rounds with a checkpoint", new String[] {"chains", "--conf", bimodal,
+                    "--sync-via", "relay", "--checkpoint", "/nonexistent/checkpoint"}, "--sync-via relay runs every "
+                        + "round in one Spark stage and cannot save each round's draws to --checkpoint"),
+                Arguments.of("relayed rounds past the driver's draws", new String[] {"chains", "--conf", bimodal,
+                    "--sync-via", "relay", "--driver-draws-limit", "1000"}, "--sync-via relay keeps every draw on the "
+                        + "driver, but the run may make 160000 draws of each of 3 rows (the parameters and lp__), more "
+                        + "than --driver-draws-limit 1000 in all"),
                 Arguments.of("bad scale", new String[] {"chains", "--scale", "0"},
                         "--scale must be a finite number > 0, is 0"),
                 Arguments.of("no thread", new String[] {"chains", "--threads", "0"}, "--threads must be ≥ 1, is 0"),

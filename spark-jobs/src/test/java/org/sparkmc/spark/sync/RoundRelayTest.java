@@ -1,0 +1,90 @@
+package org.sparkmc.spark.sync;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A relay to the driver: the tasks' frames of a round reach the driver alone, every task gets back the driver's
+ * answer to that round once all have sent theirs, and a retried attempt replays the same answers.
+ */
+@Timeout(60)
+class RoundRelayTest {
+    private static final SparkConf LOOPBACK = new SparkConf(false).set("spark.driver.host", "127.0.0.1");
+
+    @Test
+    void tasksSendToTheDriverAndGetItsAnswers() throws Exception {
+        try (RoundRelay relay = RoundRelay.toDriver(LOOPBACK, 2)) {
+            relay.answer(0, new byte[] {10});
+            List<CompletableFuture<List<byte[]>>> tasks = List.of(task(relay, 0, 0, 3), task(relay, 1, 0, 3));
+            for (int r = 0; r < 3; r++) {
+                RoundRelay.Round round = relay.next(30_000);
+                assertEquals(r, round.round());
+                assertArrayEquals(new byte[] {0, (byte) r}, round.frames()[0]);
+                assertArrayEquals(new byte[] {1, (byte) r}, round.frames()[1]);
+                relay.answer(r + 1, new byte[] {(byte) (11 + r)}); // the answer to the next round, lagging one
+            }
+            for (CompletableFuture<List<byte[]>> task : tasks) {
+                List<byte[]> answers = task.get();
+                for (int r = 0; r < 3; r++) {
+                    assertArrayEquals(new byte[] {(byte) (10 + r)}, answers.get(r), "round " + r);
+                }
+            }
+
+            // a retried attempt replays its rounds, and gets the answers already given
+            List<CompletableFuture<List<byte[]>>> retried = List.of(task(relay, 0, 1, 2), task(relay, 1, 1, 2));
+            for (CompletableFuture<List<byte[]>> task : retried) {
+                assertArrayEquals(new byte[] {11}, task.get().get(1));
+            }
+        }
+    }
+
+    @Test
+    void answersComeInOrderAndOnlyToARelayToTheDriver() throws Exception {
+        try (RoundRelay relay = RoundRelay.toDriver(LOOPBACK, 1)) {
+            assertThrows(IllegalStateException.class, () -> relay.answer(1, new byte[] {1}));
+            relay.answer(0, new byte[] {1});
+            assertThrows(IllegalStateException.class, () -> relay.answer(0, new byte[] {1}));
+        }
+        try (RoundRelay relay = RoundRelay.onDriver(LOOPBACK, 1)) {
+            assertThrows(IllegalStateException.class, () -> relay.answer(0, new byte[] {1}));
+        }
+    }
+
+    @Test
+    void aTaskWaitingForAnAnswerFailsWhenTheRelayCloses() throws Exception {
+        CompletableFuture<List<byte[]>> task;
+        try (RoundRelay relay = RoundRelay.toDriver(LOOPBACK, 1)) {
+            task = task(relay, 0, 0, 1);
+            assertEquals(0, relay.next(30_000).round());
+            assertNull(relay.next(100), "no answer, no next round");
+        }
+        assertThrows(java.util.concurrent.ExecutionException.class, task::get);
+    }
+
+    /** A task of {@code attempt} that sends rounds 0..rounds−1 as {partition, round}; its answers, by round. */
+    private static CompletableFuture<List<byte[]>> task(RoundRelay relay, int partition, int attempt, int rounds) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (RoundClient client = new RoundClient(relay.host(), relay.port(), partition, attempt, 30_000)) {
+                List<byte[]> answers = new ArrayList<>();
+                for (int r = 0; r < rounds; r++) {
+                    byte[][] back = client.exchange(r, new byte[] {(byte) partition, (byte) r});
+                    assertEquals(1, back.length, "the driver's answer only");
+                    answers.add(back[0]);
+                }
+                client.done();
+                return answers;
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+}
