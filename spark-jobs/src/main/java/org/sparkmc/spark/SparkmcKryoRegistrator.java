@@ -24,7 +24,7 @@ import org.sparkmc.spark.smc.ParticleBlock;
 public final class SparkmcKryoRegistrator implements KryoRegistrator {
     @Override
     public void registerClasses(Kryo kryo) {
-        kryo.register(double[].class);
+        kryo.register(double[].class, new BulkDoubleArraySerializer()); // draws and particles, copied in bulk
         kryo.register(double[][].class);
         kryo.register(long[].class);
         kryo.register(int[].class);

@@ -1,5 +1,8 @@
 package org.sparkmc.spark.sync;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
 /** Reads what a {@link FrameWriter} wrote, in the same order; fails clearly on a frame that ends too soon. */
 public final class FrameReader {
     private final byte[] in;
@@ -43,9 +46,8 @@ public final class FrameReader {
             throw truncated();
         }
         double[] values = new double[n];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = real();
-        }
+        ByteBuffer.wrap(in, at, 8 * n).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(values);
+        at += 8 * n;
         return values;
     }
 
