@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
@@ -55,8 +56,8 @@ import scala.reflect.ClassTag$;
  *   <li><b>relay</b>: one barrier stage runs every round ({@link RelayedRounds}). After each round its tasks send the
  *   driver, through a {@link RoundRelay}, the rows it summarises, and wait for its verdict on the round before, so
  *   the chains sample a round ahead of the diagnostics and no Spark job is started per round. The rounds' draws
- *   leave the stage through a shuffle and stay persisted on the executors. This needs every partition's task at once,
- *   no checkpoint (they save each round's draws), and the driver to hold every draw the run may make.</li>
+ *   stay where they were sampled ({@link RelayedDrawsRDD}). This needs every partition's task at once, no
+ *   checkpoint (they save each round's draws), and the driver to hold every draw the run may make.</li>
  *   <li><b>jobs</b>, otherwise: a Spark job per round. Between rounds the driver holds only the chains' states (a few
  *   numbers each); every round ships them out with {@code parallelize}, each task advances its chains, and the new
  *   states come back, so lineage never grows. Sampling rounds stay persisted on the executors.</li>
@@ -270,14 +271,15 @@ public final class ChainsJob implements SteppedJob {
             }
         }
         double acceptance = absorb(collected, launched.iterations(), warmup);
+        if (draws != null && !warmup) {
+            draws = draws.appended(rows(collected));
+        }
         if (round < lastRound()) {
             ahead = launch(round + 1, states);
             sc.setJobGroup("sparkmc-chains-round-" + round, "chains: round " + round + " diagnostics and checkpoint",
                     false);
         }
-        long t1 = System.nanoTime();
-        double[] worst = diagnose(warmup);
-        double diagnosticsSeconds = (System.nanoTime() - t1) / 1e9;
+        Diagnostics diagnostics = warmup ? null : conclude(diagnose(round == lastRound()));
         if (isDone() && ahead != null) {
             ahead.discard();
             ahead = null;
@@ -285,68 +287,112 @@ public final class ChainsJob implements SteppedJob {
         if (checkpoint != null && !warmup) {
             checkpoint.saveRound(round, launched.rdd(), recorded);
         }
-        report(launched.iterations(), warmup, worst, acceptance, System.nanoTime() - t0, samplingSeconds,
-                diagnosticsSeconds, lines);
+        report(launched.iterations(), acceptance, diagnostics, System.nanoTime() - t0, samplingSeconds, lines);
+    }
+
+    /** A sampling round kept, its diagnostics under way on the driver's threads. */
+    private record Pending(int round, double acceptance, double waited, CompletableFuture<Diagnostics> diagnosis) {
     }
 
     /**
-     * Runs every round left in one barrier stage ({@link RelayedRounds}) and reads each as the relay hands it over:
-     * the driver appends its draws and runs its diagnostics while the tasks sample the next round, then answers with
-     * its verdict, which the tasks read after that next round. The rounds' draws, with every recorded row, come out
-     * of the stage through a shuffle (Spark reruns a failed barrier stage only as a shuffle-map stage) and stay
-     * persisted; their lineage is cut, as no recomputation could rerun the stage once its relay is closed.
+     * Runs every round left in one barrier stage ({@link RelayedRounds}) and reads each as the relay hands it over.
+     * The tasks sample a round ahead of the driver's verdict, as the per-round jobs do, and the driver also runs a
+     * round's diagnostics as soon as the round comes, while those of the round before may still run on its threads:
+     * so its threads have work queued while one round's last parts run alone. When the round before's diagnostics end,
+     * their verdict goes back to the tasks; if it stops the run, the tasks drop the round they sampled ahead, and its
+     * diagnostics are dropped too. Rounds and their figures are recorded in order, the same as with a job per round.
+     *
+     * <p>The rounds' draws, with every recorded row, stay in the executors that sampled them, as the partitions of
+     * a {@link RelayedDrawsRDD}, which replays a lost partition's rounds from the chains' states.
      */
     private void relayedRounds(Consumer<StepLine> lines) {
         int first = round + 1;
         sc.setJobGroup("sparkmc-chains-rounds-" + first, "chains: rounds " + first + "–" + lastRound() + " ("
                 + config.chains() + " chains), relayed", false);
+        ExecutorService threads = diagnosticsThreads();
         try (RoundRelay relay = RoundRelay.toDriver(sc.getConf(), config.partitions())) {
             relay.answer(0, RoundFrames.GO);
-            RelayedRounds task = new RelayedRounds(relay.host(), relay.port(), RoundRelay.TIMEOUT_MILLIS, config,
-                    streams, first);
+            RelayedDrawsRDD keptDraws = new RelayedDrawsRDD(sc.sc(), config.partitions(), config, streams);
             ClassTag<RoundResult> tag = ClassTag$.MODULE$.apply(RoundResult.class);
+            samplingRounds.add(new JavaRDD<>(keptDraws, tag)); // a failed run releases it with the rest
+            RelayedRounds task = new RelayedRounds(relay.host(), relay.port(), RoundRelay.TIMEOUT_MILLIS, config,
+                    streams, first, keptDraws.id());
             JavaRDD<RoundResult> ran = new JavaRDD<>(sc.parallelize(states, config.partitions()).rdd().barrier()
                     .mapPartitions(task, true, tag), tag);
-            JavaRDD<RoundResult> kept = ran.mapToPair(r -> new Tuple2<>(r.chain(), r))
-                    .partitionBy(new HashPartitioner(config.partitions())).values();
-            kept.persist(StorageLevel.MEMORY_AND_DISK());
-            kept.rdd().localCheckpoint();
-            samplingRounds.add(kept); // every run samples, and a failed one is released with the rest
-            JavaFutureAction<Long> job = kept.countAsync();
-            long[] waitFrom = {System.nanoTime()};
+            // Through an (empty) shuffle: Spark reruns a failed barrier ShuffleMapStage, never a barrier ResultStage.
+            JavaFutureAction<Long> job = ran.mapToPair(r -> new Tuple2<>(r.chain(), r))
+                    .partitionBy(new HashPartitioner(config.partitions())).values().countAsync();
+            Pending[] pending = {null};
+            long[] since = {System.nanoTime(), System.nanoTime()}; // the last line, the last wait for a round
             RelayedStage.run(relay, job, relayed -> {
-                round++;
-                long t0 = waitFrom[0];
-                double samplingSeconds = (System.nanoTime() - t0) / 1e9;
-                boolean warmup = round <= config.warmupRounds();
+                int r = first + relayed.round();
+                long arrived = System.nanoTime();
+                boolean warmup = r <= config.warmupRounds();
                 List<RoundResult> collected = new ArrayList<>(config.chains());
                 for (byte[] frame : relayed.frames()) {
                     collected.addAll(RoundFrames.decode(frame));
                 }
                 collected.sort(Comparator.comparingLong(RoundResult::chain));
-                double acceptance = absorb(collected, config.iterations(round), warmup);
-                long t1 = System.nanoTime();
-                double[] worst = diagnose(warmup);
-                double diagnosticsSeconds = (System.nanoTime() - t1) / 1e9;
-                if (round < lastRound()) {
-                    relay.answer(relayed.round() + 1, isDone() ? RoundFrames.STOP : RoundFrames.GO);
+                PooledDraws upTo = warmup ? draws : draws.appended(rows(collected));
+                CompletableFuture<Diagnostics> diagnosis = warmup ? null
+                        : diagnosing(r == lastRound(), upTo, threads);
+                if (relayed.round() > 0) {
+                    if (pending[0] != null) { // the round before: its verdict decides whether this one is kept
+                        since[0] = finish(pending[0], since[0], lines);
+                        pending[0] = null;
+                    }
+                    relay.answer(relayed.round(), converged ? RoundFrames.STOP : RoundFrames.GO);
+                    if (converged) {
+                        return false; // the tasks drop this round
+                    }
                 }
-                report(config.iterations(round), warmup, worst, acceptance, System.nanoTime() - t0, samplingSeconds,
-                        diagnosticsSeconds, lines);
-                waitFrom[0] = System.nanoTime();
-                return !isDone();
+                round = r;
+                if (!warmup) {
+                    keptDraws.kept(r, states);
+                }
+                double acceptance = absorb(collected, config.iterations(r), warmup);
+                draws = upTo;
+                double waited = (arrived - since[1]) / 1e9;
+                if (warmup) {
+                    report(config.iterations(r), acceptance, null, arrived - since[0], waited, lines);
+                    since[0] = arrived;
+                } else {
+                    pending[0] = new Pending(r, acceptance, waited, diagnosis);
+                }
+                if (r == lastRound()) {
+                    if (pending[0] != null) {
+                        finish(pending[0], since[0], lines);
+                    }
+                    return false;
+                }
+                since[1] = System.nanoTime();
+                return true;
             });
         } catch (IOException e) {
             throw new UncheckedIOException("chains: cannot open the sync relay on the driver", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("chains: interrupted while waiting for the relayed rounds", e);
+        } finally {
+            threads.shutdownNow(); // a dropped round's diagnostics are not waited for
         }
     }
 
     /**
-     * Takes in a round's results, in chain order: the chains' states, and for a sampling round its acceptance and
-     * the summarised rows of its draws (while the driver keeps them). Returns the round's acceptance rate.
+     * Waits for a kept round's diagnostics, takes their verdict and records the round; returns when (nanos), for
+     * the next round's time, which runs from {@code since}.
+     */
+    private long finish(Pending pending, long since, Consumer<StepLine> lines) {
+        Diagnostics diagnostics = conclude(joined(pending.diagnosis()));
+        long now = System.nanoTime();
+        report(config.iterations(pending.round()), pending.acceptance(), diagnostics, now - since, pending.waited(),
+                lines);
+        return now;
+    }
+
+    /**
+     * Takes in a round's results, in chain order: the chains' states, and for a sampling round its acceptance.
+     * Returns the round's acceptance rate.
      */
     private double absorb(List<RoundResult> collected, int iterations, boolean warmup) {
         states = collected.stream().map(RoundResult::state).collect(Collectors.toList());
@@ -365,55 +411,117 @@ public final class ChainsJob implements SteppedJob {
                 acceptedByChain[(int) r.chain() - 1] += r.accepted();
                 proposedByChain[(int) r.chain() - 1] += r.proposed();
             }
-            if (draws != null) {
-                draws.appendRound(collected.stream().map(RoundResult::draws).collect(Collectors.toList()));
-            }
         }
         return (double) roundAccepted / roundProposed;
     }
 
-    /**
-     * The diagnostics after a sampling round, which decide whether the run has converged: the worst R-hat, bulk ESS
-     * and tail ESS over the summarised parameters (NaN in warm-up). The parameters' summaries are split into
-     * independent parts run on one thread per core; the last round computes the full summaries {@link #result()}
-     * returns, which contain its diagnostics, instead of sorting every draw twice.
-     */
-    private double[] diagnose(boolean warmup) {
-        if (warmup) {
-            return new double[] {Double.NaN, Double.NaN, Double.NaN};
-        }
-        List<String> names = summarised;
-        List<ParameterSummary> summaries;
-        if (round == lastRound()) {
-            // the last round: its diagnostics are part of the full summaries, so one pass gives both
-            finalResults = summaries((p, d) -> ParameterResult.of(names.get(p), d), ParameterResult::of);
-            summaries = finalResults.stream().map(r -> r.summary().brief()).toList();
-        } else {
-            summaries = summaries((p, d) -> ParameterSummary.of(names.get(p), d), SummaryTasks::brief);
-        }
-        double maxRhat = worst(summaries, ParameterSummary::rhat, true);
-        double minBulk = worst(summaries, ParameterSummary::essBulk, false);
-        double minTail = worst(summaries, ParameterSummary::essTail, false);
-        converged = maxRhat < config.maxRhat() && minBulk >= config.minEss() && minTail >= config.minEss();
-        return new double[] {maxRhat, minBulk, minTail};
+    /** The summarised rows of a round's draws, in chain order. */
+    private static List<double[][]> rows(List<RoundResult> collected) {
+        return collected.stream().map(RoundResult::draws).collect(Collectors.toList());
     }
 
-    /** Records the round's summary and hands its progress line to {@code lines}. */
-    private void report(int iterations, boolean warmup, double[] worst, double acceptance, long nanos,
-            double samplingSeconds, double diagnosticsSeconds, Consumer<StepLine> lines) {
+    /**
+     * A sampling round's diagnostics: the worst R-hat, bulk ESS and tail ESS over the summarised parameters
+     * (skipping undefined ones), with the last round the full summaries ({@code full}, else null), and the seconds
+     * they took.
+     */
+    private record Diagnostics(double maxRhat, double minBulk, double minTail, List<ParameterResult> full,
+            double seconds) {
+        static Diagnostics of(List<ParameterSummary> briefs, List<ParameterResult> full, long startedNanos) {
+            return new Diagnostics(worst(briefs, ParameterSummary::rhat, true),
+                    worst(briefs, ParameterSummary::essBulk, false), worst(briefs, ParameterSummary::essTail, false),
+                    full, (System.nanoTime() - startedNanos) / 1e9);
+        }
+
+        static Diagnostics ofFull(List<ParameterResult> full, long startedNanos) {
+            return of(full.stream().map(r -> r.summary().brief()).toList(), full, startedNanos);
+        }
+    }
+
+    /** Whether the diagnostics say the run has converged; keeps the full summaries they carry. */
+    private Diagnostics conclude(Diagnostics d) {
+        converged = d.maxRhat() < config.maxRhat() && d.minBulk() >= config.minEss() && d.minTail() >= config.minEss();
+        if (d.full() != null) {
+            finalResults = d.full();
+        }
+        return d;
+    }
+
+    /**
+     * The diagnostics of the draws so far, brief or {@code full} (the summaries {@link #result()} returns, which
+     * contain the brief ones, so the last round sorts every draw once): on the driver's copy while it is kept, else
+     * by parameter on the executors. The results do not depend on the path or the thread count.
+     */
+    private Diagnostics diagnose(boolean full) {
+        long t0 = System.nanoTime();
+        List<String> names = summarised;
+        if (draws == null) {
+            return full ? Diagnostics.ofFull(byParameter((p, d) -> ParameterResult.of(names.get(p), d)), t0)
+                    : Diagnostics.of(byParameter((p, d) -> ParameterSummary.of(names.get(p), d)), null, t0);
+        }
+        ExecutorService threads = diagnosticsThreads();
+        try {
+            return joined(diagnosing(full, draws, threads));
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    /**
+     * The diagnostics of {@code upTo} on the driver: each parameter's summary split into its independent parts, all
+     * parts of all parameters run on {@code threads}, so that a few parameters still keep every core busy.
+     */
+    private CompletableFuture<Diagnostics> diagnosing(boolean full, PooledDraws upTo, Executor threads) {
+        long t0 = System.nanoTime();
+        if (full) {
+            return everyParameter(p -> ParameterResult.of(summarised.get(p), upTo.parameter(p), threads))
+                    .thenApply(results -> Diagnostics.ofFull(results, t0));
+        }
+        return everyParameter(p -> SummaryTasks.brief(summarised.get(p), upTo.parameter(p), threads))
+                .thenApply(briefs -> Diagnostics.of(briefs, null, t0));
+    }
+
+    /** Every summarised parameter's future, in parameter order, as one future. */
+    private <R> CompletableFuture<List<R>> everyParameter(IntFunction<CompletableFuture<R>> summary) {
+        List<CompletableFuture<R>> parts = IntStream.range(0, summarised.size()).mapToObj(summary).toList();
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+                .thenApply(done -> parts.stream().map(CompletableFuture::join).toList());
+    }
+
+    /** The future's value, with a part's own exception rethrown as it was thrown rather than wrapped. */
+    private static <T> T joined(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(cause);
+        }
+    }
+
+    /** Records the round's summary and hands its progress line to {@code lines}; no diagnostics in warm-up. */
+    private void report(int iterations, double acceptance, Diagnostics d, long nanos, double samplingSeconds,
+            Consumer<StepLine> lines) {
+        boolean warmup = d == null;
         String phase = warmup ? "warmup" : "sampling";
         double seconds = nanos / 1e9;
-        RoundSummary summary = new RoundSummary(round, phase, drawsPerChain, worst[0], worst[1], worst[2], acceptance,
-                seconds, (double) iterations * config.chains() / seconds);
+        RoundSummary summary = new RoundSummary(round, phase, drawsPerChain, warmup ? Double.NaN : d.maxRhat(),
+                warmup ? Double.NaN : d.minBulk(), warmup ? Double.NaN : d.minTail(), acceptance, seconds,
+                (double) iterations * config.chains() / seconds);
         history.add(summary);
         // Warm-up rounds keep no draws, so they have no diagnostics to show.
         String diagnostics = warmup ? "no diagnostics in warm-up"
-                : String.format(Locale.ROOT, "max R-hat %.4f  min ESS bulk %.0f tail %.0f", worst[0], worst[1],
-                        worst[2]);
+                : String.format(Locale.ROOT, "max R-hat %.4f  min ESS bulk %.0f tail %.0f", d.maxRhat(), d.minBulk(),
+                        d.minTail());
         lines.accept(new StepLine(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "
                 + "acceptance %.3f  %.0f draws/s  (waited %.2f s for sampling, diagnostics %.2f s)", round, lastRound(),
                 phase, summary.drawsPerChain(), diagnostics, summary.acceptance(), summary.drawsPerSecond(),
-                samplingSeconds, diagnosticsSeconds), isDone()));
+                samplingSeconds, warmup ? 0.0 : d.seconds()), isDone()));
     }
 
     private boolean resume() {
@@ -438,7 +546,7 @@ public final class ChainsJob implements SteppedJob {
             if (onDriver) {
                 List<RoundResult> blocks = new ArrayList<>(restored.collect());
                 blocks.sort(Comparator.comparingLong(RoundResult::chain));
-                draws.appendRound(blocks.stream().map(RoundResult::draws).collect(Collectors.toList()));
+                draws = draws.appended(rows(blocks));
             }
         }
         LOG.info("chains: resumed from {} after round {} ({} draws per chain)", checkpointing.dir(), round,
@@ -458,57 +566,15 @@ public final class ChainsJob implements SteppedJob {
         } else if (finalResults != null) {
             results = finalResults;
         } else {
-            List<String> names = summarised;
             sc.setJobDescription("chains: final diagnostics by parameter");
-            results = summaries((p, d) -> ParameterResult.of(names.get(p), d), ParameterResult::of);
+            results = diagnose(true).full();
         }
         return new ChainsResult(results, converged, sampled, drawsPerChain,
                 (System.nanoTime() - started) / 1e9, proposed == 0 ? Double.NaN : (double) accepted / proposed,
                 List.copyOf(history));
     }
 
-    /** One parameter's summary started as independent parts on an executor; equal to the sequential summary. */
-    private interface SplitSummary<R> {
-        CompletableFuture<R> start(String name, double[][] draws, Executor executor);
-    }
-
-    /**
-     * Every summarised parameter's summary of its draws [chain][iteration], in parameter order: on the driver's copy
-     * while it is kept, each parameter's summary split into its independent parts ({@code split}) and all parts of all
-     * parameters run on one thread per core, so that a few parameters still keep every core busy (the last round has
-     * nothing else to overlap); else {@code summary} by parameter on the executors. The results do not depend on the
-     * path or the thread count.
-     */
-    private <R extends java.io.Serializable> List<R> summaries(Function2<Integer, double[][], R> summary,
-            SplitSummary<R> split) {
-        if (draws == null) {
-            return byParameter(summary);
-        }
-        PooledDraws pooled = draws;
-        ExecutorService threads = diagnosticsThreads();
-        try {
-            List<CompletableFuture<R>> parts = IntStream.range(0, summarised.size())
-                    .mapToObj(p -> split.start(summarised.get(p), pooled.parameter(p), threads)).toList();
-            List<R> out = new ArrayList<>(parts.size());
-            for (CompletableFuture<R> part : parts) {
-                out.add(part.join());
-            }
-            return out;
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(cause);
-        } finally {
-            threads.shutdownNow();
-        }
-    }
-
-    /** A pool of one daemon thread per core for one round's driver-side diagnostics. */
+    /** A pool of one daemon thread per core for the driver-side diagnostics. */
     private static ExecutorService diagnosticsThreads() {
         AtomicInteger count = new AtomicInteger();
         return Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {

@@ -4,42 +4,40 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The driver's copy of the sampling draws, [parameter][chain][iteration], grown by one block per round. The
- * rank-normalised diagnostics need every draw pooled across chains, so the driver holds 8·P·C·S bytes (P
- * parameters, C chains, S draws per chain): 8 chains × 10 parameters × 10,000 draws is 6.4 MB.
+ * The driver's copy of the sampling draws, [parameter][chain][iteration], one instance per round: appending a round
+ * gives a new copy and leaves this one as it was, so a round's diagnostics can still read it while the next round is
+ * appended. The rank-normalised diagnostics need every draw pooled across chains, so the driver holds 8·P·C·S bytes
+ * (P parameters, C chains, S draws per chain): 8 chains × 10 parameters × 10,000 draws is 6.4 MB.
  */
 final class PooledDraws {
     private final double[][][] draws;
-    private int perChain;
 
+    /** No draw yet. */
     PooledDraws(int parameters, int chains) {
         draws = new double[parameters][chains][0];
     }
 
-    /** Appends one round's draws of chain index {@code c} (0-based), given [parameter][iteration]. */
-    void append(int c, double[][] block) {
+    private PooledDraws(double[][][] draws) {
+        this.draws = draws;
+    }
+
+    /** These draws and one more round of every chain, in chain order, each given [parameter][iteration]. */
+    PooledDraws appended(List<double[][]> blocksInChainOrder) {
+        double[][][] grown = new double[draws.length][][];
         for (int p = 0; p < draws.length; p++) {
-            double[] old = draws[p][c];
-            double[] grown = Arrays.copyOf(old, old.length + block[p].length);
-            System.arraycopy(block[p], 0, grown, old.length, block[p].length);
-            draws[p][c] = grown;
+            grown[p] = new double[draws[p].length][];
+            for (int c = 0; c < draws[p].length; c++) {
+                double[] old = draws[p][c];
+                double[] block = blocksInChainOrder.get(c)[p];
+                grown[p][c] = Arrays.copyOf(old, old.length + block.length);
+                System.arraycopy(block, 0, grown[p][c], old.length, block.length);
+            }
         }
-        perChain = draws.length == 0 ? 0 : draws[0][c].length;
+        return new PooledDraws(grown);
     }
 
-    /** Appends a round of every chain, in chain order. */
-    void appendRound(List<double[][]> blocksInChainOrder) {
-        for (int c = 0; c < blocksInChainOrder.size(); c++) {
-            append(c, blocksInChainOrder.get(c));
-        }
-    }
-
-    /** Draws of one parameter, [chain][iteration]. */
+    /** Draws of one parameter, [chain][iteration]; not to be changed. */
     double[][] parameter(int p) {
         return draws[p];
-    }
-
-    int perChain() {
-        return perChain;
     }
 }

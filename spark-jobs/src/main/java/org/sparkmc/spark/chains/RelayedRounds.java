@@ -21,7 +21,8 @@ import scala.runtime.AbstractFunction1;
  * what a round's Spark job would have collected ({@link RoundFrames}); the relay answers with the driver's verdict on
  * the round before, so a task samples one round ahead of the diagnostics, as the per-round jobs do. A stop drops the
  * round under way. Each chain's round r uses its (chain, r) stream, so the draws are those of the per-round jobs, and
- * a retried stage attempt replays them exactly. Returns every sampling round it kept, with every recorded row.
+ * a retried stage attempt replays them exactly. It leaves every sampling round it kept, with every recorded row, in
+ * its executor's block store as its partition of a {@link RelayedDrawsRDD}, and returns nothing.
  */
 final class RelayedRounds extends AbstractFunction1<Iterator<ChainState>, Iterator<RoundResult>>
         implements Serializable {
@@ -33,15 +34,21 @@ final class RelayedRounds extends AbstractFunction1<Iterator<ChainState>, Iterat
     private final ChainsConfig config;
     private final RandomStreams streams;
     private final int first;
+    private final int drawsRdd;
 
-    /** @param first the first round to run (the rounds before it are done); the last is the run's last */
-    RelayedRounds(String host, int port, int timeoutMillis, ChainsConfig config, RandomStreams streams, int first) {
+    /**
+     * @param first the first round to run (the rounds before it are done); the last is the run's last
+     * @param drawsRdd the id of the {@link RelayedDrawsRDD} whose partitions the tasks fill
+     */
+    RelayedRounds(String host, int port, int timeoutMillis, ChainsConfig config, RandomStreams streams, int first,
+            int drawsRdd) {
         this.host = host;
         this.port = port;
         this.timeoutMillis = timeoutMillis;
         this.config = config;
         this.streams = streams;
         this.first = first;
+        this.drawsRdd = drawsRdd;
     }
 
     @Override
@@ -75,6 +82,7 @@ final class RelayedRounds extends AbstractFunction1<Iterator<ChainState>, Iterat
             throw new UncheckedIOException("chains: the sync relay on the driver (" + host + ":" + port + ") failed",
                     e);
         }
-        return CollectionConverters.asScala(kept.iterator());
+        RelayedDrawsRDD.keep(drawsRdd, context.partitionId(), kept);
+        return CollectionConverters.asScala(java.util.Collections.emptyIterator());
     }
 }

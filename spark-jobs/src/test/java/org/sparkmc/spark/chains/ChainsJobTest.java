@@ -28,6 +28,45 @@ class ChainsJobTest extends SparkTestBase {
     @TempDir
     Path tmp;
 
+    /**
+     * Relayed rounds leave their draws in the executors' block stores as the partitions of one RDD; when those copies
+     * are gone, the RDD replays the rounds from the chains' states and gives the same draws, bit for bit.
+     */
+    @Test
+    void relayedDrawsReplayExactlyOnceTheirStoredCopiesAreGone() {
+        org.sparkmc.core.model.Target target = new BimodalMixture(5);
+        ChainsConfig config = new ChainsConfig("bimodal", target, "", "rwm",
+                org.sparkmc.core.catalog.KernelCatalog.create("rwm",
+                        new org.sparkmc.core.mcmc.KernelSettings(3, true, Double.NaN, 1, 200), target),
+                3, true, Double.NaN, 4, 200, 300, 3, 1e9, 1.01, 5, 2, ChainsConfig.defaultDriverDraws(),
+                org.sparkmc.spark.sync.SyncVia.RELAY);
+        ChainsJob job = new ChainsJob(jsc(), config);
+        job.run();
+        org.apache.spark.api.java.JavaRDD<org.sparkmc.core.mcmc.RoundResult> draws = job.samplingDraws();
+        int id = draws.id();
+        for (int p = 0; p < 2; p++) {
+            assertEquals(1, org.apache.spark.SparkEnv.get().blockManager().master()
+                    .getLocations(new org.apache.spark.storage.RDDBlockId(id, p)).size(), "partition " + p + " stored");
+        }
+        List<String> stored = draws.map(ChainsJobTest::exactly).collect();
+        draws.unpersist(true);
+        List<String> replayed = draws.map(ChainsJobTest::exactly).collect();
+        assertEquals(4 * 3, stored.size(), "4 chains × 3 sampling rounds");
+        assertTrue(stored.equals(replayed), "the replayed draws differ from the stored ones");
+        job.release();
+    }
+
+    /** A round's chain, round and every recorded value's exact bits. */
+    private static String exactly(org.sparkmc.core.mcmc.RoundResult r) {
+        StringBuilder s = new StringBuilder(r.chain() + "/" + r.round() + ":" + r.accepted() + ":");
+        for (double[] row : r.draws()) {
+            for (double v : row) {
+                s.append(Long.toHexString(Double.doubleToRawLongBits(v))).append(',');
+            }
+        }
+        return s.toString();
+    }
+
     @Test
     void bimodalConfigConvergesToTheExactMeanAndTailProbability() {
         Path out = tmp.resolve("bimodal");
