@@ -319,9 +319,8 @@ public final class ChainsJob implements SteppedJob {
                     streams, first, keptDraws.id());
             JavaRDD<RoundResult> ran = new JavaRDD<>(sc.parallelize(states, config.partitions()).rdd().barrier()
                     .mapPartitions(task, true, tag), tag);
-            // Through an (empty) shuffle: Spark reruns a failed barrier ShuffleMapStage, never a barrier ResultStage.
-            JavaFutureAction<Long> job = ran.mapToPair(r -> new Tuple2<>(r.chain(), r))
-                    .partitionBy(new HashPartitioner(config.partitions())).values().countAsync();
+            JavaFutureAction<Void> job = RelayedStage.mapStageOnly(ran.mapToPair(r -> new Tuple2<>(r.chain(), r))
+                    .partitionBy(new HashPartitioner(config.partitions())));
             Pending[] pending = {null};
             long[] since = {System.nanoTime(), System.nanoTime()}; // the last line, the last wait for a round
             RelayedStage.run(relay, job, relayed -> {

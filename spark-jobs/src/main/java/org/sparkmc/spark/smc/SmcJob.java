@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaFutureAction;
+import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
@@ -270,8 +271,9 @@ public final class SmcJob {
             // Through a shuffle: Spark reruns a failed barrier ShuffleMapStage, never a barrier ResultStage, and an
             // RDD computed from a barrier RDD without a shuffle between would run as a barrier stage itself. The
             // stage's blocks are always cut: a recomputation could not rerun it, its relay being gone.
-            JavaRDD<ParticleBlock> next = swept.mapToPair(b -> new Tuple2<>(b.block(), b)).partitionBy(partitioner)
-                    .values();
+            JavaPairRDD<Integer, ParticleBlock> shuffled = swept.mapToPair(b -> new Tuple2<>(b.block(), b))
+                    .partitionBy(partitioner);
+            JavaRDD<ParticleBlock> next = shuffled.values();
             if (!dropParticles) {
                 next.persist(StorageLevel.MEMORY_AND_DISK());
                 if (config.lineageDir() != null) {
@@ -280,7 +282,8 @@ public final class SmcJob {
                     next.rdd().localCheckpoint();
                 }
             }
-            JavaFutureAction<Long> job = next.countAsync();
+            // Nobody reads dropped particles: the stage alone, without a result stage that reads its empty shuffle.
+            JavaFutureAction<?> job = dropParticles ? RelayedStage.mapStageOnly(shuffled) : next.countAsync();
             // Per step a round of summaries, then for a resampling step a round of residual parts (residual
             // resampling only) and one of offspring, which the driver skips.
             int[] skip = {0};
