@@ -284,10 +284,11 @@ public final class ChainsJob implements SteppedJob {
             ahead.discard();
             ahead = null;
         }
+        long nanos = System.nanoTime() - t0; // the round's time, without its checkpoint's
         if (checkpoint != null && !warmup) {
             checkpoint.saveRound(round, launched.rdd(), recorded);
         }
-        report(launched.iterations(), acceptance, diagnostics, System.nanoTime() - t0, samplingSeconds, lines);
+        report(launched.iterations(), acceptance, diagnostics, nanos, samplingSeconds, lines);
     }
 
     /** A sampling round kept, its diagnostics under way on the driver's threads. */
@@ -368,7 +369,7 @@ public final class ChainsJob implements SteppedJob {
                 return true;
             });
         } catch (IOException e) {
-            throw new UncheckedIOException("chains: cannot open the sync relay on the driver", e);
+            throw new UncheckedIOException("chains: the sync relay on the driver failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("chains: interrupted while waiting for the relayed rounds", e);

@@ -41,9 +41,10 @@ public final class RelayedStage {
     }
 
     /**
-     * Runs a barrier stage whose output nobody reads: only the shuffle-map stage that writes {@code shuffled}'s input
-     * (a barrier stage must feed a shuffle, as Spark reruns a failed barrier stage only as a shuffle-map stage), without
-     * the result stage that an action would add to read the shuffle back, a few tens of milliseconds on two cores.
+     * Runs a barrier stage whose output nobody reads: only the shuffle-map stage that writes {@code shuffled}'s
+     * input (a barrier stage must feed a shuffle, as Spark reruns a failed barrier stage only as a shuffle-map stage),
+     * without the result stage that an action would add to read the shuffle back, a few tens of milliseconds on two
+     * cores. Through Spark's {@code submitMapStage}, which its Scala API keeps to Spark's own packages.
      *
      * @param shuffled a pair RDD straight out of a shuffle ({@code partitionBy}) whose map side is the barrier stage
      */

@@ -67,6 +67,8 @@ public final class RoundRelay implements AutoCloseable {
     private final int partitions;
     private final int timeoutMillis;
     private final BlockingQueue<Round> rounds = new LinkedBlockingQueue<>();
+    /** The connections of the attempt being relayed, closed with the relay. */
+    private volatile Connection[] live;
     /** The driver's answers by round, kept for a retried attempt's replay; null for a relay among the tasks. */
     private final List<byte[]> answers;
 
@@ -171,6 +173,10 @@ public final class RoundRelay implements AutoCloseable {
             Connection[] attempt = null;
             try {
                 attempt = accept();
+                live = attempt;
+                if (server.isClosed()) { // closed while the attempt connected: close() may have missed it
+                    return;
+                }
                 relay(attempt);
             } catch (IOException | RuntimeException e) {
                 if (!server.isClosed()) {
@@ -275,6 +281,12 @@ public final class RoundRelay implements AutoCloseable {
     @Override
     public void close() throws IOException {
         server.close();
+        Connection[] attempt = live;
+        if (attempt != null) { // tasks waiting for a round's frames fail now, not after the read timeout
+            for (Connection c : attempt) {
+                c.close();
+            }
+        }
         if (answers != null) {
             synchronized (answers) {
                 answers.notifyAll(); // a relay thread waiting for an answer gives up
