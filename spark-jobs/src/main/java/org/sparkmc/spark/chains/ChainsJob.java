@@ -316,8 +316,7 @@ public final class ChainsJob implements SteppedJob {
             RelayedDrawsRDD keptDraws = new RelayedDrawsRDD(sc.sc(), config.partitions(), config, streams);
             ClassTag<RoundResult> tag = ClassTag$.MODULE$.apply(RoundResult.class);
             samplingRounds.add(new JavaRDD<>(keptDraws, tag)); // a failed run releases it with the rest
-            RelayedRounds task = new RelayedRounds(relay.host(), relay.port(), RoundRelay.TIMEOUT_MILLIS, config,
-                    streams, first, keptDraws.id());
+            RelayedRounds task = new RelayedRounds(relay.address(), config, streams, first, keptDraws.id());
             JavaRDD<RoundResult> ran = new JavaRDD<>(sc.parallelize(states, config.partitions()).rdd().barrier()
                     .mapPartitions(task, true, tag), tag);
             JavaFutureAction<Void> job = RelayedStage.mapStageOnly(ran.mapToPair(r -> new Tuple2<>(r.chain(), r))

@@ -10,6 +10,7 @@ import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.sync.RelayAddress;
 import org.sparkmc.spark.sync.RoundClient;
 import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
@@ -28,9 +29,7 @@ final class RelayedRounds extends AbstractFunction1<Iterator<ChainState>, Iterat
         implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private final String host;
-    private final int port;
-    private final int timeoutMillis;
+    private final RelayAddress relay;
     private final ChainsConfig config;
     private final RandomStreams streams;
     private final int first;
@@ -40,11 +39,8 @@ final class RelayedRounds extends AbstractFunction1<Iterator<ChainState>, Iterat
      * @param first the first round to run (the rounds before it are done); the last is the run's last
      * @param drawsRdd the id of the {@link RelayedDrawsRDD} whose partitions the tasks fill
      */
-    RelayedRounds(String host, int port, int timeoutMillis, ChainsConfig config, RandomStreams streams, int first,
-            int drawsRdd) {
-        this.host = host;
-        this.port = port;
-        this.timeoutMillis = timeoutMillis;
+    RelayedRounds(RelayAddress relay, ChainsConfig config, RandomStreams streams, int first, int drawsRdd) {
+        this.relay = relay;
         this.config = config;
         this.streams = streams;
         this.first = first;
@@ -58,8 +54,7 @@ final class RelayedRounds extends AbstractFunction1<Iterator<ChainState>, Iterat
         CollectionConverters.asJava(partition).forEachRemaining(states::add);
         List<RoundResult> kept = new ArrayList<>();
         int rows = config.summarisedRows();
-        try (RoundClient client = new RoundClient(host, port, context.partitionId(), context.stageAttemptNumber(),
-                timeoutMillis)) {
+        try (RoundClient client = relay.connect(context.partitionId(), context.stageAttemptNumber())) {
             for (int r = first; r <= config.lastRound(); r++) {
                 boolean warmup = r <= config.warmupRounds();
                 List<RoundResult> results = new ArrayList<>(states.size());
@@ -79,7 +74,7 @@ final class RelayedRounds extends AbstractFunction1<Iterator<ChainState>, Iterat
             }
             client.done();
         } catch (IOException e) {
-            throw new UncheckedIOException("chains: the sync relay on the driver (" + host + ":" + port + ") failed",
+            throw new UncheckedIOException("chains: the sync relay on the driver (" + relay + ") failed",
                     e);
         }
         RelayedDrawsRDD.keep(drawsRdd, context.partitionId(), kept);

@@ -252,8 +252,8 @@ public final class AdLdaSpark implements LdaRun {
         sc.setJobGroup("sparkmc-lda-sweep-" + first, "lda: sweeps " + first + ".." + (first + numSteps * sweepsPerStep
                 - 1) + ", relayed", false);
         try (RoundRelay relay = RoundRelay.onDriver(sc.getConf(), partitions)) {
-            RelayedSweeps task = new RelayedSweeps(relay.host(), relay.port(), RoundRelay.TIMEOUT_MILLIS, counts,
-                    priors, streams, kernel, first, numSteps, sweepsPerStep, numBlocks, countsAfter);
+            RelayedSweeps task = new RelayedSweeps(relay.address(), counts, priors, streams, kernel, first, numSteps,
+                    sweepsPerStep, numBlocks, countsAfter);
             ClassTag<LdaBlock> tag = ClassTag$.MODULE$.apply(LdaBlock.class);
             JavaRDD<LdaBlock> swept = new JavaRDD<>(blocks.rdd().barrier().mapPartitions(task, true, tag), tag);
             // Through a shuffle: Spark reruns a failed barrier ShuffleMapStage (every task, from the same blocks), but

@@ -18,6 +18,7 @@ import org.sparkmc.core.lda.LdaPriors;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.lda.TopicWordDelta;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.sync.RelayAddress;
 import org.sparkmc.spark.sync.RoundClient;
 import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
@@ -37,9 +38,7 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
         implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private final String host;
-    private final int port;
-    private final int timeoutMillis;
+    private final RelayAddress relay;
     private final Broadcast<TopicWordCounts> start;
     private final LdaPriors priors;
     private final RandomStreams streams;
@@ -53,12 +52,10 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
     /**
      * @param countsAfter the sweeps (sorted) after which the driver wants the counts, besides the stage's last
      */
-    RelayedSweeps(String host, int port, int timeoutMillis, Broadcast<TopicWordCounts> start, LdaPriors priors,
+    RelayedSweeps(RelayAddress relay, Broadcast<TopicWordCounts> start, LdaPriors priors,
             RandomStreams streams, LdaKernel kernel, int firstSweep, int steps, int sweepsPerStep, int numBlocks,
             int[] countsAfter) {
-        this.host = host;
-        this.port = port;
-        this.timeoutMillis = timeoutMillis;
+        this.relay = relay;
         this.start = start;
         this.priors = priors;
         this.streams = streams;
@@ -81,8 +78,7 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
         boolean keeper = context.partitionId() == 0;
         double wordTerm = Double.NaN;
         TopicWordCounts wanted = null;
-        try (RoundClient client = new RoundClient(host, port, context.partitionId(), context.stageAttemptNumber(),
-                timeoutMillis)) {
+        try (RoundClient client = relay.connect(context.partitionId(), context.stageAttemptNumber())) {
             for (int s = 0; s < steps; s++) {
                 List<LdaBlock.BlockFigures> figures = new ArrayList<>(blocks.size());
                 for (int i = 0; i < blocks.size(); i++) {
@@ -115,7 +111,7 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
             client.exchange(steps, ReportFrames.encode(List.of(), TopicWordDelta.none(global), wordTerm, wanted));
             client.done();
         } catch (IOException e) {
-            throw new UncheckedIOException("lda: the sync relay on the driver (" + host + ":" + port + ") failed", e);
+            throw new UncheckedIOException("lda: the sync relay on the driver (" + relay + ") failed", e);
         }
         return CollectionConverters.asScala(blocks.iterator());
     }

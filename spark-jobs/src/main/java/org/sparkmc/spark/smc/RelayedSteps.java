@@ -15,6 +15,7 @@ import org.sparkmc.core.smc.ParticleKernel;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.core.smc.ResidualBlock;
 import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.spark.sync.RelayAddress;
 import org.sparkmc.spark.sync.RoundClient;
 import scala.Tuple2;
 import scala.collection.Iterator;
@@ -41,9 +42,7 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
         implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    private final String host;
-    private final int port;
-    private final int timeoutMillis;
+    private final RelayAddress relay;
     private final ParticleKernel kernel;
     private final SmcOptions options;
     private final RandomStreams streams;
@@ -61,12 +60,10 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
      *     task moves copies of them
      * @param keep whether the task returns its blocks after the last step (else nothing: the run ends there)
      */
-    RelayedSteps(String host, int port, int timeoutMillis, ParticleKernel kernel, SmcOptions options,
+    RelayedSteps(RelayAddress relay, ParticleKernel kernel, SmcOptions options,
             RandomStreams streams, long particles, int dim, BlockPartitioner partitioner, int first,
             List<double[]> observations, double previousLogSum, boolean copyInput, boolean keep) {
-        this.host = host;
-        this.port = port;
-        this.timeoutMillis = timeoutMillis;
+        this.relay = relay;
         this.kernel = kernel;
         this.options = options;
         this.streams = streams;
@@ -95,7 +92,7 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
         int numBlocks = partitioner.blocks();
         double prev = previousLogSum;
         int round = 0;
-        try (RoundClient client = new RoundClient(host, port, me, context.stageAttemptNumber(), timeoutMillis)) {
+        try (RoundClient client = relay.connect(me, context.stageAttemptNumber())) {
             for (int k = 0; k < observations.size(); k++) {
                 int n = first + k;
                 List<ParticleBlock.Report> reports = new ArrayList<>(numBlocks);
@@ -141,7 +138,7 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
             }
             client.done();
         } catch (IOException e) {
-            throw new UncheckedIOException("smc: the sync relay on the driver (" + host + ":" + port + ") failed", e);
+            throw new UncheckedIOException("smc: the sync relay on the driver (" + relay + ") failed", e);
         }
         return CollectionConverters.asScala(keep ? blocks.iterator() : java.util.Collections.emptyIterator());
     }

@@ -263,9 +263,8 @@ public final class SmcJob {
         try (RoundRelay relay = RoundRelay.onDriver(sc.getConf(), config.partitions())) {
             // Blocks Spark may hand out again (a cached generation) are copied before the task moves them in place.
             boolean copyInput = !pending.getStorageLevel().equals(StorageLevel.NONE());
-            RelayedSteps task = new RelayedSteps(relay.host(), relay.port(), RoundRelay.TIMEOUT_MILLIS,
-                    config.model().kernel(), options, streams, particles, dim, partitioner, first, ys, previousLogSum,
-                    copyInput, !dropParticles);
+            RelayedSteps task = new RelayedSteps(relay.address(), config.model().kernel(), options, streams,
+                    particles, dim, partitioner, first, ys, previousLogSum, copyInput, !dropParticles);
             ClassTag<ParticleBlock> tag = ClassTag$.MODULE$.apply(ParticleBlock.class);
             JavaRDD<ParticleBlock> swept = new JavaRDD<>(pending.rdd().barrier().mapPartitions(task, true, tag), tag);
             // Through a shuffle: Spark reruns a failed barrier ShuffleMapStage, never a barrier ResultStage, and an

@@ -15,6 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
+import org.sparkmc.core.InvalidInputException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +41,13 @@ public final class RoundRelay implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RoundRelay.class);
     /** The round tag that ends an attempt. */
     static final int DONE = -1;
-    /** How long a task or the relay waits for a round's frames: the slowest partition's step must fit. */
-    public static final int TIMEOUT_MILLIS = 30 * 60_000;
+    /**
+     * The Spark setting of how long a task or the relay waits for a round's frames (the slowest partition's step, or
+     * the driver's answer, must fit), as a Spark time ({@code 30min}, {@code 2h}).
+     */
+    public static final String TIMEOUT_SETTING = "spark.sparkmc.relay.timeout";
+    /** Its default: 30 minutes. */
+    public static final String TIMEOUT_DEFAULT = "30min";
 
     /**
      * One relayed round.
@@ -110,8 +116,33 @@ public final class RoundRelay implements AutoCloseable {
 
     private static RoundRelay onDriver(SparkConf conf, int partitions, boolean answered) throws IOException {
         String host = conf.get("spark.driver.host");
-        return new RoundRelay(host, conf.get("spark.driver.bindAddress", host), partitions, TIMEOUT_MILLIS,
+        return new RoundRelay(host, conf.get("spark.driver.bindAddress", host), partitions, timeoutMillis(conf),
                 answered);
+    }
+
+    /**
+     * {@link #TIMEOUT_SETTING} of {@code conf}, in milliseconds.
+     *
+     * @throws InvalidInputException when it is not a positive Spark time of at most about 24 days
+     */
+    static int timeoutMillis(SparkConf conf) {
+        String value = conf.get(TIMEOUT_SETTING, TIMEOUT_DEFAULT);
+        long millis;
+        try {
+            millis = conf.getTimeAsMs(TIMEOUT_SETTING, TIMEOUT_DEFAULT);
+        } catch (RuntimeException e) {
+            millis = -1;
+        }
+        if (millis <= 0 || millis > Integer.MAX_VALUE) {
+            throw new InvalidInputException(TIMEOUT_SETTING + " must be a positive time such as 30min or 2h, at most "
+                    + "24 days, is '" + value + "'");
+        }
+        return (int) millis;
+    }
+
+    /** Where the tasks reach this relay, with its read timeout. */
+    public RelayAddress address() {
+        return new RelayAddress(host, server.getLocalPort(), timeoutMillis);
     }
 
     /** The host the tasks connect to. */

@@ -70,10 +70,26 @@ class RoundRelayTest {
         assertThrows(java.util.concurrent.ExecutionException.class, task::get);
     }
 
+    @Test
+    void theTimeoutIsASparkSettingAndBadValuesAreRefused() throws Exception {
+        assertEquals(30 * 60_000, RoundRelay.timeoutMillis(LOOPBACK));
+        SparkConf twoHours = LOOPBACK.clone().set(RoundRelay.TIMEOUT_SETTING, "2h");
+        assertEquals(2 * 3_600_000, RoundRelay.timeoutMillis(twoHours));
+        try (RoundRelay relay = RoundRelay.toDriver(twoHours, 1)) {
+            assertEquals(new RelayAddress("127.0.0.1", relay.port(), 2 * 3_600_000), relay.address());
+        }
+        for (String bad : new String[] {"0s", "-5min", "soon", "30d"}) {
+            org.sparkmc.core.InvalidInputException e = assertThrows(org.sparkmc.core.InvalidInputException.class,
+                    () -> RoundRelay.timeoutMillis(LOOPBACK.clone().set(RoundRelay.TIMEOUT_SETTING, bad)));
+            assertEquals(RoundRelay.TIMEOUT_SETTING + " must be a positive time such as 30min or 2h, at most 24 days, "
+                    + "is '" + bad + "'", e.getMessage());
+        }
+    }
+
     /** A task of {@code attempt} that sends rounds 0..rounds−1 as {partition, round}; its answers, by round. */
     private static CompletableFuture<List<byte[]>> task(RoundRelay relay, int partition, int attempt, int rounds) {
         return CompletableFuture.supplyAsync(() -> {
-            try (RoundClient client = new RoundClient(relay.host(), relay.port(), partition, attempt, 30_000)) {
+            try (RoundClient client = relay.address().connect(partition, attempt)) {
                 List<byte[]> answers = new ArrayList<>();
                 for (int r = 0; r < rounds; r++) {
                     byte[][] back = client.exchange(r, new byte[] {(byte) partition, (byte) r});
