@@ -101,7 +101,7 @@ public final class SummaryTasks {
     }
 
     /** The future's value, with a part's own exception rethrown as it was thrown rather than wrapped. */
-    static <T> T now(CompletableFuture<T> future) {
+    public static <T> T now(CompletableFuture<T> future) {
         try {
             return future.join();
         } catch (CompletionException e) {

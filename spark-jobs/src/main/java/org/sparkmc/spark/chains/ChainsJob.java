@@ -7,15 +7,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.IntFunction;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaFutureAction;
@@ -279,7 +273,7 @@ public final class ChainsJob implements SteppedJob {
             sc.setJobGroup("sparkmc-chains-round-" + round, "chains: round " + round + " diagnostics and checkpoint",
                     false);
         }
-        Diagnostics diagnostics = warmup ? null : conclude(diagnose(round == lastRound()));
+        RoundDiagnostics diagnostics = warmup ? null : conclude(diagnose(round == lastRound()));
         if (isDone() && ahead != null) {
             ahead.discard();
             ahead = null;
@@ -292,7 +286,7 @@ public final class ChainsJob implements SteppedJob {
     }
 
     /** A sampling round kept, its diagnostics under way on the driver's threads. */
-    private record Pending(int round, double acceptance, double waited, CompletableFuture<Diagnostics> diagnosis) {
+    private record Pending(int round, double acceptance, double waited, CompletableFuture<RoundDiagnostics> diagnosis) {
     }
 
     /**
@@ -310,7 +304,7 @@ public final class ChainsJob implements SteppedJob {
         int first = round + 1;
         sc.setJobGroup("sparkmc-chains-rounds-" + first, "chains: rounds " + first + "–" + lastRound() + " ("
                 + config.chains() + " chains), relayed", false);
-        ExecutorService threads = diagnosticsThreads();
+        ExecutorService threads = RoundDiagnostics.threads();
         try (RoundRelay relay = RoundRelay.toDriver(sc.getConf(), config.partitions())) {
             relay.answer(0, RoundFrames.GO);
             RelayedDrawsRDD keptDraws = new RelayedDrawsRDD(sc.sc(), config.partitions(), config, streams);
@@ -333,8 +327,8 @@ public final class ChainsJob implements SteppedJob {
                 }
                 collected.sort(Comparator.comparingLong(RoundResult::chain));
                 PooledDraws upTo = warmup ? draws : draws.appended(rows(collected));
-                CompletableFuture<Diagnostics> diagnosis = warmup ? null
-                        : diagnosing(r == lastRound(), upTo, threads);
+                CompletableFuture<RoundDiagnostics> diagnosis = warmup ? null
+                        : RoundDiagnostics.onDriver(summarised, r == lastRound(), upTo, threads);
                 if (relayed.round() > 0) {
                     if (pending[0] != null) { // the round before: its verdict decides whether this one is kept
                         since[0] = finish(pending[0], since[0], lines);
@@ -382,7 +376,7 @@ public final class ChainsJob implements SteppedJob {
      * the next round's time, which runs from {@code since}.
      */
     private long finish(Pending pending, long since, Consumer<StepLine> lines) {
-        Diagnostics diagnostics = conclude(joined(pending.diagnosis()));
+        RoundDiagnostics diagnostics = conclude(SummaryTasks.now(pending.diagnosis()));
         long now = System.nanoTime();
         report(config.iterations(pending.round()), pending.acceptance(), diagnostics, now - since, pending.waited(),
                 lines);
@@ -419,26 +413,8 @@ public final class ChainsJob implements SteppedJob {
         return collected.stream().map(RoundResult::draws).collect(Collectors.toList());
     }
 
-    /**
-     * A sampling round's diagnostics: the worst R-hat, bulk ESS and tail ESS over the summarised parameters
-     * (skipping undefined ones), with the last round the full summaries ({@code full}, else null), and the seconds
-     * they took.
-     */
-    private record Diagnostics(double maxRhat, double minBulk, double minTail, List<ParameterResult> full,
-            double seconds) {
-        static Diagnostics of(List<ParameterSummary> briefs, List<ParameterResult> full, long startedNanos) {
-            return new Diagnostics(worst(briefs, ParameterSummary::rhat, true),
-                    worst(briefs, ParameterSummary::essBulk, false), worst(briefs, ParameterSummary::essTail, false),
-                    full, (System.nanoTime() - startedNanos) / 1e9);
-        }
-
-        static Diagnostics ofFull(List<ParameterResult> full, long startedNanos) {
-            return of(full.stream().map(r -> r.summary().brief()).toList(), full, startedNanos);
-        }
-    }
-
     /** Whether the diagnostics say the run has converged; keeps the full summaries they carry. */
-    private Diagnostics conclude(Diagnostics d) {
+    private RoundDiagnostics conclude(RoundDiagnostics d) {
         converged = d.maxRhat() < config.maxRhat() && d.minBulk() >= config.minEss() && d.minTail() >= config.minEss();
         if (d.full() != null) {
             finalResults = d.full();
@@ -451,60 +427,23 @@ public final class ChainsJob implements SteppedJob {
      * contain the brief ones, so the last round sorts every draw once): on the driver's copy while it is kept, else
      * by parameter on the executors. The results do not depend on the path or the thread count.
      */
-    private Diagnostics diagnose(boolean full) {
+    private RoundDiagnostics diagnose(boolean full) {
         long t0 = System.nanoTime();
         List<String> names = summarised;
         if (draws == null) {
-            return full ? Diagnostics.ofFull(byParameter((p, d) -> ParameterResult.of(names.get(p), d)), t0)
-                    : Diagnostics.of(byParameter((p, d) -> ParameterSummary.of(names.get(p), d)), null, t0);
+            return full ? RoundDiagnostics.ofFull(byParameter((p, d) -> ParameterResult.of(names.get(p), d)), t0)
+                    : RoundDiagnostics.of(byParameter((p, d) -> ParameterSummary.of(names.get(p), d)), null, t0);
         }
-        ExecutorService threads = diagnosticsThreads();
+        ExecutorService threads = RoundDiagnostics.threads();
         try {
-            return joined(diagnosing(full, draws, threads));
+            return SummaryTasks.now(RoundDiagnostics.onDriver(summarised, full, draws, threads));
         } finally {
             threads.shutdownNow();
         }
     }
 
-    /**
-     * The diagnostics of {@code upTo} on the driver: each parameter's summary split into its independent parts, all
-     * parts of all parameters run on {@code threads}, so that a few parameters still keep every core busy.
-     */
-    private CompletableFuture<Diagnostics> diagnosing(boolean full, PooledDraws upTo, Executor threads) {
-        long t0 = System.nanoTime();
-        if (full) {
-            return everyParameter(p -> ParameterResult.of(summarised.get(p), upTo.parameter(p), threads))
-                    .thenApply(results -> Diagnostics.ofFull(results, t0));
-        }
-        return everyParameter(p -> SummaryTasks.brief(summarised.get(p), upTo.parameter(p), threads))
-                .thenApply(briefs -> Diagnostics.of(briefs, null, t0));
-    }
-
-    /** Every summarised parameter's future, in parameter order, as one future. */
-    private <R> CompletableFuture<List<R>> everyParameter(IntFunction<CompletableFuture<R>> summary) {
-        List<CompletableFuture<R>> parts = IntStream.range(0, summarised.size()).mapToObj(summary).toList();
-        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
-                .thenApply(done -> parts.stream().map(CompletableFuture::join).toList());
-    }
-
-    /** The future's value, with a part's own exception rethrown as it was thrown rather than wrapped. */
-    private static <T> T joined(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IllegalStateException(cause);
-        }
-    }
-
     /** Records the round's summary and hands its progress line to {@code lines}; no diagnostics in warm-up. */
-    private void report(int iterations, double acceptance, Diagnostics d, long nanos, double samplingSeconds,
+    private void report(int iterations, double acceptance, RoundDiagnostics d, long nanos, double samplingSeconds,
             Consumer<StepLine> lines) {
         boolean warmup = d == null;
         String phase = warmup ? "warmup" : "sampling";
@@ -571,16 +510,6 @@ public final class ChainsJob implements SteppedJob {
         return new ChainsResult(results, converged, sampled, drawsPerChain,
                 (System.nanoTime() - started) / 1e9, proposed == 0 ? Double.NaN : (double) accepted / proposed,
                 List.copyOf(history));
-    }
-
-    /** A pool of one daemon thread per core for the driver-side diagnostics. */
-    private static ExecutorService diagnosticsThreads() {
-        AtomicInteger count = new AtomicInteger();
-        return Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
-            Thread t = new Thread(r, "sparkmc-chains-diagnostics-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     private <R extends java.io.Serializable> List<R> byParameter(Function2<Integer, double[][], R> summary) {
@@ -661,15 +590,5 @@ public final class ChainsJob implements SteppedJob {
             ahead = null;
         }
         samplingRounds.forEach(JavaRDD::unpersist);
-    }
-
-    /**
-     * The worst value over parameters, skipping undefined ones (posterior gives NA, e.g. the tail ESS of an
-     * indicator that is constant beyond a quantile); NaN only when every parameter's value is undefined.
-     */
-    private static double worst(List<ParameterSummary> summaries,
-            java.util.function.ToDoubleFunction<ParameterSummary> statistic, boolean max) {
-        return summaries.stream().mapToDouble(statistic).filter(v -> !Double.isNaN(v))
-                .reduce(max ? Math::max : Math::min).orElse(Double.NaN);
     }
 }
