@@ -49,7 +49,7 @@ public final class KosThreadCeiling {
      * The length of the row the sparse sampler scans for a token, averaged over the tokens: Σ_w n_w · nnz_w / N.
      * AD-LDA's blocks, each blind to the others' moves within a sweep, leave more topics per word than one sampler.
      */
-    private static double meanRowLength(TopicWordCounts counts) {
+    static double meanRowLength(TopicWordCounts counts) {
         int[] starts = counts.rowStarts();
         double weighted = 0;
         long tokens = 0;
