@@ -9,6 +9,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
@@ -17,6 +19,7 @@ import org.sparkmc.core.model.BimodalMixture;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.SparkmcKryoRegistrator;
+import org.sparkmc.spark.TestPaths;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
 
@@ -95,6 +98,30 @@ class ChainsDeterminismTest {
         assertEquals(6 * 200 * rounds, relayed.size(), "only the rounds the summary reports");
         assertEquals(jobs, relayed);
         assertEquals(withoutTimings(ChainsOutputs.summary(tmp.resolve("jobs"))), withoutTimings(summary));
+    }
+
+    /**
+     * The other kinds of kernel state relay as random-walk Metropolis does: NUTS carries its adapted step size and
+     * metric from warm-up to the sampling rounds, and colour-gibbs its lattice and the Rao–Blackwellised running means
+     * of every pixel. Both give the draws and diagnostics of a Spark job per round, bit for bit.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"nuts", "colour-gibbs"})
+    void relayedRoundsEqualAJobPerRoundForNutsAndColourGibbs(String kernel) {
+        String[] run = kernel.equals("nuts")
+                ? new String[] {"chains", "--model", "eight_schools_noncentered", "--data",
+                    TestPaths.projectRoot().resolve("data/eight_schools/eight_schools.json").toString(), "--kernel",
+                    "nuts", "--chains", "4", "--warmup", "200", "--round-size", "100", "--max-rounds", "3",
+                    "--min-ess", "1e9", "--seed", "21", "--partitions", "2"}
+                : new String[] {"chains", "--conf", TestPaths.conf("chains-ising.conf").toString(), "--param",
+                    "height=8", "--param", "width=8", "--warmup", "100", "--round-size", "100", "--max-rounds", "3",
+                    "--min-ess", "1e9", "--partitions", "2"};
+        List<Row> relayed = runArgs("local[2]", kernel + "-relayed", concat(run, "--sync-via", "relay"));
+        List<Row> jobs = runArgs("local[2]", kernel + "-jobs", concat(run, "--sync-via", "jobs"));
+        assertEquals(4 * 100 * 3, relayed.size());
+        assertEquals(jobs, relayed);
+        assertEquals(withoutTimings(ChainsOutputs.summary(tmp.resolve(kernel + "-jobs"))),
+                withoutTimings(ChainsOutputs.summary(tmp.resolve(kernel + "-relayed"))));
     }
 
     /**
