@@ -33,7 +33,8 @@ import org.sparkmc.spark.diagnose.ParameterResult;
 import org.sparkmc.spark.sync.SyncVia;
 
 /**
- * The rows of issue 17's table that compare a Spark job on local[2] with its single-thread peer inside one JVM, for
+ * The rows of issue 17's table that compare a Spark job on local[2] (or the master {@code spark.master} names)
+ * with its single-thread peer inside one JVM, for
  * {@code submit/bench-all}: after {@value #WARMUP_PAIRS} untimed pairs of the full size (the JIT's warm-up: in one
  * JVM the {@code bn} job's first two runs at 10^7 samples took 3.4–3.6 s and the next ones 2.7–2.9 s), each repeat
  * runs the peer and then the job back to back (A B A B …) and prints one machine-readable line per pair,
@@ -66,7 +67,9 @@ public final class Issue17Rows {
         if (args.length < 1) {
             throw new IllegalArgumentException("usage: Issue17Rows smc|chains|bn|diagnose ...");
         }
-        SparkSession spark = SparkSetup.session("bench-all-" + args[0], "local[2]");
+        // local[2] unless a master is set (submit/bench-all --cluster sets spark.master to its loopback cluster)
+        SparkSession spark = SparkSetup.session("bench-all-" + args[0],
+                System.getProperty("spark.master", "local[2]"));
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         try {
             switch (args[0]) {
