@@ -35,6 +35,8 @@ import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.run.SteppedJob;
 import org.sparkmc.spark.sync.RelayedStage;
 import org.sparkmc.spark.sync.RoundRelay;
+import org.sparkmc.spark.sync.SyncPathLog;
+import org.sparkmc.spark.sync.SyncVia;
 import scala.Tuple2;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
@@ -64,6 +66,7 @@ import scala.reflect.ClassTag$;
  */
 public final class ChainsJob implements SteppedJob {
     private static final Logger LOG = LoggerFactory.getLogger(ChainsJob.class);
+    private final SyncPathLog syncPath = new SyncPathLog(LOG, "chains", "round");
 
     private final JavaSparkContext sc;
     private final ChainsConfig config;
@@ -189,8 +192,14 @@ public final class ChainsJob implements SteppedJob {
      * checkpointed and the driver can hold every draw the run may make.
      */
     private boolean relays() {
-        return checkpoint == null && draws != null && config.driverHoldsEveryDraw()
-                && config.syncVia().relays(sc, config.partitions());
+        if (checkpoint != null) {
+            return syncPath.relays(new SyncVia.Choice(false, "--checkpoint: each round's draws are saved as it ends"));
+        }
+        if (draws == null || !config.driverHoldsEveryDraw()) {
+            return syncPath.relays(new SyncVia.Choice(false, "the run may make more draws than "
+                    + "--driver-draws-limit lets the driver hold"));
+        }
+        return syncPath.relays(config.syncVia().choose(sc, config.partitions()));
     }
 
     @Override

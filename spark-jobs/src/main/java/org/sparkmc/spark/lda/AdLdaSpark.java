@@ -14,6 +14,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
+import org.slf4j.LoggerFactory;
 import org.sparkmc.core.lda.AdLda;
 import org.sparkmc.core.lda.BlockSweeper;
 import org.sparkmc.core.lda.Corpus;
@@ -28,6 +29,7 @@ import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.io.LineageCheckpoints;
 import org.sparkmc.spark.sync.RelayedStage;
 import org.sparkmc.spark.sync.RoundRelay;
+import org.sparkmc.spark.sync.SyncPathLog;
 import org.sparkmc.spark.sync.SyncVia;
 import scala.Tuple2;
 import scala.reflect.ClassTag;
@@ -65,6 +67,8 @@ public final class AdLdaSpark implements LdaRun {
     private final int numBlocks;
     private final int partitions;
     private final SyncVia syncVia;
+    private final SyncPathLog syncPath = new SyncPathLog(LoggerFactory.getLogger(AdLdaSpark.class), "lda",
+            "sync step");
     private final int lineageInterval;
     private final long tokens;
     private final List<Broadcast<TopicWordCounts>> liveBroadcasts = new ArrayList<>();
@@ -204,7 +208,7 @@ public final class AdLdaSpark implements LdaRun {
         if (numSteps < 1 || sweepsPerStep < 1) {
             throw new IllegalArgumentException("steps and sweeps per step must be positive");
         }
-        if (syncVia.relays(sc, partitions)) {
+        if (syncPath.relays(syncVia.choose(sc, partitions))) {
             relayed(numSteps, sweepsPerStep, countsWanted, afterStep);
         } else {
             for (int i = 0; i < numSteps; i++) {

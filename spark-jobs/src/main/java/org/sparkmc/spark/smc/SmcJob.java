@@ -33,6 +33,7 @@ import org.sparkmc.spark.io.LineageCheckpoints;
 import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.sync.RelayedStage;
 import org.sparkmc.spark.sync.RoundRelay;
+import org.sparkmc.spark.sync.SyncPathLog;
 import scala.Tuple2;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
@@ -63,6 +64,7 @@ import scala.reflect.ClassTag$;
  */
 public final class SmcJob {
     private static final Logger LOG = LoggerFactory.getLogger(SmcJob.class);
+    private final SyncPathLog syncPath = new SyncPathLog(LOG, "smc", "step");
     /** A chunk of steps in one task ({@link #steps}) or one relayed stage stops at this many steps… */
     private static final int MAX_CHUNK_STEPS = 4_096;
     /** …or at about this many particle-steps (≈ 0.15 s of the bootstrap filter's work). */
@@ -373,7 +375,7 @@ public final class SmcJob {
 
     /** Whether the steps of several partitions run relayed ({@link SmcConfig#syncVia}). */
     private boolean relays() {
-        return config.partitions() > 1 && config.syncVia().relays(sc, config.partitions());
+        return config.partitions() > 1 && syncPath.relays(config.syncVia().choose(sc, config.partitions()));
     }
 
     /**

@@ -26,6 +26,10 @@ public enum SyncVia {
         };
     }
 
+    /** Which way a job's steps run now, and why, in words for its log. */
+    public record Choice(boolean relays, String why) {
+    }
+
     /**
      * Whether a job of {@code partitions} partitions runs its steps relayed now: asked for, or AUTO and the stage fits
      * ({@link RelayedStage#fits}). An asked-for relay that cannot fit is refused: Spark would otherwise retry the
@@ -34,17 +38,28 @@ public enum SyncVia {
      * @throws InvalidInputException for RELAY when the stage cannot fit
      */
     public boolean relays(JavaSparkContext sc, int partitions) {
+        return choose(sc, partitions).relays();
+    }
+
+    /**
+     * As {@link #relays}, with the reason: the option, and the task slots or dynamic allocation it was weighed
+     * against.
+     *
+     * @throws InvalidInputException for RELAY when the stage cannot fit
+     */
+    public Choice choose(JavaSparkContext sc, int partitions) {
+        String option = "--sync-via " + name().toLowerCase(Locale.ROOT);
         if (this == JOBS) {
-            return false;
+            return new Choice(false, option);
         }
         boolean fits = RelayedStage.fits(sc, partitions);
+        String room = RelayedStage.dynamicAllocation(sc) ? "dynamic allocation is on"
+                : partitions + " partitions need " + partitions + " task slots and the executors have "
+                        + RelayedStage.slots(sc);
         if (this == RELAY && !fits) {
-            throw new InvalidInputException("--sync-via relay runs every partition's task at once, but "
-                    + (RelayedStage.dynamicAllocation(sc) ? "dynamic allocation is on"
-                            : partitions + " partitions need " + partitions + " task slots and the executors have "
-                                    + RelayedStage.slots(sc))
+            throw new InvalidInputException("--sync-via relay runs every partition's task at once, but " + room
                     + "; use fewer --partitions or --sync-via jobs");
         }
-        return fits;
+        return new Choice(fits, option + ": " + room);
     }
 }
