@@ -66,8 +66,8 @@ import scala.reflect.ClassTag$;
  */
 public final class ChainsJob implements SteppedJob {
     private static final Logger LOG = LoggerFactory.getLogger(ChainsJob.class);
-    private final SyncPathLog syncPath = new SyncPathLog(LOG, "chains", "round");
 
+    private final SyncPathLog syncPath = new SyncPathLog(LOG, "chains", "round");
     private final JavaSparkContext sc;
     private final ChainsConfig config;
     private final RandomStreams streams;

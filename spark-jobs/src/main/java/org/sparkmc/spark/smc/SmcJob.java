@@ -64,7 +64,6 @@ import scala.reflect.ClassTag$;
  */
 public final class SmcJob {
     private static final Logger LOG = LoggerFactory.getLogger(SmcJob.class);
-    private final SyncPathLog syncPath = new SyncPathLog(LOG, "smc", "step");
     /** A chunk of steps in one task ({@link #steps}) or one relayed stage stops at this many steps… */
     private static final int MAX_CHUNK_STEPS = 4_096;
     /** …or at about this many particle-steps (≈ 0.15 s of the bootstrap filter's work). */
@@ -76,6 +75,7 @@ public final class SmcJob {
      */
     private static final long RELAYED_CHUNK_PARTICLE_STEPS = 5_000_000_000L;
 
+    private final SyncPathLog syncPath = new SyncPathLog(LOG, "smc", "step");
     private final JavaSparkContext sc;
     private final SmcConfig config;
     private final RandomStreams streams;

@@ -16,7 +16,7 @@ public final class SyncPathLog {
 
     /**
      * @param job the job's name as its log lines start ({@code "lda"})
-     * @param step what one synchronised step is ({@code "sweep"}, {@code "round"}, {@code "step"})
+     * @param step what one synchronised step is ({@code "sync step"}, {@code "round"}, {@code "step"})
      */
     public SyncPathLog(Logger log, String job, String step) {
         this.log = log;
