@@ -74,8 +74,7 @@ final class RelayedRounds extends AbstractFunction1<Iterator<ChainState>, Iterat
             }
             client.done();
         } catch (IOException e) {
-            throw new UncheckedIOException("chains: the sync relay on the driver (" + relay + ") failed",
-                    e);
+            throw new UncheckedIOException("chains: the sync relay on the driver (" + relay + ") failed", e);
         }
         RelayedDrawsRDD.keep(drawsRdd, context.partitionId(), kept);
         return CollectionConverters.asScala(java.util.Collections.emptyIterator());

@@ -145,15 +145,6 @@ public final class RoundRelay implements AutoCloseable {
         return new RelayAddress(host, server.getLocalPort(), timeoutMillis);
     }
 
-    /** The host the tasks connect to. */
-    public String host() {
-        return host;
-    }
-
-    public int port() {
-        return server.getLocalPort();
-    }
-
     /**
      * The driver's answer to {@code round} of a relay {@linkplain #toDriver to the driver}, which every task gets back
      * once all have sent their frames of that round. Answers come in round order, from round 0.

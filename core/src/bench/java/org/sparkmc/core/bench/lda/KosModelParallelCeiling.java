@@ -80,8 +80,9 @@ public final class KosModelParallelCeiling {
                     List<TopicWordDelta> deltas = new ArrayList<>();
                     long slowest = 0;
                     for (Future<SubStepWork> f : work) {
-                        slowest = Math.max(slowest, f.get().nanos());
-                        deltas.add(f.get().delta());
+                        SubStepWork done = f.get();
+                        slowest = Math.max(slowest, done.nanos());
+                        deltas.add(done.delta());
                     }
                     busiest += slowest;
                     long m0 = System.nanoTime();
