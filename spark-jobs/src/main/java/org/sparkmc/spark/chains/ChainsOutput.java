@@ -73,7 +73,7 @@ public final class ChainsOutput {
         int firstSamplingRound = config.warmupRounds() + 1;
         JavaRDD<Row> rows = rounds.flatMap(r -> toRows(r, (r.round() - firstSamplingRound) * roundSize).iterator());
         spark.sparkContext().setJobDescription("chains: write draws.parquet");
-        spark.createDataFrame(rows, drawsSchema(names)).coalesce(config.partitions()).write()
+        ParquetDraws.writer(spark.createDataFrame(rows, drawsSchema(names)).coalesce(config.partitions()))
                 .parquet(out.staged("draws.parquet"));
     }
 
@@ -108,7 +108,7 @@ public final class ChainsOutput {
     /** Writes one round's draws (for a checkpoint) in the draws.parquet layout; {@code draw} counts within the round. */
     static void writeRoundDraws(JavaRDD<RoundResult> round, List<String> names, String path) {
         SparkSession spark = SparkSession.builder().getOrCreate();
-        spark.createDataFrame(round.flatMap(r -> toRows(r, 0).iterator()), drawsSchema(names)).write()
+        ParquetDraws.writer(spark.createDataFrame(round.flatMap(r -> toRows(r, 0).iterator()), drawsSchema(names)))
                 .mode(org.apache.spark.sql.SaveMode.Overwrite).parquet(path);
     }
 

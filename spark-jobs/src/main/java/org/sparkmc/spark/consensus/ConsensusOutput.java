@@ -31,8 +31,8 @@ final class ConsensusOutput {
         for (int c = 0; c < result.combined().length; c++) {
             addRows(rows, null, c, result.combined()[c]);
         }
-        spark.createDataFrame(rows, ParquetDraws.schema(List.of("chain"), result.names())).coalesce(1).write()
-                .parquet(out.staged("draws.parquet"));
+        ParquetDraws.writer(spark.createDataFrame(rows, ParquetDraws.schema(List.of("chain"), result.names()))
+                .coalesce(1)).parquet(out.staged("draws.parquet"));
         spark.sparkContext().setJobDescription("consensus: write shard_draws.parquet");
         List<Row> shardRows = new ArrayList<>();
         for (int s = 0; s < result.shardDraws().length; s++) {
@@ -42,8 +42,8 @@ final class ConsensusOutput {
         }
         List<String> withLp = new ArrayList<>(result.names());
         withLp.add("lp__");
-        spark.createDataFrame(shardRows, ParquetDraws.schema(List.of("shard", "chain"), withLp)).coalesce(1).write()
-                .parquet(out.staged("shard_draws.parquet"));
+        ParquetDraws.writer(spark.createDataFrame(shardRows, ParquetDraws.schema(List.of("shard", "chain"), withLp))
+                .coalesce(1)).parquet(out.staged("shard_draws.parquet"));
         out.writeText("summary.json", summaryJson(config, result));
         out.writeText("summary.csv", SummaryFiles.csv(result.parameters()));
         out.writeText("shard_summary.csv", shardCsv(result));
