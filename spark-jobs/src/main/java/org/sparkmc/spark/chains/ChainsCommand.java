@@ -24,6 +24,7 @@ import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.ModelDataReader;
 import org.sparkmc.spark.sync.SyncVia;
+import org.sparkmc.spark.run.CheckpointCadence;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -124,9 +125,11 @@ public final class ChainsCommand extends JobCommand {
     @Mixin
     private ResumeOptions checkpoint;
 
-    @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "1",
-            description = "Rounds between checkpoints. Default: ${DEFAULT-VALUE}.")
-    private int checkpointEvery;
+    @Option(names = "--checkpoint-every", paramLabel = "N|auto", defaultValue = "1",
+            description = "Rounds between checkpoints (each round's draws are saved as it ends, so a save adds "
+                + "little), or auto: the first after 10 rounds, then as often as keeps the saves near 5% of the "
+                + "run's time. Default: ${DEFAULT-VALUE}.")
+    private String checkpointEvery;
 
     @Mixin
     private OutputOptions outputOptions;
@@ -155,7 +158,7 @@ public final class ChainsCommand extends JobCommand {
         ChainsConfig checked = new ChainsConfig(model, target, Fingerprint.sha256(parameters.asMap()), kernel,
                 kernelInstance, scale, adapt, targetAccept, chains, warmup, roundSize, maxRounds, minEss, maxRhat, seed,
                 Math.max(partitions, 1), driverDraws(), syncVia.value());
-        checkpoint.check(checkpointEvery);
+        CheckpointCadence cadence = checkpoint.cadence(checkpointEvery);
         checkRelayable(checked);
         Require.atLeast(reportParameters, 1, "--report-parameters");
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
@@ -171,7 +174,7 @@ public final class ChainsCommand extends JobCommand {
             // More partitions than chains would only be empty (each one a task and a file of draws.parquet).
             int parts = Math.min(chains, partitions > 0 ? partitions : sc.defaultParallelism());
             ChainsConfig config = checked.withPartitions(parts);
-            ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpoint.dir(), checkpointEvery,
+            ChainsJob job = new ChainsJob(sc, config, new ChainsJob.Checkpointing(checkpoint.dir(), cadence,
                     checkpoint.resume(), config.fingerprint()), store);
             ChainsResult result = job.run();
             ChainsOutput.write(spark, output, job, config, result,

@@ -31,6 +31,7 @@ import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.diagnose.ByParameter;
 import org.sparkmc.spark.diagnose.ParameterResult;
 import org.sparkmc.spark.io.ChainSeries;
+import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.run.SteppedJob;
 import org.sparkmc.spark.sync.RelayedStage;
@@ -94,8 +95,8 @@ public final class ChainsJob implements SteppedJob {
     private List<ParameterResult> finalResults;
 
     /** Checkpointing: a directory (null for none), how often the state is saved, whether to resume from it. */
-    public record Checkpointing(String dir, int every, boolean resume, String fingerprint) {
-        public static final Checkpointing NONE = new Checkpointing(null, 1, false, "");
+    public record Checkpointing(String dir, CheckpointCadence every, boolean resume, String fingerprint) {
+        public static final Checkpointing NONE = new Checkpointing(null, CheckpointCadence.auto(), false, "");
     }
 
     private final Checkpointing checkpointing;
@@ -125,7 +126,7 @@ public final class ChainsJob implements SteppedJob {
     /** Runs the whole loop ({@link StepRunner}: a round a step) and returns the full summaries. */
     public ChainsResult run() {
         (checkpoint == null ? StepRunner.withoutCheckpoints(LOG)
-                : StepRunner.checkpointingEvery(LOG, checkpointing.every())).run(this);
+                : StepRunner.checkpointing(LOG, checkpointing.every())).run(this);
         try {
             return result();
         } catch (RuntimeException | Error e) {

@@ -1,8 +1,10 @@
 package org.sparkmc.spark.cli;
 
+import java.util.Objects;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.io.CheckpointStates;
+import org.sparkmc.spark.run.CheckpointCadence;
 import picocli.CommandLine.Option;
 
 /**
@@ -11,28 +13,34 @@ import picocli.CommandLine.Option;
  */
 public final class ResumeOptions {
     @Option(names = "--checkpoint", paramLabel = "DIR",
-            description = "Save the run's complete state here (every --checkpoint-every rounds, sweeps or steps) so "
-                + "--resume can finish it after a crash with identical outputs.")
+            description = "Save the run's complete state here (as often as --checkpoint-every says) so --resume can "
+                + "finish it after a crash with identical outputs.")
     private String dir;
 
     @Option(names = "--resume", description = "Continue from the newest checkpoint in --checkpoint (a fresh start "
             + "when there is none yet), which must come from a run with the same settings and data.")
     private boolean resume;
 
-    /** Fails as bad input on --resume without --checkpoint or a save interval below 1. */
-    public void check(int every) {
-        check(dir, resume, every);
+    /**
+     * The save cadence given as {@code --checkpoint-every} ({@code every}: {@code auto} or a whole number of steps);
+     * fails as bad input on --resume without --checkpoint or on any other value.
+     */
+    public CheckpointCadence cadence(String every) {
+        CheckpointCadence cadence = CheckpointCadence.parse(every, "--checkpoint-every");
+        check(dir, resume, cadence);
+        return cadence;
     }
 
     /**
-     * Fails as bad input on {@code resume} without a checkpoint directory or a save interval ({@code
-     * --checkpoint-every}) below 1.
+     * Fails as bad input on {@code resume} without a checkpoint directory.
+     *
+     * @throws NullPointerException without a cadence
      */
-    public static void check(String dir, boolean resume, int every) {
+    public static void check(String dir, boolean resume, CheckpointCadence every) {
+        Objects.requireNonNull(every, "checkpoint cadence");
         if (resume && dir == null) {
             throw new InvalidInputException("--resume needs --checkpoint DIR");
         }
-        Require.atLeast(every, 1, "--checkpoint-every");
     }
 
     /**

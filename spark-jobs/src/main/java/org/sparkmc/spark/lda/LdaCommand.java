@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import org.sparkmc.spark.sync.SyncVia;
+import org.sparkmc.spark.run.CheckpointCadence;
 
 /** {@code sparkmc lda}: a topic model by AD-LDA collapsed Gibbs sampling with the documents spread over executors. */
 @Command(name = "lda", mixinStandardHelpOptions = true, sortOptions = false,
@@ -161,9 +162,11 @@ public final class LdaCommand extends JobCommand {
     @Mixin
     private ResumeOptions checkpoint;
 
-    @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "10",
-            description = "Sweeps between checkpoints. Default: ${DEFAULT-VALUE}.")
-    private int checkpointEvery;
+    @Option(names = "--checkpoint-every", paramLabel = "N|auto", defaultValue = "auto",
+            description = "Sweeps between checkpoints, or auto: the first after 10 sweeps, then as often as keeps "
+                + "the saves near 5% of the run's time (a save ends the stage that relays the sweeps). Default: "
+                + "${DEFAULT-VALUE}.")
+    private String checkpointEvery;
 
     @Option(names = "--lineage-every", paramLabel = "N", defaultValue = "10",
             description = "Steps between cuts of the cached blocks' Spark lineage (not resumable: see --checkpoint). "
@@ -192,7 +195,7 @@ public final class LdaCommand extends JobCommand {
         if (uci && (vocab == null || vocab.isBlank())) {
             throw new InvalidInputException("--docword needs --vocab FILE (the UCI vocabulary)");
         }
-        checkpoint.check(checkpointEvery);
+        CheckpointCadence cadence = checkpoint.cadence(checkpointEvery);
         checkPartitions(partitions);
         LdaConfig config = config();
         LdaChains several = LdaChains.of(chains, chainSweeps, config,
@@ -215,7 +218,7 @@ public final class LdaCommand extends JobCommand {
             // Read on the executors: the driver holds only the header, the vocabulary and the documents' index.
             LdaCorpus corpus = uci ? LdaCorpusReader.readUci(sc, uciHead)
                     : LdaCorpusReader.readText(spark, text, textOptions);
-            result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpoint.dir(), checkpointEvery,
+            result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpoint.dir(), cadence,
                     checkpoint.resume(), lineageDir), several)
                     .run(corpus);
             LdaOutput.write(spark, output, config, result);

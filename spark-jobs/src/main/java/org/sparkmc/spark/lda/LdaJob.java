@@ -23,6 +23,7 @@ import org.sparkmc.core.lda.LeftToRight;
 import org.sparkmc.core.lda.PosteriorMeanTopics;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.run.SteppedJob;
 import scala.Tuple2;
@@ -51,9 +52,9 @@ public final class LdaJob {
      * @param resume continue from the newest checkpoint in {@code dir}
      * @param lineageDir reliable RDD checkpoints for the lineage cuts (null: {@code dir}/rdd, or local ones)
      */
-    public record Checkpointing(String dir, int every, boolean resume, String lineageDir) {
+    public record Checkpointing(String dir, CheckpointCadence every, boolean resume, String lineageDir) {
         public static Checkpointing none() {
-            return new Checkpointing(null, 1, false, null);
+            return new Checkpointing(null, CheckpointCadence.auto(), false, null);
         }
     }
 
@@ -113,10 +114,9 @@ public final class LdaJob {
         JavaPairRDD<Integer, Corpus> heldOutBlocks = heldOutBlocks(heldOut);
         Sweeps sweeps = new Sweeps(all, training, checkpoint, fingerprint, saved, mode);
         int interval = config.syncInterval();
-        // Saves fall after whole sync steps: the checkpoint interval rounded up to them.
+        // Saves fall after whole sync steps: a fixed checkpoint interval rounded up to them.
         StepRunner runner = checkpoint == null ? StepRunner.withoutCheckpoints(LOG)
-                : StepRunner.checkpointingEvery(LOG, Math.max(1, (checkpointing.every() + interval - 1) / interval)
-                        * interval);
+                : StepRunner.checkpointing(LOG, checkpointing.every().roundedUpTo(interval));
         runner.run(sweeps);
         LdaRun run = sweeps.run;
         // The caller closes the run it returns; on a failure it is closed here (cached blocks, newest lineage

@@ -116,9 +116,11 @@ public final class SmcCommand extends JobCommand {
     @Mixin
     private ResumeOptions checkpoint;
 
-    @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "10",
-            description = "Steps between checkpoints. Default: ${DEFAULT-VALUE}.")
-    private int checkpointEvery;
+    @Option(names = "--checkpoint-every", paramLabel = "N|auto", defaultValue = "auto",
+            description = "Steps between checkpoints, or auto: the first after 10 steps, then as often as keeps "
+                + "the saves near 5% of the run's time (a save ends the stage that relays the steps). Default: "
+                + "${DEFAULT-VALUE}.")
+    private String checkpointEvery;
 
     @Option(names = "--lineage-every", paramLabel = "STEPS", defaultValue = "25",
             description = "Cut the particle RDD's lineage (a Spark RDD checkpoint, not a resumable one; formerly "
@@ -160,7 +162,8 @@ public final class SmcCommand extends JobCommand {
                 missingPolicy);
         SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,
                 lineageEvery, lineageDir, syncVia.value());
-        SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpoint.dir(), checkpointEvery,
+        SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpoint.dir(),
+                checkpoint.cadence(checkpointEvery),
                 checkpoint.resume(), Fingerprint.of(config, new Sources(model, filter,
                         Fingerprint.sha256(parameters.asMap()), timeColumn, columns)));
         ObservationCsv.Options csv = ObservationCsv.Options.defaults().withMissing(missingPolicy);

@@ -30,6 +30,7 @@ import org.sparkmc.spark.BusiestPartition;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.LineageCheckpoints;
+import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.sync.RelayedStage;
 import org.sparkmc.spark.sync.RoundRelay;
@@ -106,8 +107,8 @@ public final class SmcJob {
      * Checkpointing of the whole run (not the particles' lineage): a directory (null for none), every how many steps
      * the state is saved, whether to resume from it, and the fingerprint of the settings that determine every number.
      */
-    public record Checkpointing(String dir, int every, boolean resume, String fingerprint) {
-        public static final Checkpointing NONE = new Checkpointing(null, 1, false, "");
+    public record Checkpointing(String dir, CheckpointCadence every, boolean resume, String fingerprint) {
+        public static final Checkpointing NONE = new Checkpointing(null, CheckpointCadence.auto(), false, "");
 
         public Checkpointing {
             ResumeOptions.check(dir, resume, every);
@@ -475,7 +476,7 @@ public final class SmcJob {
     public SmcResult run(ObservationFeed feed) {
         FeedSteps steps = new FeedSteps(this, feed);
         (checkpoint == null ? StepRunner.withoutCheckpoints(LOG)
-                : StepRunner.checkpointingEvery(LOG, checkpointing.every())).run(steps);
+                : StepRunner.checkpointing(LOG, checkpointing.every())).run(steps);
         release();
         return new SmcResult(logLikelihood, steps.rows(), resamplings, (System.nanoTime() - started) / 1e9,
                 feed.columns() == null ? List.of() : feed.columns(), feed.location(), feed.online());

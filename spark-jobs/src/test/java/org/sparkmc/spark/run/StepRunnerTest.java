@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import org.sparkmc.core.InvalidInputException;
 
 /** The runner's contract: the loop, the checkpoint cadence, the step limits, the closing line, release on failure. */
 class StepRunnerTest {
@@ -24,6 +25,10 @@ class StepRunnerTest {
         boolean initialised;
         boolean released;
         boolean flagsLast = true;
+        /** A clock the steps and saves move: {@code stepNanos} a step, {@code saveNanos} a save. */
+        long clock;
+        long stepNanos;
+        long saveNanos;
 
         Counting(int start, int total, int chunk, int failAt) {
             this.done = start;
@@ -60,6 +65,7 @@ class StepRunnerTest {
             int run = Math.min(Math.min(limit, chunk), total - done);
             for (int k = 0; k < run; k++) {
                 done++;
+                clock += stepNanos;
                 if (done == failAt) {
                     throw new IllegalStateException("step " + done + " failed");
                 }
@@ -72,6 +78,7 @@ class StepRunnerTest {
         @Override
         public void snapshot() {
             snapshots.add(done);
+            clock += saveNanos;
         }
 
         @Override
@@ -85,7 +92,7 @@ class StepRunnerTest {
     @Test
     void savesEveryNStepsAndAfterTheLastNeverRunningPastADueSave() {
         Counting job = new Counting(0, 23, 100, -1);
-        StepRunner.checkpointingEvery(LOG, 5).run(job);
+        StepRunner.checkpointing(LOG, CheckpointCadence.every(5)).run(job);
         assertEquals(23, job.done);
         assertEquals(List.of(5, 10, 15, 20, 23), job.snapshots);
         assertEquals(List.of(5, 5, 5, 5, 5), job.limits);
@@ -96,7 +103,7 @@ class StepRunnerTest {
     @Test
     void aJobThatRunsFewerStepsThanAllowedIsAskedAgainWithWhatIsLeftBeforeTheSave() {
         Counting job = new Counting(0, 10, 2, -1);
-        StepRunner.checkpointingEvery(LOG, 3).run(job);
+        StepRunner.checkpointing(LOG, CheckpointCadence.every(3)).run(job);
         assertEquals(List.of(3, 6, 9, 10), job.snapshots);
         assertEquals(List.of(3, 1, 3, 1, 3, 1, 3), job.limits);
     }
@@ -104,7 +111,7 @@ class StepRunnerTest {
     @Test
     void aResumedRunCountsItsSavesFromWhereItStarted() {
         Counting job = new Counting(7, 20, 100, -1);
-        StepRunner.checkpointingEvery(LOG, 5).run(job);
+        StepRunner.checkpointing(LOG, CheckpointCadence.every(5)).run(job);
         assertEquals(List.of(12, 17, 20), job.snapshots);
     }
 
@@ -119,7 +126,7 @@ class StepRunnerTest {
     @Test
     void aResumedRunThatWasAlreadyDoneRunsNothing() {
         Counting job = new Counting(9, 9, 100, -1);
-        StepRunner.checkpointingEvery(LOG, 4).run(job);
+        StepRunner.checkpointing(LOG, CheckpointCadence.every(4)).run(job);
         assertEquals(List.of(), job.limits);
         assertEquals(List.of(), job.snapshots);
     }
@@ -128,7 +135,7 @@ class StepRunnerTest {
     void aFailedStepReleasesTheJobAndPropagates() {
         Counting job = new Counting(0, 20, 100, 8);
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> StepRunner.checkpointingEvery(LOG, 5).run(job));
+                () -> StepRunner.checkpointing(LOG, CheckpointCadence.every(5)).run(job));
         assertEquals("step 8 failed", e.getMessage());
         assertTrue(job.released);
         assertEquals(List.of(5), job.snapshots);
@@ -146,7 +153,7 @@ class StepRunnerTest {
                 () -> StepRunner.withoutCheckpoints(LOG).run(job));
         assertEquals("no checkpoint", e.getMessage());
         assertTrue(job.released);
-        assertThrows(IllegalArgumentException.class, () -> StepRunner.checkpointingEvery(LOG, 0));
+        assertThrows(IllegalArgumentException.class, () -> CheckpointCadence.every(0));
     }
 
     @Test
@@ -170,5 +177,70 @@ class StepRunnerTest {
         };
         StepRunner.withoutCheckpoints(LOG).run(flagged);
         assertEquals(4, flagged.done);
+    }
+
+    /** Under auto: a job of {@code total} steps of {@code stepMs} each whose saves take {@code saveMs}. */
+    private static Counting autoRun(int total, long stepMs, long saveMs) {
+        Counting job = new Counting(0, total, 100_000, -1);
+        job.stepNanos = stepMs * 1_000_000;
+        job.saveNanos = saveMs * 1_000_000;
+        new StepRunner(LOG, CheckpointCadence.auto(), () -> job.clock).run(job);
+        return job;
+    }
+
+    @Test
+    void autoSavesAfterThirtySecondsOfStepsOrNineteenTimesTheLastSave() {
+        // 10 ms steps and 100 ms saves: 10 steps timed, then a save every 30 s (3,000 steps) and after the last.
+        Counting cheap = autoRun(10_000, 10, 100);
+        assertEquals(List.of(3_000, 6_000, 9_000, 10_000), cheap.snapshots);
+        assertEquals(List.of(10, 2_990, 3_000, 3_000, 3_000), cheap.limits); // the job stops at its end itself
+        // 5 s saves: after the first, 19 × 5 s = 95 s of steps (9,500) between saves.
+        Counting dearSaves = autoRun(20_000, 10, 5_000);
+        assertEquals(List.of(3_000, 12_500, 20_000), dearSaves.snapshots);
+        // 60 s steps: the first 10 are run before any is timed, then a save after every step.
+        Counting slowSteps = autoRun(13, 60_000, 1_000);
+        assertEquals(List.of(10, 11, 12, 13), slowSteps.snapshots);
+        // A run shorter than 30 s saves only after its last step.
+        Counting shortRun = autoRun(2_000, 10, 2_000);
+        assertEquals(List.of(2_000), shortRun.snapshots);
+        assertEquals(List.of(10, 2_990), shortRun.limits);
+    }
+
+    @Test
+    void autoKeepsTheSavesNearFivePercentOfTheRun() {
+        for (long[] costs : new long[][] {{10, 100}, {3, 700}, {250, 4_000}, {1_000, 1_000}, {2, 30_000}}) {
+            Counting job = autoRun(200_000, costs[0], costs[1]);
+            double share = job.snapshots.size() * costs[1] * 1e6 / job.clock;
+            // 5%, and the shares of the first save (before any save was timed) and of the last (after the last step,
+            // however few steps preceded it).
+            double bound = 0.05 + 2 * costs[1] * 1e6 / job.clock;
+            assertTrue(share <= bound + 1e-9, "steps " + costs[0] + " ms, saves " + costs[1] + " ms: share " + share);
+            assertEquals(200_000, job.snapshots.get(job.snapshots.size() - 1));
+        }
+    }
+
+    @Test
+    void aFixedCadenceIgnoresTheClock() {
+        Counting job = new Counting(0, 12, 100, -1);
+        job.stepNanos = 1;
+        job.saveNanos = 1_000_000_000;
+        new StepRunner(LOG, CheckpointCadence.every(4), () -> job.clock).run(job);
+        assertEquals(List.of(4, 8, 12), job.snapshots);
+    }
+
+    @Test
+    void theOptionTakesAutoOrAWholeNumberOfStepsAndRoundsFixedOnesUp() {
+        assertTrue(CheckpointCadence.parse("auto", "--checkpoint-every").isAuto());
+        assertEquals(CheckpointCadence.every(12), CheckpointCadence.parse(" 12 ", "--checkpoint-every"));
+        for (String bad : new String[] {"0", "-3", "ten", "", "1.5"}) {
+            InvalidInputException e = assertThrows(InvalidInputException.class,
+                    () -> CheckpointCadence.parse(bad, "--checkpoint-every"));
+            assertEquals("--checkpoint-every must be a whole number ≥ 1 or auto, is '" + bad + "'", e.getMessage());
+        }
+        assertEquals(CheckpointCadence.every(12), CheckpointCadence.every(10).roundedUpTo(4));
+        assertEquals(CheckpointCadence.every(8), CheckpointCadence.every(8).roundedUpTo(4));
+        assertTrue(CheckpointCadence.auto().roundedUpTo(4).isAuto());
+        assertEquals("auto", CheckpointCadence.auto().toString());
+        assertEquals("12", CheckpointCadence.every(12).toString());
     }
 }
