@@ -117,8 +117,9 @@ with DAG(
             "--vocab", f"{OUTPUT_ROOT}/inputs/{day}/vocab.txt",
             "--out", f"{OUTPUT_ROOT}/lda/{day}",
             "--overwrite",
+            # Saves as --checkpoint-every's default (auto) spaces them: at most about 5% of the run, 30 s of
+            # sweeps lost at the most on a retry.
             "--checkpoint", f"{OUTPUT_ROOT}/checkpoints/lda/{day}",
-            "--checkpoint-every", "10",
             "--resume",
         ],
     )
