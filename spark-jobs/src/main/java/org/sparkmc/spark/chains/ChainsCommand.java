@@ -23,8 +23,8 @@ import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.ModelDataReader;
-import org.sparkmc.spark.sync.SyncVia;
 import org.sparkmc.spark.run.CheckpointCadence;
+import org.sparkmc.spark.sync.SyncVia;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -127,8 +127,8 @@ public final class ChainsCommand extends JobCommand {
 
     @Option(names = "--checkpoint-every", paramLabel = "N|auto", defaultValue = "1",
             description = "Rounds between checkpoints (each round's draws are saved as it ends, so a save adds "
-                + "little), or auto: the first after 10 rounds, then as often as keeps the saves near 5% of the "
-                + "run's time. Default: ${DEFAULT-VALUE}.")
+                + "little), or auto: a save once the rounds since the last have taken 30 s, or 19 times as long as "
+                + "that save took if longer. Default: ${DEFAULT-VALUE}.")
     private String checkpointEvery;
 
     @Mixin

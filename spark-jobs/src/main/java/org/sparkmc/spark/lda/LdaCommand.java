@@ -15,11 +15,11 @@ import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.run.CheckpointCadence;
+import org.sparkmc.spark.sync.SyncVia;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import org.sparkmc.spark.sync.SyncVia;
-import org.sparkmc.spark.run.CheckpointCadence;
 
 /** {@code sparkmc lda}: a topic model by AD-LDA collapsed Gibbs sampling with the documents spread over executors. */
 @Command(name = "lda", mixinStandardHelpOptions = true, sortOptions = false,
@@ -163,9 +163,9 @@ public final class LdaCommand extends JobCommand {
     private ResumeOptions checkpoint;
 
     @Option(names = "--checkpoint-every", paramLabel = "N|auto", defaultValue = "auto",
-            description = "Sweeps between checkpoints, or auto: the first after 10 sweeps, then as often as keeps "
-                + "the saves near 5% of the run's time (a save ends the stage that relays the sweeps). Default: "
-                + "${DEFAULT-VALUE}.")
+            description = "Sweeps between checkpoints, or auto: a save once the sweeps since the last have taken "
+                + "30 s, or 19 times as long as that save took if longer, so saves take at most about 5% of the run "
+                + "(a save ends the stage that relays the sweeps). Default: ${DEFAULT-VALUE}.")
     private String checkpointEvery;
 
     @Option(names = "--lineage-every", paramLabel = "N", defaultValue = "10",

@@ -117,9 +117,9 @@ public final class SmcCommand extends JobCommand {
     private ResumeOptions checkpoint;
 
     @Option(names = "--checkpoint-every", paramLabel = "N|auto", defaultValue = "auto",
-            description = "Steps between checkpoints, or auto: the first after 10 steps, then as often as keeps "
-                + "the saves near 5% of the run's time (a save ends the stage that relays the steps). Default: "
-                + "${DEFAULT-VALUE}.")
+            description = "Steps between checkpoints, or auto: a save once the steps since the last have taken "
+                + "30 s, or 19 times as long as that save took if longer, so saves take at most about 5% of the run "
+                + "(a save ends the stage that relays the steps). Default: ${DEFAULT-VALUE}.")
     private String checkpointEvery;
 
     @Option(names = "--lineage-every", paramLabel = "STEPS", defaultValue = "25",
