@@ -26,6 +26,19 @@ public final class LineageCheckpoints {
         this.what = what;
     }
 
+    /**
+     * Writes the checkpoint (reliable or local) marked on {@code rdd} once its job is done, if that job has not: Spark
+     * writes marked checkpoints at the end of a synchronous job only, and a relayed stage's job is asynchronous
+     * ({@code countAsync}). A job over the cached partitions does it. Until then the lineage is not cut: a lost
+     * executor's partitions would be recomputed through barrier stages whose relays are closed and steps whose
+     * broadcasts are destroyed.
+     */
+    public static void writeMarked(JavaRDD<?> rdd) {
+        if (!rdd.isCheckpointed()) {
+            rdd.count();
+        }
+    }
+
     /** Records {@code rdd}'s checkpoint, once it is written, and deletes the previous one. */
     public void written(JavaRDD<?> rdd) {
         String file = rdd.getCheckpointFile().orElse(null);

@@ -296,6 +296,7 @@ public final class AdLdaSpark implements LdaRun {
                     stepStart[0] = round.relayedNanos();
                 }
             });
+            LineageCheckpoints.writeMarked(next);
             adopt(next, cut);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("lda: cannot open the sync relay on the driver", e);

@@ -312,6 +312,7 @@ public final class SmcJob {
             if (dropParticles) {
                 particlesDropped = true;
             } else {
+                LineageCheckpoints.writeMarked(next);
                 adopt(next, true);
             }
             pending = next;

@@ -190,6 +190,8 @@ class LdaJobTest extends SparkTestBase {
                     assertThrows(IllegalStateException.class, relay::counts, "sweep " + s.sweeps());
                 }
             });
+            // A stage's blocks are cut once it ends: a recomputation could not rerun it (its relay is closed).
+            assertTrue(relay.blocks().isCheckpointed(), "the blocks after a relayed stage are checkpointed");
             jobs.advance(stage, sweepsPerStep, s -> {
                 stepped.add(s);
                 steppedCounts.put(s.sweeps(), jobs.counts());

@@ -63,7 +63,7 @@ class SmcDistributedTest extends SparkTestBase {
     @ParameterizedTest(name = "{0}")
     @EnumSource(ResamplingScheme.class)
     void chunksOfStepsInOneTaskEqualTheSingleMachineFilter(ResamplingScheme scheme) {
-        SmcJob job = compareChunks(scheme, 1, 0.9, 40, new int[] {1, 6, 33}, SmcJob::steps);
+        SmcJob job = compareChunks(scheme, 1, 0.9, 40, new int[] {1, 6, 33}, 8, SmcJob::steps);
         assertTrue(job.lineageDepth() < 8, "lineage depth " + job.lineageDepth());
     }
 
@@ -75,7 +75,7 @@ class SmcDistributedTest extends SparkTestBase {
     @ParameterizedTest(name = "{0}")
     @EnumSource(ResamplingScheme.class)
     void relayedStepsOverTwoPartitionsEqualTheSingleMachineFilter(ResamplingScheme scheme) {
-        compareChunks(scheme, 2, 0.6, 30, new int[] {1, 6, 23}, SmcJob::relayedSteps);
+        compareChunks(scheme, 2, 0.6, 30, new int[] {1, 6, 23}, 2, SmcJob::relayedSteps);
     }
 
     /**
@@ -116,10 +116,12 @@ class SmcDistributedTest extends SparkTestBase {
      * Runs a guided trend filter of 700 particles in blocks of 100 over the first {@code steps} Nile observations
      * (the 13th missing and skipped) in chunks of the given lengths through {@code chunk}, against the single-machine
      * filter: every step's numbers and, after each chunk, the particles bit for bit; more than 3 resampling steps.
+     * After each chunk the particles' lineage is at most {@code maxDepth} RDDs deep (2: cut at the chunk's end).
      * Returns the released job.
      */
     private SmcJob compareChunks(ResamplingScheme scheme, int partitions, double essThreshold, int steps,
-            int[] lengths, java.util.function.BiFunction<SmcJob, List<double[]>, List<StepSummary>> chunk) {
+            int[] lengths, int maxDepth,
+            java.util.function.BiFunction<SmcJob, List<double[]>, List<StepSummary>> chunk) {
         SmcModel model = SmcModelCatalog.create("linear-gaussian", "guided", SmcTestData.trend());
         double[][] y = java.util.Arrays.copyOf(NILE, steps);
         y[12] = new double[] {Double.NaN};
@@ -135,6 +137,8 @@ class SmcDistributedTest extends SparkTestBase {
             for (int length : lengths) {
                 List<StepSummary> actual = chunk.apply(job, java.util.Arrays.asList(y).subList(n, n + length));
                 assertEquals(length, actual.size());
+                // Before any synchronous job on the particles (reading them back would write a marked checkpoint).
+                assertTrue(job.lineageDepth() <= maxDepth, "lineage depth " + job.lineageDepth() + " after a chunk");
                 for (StepSummary a : actual) {
                     assertSameStep(single.step(y[n]), a, scheme + ", step " + n);
                     resampled += a.resampled() ? 1 : 0;
