@@ -18,6 +18,7 @@ import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.CmdStanCsv;
 import org.sparkmc.spark.io.ParquetDraws;
+import org.sparkmc.spark.io.PlainParquet;
 import scala.Tuple2;
 
 /**
@@ -73,7 +74,7 @@ public final class ChainsOutput {
         int firstSamplingRound = config.warmupRounds() + 1;
         JavaRDD<Row> rows = rounds.flatMap(r -> toRows(r, (r.round() - firstSamplingRound) * roundSize).iterator());
         spark.sparkContext().setJobDescription("chains: write draws.parquet");
-        ParquetDraws.writer(spark.createDataFrame(rows, drawsSchema(names)).coalesce(config.partitions()))
+        PlainParquet.writer(spark.createDataFrame(rows, drawsSchema(names)).coalesce(config.partitions()))
                 .parquet(out.staged("draws.parquet"));
     }
 
@@ -108,7 +109,7 @@ public final class ChainsOutput {
     /** Writes one round's draws (for a checkpoint) in the draws.parquet layout; {@code draw} counts within the round. */
     static void writeRoundDraws(JavaRDD<RoundResult> round, List<String> names, String path) {
         SparkSession spark = SparkSession.builder().getOrCreate();
-        ParquetDraws.writer(spark.createDataFrame(round.flatMap(r -> toRows(r, 0).iterator()), drawsSchema(names)))
+        PlainParquet.writer(spark.createDataFrame(round.flatMap(r -> toRows(r, 0).iterator()), drawsSchema(names)))
                 .mode(org.apache.spark.sql.SaveMode.Overwrite).parquet(path);
     }
 

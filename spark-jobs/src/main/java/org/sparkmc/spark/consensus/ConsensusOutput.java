@@ -13,6 +13,7 @@ import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.ParquetDraws;
+import org.sparkmc.spark.io.PlainParquet;
 
 /**
  * Writes a {@code consensus} run, committed atomically as the {@code chains} job's outputs are:
@@ -31,7 +32,7 @@ final class ConsensusOutput {
         for (int c = 0; c < result.combined().length; c++) {
             addRows(rows, null, c, result.combined()[c]);
         }
-        ParquetDraws.writer(spark.createDataFrame(rows, ParquetDraws.schema(List.of("chain"), result.names()))
+        PlainParquet.writer(spark.createDataFrame(rows, ParquetDraws.schema(List.of("chain"), result.names()))
                 .coalesce(1)).parquet(out.staged("draws.parquet"));
         spark.sparkContext().setJobDescription("consensus: write shard_draws.parquet");
         List<Row> shardRows = new ArrayList<>();
@@ -42,7 +43,7 @@ final class ConsensusOutput {
         }
         List<String> withLp = new ArrayList<>(result.names());
         withLp.add("lp__");
-        ParquetDraws.writer(spark.createDataFrame(shardRows, ParquetDraws.schema(List.of("shard", "chain"), withLp))
+        PlainParquet.writer(spark.createDataFrame(shardRows, ParquetDraws.schema(List.of("shard", "chain"), withLp))
                 .coalesce(1)).parquet(out.staged("shard_draws.parquet"));
         out.writeText("summary.json", summaryJson(config, result));
         out.writeText("summary.csv", SummaryFiles.csv(result.parameters()));

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.sql.Column;
-import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.sparkmc.core.InvalidInputException;
@@ -49,15 +48,6 @@ public final class ParquetDraws {
                     org.apache.spark.sql.types.DataTypes.DoubleType, false));
         }
         return org.apache.spark.sql.types.DataTypes.createStructType(fields);
-    }
-
-    /**
-     * A writer of draws in the layout of {@link #schema}, as Parquet without dictionary pages. A column of draws holds
-     * too many distinct values for a dictionary to pay: Parquet builds one, finds it no smaller and drops it, page
-     * after page. Without it, eight schools' draws were written in 40% less time and 13% less space (BENCHMARKS.md).
-     */
-    public static DataFrameWriter<Row> writer(Dataset<Row> draws) {
-        return draws.write().option("parquet.enable.dictionary", "false");
     }
 
     /**

@@ -22,6 +22,7 @@ import org.apache.spark.sql.types.StructType;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.smc.StepSummary;
 import org.sparkmc.spark.io.CheckpointStates;
+import org.sparkmc.spark.io.PlainParquet;
 
 /**
  * An {@code smc} run's checkpoint directory: {@code state-<step>.json} (the driver's whole state after a step: log
@@ -88,8 +89,8 @@ final class SmcCheckpoint {
         try {
             files.fileSystem().mkdirs(target.getParent());
             SparkSession spark = SparkSession.builder().getOrCreate();
-            spark.createDataFrame(particles.map(b -> RowFactory.create(b.block(), b.states(), b.logWeights())),
-                    SCHEMA).write().mode(SaveMode.Overwrite).parquet(tmp.toString());
+            PlainParquet.writer(spark.createDataFrame(particles.map(b -> RowFactory.create(b.block(), b.states(),
+                    b.logWeights())), SCHEMA)).mode(SaveMode.Overwrite).parquet(tmp.toString());
             files.replace(tmp, target);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write checkpoint particles in " + files.dir(), e);

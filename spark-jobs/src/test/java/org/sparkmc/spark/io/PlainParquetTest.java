@@ -24,11 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.spark.SparkTestBase;
 
 /**
- * {@link ParquetDraws#writer} writes draws without dictionary pages and reads back unchanged. The draws repeat few
+ * {@link PlainParquet#writer} writes draws without dictionary pages and reads back unchanged. The draws repeat few
  * values (a chain that rejects keeps its value), so Parquet's default writer would keep a dictionary for every
  * column here: the test fails for a writer that does not switch it off.
  */
-class ParquetDrawsWriterTest extends SparkTestBase {
+class PlainParquetTest extends SparkTestBase {
     @TempDir
     Path dir;
 
@@ -42,7 +42,7 @@ class ParquetDrawsWriterTest extends SparkTestBase {
         }
         Dataset<Row> draws = spark().createDataFrame(rows, ParquetDraws.schema(List.of("chain"), List.of("x", "y")));
         String path = dir.resolve("draws.parquet").toString();
-        ParquetDraws.writer(draws.coalesce(1)).parquet(path);
+        PlainParquet.writer(draws.coalesce(1)).parquet(path);
 
         assertEquals(rows, spark().read().parquet(path).orderBy("chain", "draw").collectAsList());
         List<Encoding> encodings = new ArrayList<>();
