@@ -4,7 +4,8 @@ One run per day: a topic model of the day's corpus (`lda`), and independently a 
 followed by its `diagnose` stage. Each stage
 - writes to an output path templated by the run's logical date, so a rerun of a day replaces exactly that day's
   output (--overwrite) and never another's;
-- checkpoints (every round for chains, every 10 sweeps for lda) under a per-day checkpoint path and is started with
+- checkpoints (every round for chains; for lda as --checkpoint-every auto spaces the saves) under a per-day
+  checkpoint path and is started with
   --resume, so an Airflow retry after a lost driver continues from the last checkpoint instead of starting over (a
   fresh run ignores --resume when no checkpoint exists yet; the resumed outputs equal an uninterrupted run's);
 - maps sparkmc's exit codes (SparkmcSubmitOperator): 0 success; 2 bad input or configuration and 3 finished but
@@ -117,8 +118,8 @@ with DAG(
             "--vocab", f"{OUTPUT_ROOT}/inputs/{day}/vocab.txt",
             "--out", f"{OUTPUT_ROOT}/lda/{day}",
             "--overwrite",
-            # Saves as --checkpoint-every's default (auto) spaces them: at most about 5% of the run, 30 s of
-            # sweeps lost at the most on a retry.
+            # Saves as --checkpoint-every's default (auto) spaces them: after the first, about 5% of the run at
+            # most, and about 30 s of sweeps (or 19 times a save's time, if longer) lost on a retry.
             "--checkpoint", f"{OUTPUT_ROOT}/checkpoints/lda/{day}",
             "--resume",
         ],

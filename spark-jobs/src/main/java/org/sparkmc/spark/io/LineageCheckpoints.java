@@ -31,7 +31,8 @@ public final class LineageCheckpoints {
      * writes marked checkpoints at the end of a synchronous job only, and a relayed stage's job is asynchronous
      * ({@code countAsync}). A job over the cached partitions does it. Until then the lineage is not cut: a lost
      * executor's partitions would be recomputed through barrier stages whose relays are closed and steps whose
-     * broadcasts are destroyed.
+     * broadcasts are destroyed. For an RDD marked with {@code checkpoint()} or {@code localCheckpoint()} only: on any
+     * other the job is wasted.
      */
     public static void writeMarked(JavaRDD<?> rdd) {
         if (!rdd.isCheckpointed()) {

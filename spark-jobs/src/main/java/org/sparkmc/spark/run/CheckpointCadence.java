@@ -3,16 +3,17 @@ package org.sparkmc.spark.run;
 import org.sparkmc.core.InvalidInputException;
 
 /**
- * How often {@link StepRunner} saves a run's state ({@code --checkpoint-every}): every N steps, or {@code auto}: once
- * the steps since the last save have taken {@value #AUTO_MIN_SECONDS} s, or {@value #AUTO_STEPS_PER_SAVE_SECOND} times
- * as long as the last save took if that is longer. A crash then loses about that much work, and the saves cost at
- * most about 5% of the run's time, whatever a step and a save cost: where a step is quick beside a save (KOS: 15 ms a
+ * How often {@link StepRunner} saves a run's state ({@code --checkpoint-every}): every N steps, or {@code auto}. Under
+ * {@code auto} the runner first runs {@value #AUTO_FIRST} steps to learn what a step takes, then saves once the steps
+ * since the last save have taken {@value #AUTO_MIN_SECONDS} s, or {@value #AUTO_STEPS_PER_SAVE_SECOND} times as long
+ * as the last save took if that is longer. A crash then loses about that much work, and the saves after the first take
+ * about 5% of the run's time at most, whatever a step and a save cost. The first save, whose cost is not known before
+ * it is made, and the save after the last step come in any case. Where a step is quick beside a save (KOS: 15 ms a
  * sweep; a save ends the relayed stage and writes every topic), a run of a few seconds saves only after its last step.
- * The first {@value #AUTO_FIRST} steps are run before any is timed. The cadence never changes a number the run
- * produces, only which states are saved.
+ * The cadence never changes a number the run produces, only which states are saved.
  */
 public final class CheckpointCadence {
-    /** Under {@code auto}: the steps run before the runner times any. */
+    /** Under {@code auto}: the steps of the first advance, which tell the runner what a step takes. */
     public static final int AUTO_FIRST = 10;
     /** Under {@code auto}: the least time of steps between two saves. */
     public static final int AUTO_MIN_SECONDS = 30;
@@ -75,7 +76,11 @@ public final class CheckpointCadence {
      * only fall after whole groups of steps); {@code auto} unchanged.
      */
     public CheckpointCadence roundedUpTo(int granule) {
-        return isAuto() ? this : every((every + granule - 1) / granule * granule);
+        if (isAuto()) {
+            return this;
+        }
+        long rounded = ((long) every + granule - 1) / granule * granule;
+        return every((int) Math.min(rounded, (long) Integer.MAX_VALUE / granule * granule));
     }
 
     /**

@@ -57,16 +57,23 @@ public final class StepRunner {
                 });
                 long end = nanoClock.getAsLong();
                 stepNanos = Math.max(1, (end - start) / Math.max(1, job.stepsDone() - before));
-                if (cadence != null && (job.isDone() || cadence.stepsBeforeSave(job.stepsDone() - savedAt,
-                        end - workStart, stepNanos, saveNanos) == 0)) {
+                if (cadence == null) {
+                    continue;
+                }
+                // The cadence first: a job may block in isDone (an online feed waits there for its next batch), and
+                // a save that is due must not wait for it.
+                boolean due = cadence.stepsBeforeSave(job.stepsDone() - savedAt, end - workStart, stepNanos,
+                        saveNanos) == 0;
+                if (due || job.isDone()) {
+                    long saving = nanoClock.getAsLong();
                     job.snapshot();
                     long saved = nanoClock.getAsLong();
-                    saveNanos = saved - end;
+                    saveNanos = saved - saving;
                     savedAt = job.stepsDone();
                     workStart = saved;
                     int next = cadence.stepsBeforeSave(0, 0, stepNanos, saveNanos);
                     boolean changed = said == 0 || next >= 2 * said || 2 * next <= said; // first, then on 2× changes
-                    if (cadence.isAuto() && !job.isDone() && changed) {
+                    if (cadence.isAuto() && due && changed) {
                         log.info(String.format(Locale.ROOT, "checkpoints: the next save in about %d steps "
                                 + "(--checkpoint-every auto: the last save took %.2f s, a step %.3f s)", next,
                                 saveNanos / 1e9, stepNanos / 1e9));

@@ -23,7 +23,8 @@ public interface SteppedJob {
 
     /**
      * Runs at least one and at most {@code limit} further steps, handing each step's progress line to {@code lines}
-     * as the driver learns that the step ended.
+     * as the driver learns that the step ended. A job whose steps come in groups (lda's sync steps of several sweeps)
+     * runs at least one whole group, which may pass the limit; the runner then saves after that group.
      */
     void advance(int limit, Consumer<StepLine> lines);
 

@@ -28,7 +28,8 @@ class LineageCheckpointsTest extends SparkTestBase {
 
         LineageCheckpoints.writeMarked(next);
         assertTrue(next.isCheckpointed());
-        assertFalse(parent.rdd().equals(next.rdd().dependencies().head().rdd()), "the lineage still reaches the parent");
+        assertFalse(parent.rdd().equals(next.rdd().dependencies().head().rdd()),
+                "the lineage still reaches the parent");
         assertEquals(List.of(2, 4, 6, 8, 10, 12), next.collect());
         LineageCheckpoints.writeMarked(next); // written already: no job
         assertTrue(next.isCheckpointed());

@@ -219,6 +219,51 @@ class StepRunnerTest {
         }
     }
 
+    /**
+     * A job that blocks in isDone (an online feed waiting for its next batch): a save that is due is made right after
+     * the steps, before the runner asks whether the run is done, and the wait does not count as the save's time.
+     */
+    @Test
+    void aDueSaveDoesNotWaitForIsDone() {
+        for (CheckpointCadence cadence : List.of(CheckpointCadence.every(5), CheckpointCadence.auto())) {
+            List<String> events = new ArrayList<>();
+            Counting job = new Counting(0, 40, 5, -1) {
+                @Override
+                public boolean isDone() {
+                    events.add("isDone");
+                    clock += 3_600_000_000_000L; // an hour's wait for the next batch
+                    return super.isDone();
+                }
+
+                @Override
+                public void advance(int limit, Consumer<StepLine> lines) {
+                    events.add("advance");
+                    super.advance(limit, lines);
+                }
+
+                @Override
+                public void snapshot() {
+                    events.add("snapshot");
+                    super.snapshot();
+                }
+            };
+            job.stepNanos = 10_000_000;
+            job.saveNanos = 100_000_000;
+            new StepRunner(LOG, cadence, () -> job.clock).run(job);
+            for (int i = 0; i < events.size(); i++) {
+                if (events.get(i).equals("snapshot") && job.snapshots.size() > 0 && i > 0
+                        && !events.get(i - 1).equals("advance")) {
+                    // only the save after the last step may follow isDone (the run's end is known there)
+                    assertEquals(events.size() - 1, i, cadence + ": a save waited for isDone: " + events);
+                }
+            }
+            assertEquals(40, job.snapshots.get(job.snapshots.size() - 1));
+            if (!cadence.isAuto()) {
+                assertEquals(List.of(5, 10, 15, 20, 25, 30, 35, 40), job.snapshots);
+            }
+        }
+    }
+
     @Test
     void aFixedCadenceIgnoresTheClock() {
         Counting job = new Counting(0, 12, 100, -1);
@@ -240,6 +285,8 @@ class StepRunnerTest {
         assertEquals(CheckpointCadence.every(12), CheckpointCadence.every(10).roundedUpTo(4));
         assertEquals(CheckpointCadence.every(8), CheckpointCadence.every(8).roundedUpTo(4));
         assertTrue(CheckpointCadence.auto().roundedUpTo(4).isAuto());
+        assertEquals(CheckpointCadence.every(Integer.MAX_VALUE - 1), CheckpointCadence.every(Integer.MAX_VALUE)
+                .roundedUpTo(2)); // the largest multiple there is, not an overflow
         assertEquals("auto", CheckpointCadence.auto().toString());
         assertEquals("12", CheckpointCadence.every(12).toString());
     }
