@@ -164,7 +164,7 @@ public final class LdaCommand extends JobCommand {
 
     @Option(names = "--checkpoint-every", paramLabel = "N|auto", defaultValue = "auto",
             description = "Sweeps between checkpoints, or auto: a save once the sweeps since the last have taken "
-                + "30 s, or 19 times as long as that save took if longer, so that saves after the first take about 5% "
+                + "30 s, or 19 times as long as that save took if longer, so that saves after the first take about 5%% "
                 + "of the run at most (a save ends the stage that relays the sweeps). Default: ${DEFAULT-VALUE}.")
     private String checkpointEvery;
 

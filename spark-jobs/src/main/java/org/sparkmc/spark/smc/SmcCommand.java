@@ -118,7 +118,7 @@ public final class SmcCommand extends JobCommand {
 
     @Option(names = "--checkpoint-every", paramLabel = "N|auto", defaultValue = "auto",
             description = "Steps between checkpoints, or auto: a save once the steps since the last have taken "
-                + "30 s, or 19 times as long as that save took if longer, so that saves after the first take about 5% "
+                + "30 s, or 19 times as long as that save took if longer, so that saves after the first take about 5%% "
                 + "of the run at most (a save ends the stage that relays the steps). Default: ${DEFAULT-VALUE}.")
     private String checkpointEvery;
 

@@ -46,6 +46,18 @@ class CatalogHelpTest {
     }
 
     /** The check can fail: an entry the help does not list is found missing. */
+    /** Every job's help renders every option's text: picocli warns, and prints a raw string, on a lone '%'. */
+    @Test
+    void everyJobsHelpRendersWithoutAFormatWarning() {
+        for (String job : new String[] {"chains", "diagnose", "smc", "bn", "lda", "consensus", "generate-glm",
+            "generate-lda"}) {
+            BadInputTest.Result r = BadInputTest.runCapturingOut(job, "--help");
+            assertEquals(ExitCode.OK, r.code(), job + ": " + r.err());
+            assertFalse(r.err().contains("picocli WARN") || r.err().contains("Could not format"), job + ": " + r.err());
+        }
+        assertTrue(help("lda").contains("take about 5% of the run"), help("lda"));
+    }
+
     @Test
     void anEntryMissingFromTheHelpIsFound() {
         Catalog<Object> more = Catalog.of(new CatalogEntry<>("hmc", "Hamiltonian Monte Carlo", new Object()));
