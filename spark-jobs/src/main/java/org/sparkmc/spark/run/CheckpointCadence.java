@@ -6,7 +6,7 @@ import org.sparkmc.core.InvalidInputException;
  * How often {@link StepRunner} saves a run's state ({@code --checkpoint-every}): every N steps, or {@code auto}. Under
  * {@code auto} the runner first runs {@value #AUTO_FIRST} steps to learn what a step takes, then saves once the steps
  * since the last save have taken {@value #AUTO_MIN_SECONDS} s, or {@value #AUTO_STEPS_PER_SAVE_SECOND} times as long
- * as the last save took if that is longer. A crash then loses about that much work, and the saves after the first take
+ * as the last save took if that is longer (or a tenth less, when its guess of the steps' time fell just short). A crash then loses about that much work, and the saves after the first take
  * about 5% of the run's time at most, whatever a step and a save cost. The first save, whose cost is not known before
  * it is made, and the save after the last step come in any case. Where a step is quick beside a save (KOS: 15 ms a
  * sweep; a save ends the relayed stage and writes every topic), a run of a few seconds saves only after its last step.
@@ -19,6 +19,9 @@ public final class CheckpointCadence {
     public static final int AUTO_MIN_SECONDS = 30;
     /** Under {@code auto}: the seconds of steps between two saves for each second the last save took. */
     public static final int AUTO_STEPS_PER_SAVE_SECOND = 19;
+
+    /** Under {@code auto}: how early, as a share of the time between saves, a save may come. */
+    static final double AUTO_EARLY = 0.1;
 
     private static final CheckpointCadence AUTO = new CheckpointCadence(0);
 
@@ -100,7 +103,9 @@ public final class CheckpointCadence {
         }
         double due = Math.max(AUTO_MIN_SECONDS * 1e9, AUTO_STEPS_PER_SAVE_SECOND * (double) saveNanos);
         double left = due - workNanos;
-        return left <= 0 ? 0 : (int) Math.min(Math.ceil(left / stepNanos), Integer.MAX_VALUE / 2);
+        // Within a tenth of the mark, save now: the steps usually speed up (the early sweeps are the dense ones), so
+        // the estimate falls a little short, and a stage of a few steps would cost more than saving a little early.
+        return left <= AUTO_EARLY * due ? 0 : (int) Math.min(Math.ceil(left / stepNanos), Integer.MAX_VALUE / 2);
     }
 
     @Override

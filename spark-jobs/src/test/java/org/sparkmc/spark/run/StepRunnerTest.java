@@ -65,7 +65,7 @@ class StepRunnerTest {
             int run = Math.min(Math.min(limit, chunk), total - done);
             for (int k = 0; k < run; k++) {
                 done++;
-                clock += stepNanos;
+                clock += stepCost(done);
                 if (done == failAt) {
                     throw new IllegalStateException("step " + done + " failed");
                 }
@@ -73,6 +73,11 @@ class StepRunnerTest {
                 shown.add(line);
                 lines.accept(line);
             }
+        }
+
+        /** What step {@code step} takes on the clock. */
+        long stepCost(int step) {
+            return stepNanos;
         }
 
         @Override
@@ -204,6 +209,26 @@ class StepRunnerTest {
         Counting shortRun = autoRun(2_000, 10, 2_000);
         assertEquals(List.of(2_000), shortRun.snapshots);
         assertEquals(List.of(10, 2_990), shortRun.limits);
+    }
+
+    /**
+     * Steps that speed up (100 ms for the first 40, then 50 ms; saves of 100 ms): the runner's guess from the slower
+     * steps falls short of the 30 s mark, and within a tenth of it the save comes at once rather than after a third
+     * short advance.
+     */
+    @Test
+    void autoSavesAtOnceWhenAGuessFallsJustShort() {
+        Counting job = new Counting(0, 600, 100_000, -1) {
+            @Override
+            long stepCost(int step) {
+                return step <= 40 ? 100_000_000L : 50_000_000L;
+            }
+        };
+        job.saveNanos = 100_000_000;
+        new StepRunner(LOG, CheckpointCadence.auto(), () -> job.clock).run(job);
+        // 10 steps (1 s); 290 at the 100 ms they took (16 s in fact); 236 at the 55 ms those took (11.8 s): 28.8 s.
+        assertEquals(List.of(10, 290, 236), job.limits.subList(0, 3));
+        assertEquals(536, job.snapshots.get(0));
     }
 
     @Test
