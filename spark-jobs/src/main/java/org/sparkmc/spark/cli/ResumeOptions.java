@@ -1,6 +1,5 @@
 package org.sparkmc.spark.cli;
 
-import java.util.Objects;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.io.CheckpointStates;
@@ -27,17 +26,12 @@ public final class ResumeOptions {
      */
     public CheckpointCadence cadence(String every) {
         CheckpointCadence cadence = CheckpointCadence.parse(every, "--checkpoint-every");
-        check(dir, resume, cadence);
+        check(dir, resume);
         return cadence;
     }
 
-    /**
-     * Fails as bad input on {@code resume} without a checkpoint directory.
-     *
-     * @throws NullPointerException without a cadence
-     */
-    public static void check(String dir, boolean resume, CheckpointCadence every) {
-        Objects.requireNonNull(every, "checkpoint cadence");
+    /** Fails as bad input on {@code resume} without a checkpoint directory. */
+    public static void check(String dir, boolean resume) {
         if (resume && dir == null) {
             throw new InvalidInputException("--resume needs --checkpoint DIR");
         }

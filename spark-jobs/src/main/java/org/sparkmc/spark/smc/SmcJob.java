@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -111,7 +112,8 @@ public final class SmcJob {
         public static final Checkpointing NONE = new Checkpointing(null, CheckpointCadence.auto(), false, "");
 
         public Checkpointing {
-            ResumeOptions.check(dir, resume, every);
+            Objects.requireNonNull(every, "checkpoint cadence");
+            ResumeOptions.check(dir, resume);
         }
     }
 

@@ -31,19 +31,10 @@ public enum SyncVia {
     }
 
     /**
-     * Whether a job of {@code partitions} partitions runs its steps relayed now: asked for, or AUTO and the stage fits
-     * ({@link RelayedStage#fits}). An asked-for relay that cannot fit is refused: Spark would otherwise retry the
-     * barrier stage's slot check for ten minutes.
-     *
-     * @throws InvalidInputException for RELAY when the stage cannot fit
-     */
-    public boolean relays(JavaSparkContext sc, int partitions) {
-        return choose(sc, partitions).relays();
-    }
-
-    /**
-     * As {@link #relays}, with the reason: the option, and the task slots or dynamic allocation it was weighed
-     * against.
+     * Whether a job of {@code partitions} partitions runs its steps relayed now (asked for, or AUTO and the stage fits:
+     * {@link RelayedStage#fits}), with the reason: the option, and the task slots or dynamic allocation it was weighed
+     * against. An asked-for relay that cannot fit is refused: Spark would otherwise retry the barrier stage's slot
+     * check for ten minutes.
      *
      * @throws InvalidInputException for RELAY when the stage cannot fit
      */
