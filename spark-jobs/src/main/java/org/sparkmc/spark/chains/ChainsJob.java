@@ -129,7 +129,7 @@ public final class ChainsJob implements SteppedJob {
                 : StepRunner.checkpointing(LOG, checkpointing.every())).run(this);
         try {
             return result();
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // also Spark's SparkException: checked, yet thrown undeclared from Scala
             release(); // the cached rounds
             throw e;
         }

@@ -144,7 +144,7 @@ public final class LdaJob {
                     averaged == null ? null : finalState, leftToRight, (System.nanoTime() - t0) / 1e9, saved != null,
                     mode, sweeps.explored == null ? List.of() : sweeps.explored.scores(),
                     sweeps.explored == null ? 0 : sweeps.explored.chosen());
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // also Spark's SparkException: checked, yet thrown undeclared from Scala
             run.close();
             throw e;
         }

@@ -84,7 +84,7 @@ public final class StepRunner {
             if (!closed[0]) {
                 progress.step(job.stepsDone(), "end", job.closingLine(), true);
             }
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // also Spark's SparkException: checked, yet thrown undeclared from Scala
             job.release();
             throw e;
         }

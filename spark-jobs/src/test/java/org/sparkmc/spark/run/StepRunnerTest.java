@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.apache.spark.SparkException;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
@@ -144,6 +145,26 @@ class StepRunnerTest {
         assertEquals("step 8 failed", e.getMessage());
         assertTrue(job.released);
         assertEquals(List.of(5), job.snapshots);
+    }
+
+    /** Spark's job failure is a checked {@code SparkException} that Scala throws undeclared: it releases too. */
+    @Test
+    void aSparkJobFailureReleasesTheJob() {
+        Counting job = new Counting(0, 20, 100, -1) {
+            @Override
+            public void snapshot() {
+                throwUndeclared(new SparkException("Job aborted due to stage failure"));
+            }
+        };
+        SparkException e = assertThrows(SparkException.class,
+                () -> StepRunner.checkpointing(LOG, CheckpointCadence.every(5)).run(job));
+        assertEquals("Job aborted due to stage failure", e.getMessage());
+        assertTrue(job.released);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void throwUndeclared(Throwable t) throws T {
+        throw (T) t;
     }
 
     @Test
