@@ -45,9 +45,12 @@ final class ChainsCheckpoint {
     /** The state {@link #load} returned, if any. */
     private Saved loaded;
 
-    /** The driver's state after a round. */
+    /**
+     * The driver's state after a round. {@code acceptedByChain} and {@code proposedByChain} hold each chain's sampling
+     * rounds' counts (index chain − 1); null for none yet, or when an older checkpoint did not record them.
+     */
     record Saved(String fingerprint, int round, int drawsPerChain, long accepted, long proposed, boolean converged,
-            List<ChainState> states, List<RoundSummary> history) {
+            List<ChainState> states, List<RoundSummary> history, long[] acceptedByChain, long[] proposedByChain) {
     }
 
     ChainsCheckpoint(String location, Configuration conf, Kernel<?> kernel) {
@@ -158,6 +161,9 @@ final class ChainsCheckpoint {
             m.put("kernel_state", kernel.encodeState(s));
             m.put("warmup_iterations", s.warmupIterations());
             m.put("sampling_iterations", s.samplingIterations());
+            int c = (int) s.chain() - 1;
+            m.put("accepted", saved.acceptedByChain() == null ? 0 : saved.acceptedByChain()[c]);
+            m.put("proposed", saved.proposedByChain() == null ? 0 : saved.proposedByChain()[c]);
             states.add(m);
         }
         doc.put("states", states);
@@ -184,11 +190,22 @@ final class ChainsCheckpoint {
         }
         try {
             List<ChainState> states = new ArrayList<>();
-            for (JsonNode s : doc.get("states")) {
+            JsonNode stateNodes = doc.get("states");
+            boolean perChain = stateNodes.size() > 0;
+            long[] acceptedByChain = new long[stateNodes.size()];
+            long[] proposedByChain = new long[stateNodes.size()];
+            for (JsonNode s : stateNodes) {
                 double[] position = doubles(s.get("position"));
                 states.add(ChainState.restore(s.get("chain").asLong(), position, s.get("log_density").asDouble(),
                         kernel.codec().decode(doubles(s.get("kernel_state")), position.length),
                         s.get("warmup_iterations").asLong(), s.get("sampling_iterations").asLong()));
+                int c = s.get("chain").asInt() - 1;
+                if (s.has("accepted") && s.has("proposed") && c >= 0 && c < acceptedByChain.length) {
+                    acceptedByChain[c] = s.get("accepted").asLong();
+                    proposedByChain[c] = s.get("proposed").asLong();
+                } else {
+                    perChain = false;
+                }
             }
             List<RoundSummary> history = new ArrayList<>();
             for (JsonNode h : doc.get("history")) {
@@ -199,7 +216,8 @@ final class ChainsCheckpoint {
                     e.getValue().asText()));
             return new Saved(doc.get("fingerprint").asText(), doc.get("round").asInt(),
                     doc.get("draws_per_chain").asInt(), doc.get("accepted").asLong(), doc.get("proposed").asLong(),
-                    doc.get("converged").asBoolean(), states, history);
+                    doc.get("converged").asBoolean(), states, history, perChain ? acceptedByChain : null,
+                    perChain ? proposedByChain : null);
         } catch (IOException | RuntimeException e) {
             throw new InvalidInputException("cannot read checkpoint in " + files.dir() + ": " + e.getMessage(), e);
         }

@@ -206,7 +206,7 @@ public final class ChainsJob implements SteppedJob {
     @Override
     public void snapshot() {
         checkpoint.save(new ChainsCheckpoint.Saved(checkpointing.fingerprint(), round, drawsPerChain, accepted,
-                proposed, converged, states, history));
+                proposed, converged, states, history, acceptedByChain, proposedByChain));
     }
 
     /**
@@ -483,6 +483,12 @@ public final class ChainsJob implements SteppedJob {
         drawsPerChain = saved.drawsPerChain();
         accepted = saved.accepted();
         proposed = saved.proposed();
+        acceptedByChain = saved.acceptedByChain() == null ? null : saved.acceptedByChain().clone();
+        proposedByChain = saved.proposedByChain() == null ? null : saved.proposedByChain().clone();
+        if (acceptedByChain == null && round > config.warmupRounds()) {
+            LOG.warn("chains: the checkpoint in {} predates per-chain acceptance counts; summary.json's "
+                    + "acceptance_per_chain covers only the rounds after round {}", checkpointing.dir(), round);
+        }
         converged = saved.converged();
         history.addAll(saved.history());
         boolean onDriver = (long) drawsPerChain * config.chains() * summarised.size() <= config.driverDrawsLimit();
@@ -573,7 +579,7 @@ public final class ChainsJob implements SteppedJob {
         return all;
     }
 
-    /** Each chain's acceptance rate over its sampling rounds (since the run or its resumption started). */
+    /** Each chain's acceptance rate over its sampling rounds (a resumed run's restored rounds included). */
     public double[] acceptanceByChain() {
         double[] rates = new double[config.chains()];
         for (int c = 0; c < rates.length; c++) {

@@ -13,12 +13,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.LoggedLines;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
@@ -52,6 +55,7 @@ class ChainsCheckpointTest extends SparkTestBase {
         Path swapped = copy(checkpoint, tmp.resolve("swapped"));
         Path partMissing = copy(checkpoint, tmp.resolve("part-missing"));
         Path old = copy(checkpoint, tmp.resolve("old"));
+        Path older = copy(checkpoint, tmp.resolve("older"));
 
         // (c) A clean resume, on one partition instead of two, finishes as the uninterrupted run did.
         Path resumed = tmp.resolve("resumed");
@@ -59,6 +63,9 @@ class ChainsCheckpointTest extends SparkTestBase {
         assertEquals(ExitCode.OK, r.code(), r.err());
         assertEquals(ChainsOutputs.draws(spark(), whole), ChainsOutputs.draws(spark(), resumed));
         assertEquals(ChainsOutputs.summary(whole).get("parameters"), ChainsOutputs.summary(resumed).get("parameters"));
+        for (String field : List.of("acceptance", "acceptance_per_chain")) { // the restored rounds' counts included
+            assertEquals(ChainsOutputs.summary(whole).get(field), ChainsOutputs.summary(resumed).get(field), field);
+        }
 
         // (a) Round 2's draws copied over round 3's: valid Parquet, wrong draws.
         Path round3 = swapped.resolve("rounds/round-00003.parquet");
@@ -86,6 +93,18 @@ class ChainsCheckpointTest extends SparkTestBase {
         r = resume(old, tmp.resolve("out-old"));
         assertRefused(r, tmp.resolve("out-old"), "records no SHA-256 for the draws of round 2 (it predates their "
                 + "verification)");
+
+        // A state written before the chains' acceptance counts were saved resumes, and says what its figures cover.
+        states = new CheckpointStates(older.toString(), new Configuration());
+        doc = (ObjectNode) states.loadNewest(fingerprint(older));
+        doc.get("states").forEach(chain -> ((ObjectNode) chain).remove(List.of("accepted", "proposed")));
+        states.save(3, CheckpointStates.JSON.convertValue(doc, new TypeReference<Map<String, Object>>() { }));
+        BadInputTest.Result[] resumedOlder = new BadInputTest.Result[1];
+        List<String> warnings = LoggedLines.of(ChainsJob.class, Level.WARN,
+                () -> resumedOlder[0] = resume(older, tmp.resolve("out-older")));
+        assertEquals(ExitCode.OK, resumedOlder[0].code(), resumedOlder[0].err());
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("predates per-chain acceptance counts")),
+                warnings.toString());
     }
 
     /**
