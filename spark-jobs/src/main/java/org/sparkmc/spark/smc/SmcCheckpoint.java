@@ -153,7 +153,7 @@ final class SmcCheckpoint {
                     .partitionBy(partitioner).values()
                     .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
             found = CheckpointStates.byId(particles.map(SmcCheckpoint::blockDigest).collect());
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // SparkException is checked in Scala's sense only: it arrives undeclared
             throw new InvalidInputException("checkpoint particles " + path + " are corrupt or unreadable ("
                     + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
         }

@@ -125,6 +125,24 @@ class SmcCheckpointTest extends SparkTestBase {
         assertFalse(r.err().contains("\tat "), r.err());
         assertFalse(Files.exists(tmp.resolve("tampered")));
 
+        // One part file cut short (its .crc removed, as a copy without it would be): refused, exit 2, nothing written.
+        Path truncated = tmp.resolve("truncated.parquet");
+        spark().read().schema(SmcCheckpoint.SCHEMA).parquet(particles.toString()).write().parquet(truncated.toString());
+        Path part;
+        try (var files = Files.list(truncated)) {
+            part = files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(part);
+        Files.write(part, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.deleteIfExists(part.resolveSibling("." + part.getFileName() + ".crc"));
+        deleteTree(particles);
+        Files.move(truncated, particles);
+        r = resume(checkpoint, "truncated");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("step-0000020.parquet"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+        assertFalse(Files.exists(tmp.resolve("truncated")));
+
         deleteTree(particles);
         r = resume(checkpoint, "missing");
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
