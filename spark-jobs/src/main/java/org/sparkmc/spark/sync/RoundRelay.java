@@ -54,8 +54,7 @@ public final class RoundRelay implements AutoCloseable {
      *
      * @param round its number in the attempt, from 0
      * @param frames every partition's frame, by partition
-     * @param relayedNanos {@link System#nanoTime()} when the frames had been sent back to the tasks (in a relay to
-     *     the driver: when every task's frame had come)
+     * @param relayedNanos {@link System#nanoTime()} when every task's frame had come
      */
     public record Round(int round, byte[][] frames, long relayedNanos) {
         /** The bytes the partitions sent in this round. */
@@ -285,6 +284,9 @@ public final class RoundRelay implements AutoCloseable {
                 }
                 continue;
             }
+            // Queued for the driver before the tasks get the frames: once they have them, the stage may end at
+            // any moment, and the driver, seeing it ended, must find every round it ran.
+            rounds.add(new Round(expected, frames, System.nanoTime()));
             for (int p = 0; p < partitions; p++) {
                 DataOutputStream out = conns[p].out;
                 out.writeInt(partitions - 1);
@@ -296,7 +298,6 @@ public final class RoundRelay implements AutoCloseable {
                 }
                 out.flush();
             }
-            rounds.add(new Round(expected, frames, System.nanoTime()));
         }
     }
 

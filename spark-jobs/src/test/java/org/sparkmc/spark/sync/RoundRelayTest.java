@@ -2,6 +2,7 @@ package org.sparkmc.spark.sync;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -85,6 +86,24 @@ class RoundRelayTest {
                     () -> RoundRelay.timeoutMillis(LOOPBACK.clone().set(RoundRelay.TIMEOUT_SETTING, bad)));
             assertEquals(RoundRelay.TIMEOUT_SETTING + " must be a positive time such as 30min or 2h, at most 24 days, "
                     + "is '" + bad + "'", e.getMessage());
+        }
+    }
+
+    /**
+     * A round is the driver's before any task has it back: a stage whose tasks end right after their last exchange
+     * may be seen ending by the driver at any moment after, and it must then find every round queued.
+     */
+    @Test
+    void aRoundIsQueuedForTheDriverBeforeTheTasksHaveIt() throws Exception {
+        try (RoundRelay relay = RoundRelay.onDriver(LOOPBACK, 1);
+                RoundClient client = relay.address().connect(0, 0)) {
+            for (int r = 0; r < 2_000; r++) {
+                client.exchange(r, new byte[] {(byte) r});
+                RoundRelay.Round round = relay.next(0);
+                assertNotNull(round, "round " + r + " was not queued when the task had it back");
+                assertEquals(r, round.round());
+            }
+            client.done();
         }
     }
 
