@@ -11,11 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.storage.StorageLevel;
 import org.sparkmc.core.InvalidInputException;
@@ -114,14 +110,7 @@ final class ChainsCheckpoint {
         for (int r = firstSamplingRound; saved != null && r <= saved.round(); r++) {
             String path = roundDraws(r);
             try {
-                FileSystem fs = files.fileSystem();
-                for (FileStatus part : fs.listStatus(new Path(path),
-                        p -> !p.getName().startsWith("_") && !p.getName().startsWith("."))) {
-                    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(part,
-                            fs.getConf()))) {
-                        reader.getFooter();
-                    }
-                }
+                files.checkParquetFooters(new Path(path));
             } catch (IOException | RuntimeException e) {
                 throw unreadable(path, e);
             }

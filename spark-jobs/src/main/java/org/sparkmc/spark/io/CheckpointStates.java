@@ -21,6 +21,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.sparkmc.core.InvalidInputException;
 
 /**
@@ -164,6 +166,21 @@ public final class CheckpointStates {
     public byte[] readFile(String name) throws IOException {
         try (var in = fs.open(new Path(dir, name))) {
             return in.readAllBytes();
+        }
+    }
+
+    /**
+     * Checks that every data file of the Parquet directory {@code path} (hidden {@code _} and {@code .} files aside)
+     * is Parquet: its footer reads. Needs no Spark, so a checkpoint's damaged file is refused before Spark starts,
+     * not by a failed Spark task that logs its trace first.
+     *
+     * @throws IOException naming what does not read
+     */
+    public void checkParquetFooters(Path path) throws IOException {
+        for (FileStatus part : fs.listStatus(path, p -> !p.getName().startsWith("_") && !p.getName().startsWith("."))) {
+            try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(part, fs.getConf()))) {
+                reader.getFooter();
+            }
         }
     }
 

@@ -119,12 +119,23 @@ final class SmcCheckpoint {
         }
     }
 
+    /** A verified state and where its particles are, read without Spark. */
+    private record State(Saved saved, List<String> blockSha256, Path particles) {
+    }
+
     /**
-     * The newest checkpoint, verified; null when the directory holds none.
-     *
-     * @throws InvalidInputException if it is corrupt, incomplete or from a run with other settings
+     * Before Spark starts: refuses, as {@link #load} would, a checkpoint that is foreign, corrupt, incomplete or
+     * whose particle files do not read as Parquet. (Their SHA-256 is checked as {@link #load} reads them.)
      */
-    Loaded load(String expectedFingerprint, BlockPartitioner partitioner) {
+    void checkBeforeSpark(String expectedFingerprint) {
+        state(expectedFingerprint);
+    }
+
+    /**
+     * The newest state, verified, with its particles present and every file of them Parquet; null when the
+     * directory holds none.
+     */
+    private State state(String expectedFingerprint) {
         JsonNode doc = files.loadNewest(expectedFingerprint);
         if (doc == null) {
             return null;
@@ -144,6 +155,30 @@ final class SmcCheckpoint {
         } catch (IOException e) {
             throw new InvalidInputException("cannot read checkpoint in " + files.dir() + ": " + e.getMessage(), e);
         }
+        try {
+            files.checkParquetFooters(path);
+        } catch (IOException | RuntimeException e) {
+            throw unreadable(path, e);
+        }
+        return new State(saved, expected, path);
+    }
+
+    private static InvalidInputException unreadable(Path path, Exception e) {
+        return new InvalidInputException("checkpoint particles " + path + " are corrupt or unreadable ("
+                + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
+    }
+
+    /**
+     * The newest checkpoint, verified; null when the directory holds none.
+     *
+     * @throws InvalidInputException if it is corrupt, incomplete or from a run with other settings
+     */
+    Loaded load(String expectedFingerprint, BlockPartitioner partitioner) {
+        State state = state(expectedFingerprint);
+        if (state == null) {
+            return null;
+        }
+        Path path = state.particles();
         JavaRDD<ParticleBlock> particles;
         List<String> found;
         try {
@@ -154,15 +189,14 @@ final class SmcCheckpoint {
                     .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
             found = CheckpointStates.byId(particles.map(SmcCheckpoint::blockDigest).collect());
         } catch (Exception e) { // SparkException is checked in Scala's sense only: it arrives undeclared
-            throw new InvalidInputException("checkpoint particles " + path + " are corrupt or unreadable ("
-                    + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
+            throw unreadable(path, e);
         }
-        if (!found.equals(expected)) {
+        if (!found.equals(state.blockSha256())) {
             particles.unpersist(false);
             throw new InvalidInputException("checkpoint particles " + path + " are corrupt (their SHA-256 does not "
                     + "match the state's); remove the checkpoint directory to start over");
         }
-        return new Loaded(saved, particles, path.toString());
+        return new Loaded(state.saved(), particles, path.toString());
     }
 
     private static ParticleBlock toBlock(Row row) {

@@ -180,6 +180,10 @@ public final class SmcCommand extends JobCommand {
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir))) {
             checkpoint.claim();
+            if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts
+                new SmcCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration())
+                        .checkBeforeSpark(checkpointing.fingerprint());
+            }
             SparkSession spark = outputOptions.session("sparkmc smc");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             if (partitions <= 0) {

@@ -3,6 +3,7 @@ package org.sparkmc.spark.smc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -11,15 +12,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
+import org.sparkmc.spark.io.CheckpointStates;
 
 /**
  * The smc checkpoint in-process: a run stopped after k steps (its data cut after k observations) and resumed on
@@ -139,9 +143,16 @@ class SmcCheckpointTest extends SparkTestBase {
         Files.move(truncated, particles);
         r = resume(checkpoint, "truncated");
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
-        assertTrue(r.err().contains("step-0000020.parquet"), r.err());
+        assertTrue(r.err().contains("step-0000020.parquet are corrupt or unreadable"), r.err());
         assertFalse(r.err().contains("\tat "), r.err());
         assertFalse(Files.exists(tmp.resolve("truncated")));
+        // Found without Spark, as the command does before Spark starts: no failed task logs a trace first.
+        String state = Files.readString(checkpoint.resolve("state-00020.json"));
+        String fingerprint = CheckpointStates.JSON.readTree(state.substring(0, state.lastIndexOf("\n#sha256:")))
+                .get("fingerprint").asText();
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> new SmcCheckpoint(checkpoint.toString(), new Configuration()).checkBeforeSpark(fingerprint));
+        assertTrue(e.getMessage().contains("step-0000020.parquet are corrupt or unreadable"), e.getMessage());
 
         deleteTree(particles);
         r = resume(checkpoint, "missing");
