@@ -32,8 +32,9 @@ import scala.Tuple2;
  * An {@code lda} run's checkpoint directory: {@code topics-<sweep>.parquet} (every block's topic assignment, written
  * by the executors), {@code samples/counts-<sweep>.bin} (the global counts of each state averaged into the reported
  * topics so far, with {@code --topic-samples}) and {@code state-<sweep>.json} (the sweeps done, the log-likelihood
- * history, each block's SHA-256 of its topics and each sample's), whose own SHA-256 ends the file. Random streams need no saving: sweep s of block b always
- * draws from the stream keyed by (seed, s, b), and the global counts are rebuilt from the topics.
+ * history, each block's SHA-256 of its topics and each sample's), whose own SHA-256 ends the file. Random streams
+ * need no saving: sweep s of block b always draws from the stream keyed by (seed, s, b), and the global counts are
+ * rebuilt from the topics.
  *
  * <p>The topics are written under a temporary name and renamed before the state that refers to them; the newest
  * state is verified on load, and so is every block's topics against it — a corrupt checkpoint is reported, never used.
@@ -41,6 +42,11 @@ import scala.Tuple2;
 final class LdaCheckpoint {
     private static final StructType SCHEMA = new StructType().add("block", DataTypes.IntegerType, false)
             .add("topics", DataTypes.BinaryType, false).add("sha256", DataTypes.StringType, false);
+
+    /** What Spark names the directory of one context's RDD checkpoints. */
+    private static final String SPARK_CHECKPOINT_DIR = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+    /** Topics written under their temporary name ({@link #save}). */
+    private static final String TOPICS_TMP = "\\.topics-\\d{5,}\\.parquet\\.tmp";
 
     private final CheckpointStates states;
 
@@ -59,6 +65,37 @@ final class LdaCheckpoint {
     /** Where the Spark RDD checkpoints of the cached blocks go (reliable ones survive a lost executor). */
     String rddDirectory() {
         return new Path(states.dir(), "rdd").toString();
+    }
+
+    /**
+     * Deletes what a run killed before its end left here and nothing reads: its lineage cuts, Spark's
+     * {@code rdd/<uuid>} directories (each a full copy of the blocks' topics; a run deletes its own when it ends), and
+     * topics half written under their temporary name. Call before this run's Spark context makes its own directory
+     * under {@link #rddDirectory}. Returns how many it deleted.
+     */
+    int deleteLeftovers() {
+        FileSystem fs = states.fileSystem();
+        int deleted = 0;
+        try {
+            List<Path> leftovers = new ArrayList<>();
+            Path rdd = new Path(rddDirectory());
+            if (fs.exists(rdd)) {
+                for (FileStatus f : fs.listStatus(rdd, p -> p.getName().matches(SPARK_CHECKPOINT_DIR))) {
+                    leftovers.add(f.getPath());
+                }
+            }
+            for (FileStatus f : fs.listStatus(states.dir(), p -> p.getName().matches(TOPICS_TMP))) {
+                leftovers.add(f.getPath());
+            }
+            for (Path p : leftovers) {
+                if (fs.delete(p, true)) {
+                    deleted++;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete an earlier run's leftovers in " + states.dir(), e);
+        }
+        return deleted;
     }
 
     void save(SparkSession spark, String fingerprint, LdaRun run, List<LoglikRow> history,

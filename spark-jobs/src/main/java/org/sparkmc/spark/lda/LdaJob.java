@@ -91,6 +91,11 @@ public final class LdaJob {
                 config.blocks(), config.partitions(), config.kernel(), config.seed());
         LdaCheckpoint checkpoint = checkpointing.dir() == null ? null
                 : new LdaCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
+        int leftovers = checkpoint == null ? 0 : checkpoint.deleteLeftovers();
+        if (leftovers > 0) {
+            LOG.info("lda: deleted {} leftovers of an earlier run killed before its end in {} (lineage cuts, "
+                    + "half-written topics)", leftovers, checkpointing.dir());
+        }
         if (checkpointing.lineageDir() != null) {
             sc.setCheckpointDir(checkpointing.lineageDir());
         } else if (checkpoint != null) {

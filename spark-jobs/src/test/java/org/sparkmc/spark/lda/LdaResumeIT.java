@@ -52,6 +52,9 @@ class LdaResumeIT {
         KilledDriver.killAfter(tenth, tmp.resolve("killed.log"),
                 with(RUN, "--out", out.toString(), "--checkpoint", checkpoint.toString()));
         assertTrue(!Files.exists(out), "a killed run leaves nothing at its output path");
+        try (var cuts = Files.list(checkpoint.resolve("rdd"))) {
+            assertEquals(1, cuts.count(), "the killed run's directory of lineage cuts");
+        }
 
         LauncherIT.Run resumed = LauncherIT.launch(with(RUN, "--out", out.toString(), "--checkpoint",
                 checkpoint.toString(), "--resume"));
@@ -61,6 +64,9 @@ class LdaResumeIT {
         assertEquals(LdaRuns.loglikWithoutTimes(uninterrupted), LdaRuns.loglikWithoutTimes(out));
         assertEquals(LdaRuns.docTopics(reader, uninterrupted), LdaRuns.docTopics(reader, out));
         assertEquals(LdaRuns.summaryWithoutTimes(uninterrupted), LdaRuns.summaryWithoutTimes(out));
+        try (var cuts = Files.list(checkpoint.resolve("rdd"))) {
+            assertEquals(List.of(), cuts.toList(), "the killed run's lineage cuts and the resumed run's own are gone");
+        }
     }
 
     @Test
