@@ -217,6 +217,9 @@ public final class SmcJob {
         if (cut && config.lineageDir() != null) {
             lineageCheckpoints.written(next);
         }
+        if (cut) {
+            resumedFrom = null; // the lineage no longer reads the particles a resume started from
+        }
     }
 
     /**

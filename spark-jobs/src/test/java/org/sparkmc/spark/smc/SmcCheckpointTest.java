@@ -185,6 +185,10 @@ class SmcCheckpointTest extends SparkTestBase {
                 "--checkpoint", twenty.toString(), "--resume", "--out", resumed.toString()));
         assertEquals(ExitCode.OK, r.code(), r.err());
         assertEquals(Files.readString(whole.resolve("filter.csv")), Files.readString(resumed.resolve("filter.csv")));
+        try (var particles = Files.list(twenty.resolve("particles"))) { // the resumed-from ones too, once cut past
+            assertEquals(List.of("step-0000030.parquet"), particles.map(f -> f.getFileName().toString())
+                    .filter(f -> !f.startsWith(".")).toList());
+        }
 
         Path segment = twenty.resolve("rows/rows-0000010.json");
         Files.writeString(segment, Files.readString(segment).replaceFirst("\"ess\":", "\"ess\": "));
