@@ -19,6 +19,7 @@ import org.apache.spark.sql.types.StructField;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
 import org.sparkmc.core.consensus.ShardAssignment;
+import org.sparkmc.spark.io.UnreadableFiles;
 import scala.Tuple2;
 
 /**
@@ -94,11 +95,25 @@ final class GlmTable {
 
     private static Dataset<Row> read(SparkSession spark, String location, String format) {
         spark.sparkContext().setJobDescription("consensus: read the table's schema");
-        return format.equals("parquet") ? spark.read().parquet(location)
-                : spark.read().option("header", "true").option("inferSchema", "false")
-                        // each file's header must name the first file's columns in the same order: Spark reads
-                        // the fields by position, so a file with its columns in another order would be read wrong
-                        .option("enforceSchema", "false").csv(location);
+        try {
+            return format.equals("parquet") ? spark.read().parquet(location)
+                    : spark.read().option("header", "true").option("inferSchema", "false")
+                            // each file's header must name the first file's columns in the same order: Spark reads
+                            // the fields by position, so a file with its columns in another order would be read wrong
+                            .option("enforceSchema", "false").csv(location);
+        } catch (Exception e) { // Spark's SparkException is checked in Java but thrown undeclared from Scala
+            InvalidInputException unreadable = unreadable(e, format);
+            if (unreadable != null) {
+                throw unreadable;
+            }
+            throw e;
+        }
+    }
+
+    /** The bad-input error for a file of the table Spark could not read ({@link UnreadableFiles}); or null. */
+    private static InvalidInputException unreadable(Throwable failure, String format) {
+        return format.equals("parquet") ? UnreadableFiles.of(failure, "Parquet", "for a CSV table use --format csv")
+                : UnreadableFiles.of(failure, "CSV", "for a Parquet table use --format parquet");
     }
 
     List<String> features() {
@@ -140,6 +155,10 @@ final class GlmTable {
      * met may be a later one: a file is read in parts); else the failure itself.
      */
     RuntimeException located(SparkSession spark, RowLikelihood likelihood, RuntimeException failure) {
+        InvalidInputException unreadable = unreadable(failure, format);
+        if (unreadable != null) {
+            return unreadable;
+        }
         BadValue bad = null;
         for (Throwable t = failure; t != null && bad == null; t = t.getCause()) {
             bad = t instanceof BadValue b ? b : null;

@@ -14,7 +14,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.SparkThrowable;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -30,6 +29,7 @@ import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.io.DrawFiles;
 import org.sparkmc.spark.io.ParquetDraws;
 import org.sparkmc.spark.io.TextFiles;
+import org.sparkmc.spark.io.UnreadableFiles;
 import org.sparkmc.spark.io.UserPaths;
 import scala.Tuple2;
 
@@ -264,46 +264,9 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         }
     }
 
-    /**
-     * The bad-input error for Spark's failure to read a file (error condition FAILED_READ_FILE and its
-     * sub-conditions, raised on the driver while inferring the schema or in a task), naming the file; null for any
-     * other failure.
-     */
+    /** The bad-input error for Spark's failure to read a file of Parquet draws ({@link UnreadableFiles}); or null. */
     static InvalidInputException unreadableParquet(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SparkThrowable st && st.getCondition() != null
-                    && st.getCondition().startsWith("FAILED_READ_FILE")) {
-                String path = st.getMessageParameters().get("path");
-                String file = path == null ? "a file of the input" : new Path(path).toString();
-                String why = st.getCondition().endsWith("CANNOT_READ_FILE_FOOTER")
-                        ? "its footer cannot be read (not Parquet, or truncated)"
-                        : "reading it failed (" + cause(innermost(t), path, file) + ")";
-                return new InvalidInputException(file + " is not readable Parquet: " + why
-                        + "; for CSV draws use --format cmdstan or csv", failure);
-            }
-        }
-        return null;
-    }
-
-    /**
-     * An exception's class and the first line of its message (the file's path, named already, left out), at most
-     * 160 characters, for a one-line error.
-     */
-    private static String cause(Throwable t, String path, String file) {
-        String message = t.getMessage() == null ? "" : t.getMessage().lines().findFirst().orElse("");
-        if (path != null) {
-            message = message.replace(path, "it").replace(file, "it");
-        }
-        message = message.length() > 160 ? message.substring(0, 157) + "..." : message;
-        return t.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
-    }
-
-    private static Throwable innermost(Throwable t) {
-        Throwable inner = t;
-        while (inner.getCause() != null && inner.getCause() != inner) {
-            inner = inner.getCause();
-        }
-        return inner;
+        return UnreadableFiles.of(failure, "Parquet", "for CSV draws use --format cmdstan or csv");
     }
 
     private static DrawsSource readParquet(SparkSession spark, List<FileStatus> matches) {

@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.apache.spark.sql.Row;
@@ -129,6 +131,28 @@ class ConsensusBadInputTest extends SparkTestBase {
                 r.err());
         assertBad(run(table.toString(), "--family", "poisson", "--response", "x1"),
                 "column 'x1': poisson response is 0.5");
+    }
+
+    /**
+     * A file Spark cannot read as the table's format (truncated, not gzip under a .gz name, CSV read as Parquet) is
+     * named, with the format to try, instead of failing the run with exit 1 and Spark's trace.
+     */
+    @Test
+    void aFileThatDoesNotReadInTheTablesFormatIsNamed() throws IOException {
+        byte[] rows = ("y,x1,x2\n" + "1,0.5,1\n0,0.1,2\n1,0.3,4\n".repeat(700)).getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream gzip = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(gzip)) {
+            out.write(rows);
+        }
+        byte[] whole = gzip.toByteArray();
+        Path truncated = Files.write(tmp.resolve("cut.csv.gz"), Arrays.copyOf(whole, whole.length / 2));
+        assertBad(run(truncated.toString(), "--format", "csv"), "cut.csv.gz is not readable CSV: reading it failed (",
+                "for a Parquet table use --format parquet");
+        Path plain = Files.write(tmp.resolve("plain.csv.gz"), rows);
+        assertBad(run(plain.toString(), "--format", "csv"), "plain.csv.gz is not readable CSV", "not a gzip file");
+        Path csv = Files.write(tmp.resolve("rows.csv"), rows);
+        assertBad(run(csv.toString(), "--format", "parquet"), "rows.csv is not readable Parquet: its footer cannot be "
+                + "read (not Parquet, or truncated); for a CSV table use --format csv");
     }
 
     @Test

@@ -1,0 +1,59 @@
+package org.sparkmc.spark.io;
+
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkThrowable;
+import org.sparkmc.core.InvalidInputException;
+
+/**
+ * Spark's failure to read an input file (error condition {@code FAILED_READ_FILE} and its sub-conditions, raised on
+ * the driver while a schema is inferred, or in a task) as bad input that names the file: a truncated or corrupt file,
+ * or one in another format than the reader's.
+ */
+public final class UnreadableFiles {
+    private UnreadableFiles() {
+    }
+
+    /**
+     * The bad-input error for {@code failure} if Spark failed to read a file anywhere in its causes: "FILE is not
+     * readable FORMAT: why; HINT". Null for any other failure.
+     *
+     * @param format what the reader expected ("Parquet", "CSV")
+     * @param hint   what the user may do instead (another --format)
+     */
+    public static InvalidInputException of(Throwable failure, String format, String hint) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SparkThrowable st && st.getCondition() != null
+                    && st.getCondition().startsWith("FAILED_READ_FILE")) {
+                String path = st.getMessageParameters().get("path");
+                String file = path == null ? "a file of the input" : new Path(path).toString();
+                String why = st.getCondition().endsWith("CANNOT_READ_FILE_FOOTER")
+                        ? "its footer cannot be read (not Parquet, or truncated)"
+                        : "reading it failed (" + cause(innermost(t), path, file) + ")";
+                return new InvalidInputException(file + " is not readable " + format + ": " + why + "; " + hint,
+                        failure);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * An exception's class and the first line of its message (the file's path, named already, left out), at most
+     * 160 characters, for a one-line error.
+     */
+    private static String cause(Throwable t, String path, String file) {
+        String message = t.getMessage() == null ? "" : t.getMessage().lines().findFirst().orElse("");
+        if (path != null) {
+            message = message.replace(path, "it").replace(file, "it");
+        }
+        message = message.length() > 160 ? message.substring(0, 157) + "..." : message;
+        return t.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
+    }
+
+    private static Throwable innermost(Throwable t) {
+        Throwable inner = t;
+        while (inner.getCause() != null && inner.getCause() != inner) {
+            inner = inner.getCause();
+        }
+        return inner;
+    }
+}
