@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
+import org.sparkmc.core.InvalidInputException;
 
 /**
  * Obtains the SparkSession a job runs in: the one spark-submit (or a test) configured, or local mode with every
@@ -19,13 +20,30 @@ public final class SparkSetup {
     /** Whether this process asked for a session: a run refused before Spark never loads Spark's classes. */
     private static volatile boolean started;
 
+    /**
+     * The session, started with {@code masterOverride} (--master) as its master if given.
+     *
+     * @throws InvalidInputException if Spark refuses the master URL ({@code bogus://x}, {@code local[0]})
+     */
     public static SparkSession session(String appName, String masterOverride) {
         started = true;
         SparkConf conf = new SparkConf();
-        if (masterOverride != null && !masterOverride.isBlank()) {
+        boolean given = masterOverride != null && !masterOverride.isBlank();
+        if (given) {
             conf.setMaster(masterOverride);
         }
-        return SparkSession.builder().config(withDefaults(conf, appName)).getOrCreate();
+        withDefaults(conf, appName);
+        try {
+            return SparkSession.builder().config(conf).getOrCreate();
+        } catch (Exception e) { // Spark's SparkException is checked in Java but thrown undeclared from Scala
+            String message = String.valueOf(e.getMessage());
+            if (message.startsWith("Could not parse Master URL") || message.startsWith("Asked to run locally with")) {
+                throw new InvalidInputException((given ? "--master" : "spark.master") + " '" + conf.get("spark.master")
+                        + "' is not a master Spark can use (" + message + "); give local[*], local[N] with N ≥ 1, "
+                        + "spark://HOST:PORT, yarn or k8s://URL", e);
+            }
+            throw e;
+        }
     }
 
     /** sparkmc's defaults on top of what spark-submit, the cluster's spark-defaults.conf or a test set. */

@@ -4,6 +4,9 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.fs.UnsupportedFileSystemException;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.bn.BnCommand;
@@ -28,6 +31,9 @@ import picocli.CommandLine.Model.OptionSpec;
             ConsensusCommand.class, GenerateGlmCommand.class, GenerateLdaCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
+    /** Hadoop's message when a scheme's configured file system class is missing (s3a:// without hadoop-aws). */
+    private static final Pattern MISSING_FILE_SYSTEM = Pattern.compile("Class (\\S+FileSystem) not found");
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -149,6 +155,29 @@ public final class Main implements Callable<Integer> {
             if (t instanceof InvalidInputException bad) {
                 return bad;
             }
+            InvalidInputException noFileSystem = noFileSystem(t);
+            if (noFileSystem != null) {
+                return noFileSystem;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A path whose scheme no Hadoop file system on the class path serves (a typo, or s3a:// without hadoop-aws),
+     * wherever it was opened: bad input, with what to do; else null.
+     */
+    private static InvalidInputException noFileSystem(Throwable t) {
+        if (t instanceof UnsupportedFileSystemException u) {
+            return new InvalidInputException(u.getMessage() + ": give a path in a scheme Hadoop serves here (a local "
+                    + "path, file:, hdfs://, or one whose file system's jars are on the class path)", u);
+        }
+        Matcher m = t instanceof ClassNotFoundException && t.getMessage() != null
+                ? MISSING_FILE_SYSTEM.matcher(t.getMessage()) : null;
+        if (m != null && m.matches()) {
+            return new InvalidInputException("Hadoop's file system " + m.group(1) + " is not on the class path: add its"
+                    + " jars (for s3a://, hadoop-aws and the AWS SDK bundle of the same Hadoop version) with "
+                    + "--classpath, or spark-submit --packages", t);
         }
         return null;
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.fs.FSError;
@@ -72,6 +73,7 @@ public final class AtomicOutput implements AutoCloseable {
                 throw new InvalidInputException("output '" + location + "' cannot be the root of a file system");
             }
             paths.checkApart(target, hadoopConf);
+            checkNotADanglingLink(target);
             if (fs.exists(target)) {
                 if (!overwrite) {
                     throw new InvalidInputException("output '" + target + "' already exists; choose another --out or "
@@ -92,6 +94,27 @@ public final class AtomicOutput implements AutoCloseable {
             return output;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot inspect output location '" + location + "'", e);
+        }
+    }
+
+    /**
+     * Refuses a local target that is a symbolic link to nothing: the file system calls it absent, but the run could
+     * not rename its output into place there, and would fail only at the end.
+     */
+    private static void checkNotADanglingLink(Path target) {
+        if (!"file".equals(target.toUri().getScheme())) {
+            return;
+        }
+        java.nio.file.Path local = java.nio.file.Path.of(target.toUri());
+        if (Files.isSymbolicLink(local) && !Files.exists(local)) {
+            String to;
+            try {
+                to = Files.readSymbolicLink(local).toString();
+            } catch (IOException e) {
+                to = "?";
+            }
+            throw new InvalidInputException("output '" + target + "' is a symbolic link to '" + to + "', which does "
+                    + "not exist; remove the link or choose another --out");
         }
     }
 

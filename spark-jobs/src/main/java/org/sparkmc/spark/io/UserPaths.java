@@ -1,7 +1,10 @@
 package org.sparkmc.spark.io;
 
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparkmc.core.InvalidInputException;
 
@@ -32,6 +35,27 @@ public final class UserPaths {
             return new Path(first.contains(":") ? "./" + location : location);
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(option + " '" + location + "' is not a usable path: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Checks, before Spark starts, that {@code location} (given by {@code option}; null for none) is a directory or
+     * does not exist yet, so a run does not fail on it halfway.
+     *
+     * @throws InvalidInputException if it is an existing file, or cannot be inspected
+     */
+    public static void directoryOrAbsent(String option, String location, Configuration conf) {
+        if (location == null) {
+            return;
+        }
+        Path p = path(option, location);
+        try {
+            FileSystem fs = p.getFileSystem(conf);
+            if (fs.exists(p) && !fs.getFileStatus(p).isDirectory()) {
+                throw new InvalidInputException(option + " '" + location + "' is a file; give a directory");
+            }
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot inspect " + option + " '" + location + "': " + e.getMessage(), e);
         }
     }
 

@@ -15,6 +15,7 @@ import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.UserPaths;
 import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.sync.SyncVia;
 import picocli.CommandLine.Command;
@@ -207,6 +208,7 @@ public final class LdaCommand extends JobCommand {
                 ? LdaCorpusReader.readUciHead(docword, vocab, SparkSetup.hadoopConfiguration()) : null;
 
         LdaResult result = null;
+        UserPaths.directoryOrAbsent("--lineage-dir", lineageDir, SparkSetup.hadoopConfiguration());
         try (AtomicOutput output = outputOptions.open(runPaths().input("--docword", docword).input("--vocab", vocab)
                 .input("--text", text).apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir))) {
             checkpoint.claim();

@@ -26,6 +26,7 @@ import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.Fingerprint;
+import org.sparkmc.spark.io.UserPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -177,6 +178,7 @@ public final class SmcCommand extends JobCommand {
                 new ObservationFeed.Follow(follow, pollSeconds, idleTimeout),
                 smcModel.model().observationDimension(), SparkSetup.hadoopConfiguration());
 
+        UserPaths.directoryOrAbsent("--lineage-dir", lineageDir, SparkSetup.hadoopConfiguration());
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir))) {
             checkpoint.claim();

@@ -53,6 +53,42 @@ public class OutputSafetyTest extends SparkTestBase {
         }
     }
 
+    /**
+     * Places a run could not write, refused before Spark with exit 2: a symbolic link to nothing (the file system
+     * calls it absent, and the run failed only at its commit), a scheme no file system serves, s3a:// without its
+     * jars, and a --lineage-dir that is a file.
+     */
+    @Test
+    void unwritablePlacesAreRefusedBeforeTheRun() throws IOException {
+        Path dangling = Files.createSymbolicLink(tmp.resolve("dangling"), tmp.resolve("nowhere"));
+        Result r = runCapturing(chains("--out", dangling.toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("is a symbolic link to '" + tmp.resolve("nowhere") + "', which does not exist"),
+                r.err());
+        assertFalse(Files.exists(tmp.resolve("nowhere")));
+
+        r = runCapturing(chains("--out", "foo://x/y"));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("No FileSystem for scheme \"foo\": give a path in a scheme Hadoop serves here"),
+                r.err());
+        r = runCapturing(chains("--out", "s3a://bucket/x"));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("Hadoop's file system org.apache.hadoop.fs.s3a.S3AFileSystem is not on the class "
+                + "path: add its jars"), r.err());
+
+        Path file = Files.writeString(tmp.resolve("cuts"), "");
+        for (String[] job : List.of(
+                new String[] {"smc", "--conf", TestPaths.conf("smc-nile.conf").toString(), "--particles", "1000"},
+                new String[] {"lda", "--conf", TestPaths.conf("lda-kos.conf").toString(), "--topics", "5"})) {
+            r = runCapturing(Stream.concat(Stream.of(job), Stream.of("--lineage-dir", file.toString(), "--out",
+                    tmp.resolve("out").toString())).toArray(String[]::new));
+            assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+            assertTrue(r.err().contains("--lineage-dir '" + file + "' is a file; give a directory"), r.err());
+            assertFalse(r.err().contains("\tat "), r.err());
+            assertFalse(Files.exists(tmp.resolve("out")));
+        }
+    }
+
     @Test
     void overwriteRefusesADirectoryThatIsNotASparkmcOutput() throws IOException {
         Path out = Files.createDirectories(tmp.resolve("mine"));
