@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.io.Utf8Lines;
@@ -46,6 +47,8 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
     private static final Set<String> PATH_LABELS = Set.of("PATH", "DIR", "FILE");
     /** A URI scheme such as {@code hdfs:}, {@code s3a:} or {@code file:} (two letters at least, so not a drive). */
     private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]+:");
+    /** The option a bad-input message begins with ("--warmup must be ≥ 0, is -5"). */
+    private static final Pattern LEADING_OPTION = Pattern.compile("(--[a-z0-9-]+)\\b");
 
     private final String location;
     private final Config config;
@@ -279,6 +282,16 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
         }
         String key = stripDashes(option.longestName());
         return supplied.contains(key) ? describe(key) + ": " + key + " = " + config.getValue(key).unwrapped() : null;
+    }
+
+    /**
+     * The file and line ({@code file:line}) that gave the value of the option a bad-input message is about (its
+     * first word, {@code --name}) when picocli took that value from this file; null otherwise.
+     */
+    public String originOf(CommandSpec command, String message) {
+        Matcher m = LEADING_OPTION.matcher(message == null ? "" : message);
+        OptionSpec option = m.lookingAt() ? command.findOption(m.group(1)) : null;
+        return option == null || origin(option) == null ? null : describe(stripDashes(option.longestName()));
     }
 
     /** The file and line that set {@code key} ({@code file:line}), or the file when the key is absent. */

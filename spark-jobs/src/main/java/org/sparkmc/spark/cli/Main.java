@@ -89,8 +89,10 @@ public final class Main implements Callable<Integer> {
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
             InvalidInputException bad = badInput(e);
             if (bad != null) {
-                // Found on an executor, it arrives wrapped in Spark's job failure: print only its own message.
-                cmd.getErr().println(prefixed(cmd, bad.getMessage()));
+                // Found on an executor, it arrives wrapped in Spark's job failure: print only its own message, after
+                // the config file's line when it is about an option's value that the file gave.
+                String where = configFile.originOf(cmd.getCommandSpec(), bad.getMessage());
+                cmd.getErr().println(prefixed(cmd, (where == null ? "" : where + ": ") + bad.getMessage()));
                 return ExitCode.BAD_INPUT;
             }
             return failed(cmd.getErr(), cmd, e);

@@ -266,6 +266,20 @@ public class BadInputTest extends SparkTestBase {
         assertFalse(Files.exists(tmp.resolve("o")));
     }
 
+    /** A value out of range from the config file is refused with the file's line; one from the command line is not. */
+    @Test
+    void aValueOutOfRangeFromTheConfigNamesFileAndLine() throws IOException {
+        Path conf = Files.writeString(tmp.resolve("range.conf"), "seed = 1\nwarmup = -5\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("sparkmc chains: " + conf + ":2: --warmup must be ≥ 0, is -5"), r.err);
+        Result cli = runCapturing("chains", "--conf", conf.toString(), "--warmup", "-3", "--out",
+                tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, cli.code, cli.err);
+        assertTrue(cli.err.contains("sparkmc chains: --warmup must be ≥ 0, is -3"), cli.err);
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
     /** A model-params key the model does not read names the file and line of each such key. */
     @Test
     void unreadModelParamsNameFileAndLine() throws IOException {
