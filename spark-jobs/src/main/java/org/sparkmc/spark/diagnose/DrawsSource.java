@@ -24,8 +24,11 @@ import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.io.ChainSeries;
+import org.sparkmc.spark.io.CmdStanCsv;
 import org.sparkmc.spark.io.DrawFiles;
 import org.sparkmc.spark.io.ParquetDraws;
 import org.sparkmc.spark.io.TextFiles;
@@ -41,6 +44,7 @@ import scala.Tuple2;
  */
 public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries> series, int chains,
         int drawsPerChain) {
+    private static final Logger LOG = LoggerFactory.getLogger(DrawsSource.class);
 
     /** The draws a chains job writes into its output directory. */
     static final String CHAINS_DRAWS = "draws.parquet";
@@ -279,6 +283,8 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                     + "parameters; found " + columns);
         }
         List<String> names = new ArrayList<>();
+        List<String> notNumbers = new ArrayList<>();
+        Map<String, String> columnOf = new HashMap<>(); // parameter (CmdStan's a.1 as a[1]) -> its column
         for (StructField f : draws.schema().fields()) {
             boolean numbering = f.name().equals("chain") || f.name().equals("draw");
             if (numbering && !(f.dataType() instanceof IntegralType)) {
@@ -286,12 +292,30 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                         + f.dataType().simpleString());
             }
             boolean sampler = f.name().endsWith("__") && !f.name().equals("lp__");
-            if (!numbering && !sampler && f.dataType() instanceof NumericType) {
-                names.add(f.name());
+            if (numbering || sampler) {
+                continue;
             }
+            if (!(f.dataType() instanceof NumericType)) {
+                notNumbers.add(f.name() + " (" + f.dataType().simpleString() + ")");
+                continue;
+            }
+            if (f.name().isBlank()) {
+                throw new InvalidInputException(source + ": a parameter column has no name");
+            }
+            String parameter = CmdStanCsv.bracketName(f.name());
+            String first = columnOf.putIfAbsent(parameter, f.name());
+            if (first != null) {
+                throw new InvalidInputException(source + ": columns '" + first + "' and '" + f.name() + "' both name "
+                        + "parameter '" + parameter + "'; each parameter needs its own column");
+            }
+            names.add(f.name());
         }
         if (names.isEmpty()) {
             throw new InvalidInputException(source + ": no numeric parameter column");
+        }
+        if (!notNumbers.isEmpty()) {
+            LOG.warn("diagnose: {}: columns that hold no numbers are not parameters, left out: {}", source,
+                    String.join(", ", notNumbers));
         }
         List<String> selected = new ArrayList<>(List.of("chain", "draw"));
         selected.addAll(names);

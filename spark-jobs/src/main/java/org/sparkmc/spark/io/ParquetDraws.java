@@ -114,6 +114,10 @@ public final class ParquetDraws {
             }
             int first = r.getInt(4);
             int last = r.getInt(5);
+            if (chain < 1 || first < 1) {
+                throw new InvalidInputException(source + ": chain and draw start at 1, found chain " + chain
+                        + (first < 1 ? " with draw " + first : ""));
+            }
             if ((long) last - first + 1 != rows) {
                 Dataset<Row> numbers = own.select("draw");
                 int missing = numbers.select(col("draw").plus(1).as("draw")).except(numbers).agg(min("draw"))

@@ -259,7 +259,10 @@ class DiagnoseTest extends SparkTestBase {
                         "chain 2, draw 2: column 'a': the draw is NaN; diagnostics need finite draws"),
                 Arguments.of("infinitevalue", 1, new Object[] {1, 2, 0.5, Double.POSITIVE_INFINITY},
                         "chain 1, draw 2: column 'b': the draw is Infinity"),
-                Arguments.of("nullchain", 0, new Object[] {null, 1, 0.5, 1.0}, "1 row(s) without a chain number"));
+                Arguments.of("nullchain", 0, new Object[] {null, 1, 0.5, 1.0}, "1 row(s) without a chain number"),
+                Arguments.of("drawzero", 3, new Object[] {2, 0, 0.5, 2.0},
+                        "chain and draw start at 1, found chain 2 with draw 0"),
+                Arguments.of("chainzero", 0, new Object[] {0, 1, 0.5, 2.0}, "chain and draw start at 1, found chain 0"));
     }
 
     /** Parquet draws are checked as CSV draws are: exit 2 naming the input and the chain, nothing written. */
@@ -275,6 +278,25 @@ class DiagnoseTest extends SparkTestBase {
         assertTrue(r.err().contains(name + ".parquet: " + expected), "expected '" + expected + "' in " + r.err());
         assertFalse(r.err().contains("\tat "), r.err());
         assertFalse(Files.exists(out));
+    }
+
+    /** Parquet columns name parameters as a CSV header does: a.1 and a[1] are one parameter, and a name is needed. */
+    @Test
+    void parquetColumnsNamingOneParameterTwiceOrNoneExitTwo() {
+        for (String[] columns : List.of(new String[] {"a.1", "a[1]"}, new String[] {"a", ""})) {
+            StructType schema = new StructType().add("chain", DataTypes.IntegerType).add("draw", DataTypes.IntegerType)
+                    .add(columns[0], DataTypes.DoubleType).add(columns[1], DataTypes.DoubleType);
+            Path file = tmp.resolve("named-" + columns[1].length() + ".parquet");
+            spark().createDataFrame(goodRows().stream().map(RowFactory::create).toList(), schema).coalesce(1).write()
+                    .parquet(file.toString());
+            Path out = tmp.resolve("out-named");
+            BadInputTest.Result r = BadInputTest.runCapturing("diagnose", file.toString(), "--out", out.toString());
+            assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+            assertTrue(r.err().contains(columns[1].isEmpty() ? "a parameter column has no name"
+                    : "columns 'a.1' and 'a[1]' both name parameter 'a[1]'; each parameter needs its own column"),
+                    r.err());
+            assertFalse(Files.exists(out));
+        }
     }
 
     /** The same draws given twice are each draw twice, not chains twice as long. */
