@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
+import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
@@ -82,10 +83,12 @@ public final class DiagnoseCommand extends JobCommand {
         RunPaths paths = runPaths();
         inputs.forEach(in -> paths.input("input", in));
         try (AtomicOutput output = outputOptions.open(paths)) {
+            // the inputs are found, and their format told, before Spark starts
+            DrawsSource.Located located = DrawsSource.locate(inputs, format, SparkSetup.hadoopConfiguration());
             SparkSession spark = outputOptions.session("sparkmc diagnose");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             long t0 = System.nanoTime();
-            DrawsSource source = DrawsSource.load(spark, inputs, format);
+            DrawsSource source = DrawsSource.load(spark, located);
             LOG.info("diagnose: {}", source.description());
             List<String> names = source.names();
             sc.setJobDescription("diagnose: summaries by parameter");

@@ -27,6 +27,7 @@ import org.apache.spark.util.SerializableConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.io.CmdStanCsv;
 import org.sparkmc.spark.io.DrawFiles;
@@ -49,17 +50,29 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
     /** The draws a chains job writes into its output directory. */
     static final String CHAINS_DRAWS = "draws.parquet";
 
-    public static DrawsSource load(SparkSession spark, List<String> inputs, String format) {
+    /** The input files, and the format they are read in. */
+    public record Located(List<FileStatus> matches, String format) {
+    }
+
+    /**
+     * Finds the inputs' files and their format ({@code auto}: from the files), with Hadoop's file system alone, so
+     * that a missing input, an unknown format or a directory without draws is refused before Spark starts.
+     */
+    public static Located locate(List<String> inputs, String format, Configuration hadoop) {
+        Require.oneOf(format, List.of("auto", "parquet", "cmdstan", "csv"), "--format");
+        List<FileStatus> matches = chainsOutputs(expand(inputs, hadoop), format, hadoop);
+        return new Located(matches, format.equals("auto") ? detect(matches, hadoop) : format);
+    }
+
+    /** Reads the located draws. */
+    public static DrawsSource load(SparkSession spark, Located located) {
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         Configuration hadoop = sc.hadoopConfiguration();
-        List<FileStatus> matches = chainsOutputs(expand(inputs, hadoop), format, hadoop);
-        String chosen = format.equals("auto") ? detect(matches, hadoop) : format;
-        return switch (chosen) {
+        List<FileStatus> matches = located.matches();
+        return switch (located.format()) {
             case "parquet" -> parquet(spark, matches);
             case "cmdstan" -> text(sc, files(matches, hadoop), DrawFiles.Format.CMDSTAN);
-            case "csv" -> text(sc, files(matches, hadoop), DrawFiles.Format.CSV);
-            default -> throw new InvalidInputException("unknown format '" + format
-                    + "': expected auto, parquet, cmdstan or csv");
+            default -> text(sc, files(matches, hadoop), DrawFiles.Format.CSV);
         };
     }
 
