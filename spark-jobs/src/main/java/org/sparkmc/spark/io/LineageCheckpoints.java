@@ -2,7 +2,6 @@ package org.sparkmc.spark.io;
 
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.slf4j.Logger;
@@ -51,24 +50,9 @@ public final class LineageCheckpoints {
         last = file;
     }
 
-    /**
-     * Deletes the newest checkpoint, the run being over and nothing to recompute from it, and then the directory
-     * Spark made for this context's checkpoints ({@code <checkpoint dir>/<uuid>}) if that left it empty.
-     */
+    /** Deletes the newest checkpoint: the run is over and nothing will recompute from it. */
     public void deleteLast() {
-        if (last == null) {
-            return;
-        }
         delete(last);
-        Path contextDir = new Path(last).getParent();
-        try {
-            FileSystem fs = contextDir.getFileSystem(hadoop);
-            if (fs.exists(contextDir) && fs.listStatus(contextDir).length == 0) {
-                fs.delete(contextDir, false);
-            }
-        } catch (IOException e) {
-            LOG.warn("{}: cannot delete the empty RDD checkpoint directory {}: {}", what, contextDir, e.toString());
-        }
         last = null;
     }
 

@@ -51,13 +51,23 @@ public final class RunPaths {
      * @throws InvalidInputException naming both
      */
     void checkApart(Path target, Configuration conf) {
+        List<Named> dirs = new ArrayList<>(List.of(new Named("--out", target.toString())));
+        dirs.addAll(apart);
+        List<Path> paths = new ArrayList<>(List.of(target));
         for (Named dir : apart) {
-            Path p = qualified(dir.option(), dir.location(), conf);
-            if (p != null && (within(p, target) || within(target, p))) {
-                throw new InvalidInputException(dir.option() + " '" + dir.location() + "' and --out '" + target
-                        + "' overlap (" + (p.equals(target) ? "the same directory" : within(p, target)
-                        ? "the first lies inside the output" : "the output lies inside the first")
-                        + "); give them separate directories");
+            paths.add(qualified(dir.option(), dir.location(), conf));
+        }
+        // each pair: a run's own directories must not lie in one another (--lineage-dir in --checkpoint, say)
+        for (int i = 0; i < dirs.size(); i++) {
+            for (int j = i + 1; j < dirs.size(); j++) {
+                Path a = paths.get(i);
+                Path b = paths.get(j);
+                if (a != null && b != null && (within(a, b) || within(b, a))) {
+                    throw new InvalidInputException(dirs.get(j).option() + " '" + dirs.get(j).location() + "' and "
+                            + dirs.get(i).option() + " '" + dirs.get(i).location() + "' overlap (" + (a.equals(b)
+                            ? "the same directory" : within(b, a) ? "the first lies inside the second"
+                            : "the second lies inside the first") + "); give them separate directories");
+                }
             }
         }
     }

@@ -9,6 +9,7 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,8 @@ final class LdaCheckpoint {
 
     /** What Spark names the directory of one context's RDD checkpoints. */
     private static final String SPARK_CHECKPOINT_DIR = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+    /** What Spark names one RDD's checkpoint in that directory. */
+    private static final String SPARK_CHECKPOINT = "rdd-\\d+";
     /** Topics written under their temporary name ({@link #save}). */
     private static final String TOPICS_TMP = "\\.topics-\\d{5,}\\.parquet\\.tmp";
 
@@ -68,10 +71,11 @@ final class LdaCheckpoint {
     }
 
     /**
-     * Deletes what a run killed before its end left here and nothing reads: its lineage cuts, Spark's
-     * {@code rdd/<uuid>} directories (each a full copy of the blocks' topics; a run deletes its own when it ends), and
-     * topics half written under their temporary name. Call before this run's Spark context makes its own directory
-     * under {@link #rddDirectory}. Returns how many it deleted.
+     * On {@code --resume}, deletes what the run being resumed left here and nothing reads once it is dead: its
+     * lineage cuts, Spark's {@code rdd/<uuid>} directories (each a full copy of the blocks' topics when it holds a cut;
+     * a run deletes its last cut when it ends) holding nothing but Spark's {@code rdd-N} checkpoints, and topics half
+     * written under their temporary name. A checkpoint directory serves one run at a time. Call before this run's
+     * Spark context makes its own directory under {@link #rddDirectory}. Returns how many it deleted.
      */
     int deleteLeftovers() {
         FileSystem fs = states.fileSystem();
@@ -81,7 +85,10 @@ final class LdaCheckpoint {
             Path rdd = new Path(rddDirectory());
             if (fs.exists(rdd)) {
                 for (FileStatus f : fs.listStatus(rdd, p -> p.getName().matches(SPARK_CHECKPOINT_DIR))) {
-                    leftovers.add(f.getPath());
+                    if (f.isDirectory() && Arrays.stream(fs.listStatus(f.getPath()))
+                            .allMatch(c -> c.getPath().getName().matches(SPARK_CHECKPOINT))) {
+                        leftovers.add(f.getPath());
+                    }
                 }
             }
             for (FileStatus f : fs.listStatus(states.dir(), p -> p.getName().matches(TOPICS_TMP))) {

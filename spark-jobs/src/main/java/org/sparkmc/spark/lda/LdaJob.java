@@ -91,7 +91,7 @@ public final class LdaJob {
                 config.blocks(), config.partitions(), config.kernel(), config.seed());
         LdaCheckpoint checkpoint = checkpointing.dir() == null ? null
                 : new LdaCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
-        int leftovers = checkpoint == null ? 0 : checkpoint.deleteLeftovers();
+        int leftovers = checkpoint == null || !checkpointing.resume() ? 0 : checkpoint.deleteLeftovers();
         if (leftovers > 0) {
             LOG.info("lda: deleted {} leftovers of an earlier run killed before its end in {} (lineage cuts, "
                     + "half-written topics)", leftovers, checkpointing.dir());
@@ -150,7 +150,11 @@ public final class LdaJob {
                     mode, sweeps.explored == null ? List.of() : sweeps.explored.scores(),
                     sweeps.explored == null ? 0 : sweeps.explored.chosen());
         } catch (Throwable e) { // also Spark's SparkException: checked, yet thrown undeclared from Scala
-            run.close();
+            try {
+                run.close();
+            } catch (RuntimeException | Error releasing) { // e.g. Spark already shut down: keep the first failure
+                e.addSuppressed(releasing);
+            }
             throw e;
         }
     }

@@ -76,6 +76,14 @@ public class OutputSafetyTest extends SparkTestBase {
         assertTrue(r.err().contains("Hadoop's file system org.apache.hadoop.fs.s3a.S3AFileSystem is not on the class "
                 + "path: add its jars"), r.err());
 
+        Path checkpoint = tmp.resolve("ckpt");
+        r = runCapturing("lda", "--conf", TestPaths.conf("lda-kos.conf").toString(), "--checkpoint",
+                checkpoint.toString(), "--lineage-dir", checkpoint.resolve("rdd").toString(), "--out",
+                tmp.resolve("out").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--lineage-dir '" + checkpoint.resolve("rdd") + "' and --checkpoint '" + checkpoint
+                + "' overlap (the first lies inside the second)"), r.err());
+
         Path file = Files.writeString(tmp.resolve("cuts"), "");
         for (String[] job : List.of(
                 new String[] {"smc", "--conf", TestPaths.conf("smc-nile.conf").toString(), "--particles", "1000"},

@@ -4,15 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.storage.StorageLevel;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.spark.SparkTestBase;
 
 /**
@@ -38,27 +33,5 @@ class LineageCheckpointsTest extends SparkTestBase {
         assertEquals(List.of(2, 4, 6, 8, 10, 12), next.collect());
         LineageCheckpoints.writeMarked(next); // written already: no job
         assertTrue(next.isCheckpointed());
-    }
-
-    /** Each newer cut deletes the one before, and the last goes with the context's directory, leaving none. */
-    @Test
-    void theCutsAndTheContextsDirectoryAreDeleted(@TempDir Path dir) throws Exception {
-        jsc().setCheckpointDir(dir.toString());
-        LineageCheckpoints cuts = new LineageCheckpoints(jsc().hadoopConfiguration(), "test");
-        List<String> files = new ArrayList<>();
-        for (int k = 1; k <= 2; k++) {
-            int factor = k;
-            JavaRDD<Integer> rdd = jsc().parallelize(List.of(1, 2, 3), 2).map(x -> x * factor);
-            rdd.checkpoint();
-            rdd.count();
-            cuts.written(rdd);
-            files.add(rdd.getCheckpointFile().get());
-        }
-        assertFalse(Files.exists(Path.of(new URI(files.get(0)))), "the superseded cut");
-        assertTrue(Files.exists(Path.of(new URI(files.get(1)))));
-        cuts.deleteLast();
-        try (var left = Files.list(dir)) {
-            assertEquals(List.of(), left.toList());
-        }
     }
 }

@@ -25,11 +25,13 @@ class LdaCheckpointTest {
         Path topics = Files.createDirectories(dir.resolve("topics-00035.parquet"));
         Path state = Files.writeString(dir.resolve("state-00035.json"), "{}");
         Path notSparks = Files.writeString(dir.resolve("rdd/notes.txt"), "kept");
+        Path foreign = Files.createDirectories(dir.resolve("rdd/0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9"));
+        Files.writeString(foreign.resolve("model.bin"), "not Spark's checkpoint");
 
         assertEquals(2, new LdaCheckpoint(dir.toString(), new Configuration()).deleteLeftovers());
         assertFalse(Files.exists(cut.getParent()));
         assertFalse(Files.exists(halfWritten));
-        for (Path kept : new Path[] {topics, state, notSparks}) {
+        for (Path kept : new Path[] {topics, state, notSparks, foreign.resolve("model.bin")}) {
             assertTrue(Files.exists(kept), kept.toString());
         }
         assertEquals(0, new LdaCheckpoint(dir.toString(), new Configuration()).deleteLeftovers());
