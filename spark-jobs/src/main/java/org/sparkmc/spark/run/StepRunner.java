@@ -85,7 +85,11 @@ public final class StepRunner {
                 progress.step(job.stepsDone(), "end", job.closingLine(), true);
             }
         } catch (Throwable e) { // also Spark's SparkException: checked, yet thrown undeclared from Scala
-            job.release();
+            try {
+                job.release();
+            } catch (RuntimeException | Error releasing) { // e.g. Spark already shut down: keep the first failure
+                e.addSuppressed(releasing);
+            }
             throw e;
         }
     }
