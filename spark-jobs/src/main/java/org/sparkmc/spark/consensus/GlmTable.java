@@ -113,7 +113,8 @@ final class GlmTable {
     /** The bad-input error for a file of the table Spark could not read ({@link UnreadableFiles}); or null. */
     private static InvalidInputException unreadable(Throwable failure, String format) {
         return format.equals("parquet") ? UnreadableFiles.of(failure, "Parquet", "for a CSV table use --format csv")
-                : UnreadableFiles.of(failure, "CSV", "for a Parquet table use --format parquet");
+                : UnreadableFiles.of(failure, "CSV", "check the file (a .gz file must be whole gzip), or for a Parquet "
+                        + "table use --format parquet");
     }
 
     List<String> features() {

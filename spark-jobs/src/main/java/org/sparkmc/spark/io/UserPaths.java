@@ -1,6 +1,7 @@
 package org.sparkmc.spark.io;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -42,7 +43,8 @@ public final class UserPaths {
      * Checks, before Spark starts, that {@code location} (given by {@code option}; null for none) is a directory or
      * does not exist yet, so a run does not fail on it halfway.
      *
-     * @throws InvalidInputException if it is an existing file, or cannot be inspected
+     * @throws InvalidInputException if it is an existing file
+     * @throws UncheckedIOException if the file system fails (one for the path's scheme missing included)
      */
     public static void directoryOrAbsent(String option, String location, Configuration conf) {
         if (location == null) {
@@ -55,7 +57,7 @@ public final class UserPaths {
                 throw new InvalidInputException(option + " '" + location + "' is a file; give a directory");
             }
         } catch (IOException e) {
-            throw new InvalidInputException("cannot inspect " + option + " '" + location + "': " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot inspect " + option + " '" + location + "'", e);
         }
     }
 

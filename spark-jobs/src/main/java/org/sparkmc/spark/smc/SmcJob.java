@@ -100,8 +100,9 @@ public final class SmcJob {
     private long started;
     private final Checkpointing checkpointing;
     private final SmcCheckpoint checkpoint;
-    /** After a resume: the steps the checkpoint already holds, and the particle file the lineage reads. */
+    /** After a resume: the steps the checkpoint already holds. */
     private List<StepRow> restoredRows = List.of();
+    /** After a resume: the particle file the lineage reads, until the next lineage cut (then null). */
     private String resumedFrom;
 
     /**

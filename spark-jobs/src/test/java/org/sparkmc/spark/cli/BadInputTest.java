@@ -120,7 +120,10 @@ public class BadInputTest extends SparkTestBase {
                         "--report-parameters must be ≥ 1, is 0"),
                 Arguments.of(new String[] {"diagnose", missing, "--format", "xyz"},
                         "--format must be one of auto, parquet, cmdstan, csv, is 'xyz'"),
-                Arguments.of(new String[] {"diagnose", missing}, "input '" + missing + "' does not exist (no file matches)"),
+                Arguments.of(new String[] {"diagnose", missing},
+                        "input '" + missing + "' does not exist (no file matches)"),
+                Arguments.of(new String[] {"diagnose"}, "no input given: name Parquet draws, CmdStan CSV files or a "
+                        + "CSV file"),
                 Arguments.of(new String[] {"generate-glm", "--rows", "0"}, "--rows must be ≥ 1, is 0"),
                 Arguments.of(new String[] {"generate-glm", "--features", "-2"}, "--features must be ≥ 1, is -2"),
                 Arguments.of(new String[] {"generate-glm", "--family", "gaussian", "--sigma", "0"},

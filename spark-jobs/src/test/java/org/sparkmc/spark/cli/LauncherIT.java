@@ -67,22 +67,22 @@ public class LauncherIT {
         assertFalse(run.output().contains("WARN"), "a converged run warns of nothing: " + run.output());
     }
 
-    /**
-     * The adversarial case that deleted a user's directory (issue 18 A): a config file alone, with out = "." and
-     * overwrite = true, run in a directory holding the user's files. Now exit 2 before Spark starts, nothing touched.
-     */
     /** A master Spark refuses is bad input (exit 2, one line saying what to give), not a failure with a trace. */
     @Test
     void aMasterSparkCannotUseIsBadInput() throws Exception {
         for (String master : List.of("local[0]", "bogus://x")) {
             Run run = launch("chains", "--out", tmp.resolve("m").toString(), "--max-rounds", "1", "--master", master);
             assertEquals(2, run.code(), run.output());
-            assertTrue(run.output().contains("sparkmc chains: --master '" + master + "' is not a master Spark can use ("),
-                    run.output());
+            assertTrue(run.output().contains("sparkmc chains: --master '" + master
+                    + "' is not a master Spark can use ("), run.output());
             assertFalse(Files.exists(tmp.resolve("m")));
         }
     }
 
+    /**
+     * The adversarial case that deleted a user's directory (issue 18 A): a config file alone, with out = "." and
+     * overwrite = true, run in a directory holding the user's files. Now exit 2 before Spark starts, nothing touched.
+     */
     @Test
     void aConfigFileCannotMakeARunReplaceTheWorkingDirectory() throws Exception {
         Path work = Files.createDirectories(tmp.resolve("work"));

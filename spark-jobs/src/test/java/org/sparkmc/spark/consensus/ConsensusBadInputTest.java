@@ -147,7 +147,7 @@ class ConsensusBadInputTest extends SparkTestBase {
         byte[] whole = gzip.toByteArray();
         Path truncated = Files.write(tmp.resolve("cut.csv.gz"), Arrays.copyOf(whole, whole.length / 2));
         assertBad(run(truncated.toString(), "--format", "csv"), "cut.csv.gz is not readable CSV: reading it failed (",
-                "for a Parquet table use --format parquet");
+                "check the file (a .gz file must be whole gzip), or for a Parquet table use --format parquet");
         Path plain = Files.write(tmp.resolve("plain.csv.gz"), rows);
         assertBad(run(plain.toString(), "--format", "csv"), "plain.csv.gz is not readable CSV", "not a gzip file");
         Path csv = Files.write(tmp.resolve("rows.csv"), rows);

@@ -262,7 +262,8 @@ class DiagnoseTest extends SparkTestBase {
                 Arguments.of("nullchain", 0, new Object[] {null, 1, 0.5, 1.0}, "1 row(s) without a chain number"),
                 Arguments.of("drawzero", 3, new Object[] {2, 0, 0.5, 2.0},
                         "chain and draw start at 1, found chain 2 with draw 0"),
-                Arguments.of("chainzero", 0, new Object[] {0, 1, 0.5, 2.0}, "chain and draw start at 1, found chain 0"));
+                Arguments.of("chainzero", 0, new Object[] {0, 1, 0.5, 2.0},
+                        "chain and draw start at 1, found chain 0"));
     }
 
     /** Parquet draws are checked as CSV draws are: exit 2 naming the input and the chain, nothing written. */

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -137,7 +138,7 @@ class SmcCheckpointTest extends SparkTestBase {
             part = files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
         }
         byte[] bytes = Files.readAllBytes(part);
-        Files.write(part, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        Files.write(part, Arrays.copyOf(bytes, bytes.length / 2));
         Files.deleteIfExists(part.resolveSibling("." + part.getFileName() + ".crc"));
         deleteTree(particles);
         Files.move(truncated, particles);
