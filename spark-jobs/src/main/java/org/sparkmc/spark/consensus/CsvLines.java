@@ -81,6 +81,11 @@ final class CsvLines {
                         return e;
                     }
                 }
+                if (fields.length != headerFields) {
+                    return new InvalidInputException(where + ": the line has " + fields.length + " fields, the header "
+                            + headerFields + (fields.length > headerFields ? " (a comma inside a value needs quotes)"
+                            : ""));
+                }
             }
             return null;
         } catch (IOException e) {

@@ -16,6 +16,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
 import org.sparkmc.core.consensus.ShardAssignment;
@@ -35,6 +36,9 @@ import scala.Tuple2;
  * its first bad value ({@link CsvLines}).
  */
 final class GlmTable {
+    /** The column the CSV reader puts a malformed line in ({@link #byShard}). */
+    private static final String MALFORMED = "_sparkmc_malformed_line";
+
     private final String location;
     private final String format;
     private final String response;
@@ -110,6 +114,29 @@ final class GlmTable {
         }
     }
 
+    /**
+     * The CSV table with every column as text and one more, {@value #MALFORMED}, holding each line whose fields do not
+     * match the header's (Spark's permissive reader would drop a field too many without a word, and read an unquoted
+     * comma's halves as two values), null for a good line.
+     */
+    private Dataset<Row> readCsvMarkingMalformedLines(SparkSession spark) {
+        StructType schema = new StructType();
+        for (String c : read(spark, location, format).columns()) {
+            schema = schema.add(c, DataTypes.StringType);
+        }
+        schema = schema.add(MALFORMED, DataTypes.StringType);
+        try {
+            return spark.read().option("header", "true").option("enforceSchema", "false").option("mode", "PERMISSIVE")
+                    .option("columnNameOfCorruptRecord", MALFORMED).schema(schema).csv(location);
+        } catch (Exception e) { // Spark's SparkException is checked in Java but thrown undeclared from Scala
+            InvalidInputException unreadable = unreadable(e, format);
+            if (unreadable != null) {
+                throw unreadable;
+            }
+            throw e;
+        }
+    }
+
     /** The bad-input error for a file of the table Spark could not read ({@link UnreadableFiles}); or null. */
     private static InvalidInputException unreadable(Throwable failure, String format) {
         return format.equals("parquet") ? UnreadableFiles.of(failure, "Parquet", "for a CSV table use --format csv")
@@ -136,7 +163,8 @@ final class GlmTable {
      * @param seed the root seed of the row keys ({@link ShardAssignment})
      */
     JavaPairRDD<Integer, double[]> byShard(SparkSession spark, RowLikelihood likelihood, int shards, long seed) {
-        Dataset<Row> table = read(spark, location, format);
+        Dataset<Row> table = format.equals("csv") ? readCsvMarkingMalformedLines(spark)
+                : read(spark, location, format);
         List<Column> cols = new ArrayList<>();
         cols.add(functions.col("_metadata.file_path"));
         cols.add(format.equals("parquet") ? functions.col("_metadata.row_index")
@@ -146,6 +174,7 @@ final class GlmTable {
             Column col = table.col("`" + c.replace("`", "``") + "`");
             cols.add(format.equals("parquet") ? col.cast(DataTypes.DoubleType) : col);
         }
+        cols.add(format.equals("csv") ? functions.col(MALFORMED) : functions.lit(null).cast(DataTypes.StringType));
         return table.select(cols.toArray(Column[]::new)).javaRDD()
                 .mapPartitionsToPair(new CheckedRows(names, likelihood, shards, seed));
     }
@@ -264,6 +293,11 @@ final class GlmTable {
                 @Override
                 public Tuple2<Integer, double[]> next() {
                     current = rows.next();
+                    int malformed = names.size() + 2;
+                    if (!current.isNullAt(malformed)) { // the driver finds the line and says what is wrong with it
+                        throw new BadValue(current.getString(0), new InvalidInputException(where() + ": a line whose "
+                                + "fields do not match the header's: " + current.getString(malformed)));
+                    }
                     double[] values = new double[names.size()];
                     for (int k = 0; k < values.length; k++) {
                         try {

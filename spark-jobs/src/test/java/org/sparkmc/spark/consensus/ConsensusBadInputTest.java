@@ -42,6 +42,20 @@ class ConsensusBadInputTest extends SparkTestBase {
                 "late.csv line 3 (the header): no column 'label' (--response)");
     }
 
+    /**
+     * A line with more fields than the header (an unquoted comma in a value, say) is named: Spark's permissive reader
+     * would drop the extra field without a word. (A line short of columns the model does not use is read: Spark
+     * parses only the columns it needs.)
+     */
+    @Test
+    void aLineWhoseFieldsDoNotMatchTheHeaderIsNamed() throws IOException {
+        Path extra = Files.writeString(tmp.resolve("extra.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2,7\n1,0.2,3\n");
+        assertBad(run(extra.toString()),
+                "extra.csv line 3: the line has 4 fields, the header 3 (a comma inside a value needs quotes)");
+        Path comma = Files.writeString(tmp.resolve("comma.csv"), "y,x1,x2\n1,0.5,1\n0,1,234.5,2\n");
+        assertBad(run(comma.toString()), "comma.csv line 3: the line has 4 fields, the header 3");
+    }
+
     /** A row with fewer fields than the header lacks the columns at its end: its line and the first of them. */
     @Test
     void aRowWithoutAColumnsFieldIsNamedWithItsLine() throws IOException {
