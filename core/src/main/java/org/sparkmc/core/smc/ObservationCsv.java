@@ -111,6 +111,12 @@ public final class ObservationCsv {
         String[] names = new String[width];
         for (int c = 0; c < width; c++) {
             names[c] = header != null ? header[c] : "y" + (c + 1);
+            for (int d = 0; d < c; d++) {
+                if (names[d].equals(names[c])) { // which of the two would a column option mean?
+                    throw new InvalidInputException(source + " line " + headerLine + ": columns " + (d + 1) + " and "
+                            + (c + 1) + " are both named '" + names[c] + "'; each column needs its own name");
+                }
+            }
         }
         int timeIndex = -1;
         if (options.timeColumn() != null) {

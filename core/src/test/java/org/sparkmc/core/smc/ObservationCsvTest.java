@@ -64,6 +64,9 @@ class ObservationCsvTest {
         assertTrue(quote.contains("line 2") && quote.contains("quoted"), quote);
         String noTime = error("t,y\n1,2\nNA,3\n", d);
         assertTrue(noTime.contains("line 3") && noTime.contains("time"), noTime);
+        // two columns of one name: which would --time-column year mean?
+        String twice = error("# Nile\nyear,year\n1871,1120\n", d.withTimeColumn("year"));
+        assertTrue(twice.contains("obs.csv line 2: columns 1 and 2 are both named 'year'"), twice);
         // a first row with one stray word is a bad data row, not a header
         String stray = error("1,abc\n2,3\n", d);
         assertTrue(stray.contains("line 1"), stray);
