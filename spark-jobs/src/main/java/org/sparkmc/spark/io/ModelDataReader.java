@@ -35,7 +35,14 @@ public final class ModelDataReader {
                 return new LinkedHashMap<>(root.unwrapped());
             }
         } catch (FileNotFoundException e) {
-            throw new InvalidInputException("model data file '" + location + "' does not exist");
+            boolean directory;
+            try {
+                directory = path.getFileSystem(hadoopConf).getFileStatus(path).isDirectory();
+            } catch (IOException notThere) {
+                directory = false;
+            }
+            throw new InvalidInputException("model data file '" + location + "' " + (directory
+                    ? "is a directory; give the JSON file" : "does not exist"));
         } catch (ConfigException e) {
             throw new InvalidInputException("model data file is not a valid JSON object: " + e.getMessage(), e);
         } catch (IOException e) {
