@@ -30,8 +30,12 @@ public final class LinearGaussianModel implements StateSpaceModel {
 
     /** Checks shapes and that Q, R and P_0 are positive definite. */
     public LinearGaussianModel(double[][] f, double[][] q, double[][] h, double[][] r, double[] m0, double[][] p0) {
-        int d = m0.length;
+        int d = f.length; // the state's dimension is F's (m0 is checked against it, not F against m0)
         int p = h.length;
+        if (m0.length != d) {
+            throw new InvalidInputException("m0 has " + m0.length + (m0.length == 1 ? " entry" : " entries")
+                    + ", expected " + d + " (F is " + d + "×" + d + ")");
+        }
         check(f, d, d, "F");
         check(q, d, d, "Q");
         check(h, p, d, "H");
@@ -43,17 +47,22 @@ public final class LinearGaussianModel implements StateSpaceModel {
         this.r = Matrices.copy(r);
         this.m0 = m0.clone();
         this.p0 = Matrices.copy(p0);
-        try {
-            this.lq = Matrices.cholesky(q);
-            this.lr = Matrices.cholesky(r);
-            this.lp0 = Matrices.cholesky(p0);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidInputException("linear-Gaussian model: Q, R and P0 must be positive definite: "
-                    + e.getMessage(), e);
-        }
+        this.lq = positiveDefinite(q, "Q");
+        this.lr = positiveDefinite(r, "R");
+        this.lp0 = positiveDefinite(p0, "P0");
         this.logDetQ = Matrices.logDeterminant(lq);
         this.logDetR = Matrices.logDeterminant(lr);
         this.logDetP0 = Matrices.logDeterminant(lp0);
+    }
+
+    /** The Cholesky factor of {@code a}; bad input naming the matrix when it is not positive definite. */
+    private static double[][] positiveDefinite(double[][] a, String name) {
+        try {
+            return Matrices.cholesky(a);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("linear-Gaussian model: " + name + " must be positive definite: "
+                    + e.getMessage(), e);
+        }
     }
 
     private static void check(double[][] a, int rows, int cols, String name) {
