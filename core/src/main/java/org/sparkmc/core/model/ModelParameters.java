@@ -77,12 +77,16 @@ public final class ModelParameters implements Serializable {
         return consulted;
     }
 
+    /**
+     * The number {@code name}; a finite one (a data file refuses NaN and infinities, so a parameter does too: a
+     * threshold of NaN would make every comparison false without a word).
+     */
     public double getDouble(String name) {
         Object v = require(name);
-        if (v instanceof Number n) {
+        if (v instanceof Number n && Double.isFinite(n.doubleValue())) {
             return n.doubleValue();
         }
-        throw wrongType(name, "a number", v);
+        throw wrongType(name, v instanceof Number ? "a finite number" : "a number", v);
     }
 
     public double getDouble(String name, double defaultValue) {

@@ -69,6 +69,8 @@ public class BadInputTest extends SparkTestBase {
                         "/nonexistent/x.conf"),
                 Arguments.of("missing data", new String[] {"chains", "--model", "eight_schools_noncentered",
                     "--data", "/nonexistent/eight.json"}, "model data file '/nonexistent/eight.json' does not exist"),
+                Arguments.of("NaN parameter", new String[] {"chains", "--param", "threshold=NaN"},
+                        "model parameter 'threshold' must be a finite number but is 'NaN'"),
                 Arguments.of("data a directory", new String[] {"chains", "--model", "eight_schools_noncentered",
                     "--data", "/tmp"}, "model data file '/tmp' is a directory; give the JSON file"),
                 Arguments.of("data lacks a field", new String[] {"chains", "--model", "eight_schools_noncentered"},
