@@ -206,6 +206,9 @@ public final class LdaCommand extends JobCommand {
         // The header and vocabulary are checked before Spark starts (a refusal in about a second, not ten).
         LdaCorpusReader.UciHead uciHead = uci
                 ? LdaCorpusReader.readUciHead(docword, vocab, SparkSetup.hadoopConfiguration()) : null;
+        if (plain) { // likewise that the text corpus is there
+            LdaCorpusReader.checkText(text, SparkSetup.hadoopConfiguration());
+        }
 
         LdaResult result = null;
         UserPaths.directoryOrAbsent("--lineage-dir", lineageDir, SparkSetup.hadoopConfiguration());

@@ -129,6 +129,10 @@ public final class LdaCorpusReader {
         } catch (IOException e) {
             throw new InvalidInputException("cannot read " + vocab + ": " + e.getMessage(), e);
         }
+        if (header.lines() == 0) {
+            throw new InvalidInputException(docword + ": the header says NNZ=0 (no word counts): the corpus has no "
+                    + "tokens");
+        }
         return new UciHead(docword, files, header, words);
     }
 
@@ -252,6 +256,15 @@ public final class LdaCorpusReader {
         FileInputFormat.setInputPaths(conf, files);
         return sc.hadoopRDD(conf, CheckedTextInputFormat.class, LongWritable.class, Text.class, minPartitions)
                 .map(t -> t._2().toString()).zipWithIndex();
+    }
+
+    /**
+     * Checks, before Spark starts, that a text corpus names files to read ({@link #readText} reads them).
+     *
+     * @throws InvalidInputException if nothing is there, or only hidden files
+     */
+    public static void checkText(String location, Configuration conf) {
+        textFiles("--text", "text corpus", location, conf);
     }
 
     /**

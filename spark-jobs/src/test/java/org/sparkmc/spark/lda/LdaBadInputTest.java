@@ -142,6 +142,13 @@ class LdaBadInputTest extends SparkTestBase {
                 new String[] {tmp.resolve("vocab.txt").toString()});
     }
 
+    /** A header with no word counts is refused from the header, before Spark starts (it took about 12 s). */
+    @Test
+    void aHeaderWithoutWordCountsIsAnEmptyCorpus() throws IOException {
+        assertBadInput(tmp.resolve("out"), withCorpus("1\n3\n0\n"), new String[] {"docword.txt: the header says NNZ=0 "
+                + "(no word counts): the corpus has no tokens"});
+    }
+
     @Test
     void textWithoutWordsIsAnEmptyCorpus() throws IOException {
         Path text = tmp.resolve("empty.txt");
