@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -98,6 +99,35 @@ final class CsvLines {
      * files by name) whose header has no column {@code column}; null when none lacks it or the files cannot be read.
      */
     static String headerWithout(Configuration hadoop, String location, String column) {
+        return firstHeader(hadoop, location, (where, fields) -> Arrays.asList(fields).contains(column) ? null : where,
+                "name the one without '" + column + "'");
+    }
+
+    /**
+     * "FILE line N (the header): columns I and J are both named 'C'; …" for the first CSV file of {@code location}
+     * whose header names a column twice (Spark would rename them C1 and C2); null when none does.
+     */
+    static String headerNamingAColumnTwice(Configuration hadoop, String location) {
+        return firstHeader(hadoop, location, (where, fields) -> {
+            for (int j = 0; j < fields.length; j++) {
+                for (int i = 0; i < j; i++) {
+                    if (fields[i] != null && fields[i].equals(fields[j])) {
+                        return where + ": columns " + (i + 1) + " and " + (j + 1) + " are both named '" + fields[j]
+                                + "'; each column needs its own name";
+                    }
+                }
+            }
+            return null;
+        }, "check them for a column named twice");
+    }
+
+    /**
+     * What {@code check} says of the first CSV file of {@code location} (the file itself, or a directory's data
+     * files by name) for which it says anything, given "FILE line N (the header)" and the header's fields; null when
+     * it says nothing of any, or the files cannot be read ({@code purpose} then goes into a warning).
+     */
+    private static String firstHeader(Configuration hadoop, String location, BiFunction<String, String[], String> check,
+            String purpose) {
         try {
             Path path = new Path(location);
             FileSystem fs = path.getFileSystem(hadoop);
@@ -115,8 +145,10 @@ final class CsvLines {
                     for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                         number++;
                         if (!line.trim().isEmpty()) {
-                            if (!Arrays.asList(parser.parseLine(line)).contains(column)) {
-                                return f.getPath() + " line " + number + " (the header)";
+                            String said = check.apply(f.getPath() + " line " + number + " (the header)",
+                                    parser.parseLine(line));
+                            if (said != null) {
+                                return said;
                             }
                             break;
                         }
@@ -126,8 +158,7 @@ final class CsvLines {
             return null;
         } catch (IOException e) {
             // The refusal that asked still names the table and its columns; only the file and line are lost.
-            LOG.warn("consensus: cannot read the CSV headers of {} again to name the one without '{}'", location,
-                    column, e);
+            LOG.warn("consensus: cannot read the CSV headers of {} again to {}", location, purpose, e);
             return null;
         }
     }

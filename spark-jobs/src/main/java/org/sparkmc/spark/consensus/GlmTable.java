@@ -61,6 +61,12 @@ final class GlmTable {
      */
     static GlmTable open(SparkSession spark, String location, String format, String response, List<String> features) {
         Dataset<Row> table = read(spark, location, format);
+        if (format.equals("csv")) {
+            String twice = CsvLines.headerNamingAColumnTwice(spark.sparkContext().hadoopConfiguration(), location);
+            if (twice != null) {
+                throw new InvalidInputException(twice);
+            }
+        }
         List<String> columns = List.of(table.columns());
         List<String> chosen = new ArrayList<>(features);
         if (chosen.isEmpty()) {

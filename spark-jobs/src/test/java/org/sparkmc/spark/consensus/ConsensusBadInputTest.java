@@ -56,6 +56,14 @@ class ConsensusBadInputTest extends SparkTestBase {
         assertBad(run(comma.toString()), "comma.csv line 3: the line has 4 fields, the header 3");
     }
 
+    /** A header naming a column twice is named as the file has it (Spark would call the two x11 and x12). */
+    @Test
+    void aHeaderNamingAColumnTwiceIsNamed() throws IOException {
+        Path twice = Files.writeString(tmp.resolve("twice.csv"), "y,x1,x1\n1,0.5,1\n0,0.1,2\n");
+        assertBad(run(twice.toString(), "--features", "x1"),
+                "twice.csv line 1 (the header): columns 2 and 3 are both named 'x1'; each column needs its own name");
+    }
+
     /** A row with fewer fields than the header lacks the columns at its end: its line and the first of them. */
     @Test
     void aRowWithoutAColumnsFieldIsNamedWithItsLine() throws IOException {
