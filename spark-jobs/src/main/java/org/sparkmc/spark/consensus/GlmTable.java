@@ -191,21 +191,22 @@ final class GlmTable {
      * met may be a later one: a file is read in parts); else the failure itself.
      */
     RuntimeException located(SparkSession spark, RowLikelihood likelihood, RuntimeException failure) {
-        InvalidInputException unreadable = unreadable(failure, format);
-        if (unreadable != null) {
-            return unreadable;
-        }
         BadValue bad = null;
         for (Throwable t = failure; t != null && bad == null; t = t.getCause()) {
             bad = t instanceof BadValue b ? b : null;
             if (t instanceof IllegalArgumentException e && e.getMessage() != null
-                    && e.getMessage().startsWith("CSV header does not conform to the schema")) {
+                    && (e.getMessage().startsWith("CSV header does not conform to the schema")
+                        || e.getMessage().startsWith("Number of column in CSV header is not equal"))) {
                 InvalidInputException header = new InvalidInputException("the table " + location + ": a file's "
                         + "header orders or names the columns differently from the first file's, which Spark would "
                         + "read by position; " + e.getMessage().replace('\n', ' ').replaceAll(" +", " ").trim());
                 header.initCause(failure);
                 return header;
             }
+        }
+        InvalidInputException unreadable = unreadable(failure, format);
+        if (unreadable != null) {
+            return unreadable;
         }
         if (bad == null || !format.equals("csv")) {
             return failure;

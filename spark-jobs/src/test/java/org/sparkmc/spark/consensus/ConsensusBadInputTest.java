@@ -136,6 +136,12 @@ class ConsensusBadInputTest extends SparkTestBase {
         Files.writeString(dir.resolve("part-1.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n");
         Files.writeString(dir.resolve("part-2.csv"), "y,x2,x1\n1,1,0.5\n0,2,0.1\n");
         assertBad(run(dir.toString()), "part-2.csv", "header");
+        // Spark takes the header of the largest file: here one more column, which the other file lacks
+        Path wider = Files.createDirectory(tmp.resolve("wider.csv"));
+        Files.writeString(wider.resolve("part-1.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n");
+        Files.writeString(wider.resolve("part-2.csv"), "y,x1,x2,x3\n" + "1,0.5,1,7\n0,0.1,2,8\n".repeat(50));
+        assertBad(run(wider.toString()), "a file's header orders or names the columns differently from the first "
+                + "file's", "part-1.csv");
     }
 
     @Test
