@@ -130,11 +130,7 @@ public final class ChainsJob implements SteppedJob {
         try {
             return result();
         } catch (Throwable e) { // also Spark's SparkException: checked, yet thrown undeclared from Scala
-            try {
-                release(); // the cached rounds
-            } catch (RuntimeException | Error releasing) { // e.g. Spark already shut down: keep the first failure
-                e.addSuppressed(releasing);
-            }
+            StepRunner.releaseAfter(e, this::release);
             throw e;
         }
     }

@@ -43,14 +43,18 @@ final class GlmTable {
     private final String format;
     private final String response;
     private final List<String> features;
+    /** The table's columns, as its schema or the CSV files' header names them. */
+    private final List<String> columns;
     /** The response's and the features' places among the table's columns (a CSV line's fields). */
     private final int[] positions;
 
-    private GlmTable(String location, String format, String response, List<String> features, int[] positions) {
+    private GlmTable(String location, String format, String response, List<String> features, List<String> columns,
+            int[] positions) {
         this.location = location;
         this.format = format;
         this.response = response;
         this.features = features;
+        this.columns = columns;
         this.positions = positions;
     }
 
@@ -99,25 +103,17 @@ final class GlmTable {
         if (chosen.contains(response) || chosen.stream().distinct().count() != chosen.size()) {
             throw new InvalidInputException("--features names a column twice or names the response: " + chosen);
         }
-        return new GlmTable(location, format, response, List.copyOf(chosen),
+        return new GlmTable(location, format, response, List.copyOf(chosen), columns,
                 needed.stream().mapToInt(columns::indexOf).toArray());
     }
 
     private static Dataset<Row> read(SparkSession spark, String location, String format) {
         spark.sparkContext().setJobDescription("consensus: read the table's schema");
-        try {
-            return format.equals("parquet") ? spark.read().parquet(location)
-                    : spark.read().option("header", "true").option("inferSchema", "false")
-                            // each file's header must name the first file's columns in the same order: Spark reads
-                            // the fields by position, so a file with its columns in another order would be read wrong
-                            .option("enforceSchema", "false").csv(location);
-        } catch (Exception e) { // Spark's SparkException is checked in Java but thrown undeclared from Scala
-            InvalidInputException unreadable = unreadable(e, format);
-            if (unreadable != null) {
-                throw unreadable;
-            }
-            throw e;
-        }
+        return readable(format, () -> format.equals("parquet") ? spark.read().parquet(location)
+                : spark.read().option("header", "true").option("inferSchema", "false")
+                        // each file's header must name the first file's columns in the same order: Spark reads
+                        // the fields by position, so a file with its columns in another order would be read wrong
+                        .option("enforceSchema", "false").csv(location));
     }
 
     /**
@@ -127,13 +123,19 @@ final class GlmTable {
      */
     private Dataset<Row> readCsvMarkingMalformedLines(SparkSession spark) {
         StructType schema = new StructType();
-        for (String c : read(spark, location, format).columns()) {
+        for (String c : columns) {
             schema = schema.add(c, DataTypes.StringType);
         }
-        schema = schema.add(MALFORMED, DataTypes.StringType);
+        StructType withMalformed = schema.add(MALFORMED, DataTypes.StringType);
+        return readable(format, () -> spark.read().option("header", "true").option("enforceSchema", "false")
+                .option("mode", "PERMISSIVE").option("columnNameOfCorruptRecord", MALFORMED).schema(withMalformed)
+                .csv(location));
+    }
+
+    /** {@code reading}'s table; a file Spark cannot read is bad input naming it ({@link #unreadable}). */
+    private static Dataset<Row> readable(String format, Supplier<Dataset<Row>> reading) {
         try {
-            return spark.read().option("header", "true").option("enforceSchema", "false").option("mode", "PERMISSIVE")
-                    .option("columnNameOfCorruptRecord", MALFORMED).schema(schema).csv(location);
+            return reading.get();
         } catch (Exception e) { // Spark's SparkException is checked in Java but thrown undeclared from Scala
             InvalidInputException unreadable = unreadable(e, format);
             if (unreadable != null) {

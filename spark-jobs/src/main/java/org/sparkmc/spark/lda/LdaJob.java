@@ -150,11 +150,7 @@ public final class LdaJob {
                     mode, sweeps.explored == null ? List.of() : sweeps.explored.scores(),
                     sweeps.explored == null ? 0 : sweeps.explored.chosen());
         } catch (Throwable e) { // also Spark's SparkException: checked, yet thrown undeclared from Scala
-            try {
-                run.close();
-            } catch (RuntimeException | Error releasing) { // e.g. Spark already shut down: keep the first failure
-                e.addSuppressed(releasing);
-            }
+            StepRunner.releaseAfter(e, run::close);
             throw e;
         }
     }

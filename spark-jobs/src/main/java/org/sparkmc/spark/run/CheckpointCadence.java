@@ -8,9 +8,9 @@ import org.sparkmc.core.InvalidInputException;
  * since the last save have taken {@value #AUTO_MIN_SECONDS} s, or {@value #AUTO_STEPS_PER_SAVE_SECOND} times as long
  * as the last save took if that is longer (or a tenth less, when its guess of the steps' time fell just short). A
  * crash then loses about that much work, and the saves after the first take about 5% of the run's time at most,
- * whatever a step and a save cost. The first save, whose cost is not known before
- * it is made, and the save after the last step come in any case. Where a step is quick beside a save (KOS: 15 ms a
- * sweep; a save ends the relayed stage and writes every topic), a run of a few seconds saves only after its last step.
+ * whatever a step and a save cost. The first save, whose cost is not known before it is made, and the save after the
+ * last step come in any case. Where a step is quick beside a save (KOS: 15 ms a sweep; a save ends the relayed stage
+ * and writes every topic), a run of a few seconds saves only after its last step.
  * The cadence never changes a number the run produces, only which states are saved.
  */
 public final class CheckpointCadence {

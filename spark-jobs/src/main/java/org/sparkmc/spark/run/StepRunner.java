@@ -85,12 +85,21 @@ public final class StepRunner {
                 progress.step(job.stepsDone(), "end", job.closingLine(), true);
             }
         } catch (Throwable e) { // also Spark's SparkException: checked, yet thrown undeclared from Scala
-            try {
-                job.release();
-            } catch (RuntimeException | Error releasing) { // e.g. Spark already shut down: keep the first failure
-                e.addSuppressed(releasing);
-            }
+            releaseAfter(e, job::release);
             throw e;
+        }
+    }
+
+    /**
+     * Runs {@code release} after {@code failure} (catch {@code Throwable}: Spark's SparkException is checked, yet
+     * thrown undeclared); a failure of the release itself, Spark already shut down say, is added to the first one as
+     * suppressed rather than thrown in its place.
+     */
+    public static void releaseAfter(Throwable failure, Runnable release) {
+        try {
+            release.run();
+        } catch (RuntimeException | Error releasing) {
+            failure.addSuppressed(releasing);
         }
     }
 }
