@@ -19,7 +19,7 @@ public final class EightSchoolsNoncentered implements GradientTarget {
     private final double[] sigma;
 
     public EightSchoolsNoncentered(ModelParameters data) {
-        this(data.getDoubleArray("y"), data.getDoubleArray("sigma"));
+        this(data.source(), data.getDoubleArray("y"), data.getDoubleArray("sigma"));
         if (data.has("J") && data.getInt("J") != y.length) {
             throw new InvalidInputException(data.source() + ": J = " + data.getInt("J") + " but y has " + y.length
                     + " values");
@@ -27,13 +27,18 @@ public final class EightSchoolsNoncentered implements GradientTarget {
     }
 
     public EightSchoolsNoncentered(double[] y, double[] sigma) {
+        this("eight_schools", y, sigma);
+    }
+
+    /** {@code where} names the data in error messages: its file, or the model. */
+    private EightSchoolsNoncentered(String where, double[] y, double[] sigma) {
         if (y.length == 0 || y.length != sigma.length) {
-            throw new InvalidInputException("eight_schools: y and sigma need the same non-zero length, have "
+            throw new InvalidInputException(where + ": y and sigma need the same non-zero length, have "
                     + y.length + " and " + sigma.length);
         }
         for (int j = 0; j < sigma.length; j++) {
             if (!(sigma[j] > 0)) {
-                throw new InvalidInputException("eight_schools: sigma[" + (j + 1) + "] must be > 0, is " + sigma[j]);
+                throw new InvalidInputException(where + ": sigma[" + (j + 1) + "] must be > 0, is " + sigma[j]);
             }
         }
         this.y = y.clone();

@@ -22,7 +22,7 @@ public final class KidscoreMomiq implements GradientTarget {
     private final double syy;
 
     public KidscoreMomiq(ModelParameters data) {
-        this(data.getDoubleArray("mom_iq"), data.getDoubleArray("kid_score"));
+        this(data.source(), data.getDoubleArray("mom_iq"), data.getDoubleArray("kid_score"));
         if (data.has("N") && data.getInt("N") != n) {
             throw new InvalidInputException(data.source() + ": N = " + data.getInt("N") + " but kid_score has "
                     + (int) n + " values");
@@ -30,8 +30,13 @@ public final class KidscoreMomiq implements GradientTarget {
     }
 
     public KidscoreMomiq(double[] momIq, double[] kidScore) {
+        this("kidscore_momiq", momIq, kidScore);
+    }
+
+    /** {@code where} names the data in error messages: its file, or the model. */
+    private KidscoreMomiq(String where, double[] momIq, double[] kidScore) {
         if (momIq.length == 0 || momIq.length != kidScore.length) {
-            throw new InvalidInputException("kidscore_momiq: mom_iq and kid_score need the same non-zero length, have "
+            throw new InvalidInputException(where + ": mom_iq and kid_score need the same non-zero length, have "
                     + momIq.length + " and " + kidScore.length);
         }
         double a = 0;
