@@ -4,13 +4,21 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.io.CheckpointStates;
 import org.sparkmc.spark.run.CheckpointCadence;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The checkpoint options of an iterative job: where it saves its complete state and whether to resume from it. (How
  * often it saves, {@code --checkpoint-every}, is the job's own: rounds, sweeps or steps.)
  */
 public final class ResumeOptions {
+    /** The option naming the save cadence, declared by each job beside this mixin. */
+    public static final String EVERY = "--checkpoint-every";
+
+    @Spec(Spec.Target.MIXEE)
+    private CommandSpec job;
+
     @Option(names = "--checkpoint", paramLabel = "DIR",
             description = "Save the run's complete state here (as often as --checkpoint-every says) so --resume can "
                 + "finish it after a crash with identical outputs.")
@@ -22,11 +30,16 @@ public final class ResumeOptions {
 
     /**
      * The save cadence given as {@code --checkpoint-every} ({@code every}: {@code auto} or a whole number of steps);
-     * fails as bad input on --resume without --checkpoint or on any other value.
+     * fails as bad input on any other value, on --resume without --checkpoint, and on a cadence other than the
+     * job's default without --checkpoint (there would be nothing to save it to).
      */
     public CheckpointCadence cadence(String every) {
-        CheckpointCadence cadence = CheckpointCadence.parse(every, "--checkpoint-every");
+        CheckpointCadence cadence = CheckpointCadence.parse(every, EVERY);
         check(dir, resume);
+        if (dir == null && !every.equals(job.findOption(EVERY).defaultValue())) {
+            throw new InvalidInputException(EVERY + " " + every + " spaces the saves to --checkpoint DIR, which is "
+                    + "not given; add --checkpoint DIR, or drop " + EVERY);
+        }
         return cadence;
     }
 

@@ -115,6 +115,8 @@ public class BadInputTest extends SparkTestBase {
                         "--report-parameters must be ≥ 1, is 0"),
                 Arguments.of(new String[] {"chains", "--checkpoint-every", "0"},
                         "--checkpoint-every must be a whole number ≥ 1 or auto, is '0'"),
+                Arguments.of(new String[] {"chains", "--checkpoint-every", "5"}, "--checkpoint-every 5 spaces the saves "
+                        + "to --checkpoint DIR, which is not given; add --checkpoint DIR, or drop --checkpoint-every"),
                 Arguments.of(new String[] {"diagnose", missing, "--max-rhat", "0.99"}, "--max-rhat must be > 1, is 0.99"),
                 Arguments.of(new String[] {"diagnose", missing, "--min-ess", "-3"},
                         "--min-ess must be a finite number ≥ 0, is -3"),
