@@ -21,6 +21,7 @@ import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.CheckpointLease;
 import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.ModelDataReader;
 import org.sparkmc.spark.run.CheckpointCadence;
@@ -139,6 +140,7 @@ public final class ChainsCommand extends JobCommand {
     private boolean requireConvergence;
 
     @Override
+    @SuppressWarnings("try") // the checkpoint lease is held for the run, not used in it
     public Integer call() {
         configFile.checkKeys(spec, Set.of(MODEL_PARAMS));
         outputOptions.requireOut();
@@ -162,8 +164,8 @@ public final class ChainsCommand extends JobCommand {
         checkRelayable(checked);
         Require.atLeast(reportParameters, 1, "--report-parameters");
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
-                .apart("--checkpoint", checkpoint.dir()))) {
-            checkpoint.claim();
+                .apart("--checkpoint", checkpoint.dir()));
+                CheckpointLease lease = checkpoint.claim()) {
             ChainsCheckpoint store = checkpoint.dir() == null ? null
                     : new ChainsCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration(), kernelInstance);
             if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts

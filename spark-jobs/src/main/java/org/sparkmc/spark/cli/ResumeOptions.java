@@ -2,6 +2,7 @@ package org.sparkmc.spark.cli;
 
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
+import org.sparkmc.spark.io.CheckpointLease;
 import org.sparkmc.spark.io.CheckpointStates;
 import org.sparkmc.spark.run.CheckpointCadence;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,12 +53,17 @@ public final class ResumeOptions {
 
     /**
      * Claims the checkpoint directory, if any, before Spark starts ({@link CheckpointStates#claim}): a foreign
-     * non-empty or unwritable directory is refused now.
+     * non-empty or unwritable directory is refused now, and so is one another run is using
+     * ({@link CheckpointLease}).
+     *
+     * @return the run's lease on the directory, to close when the run ends
      */
-    public void claim() {
-        if (dir != null) {
-            CheckpointStates.claim(dir, SparkSetup.hadoopConfiguration());
+    public CheckpointLease claim() {
+        if (dir == null) {
+            return CheckpointLease.none();
         }
+        CheckpointStates.claim(dir, SparkSetup.hadoopConfiguration());
+        return CheckpointLease.take(dir, SparkSetup.hadoopConfiguration());
     }
 
     /** The checkpoint directory, or null for none. */

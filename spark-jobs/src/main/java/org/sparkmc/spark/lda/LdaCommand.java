@@ -15,6 +15,7 @@ import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.CheckpointLease;
 import org.sparkmc.spark.io.UserPaths;
 import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.sync.SyncVia;
@@ -184,6 +185,7 @@ public final class LdaCommand extends JobCommand {
     private OutputOptions outputOptions;
 
     @Override
+    @SuppressWarnings("try") // the checkpoint lease is held for the run, not used in it
     public Integer call() {
         configFile.checkKeys(spec, Set.of());
         outputOptions.requireOut();
@@ -213,8 +215,8 @@ public final class LdaCommand extends JobCommand {
         LdaResult result = null;
         UserPaths.directoryOrAbsent("--lineage-dir", lineageDir, SparkSetup.hadoopConfiguration());
         try (AtomicOutput output = outputOptions.open(runPaths().input("--docword", docword).input("--vocab", vocab)
-                .input("--text", text).apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir))) {
-            checkpoint.claim();
+                .input("--text", text).apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir));
+                CheckpointLease lease = checkpoint.claim()) {
             SparkSession spark = outputOptions.session("sparkmc lda");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             if (partitions <= 0) {

@@ -25,6 +25,7 @@ import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.CheckpointLease;
 import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.UserPaths;
 import picocli.CommandLine.Command;
@@ -146,6 +147,7 @@ public final class SmcCommand extends JobCommand {
     private OutputOptions outputOptions;
 
     @Override
+    @SuppressWarnings("try") // the checkpoint lease is held for the run, not used in it
     public Integer call() {
         configFile.checkKeys(spec, Set.of(MODEL_PARAMS));
         renamed("--checkpoint-interval", oldLineageEvery, "--lineage-every");
@@ -180,8 +182,8 @@ public final class SmcCommand extends JobCommand {
 
         UserPaths.directoryOrAbsent("--lineage-dir", lineageDir, SparkSetup.hadoopConfiguration());
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
-                .apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir))) {
-            checkpoint.claim();
+                .apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir));
+                CheckpointLease lease = checkpoint.claim()) {
             if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts
                 new SmcCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration())
                         .checkBeforeSpark(checkpointing.fingerprint());
