@@ -1,5 +1,6 @@
 package org.sparkmc.spark.io;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -24,9 +25,10 @@ import org.sparkmc.core.InvalidInputException;
  * driver's host, process and start; the driver renews its modification time every {@link #RENEW_SECONDS} seconds
  * and deletes it when the run ends, whatever the outcome.
  *
- * <p>A lease is in force while its process runs (on this host, where that can be asked) or, for a driver on
- * another host, until {@link #STALE_SECONDS} seconds after its last renewal. So a run killed outright leaves a
- * lease that the next run on its host takes over at once, and one on another host after that delay.
+ * <p>On this host a lease is in force while its process runs: a run killed outright leaves a lease that the next
+ * run takes over at once. A driver on another host cannot be asked after, so a new run watches its lease: renewed,
+ * it is refused; not renewed for {@link #STALE_SECONDS} seconds, it has lapsed and is taken over (the case of a
+ * scheduler's retry on another host after a crash).
  */
 public final class CheckpointLease implements AutoCloseable {
     /** The lease's file name in the checkpoint directory. */
@@ -35,6 +37,7 @@ public final class CheckpointLease implements AutoCloseable {
     public static final int RENEW_SECONDS = 10;
     /** How long after its last renewal the lease of a driver on another host lapses. */
     public static final int STALE_SECONDS = 120;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CheckpointLease.class);
     private static final CheckpointLease NONE = new CheckpointLease(null, null, null, null);
 
     private final FileSystem fs;
@@ -56,35 +59,49 @@ public final class CheckpointLease implements AutoCloseable {
 
     /**
      * Takes the lease of the checkpoint directory {@code location} (which must exist), renewed until
-     * {@link #close}.
+     * {@link #close}. A lease held on another host is watched until it lapses or its holder renews it, which shows
+     * it alive.
      *
      * @throws InvalidInputException if another run holds it
      */
     public static CheckpointLease take(String location, Configuration conf) {
-        return take(location, conf, RENEW_SECONDS);
+        return take(location, conf, RENEW_SECONDS, STALE_SECONDS);
     }
 
-    static CheckpointLease take(String location, Configuration conf, long renewSeconds) {
+    static CheckpointLease take(String location, Configuration conf, long renewSeconds, long staleSeconds) {
         try {
             Path path = UserPaths.path("--checkpoint", location);
             FileSystem fs = path.getFileSystem(conf);
             Path file = new Path(fs.makeQualified(path), NAME);
             String holder = Holder.current().line();
-            if (!create(fs, file, holder)) {
-                FileStatus status = fs.getFileStatus(file);
-                Holder other = Holder.parse(read(fs, file));
+            long firstSeen = -1;
+            while (!create(fs, file, holder)) {
+                FileStatus status;
+                Holder other;
+                try {
+                    status = fs.getFileStatus(file);
+                    other = Holder.parse(read(fs, file));
+                } catch (FileNotFoundException e) {
+                    continue; // released meanwhile
+                }
                 long idleMillis = System.currentTimeMillis() - status.getModificationTime();
-                if (other.inForce(idleMillis)) {
+                boolean renewedSince = firstSeen >= 0 && status.getModificationTime() != firstSeen;
+                if (other.alive() || renewedSince) {
                     throw new InvalidInputException("--checkpoint '" + location + "' is in use by another run ("
                             + other.describe() + ", lease renewed " + Math.max(0, idleMillis / 1000) + " s ago); "
-                            + "wait for it to end, or stop it: a run killed on another host frees the directory "
-                            + STALE_SECONDS + " s after its last renewal");
+                            + "wait for it to end, or stop it");
                 }
-                fs.delete(file, false);
-                if (!create(fs, file, holder)) {
-                    throw new InvalidInputException("--checkpoint '" + location + "' was taken by another run "
-                            + "starting at the same moment; try again once it has ended");
+                if (other.local() || idleMillis >= staleSeconds * 1000) {
+                    fs.delete(file, false); // its process has ended, or it lapsed
+                    continue;
                 }
+                if (firstSeen < 0) {
+                    firstSeen = status.getModificationTime();
+                    LOG.warn("--checkpoint '{}' is leased to {}, renewed {} s ago; waiting until it lapses ({} s "
+                            + "after its last renewal) or is renewed (its run is alive)", location, other.describe(),
+                            idleMillis / 1000, staleSeconds);
+                }
+                Thread.sleep(Math.min(1000, staleSeconds * 1000 - idleMillis));
             }
             ScheduledExecutorService renewal = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "sparkmc-checkpoint-lease");
@@ -96,6 +113,9 @@ public final class CheckpointLease implements AutoCloseable {
             return lease;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot take the lease of checkpoint directory " + location, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the lease of " + location, e);
         }
     }
 
@@ -108,8 +128,7 @@ public final class CheckpointLease implements AutoCloseable {
                 write(fs, file, holder, true);
             }
         } catch (IOException | RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(CheckpointLease.class).warn("could not renew the lease {}: {}", file,
-                    e.toString());
+            LOG.warn("could not renew the lease {}: {}", file, e.toString());
         }
     }
 
@@ -181,14 +200,19 @@ public final class CheckpointLease implements AutoCloseable {
                     : "");
         }
 
-        /** Whether the lease still holds, {@code idleMillis} after its last renewal. */
-        boolean inForce(long idleMillis) {
-            if (host.equals(hostName()) && pid > 0) {
-                Optional<ProcessHandle> process = ProcessHandle.of(pid);
-                return process.isPresent() && process.get().isAlive()
-                        && (started == 0 || startOf(process.get()) == 0 || startOf(process.get()) == started);
+        /** Whether the holder runs on this host, where its process can be asked after. */
+        boolean local() {
+            return host.equals(hostName()) && pid > 0;
+        }
+
+        /** Whether the holder is a live process on this host (the same process, not a later one of its id). */
+        boolean alive() {
+            if (!local()) {
+                return false;
             }
-            return idleMillis < STALE_SECONDS * 1000L;
+            Optional<ProcessHandle> process = ProcessHandle.of(pid);
+            return process.isPresent() && process.get().isAlive()
+                    && (started == 0 || startOf(process.get()) == 0 || startOf(process.get()) == started);
         }
 
         private static long startOf(ProcessHandle process) {

@@ -19,8 +19,9 @@ import org.sparkmc.spark.cli.ExitCode;
 
 /**
  * The checkpoint lease on real files: a second run is refused while the first holds the directory, whether that
- * run is in this process, another live process on this host, or a driver on another host that renewed it lately;
- * a lease left by a dead process, or lapsed, is taken over; the holder renews it and deletes it at the end. Then
+ * run is in this process, another live process on this host, or a driver on another host that renews it; a lease
+ * left by a dead process on this host is taken over at once, one from another host once it lapses; the holder
+ * renews its lease and deletes it at the end. Then
  * the chains job: refused before Spark with exit 2 and nothing written while another run holds its checkpoint,
  * and no lease left behind after a run. Every check is exact.
  */
@@ -63,23 +64,41 @@ class CheckpointLeaseTest extends SparkTestBase {
     }
 
     @Test
-    void aLeaseFromAnotherHostLapsesAfterItsLastRenewal() throws Exception {
+    void aLeaseFromAnotherHostIsRefusedOnceRenewedAndTakenOverOnceLapsed() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
+        Path file = dir.resolve(CheckpointLease.NAME);
         writeLease(dir, "elsewhere.example 4242 0");
+        Thread renewing = new Thread(() -> { // the other host's driver, alive: it renews within the watch
+            try {
+                Thread.sleep(500);
+                Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis()));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        renewing.start();
         InvalidInputException e = assertThrows(InvalidInputException.class,
-                () -> CheckpointLease.take(dir.toString(), CONF));
-        assertTrue(e.getMessage().contains("(process 4242 on elsewhere.example, lease renewed 0 s ago)"),
-                e.getMessage());
-        Files.setLastModifiedTime(dir.resolve(CheckpointLease.NAME), FileTime.fromMillis(System.currentTimeMillis()
-                - (CheckpointLease.STALE_SECONDS + 5) * 1000L));
+                () -> CheckpointLease.take(dir.toString(), CONF, 1, 30));
+        renewing.join();
+        assertTrue(e.getMessage().contains("is in use by another run (process 4242 on elsewhere.example, lease "
+                + "renewed 0 s ago)"), e.getMessage());
+
+        long start = System.nanoTime(); // not renewed: taken over once it lapses, 2 s after its last renewal
+        CheckpointLease.take(dir.toString(), CONF, 1, 2).close();
+        assertTrue(System.nanoTime() - start > 1_000_000_000L, "taken before it lapsed");
+        writeLease(dir, "elsewhere.example 4242 0");
+        Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis()
+                - (CheckpointLease.STALE_SECONDS + 5) * 1000L)); // lapsed already: taken at once
+        start = System.nanoTime();
         CheckpointLease.take(dir.toString(), CONF).close();
+        assertTrue(System.nanoTime() - start < 1_000_000_000L, "a lapsed lease was waited for");
     }
 
     @Test
     void theHolderRenewsItsLease() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
         Path file = dir.resolve(CheckpointLease.NAME);
-        try (CheckpointLease lease = CheckpointLease.take(dir.toString(), CONF, 1)) {
+        try (CheckpointLease lease = CheckpointLease.take(dir.toString(), CONF, 1, 30)) {
             long old = System.currentTimeMillis() - 60_000;
             Files.setLastModifiedTime(file, FileTime.fromMillis(old));
             long deadline = System.currentTimeMillis() + 10_000;
