@@ -17,6 +17,8 @@ public final class ResumeOptions {
     /** The option naming the save cadence, declared by each job beside this mixin. */
     public static final String EVERY = "--checkpoint-every";
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ResumeOptions.class);
+
     @Spec(Spec.Target.MIXEE)
     private CommandSpec job;
 
@@ -31,15 +33,15 @@ public final class ResumeOptions {
 
     /**
      * The save cadence given as {@code --checkpoint-every} ({@code every}: {@code auto} or a whole number of steps);
-     * fails as bad input on any other value, on --resume without --checkpoint, and on a cadence other than the
-     * job's default without --checkpoint (there would be nothing to save it to).
+     * fails as bad input on any other value and on --resume without --checkpoint. A cadence other than the job's
+     * default without --checkpoint is only warned of: a command line may keep it while adding and dropping
+     * --checkpoint.
      */
     public CheckpointCadence cadence(String every) {
         CheckpointCadence cadence = CheckpointCadence.parse(every, EVERY);
         check(dir, resume);
         if (dir == null && !every.equals(job.findOption(EVERY).defaultValue())) {
-            throw new InvalidInputException(EVERY + " " + every + " spaces the saves to --checkpoint DIR, which is "
-                    + "not given; add --checkpoint DIR, or drop " + EVERY);
+            LOG.warn("{} {} has no effect without --checkpoint DIR, which it spaces the saves to", EVERY, every);
         }
         return cadence;
     }

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkmc.spark.LoggedLines;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.TestPaths;
 
@@ -115,8 +116,6 @@ public class BadInputTest extends SparkTestBase {
                         "--report-parameters must be ≥ 1, is 0"),
                 Arguments.of(new String[] {"chains", "--checkpoint-every", "0"},
                         "--checkpoint-every must be a whole number ≥ 1 or auto, is '0'"),
-                Arguments.of(new String[] {"chains", "--checkpoint-every", "5"}, "--checkpoint-every 5 spaces the saves "
-                        + "to --checkpoint DIR, which is not given; add --checkpoint DIR, or drop --checkpoint-every"),
                 Arguments.of(new String[] {"diagnose", missing, "--max-rhat", "0.99"}, "--max-rhat must be > 1, is 0.99"),
                 Arguments.of(new String[] {"diagnose", missing, "--min-ess", "-3"},
                         "--min-ess must be a finite number ≥ 0, is -3"),
@@ -178,6 +177,23 @@ public class BadInputTest extends SparkTestBase {
                 + "±1.8e308); model data must be finite numbers"), r.err);
         assertFalse(r.err.contains("starting point"), r.err);
         assertFalse(Files.exists(out));
+    }
+
+    /**
+     * A save cadence without a checkpoint directory is warned of, not ignored in silence (the run then stops at
+     * {@code --report-parameters 0}, before Spark); the default cadence, or one with a directory, is not.
+     */
+    @Test
+    void aCheckpointCadenceWithoutACheckpointIsWarnedOf() throws Exception {
+        String out = tmp.resolve("out").toString();
+        String ckpt = tmp.resolve("ckpt").toString();
+        String warning = "--checkpoint-every 5 has no effect without --checkpoint DIR, which it spaces the saves to";
+        assertEquals(java.util.List.of(warning), LoggedLines.of(ResumeOptions.class, () -> runCapturing("chains",
+                "--checkpoint-every", "5", "--report-parameters", "0", "--out", out)));
+        assertEquals(java.util.List.of(), LoggedLines.of(ResumeOptions.class, () -> runCapturing("chains",
+                "--checkpoint-every", "5", "--checkpoint", ckpt, "--report-parameters", "0", "--out", out)));
+        assertEquals(java.util.List.of(), LoggedLines.of(ResumeOptions.class, () -> runCapturing("chains",
+                "--report-parameters", "0", "--out", out)));
     }
 
     @Test

@@ -81,9 +81,6 @@ class LdaBadInputTest extends SparkTestBase {
                         + "sparse_gibbs) or cycle-mh (also cycle_mh)"}),
                 Arguments.of("resume without checkpoint", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--resume"}, new String[] {"--resume needs --checkpoint DIR"}),
-                Arguments.of("checkpoint cadence without a checkpoint", new String[] {"--docword", LdaRuns.DOCWORD,
-                    "--vocab", LdaRuns.VOCAB, "--checkpoint-every", "3"}, new String[] {"--checkpoint-every 3 spaces "
-                        + "the saves to --checkpoint DIR, which is not given"}),
                 Arguments.of("zero topic samples", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--topic-samples", "0"}, new String[] {"--topic-samples must be ≥ 1, is 0"}),
                 Arguments.of("zero sweeps", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,

@@ -48,8 +48,6 @@ class SmcBadInputTest extends SparkTestBase {
                         "--lineage-every must be ≥ 1, is 0"),
                 Arguments.of("checkpoint every 0 steps", List.of("--data", nile, "--checkpoint-every", "0"),
                         "--checkpoint-every must be a whole number ≥ 1 or auto, is '0'"),
-                Arguments.of("checkpoint cadence without a checkpoint", List.of("--data", nile, "--checkpoint-every",
-                        "7"), "--checkpoint-every 7 spaces the saves to --checkpoint DIR, which is not given"),
                 Arguments.of("poll every 0 seconds", List.of("--data", nile, "--poll-seconds", "0"),
                         "--poll-seconds must be a finite number > 0, is 0"),
                 Arguments.of("negative idle timeout", List.of("--data", nile, "--idle-timeout", "-1.5"),
