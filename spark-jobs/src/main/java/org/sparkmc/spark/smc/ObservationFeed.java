@@ -36,7 +36,8 @@ import org.sparkmc.spark.io.UserPaths;
  * </ul>
  * The feed holds one batch at a time, the last file name processed and a count: constant memory however long the
  * stream runs. Every batch must have the columns of the first, and its times (with a time column) must follow the
- * previous batch's.
+ * previous batch's. {@link #open} reads the first batch already (a single file's every row; when following, the
+ * first file if one is there), so that its errors come before Spark starts; {@link #next} hands it over.
  */
 public final class ObservationFeed {
     /** The file whose appearance ends a followed stream. */
@@ -65,6 +66,8 @@ public final class ObservationFeed {
     private long processed;
     private boolean ended;
     private String current;
+    /** The batch {@link #open} read ahead, until {@link #next} hands it over. */
+    private Observations ahead;
 
     private ObservationFeed(FileSystem fs, Path location, boolean directory, ObservationCsv.Options options,
             Follow follow, int dimension) {
@@ -77,9 +80,11 @@ public final class ObservationFeed {
     }
 
     /**
-     * Checks that the location exists (and is a directory when following).
+     * Checks that the location exists (and is a directory when following) and reads the first batch: a file's rows, a
+     * directory's first file, or when following the first file if there is one yet (without waiting).
      *
      * @param dimension the model's observation dimension: every batch must have this many observation columns
+     * @throws InvalidInputException as {@link #next} does for the first batch
      */
     public static ObservationFeed open(String location, ObservationCsv.Options options, Follow follow, int dimension,
             Configuration conf) {
@@ -98,7 +103,14 @@ public final class ObservationFeed {
                 throw new InvalidInputException("--follow needs a directory of batch files; '" + location
                         + "' is a file");
             }
-            return new ObservationFeed(fs, path, dir, options, follow, dimension);
+            ObservationFeed feed = new ObservationFeed(fs, path, dir, options, follow, dimension);
+            if (!follow.enabled()) {
+                feed.ahead = feed.next();
+            } else {
+                Path first = feed.nextFile();
+                feed.ahead = first == null ? null : feed.take(first);
+            }
+            return feed;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot inspect observations '" + location + "'", e);
         }
@@ -136,6 +148,11 @@ public final class ObservationFeed {
      *     first, or a batch file arriving out of name order
      */
     public Observations next() {
+        if (ahead != null) {
+            Observations first = ahead;
+            ahead = null;
+            return first;
+        }
         if (ended) {
             return null;
         }
@@ -148,9 +165,7 @@ public final class ObservationFeed {
             boolean endMarker = follow.enabled() && exists(new Path(location, END_MARKER));
             Path nextFile = nextFile();
             if (nextFile != null) {
-                lastName = nextFile.getName();
-                processed++;
-                return read(nextFile);
+                return take(nextFile);
             }
             if (!follow.enabled() || endMarker) {
                 ended = true;
@@ -205,6 +220,13 @@ public final class ObservationFeed {
                     + "' had been processed; batch files must arrive in name order");
         }
         return next;
+    }
+
+    /** Reads the batch file that comes next in name order. */
+    private Observations take(Path file) {
+        lastName = file.getName();
+        processed++;
+        return read(file);
     }
 
     private boolean exists(Path p) {

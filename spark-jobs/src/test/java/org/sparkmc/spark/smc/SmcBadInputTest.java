@@ -2,6 +2,7 @@ package org.sparkmc.spark.smc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -9,11 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.smc.ObservationCsv;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.TestPaths;
 import org.sparkmc.spark.cli.BadInputTest;
@@ -101,6 +105,33 @@ class SmcBadInputTest extends SparkTestBase {
         r = run(tmp.resolve("o"), "--data", ragged.toString());
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("ragged.csv line 3") && r.err().contains("1 fields, expected 2"), r.err());
+    }
+
+    /**
+     * The observations' header, rows and cells are checked when the feed is opened, before the command starts Spark
+     * (they were read only by the job's first step, after Spark's start): a whole file, a directory's first file, and
+     * a followed directory's first file if it is there already.
+     */
+    @Test
+    void observationErrorsAreFoundBeforeSpark() throws IOException {
+        Path data = Files.writeString(tmp.resolve("flow.csv"), "year,flow\n1871,1120\n1872,11x0\n");
+        ObservationCsv.Options year = ObservationCsv.Options.defaults().withTimeColumn("year");
+        assertEquals(data + " line 1: no observation column 'nope'; the columns are year,flow",
+                feedError(data, year.withValueColumns(List.of("nope")), false));
+        assertEquals(data + " line 3: column 'flow' holds '11x0', expected a number (or NA for a missing value)",
+                feedError(data, year, false));
+        Path dir = Files.createDirectories(tmp.resolve("batches"));
+        Files.writeString(dir.resolve("b1.csv"), "year,flow\n1871,1120\n1872,1160,3\n");
+        for (boolean follow : new boolean[] {false, true}) {
+            String said = feedError(dir, year, follow);
+            assertTrue(said.endsWith(dir + "/b1.csv line 3: 3 fields, expected 2 (as in the header year,flow)"), said);
+        }
+    }
+
+    /** The message with which opening the feed refuses {@code data}. */
+    private static String feedError(Path data, ObservationCsv.Options options, boolean follow) {
+        return assertThrows(InvalidInputException.class, () -> ObservationFeed.open(data.toString(), options,
+                new ObservationFeed.Follow(follow, 1, 0), 1, new Configuration())).getMessage();
     }
 
     /**
