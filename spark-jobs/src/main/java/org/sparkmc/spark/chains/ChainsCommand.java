@@ -48,7 +48,8 @@ public final class ChainsCommand extends JobCommand {
     private String data;
 
     @Option(names = "--param", paramLabel = "KEY=VALUE",
-            description = "A model parameter; overrides the config file's model-params block. Repeatable.")
+            description = "A model parameter; a list in brackets as in the config file (e.g. 'y=[28, 8, -3]'). "
+                + "Overrides the config file's model-params block. Repeatable.")
     private Map<String, String> params = new LinkedHashMap<>();
 
     /** Help from {@link CatalogHelp}. */

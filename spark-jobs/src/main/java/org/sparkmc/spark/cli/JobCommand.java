@@ -1,5 +1,7 @@
 package org.sparkmc.spark.cli;
 
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,12 +55,29 @@ public abstract class JobCommand implements Callable<Integer> {
 
     /**
      * A model's parameters from the config file's {@code model-params} block, overridden by {@code --param KEY=VALUE}
-     * options (a value that parses as a number is one, otherwise text).
+     * options (a value that parses as a number is one, a value in brackets a list as HOCON reads it in the config
+     * file, e.g. {@code --param 'F=[[1, 1], [0, 1]]'}, otherwise text).
+     *
+     * @throws InvalidInputException for a value in brackets that is no HOCON list, naming the option
      */
     protected Map<String, Object> modelParams(Map<String, String> overrides) {
         Map<String, Object> values = new LinkedHashMap<>(configFile.block(MODEL_PARAMS));
-        overrides.forEach((k, v) -> values.put(k, numberOrText(v)));
+        overrides.forEach((k, v) -> values.put(k, v.strip().startsWith("[") ? list(k, v) : numberOrText(v)));
         return values;
+    }
+
+    /** {@code --param key=value} whose value is a list, read as the config file's lists are. */
+    private static Object list(String key, String value) {
+        String expected = "--param " + key + "=" + value + ": a value in brackets must be a list as in the config "
+                + "file, e.g. [1, 2] or [[1, 0], [0, 1]]";
+        if (!value.strip().endsWith("]")) { // HOCON would drop a word after the list without a word
+            throw new InvalidInputException(expected + ", and end with its closing bracket");
+        }
+        try {
+            return ConfigFactory.parseString("v = " + value).getList("v").unwrapped();
+        } catch (ConfigException e) {
+            throw new InvalidInputException(expected + " (" + e.getMessage() + ")");
+        }
     }
 
     /**

@@ -47,7 +47,8 @@ public final class SmcCommand extends JobCommand {
     private String model;
 
     @Option(names = "--param", paramLabel = "KEY=VALUE",
-            description = "A model parameter; overrides the config file's model-params block. Repeatable.")
+            description = "A model parameter; a list in brackets as in the config file (e.g. 'F=[[1, 1], [0, 1]]'). "
+                + "Overrides the config file's model-params block. Repeatable.")
     private Map<String, String> params = new LinkedHashMap<>();
 
     @Option(names = "--data", paramLabel = "PATH",

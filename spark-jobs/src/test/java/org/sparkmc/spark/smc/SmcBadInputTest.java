@@ -71,6 +71,12 @@ class SmcBadInputTest extends SparkTestBase {
                         "--data", nile, "--param", "m0=x"), "'m0' must be an array"),
                 Arguments.of("matrix not a list", List.of("--conf", TestPaths.conf("smc-nile-trend.conf").toString(),
                         "--data", nile, "--param", "F=3"), "'F' must be a matrix as a non-empty list of rows"),
+                Arguments.of("list not closed", List.of("--conf", TestPaths.conf("smc-nile-trend.conf").toString(),
+                        "--data", nile, "--param", "F=[[1, 1], [0, 1]"), "--param F=[[1, 1], [0, 1]: a value in "
+                        + "brackets must be a list as in the config file, e.g. [1, 2] or [[1, 0], [0, 1]] ("),
+                Arguments.of("word after a list", List.of("--data", nile, "--param", "level_variance=[1] x"),
+                        "--param level_variance=[1] x: a value in brackets must be a list as in the config file, e.g. "
+                        + "[1, 2] or [[1, 0], [0, 1]], and end with its closing bracket"),
                 Arguments.of("old --checkpoint-interval", List.of("--data", nile, "--checkpoint-interval", "25"),
                         "--checkpoint-interval was renamed --lineage-every"),
                 Arguments.of("old --checkpoint-dir", List.of("--data", nile, "--checkpoint-dir", "/tmp/cuts"),
@@ -132,6 +138,17 @@ class SmcBadInputTest extends SparkTestBase {
     private static String feedError(Path data, ObservationCsv.Options options, boolean follow) {
         return assertThrows(InvalidInputException.class, () -> ObservationFeed.open(data.toString(), options,
                 new ObservationFeed.Follow(follow, 1, 0), 1, new Configuration())).getMessage();
+    }
+
+    /** A --param value in brackets is a list, as in the config file: a matrix can be given on the command line. */
+    @Test
+    void aMatrixParameterIsGivenInBrackets() {
+        Path out = tmp.resolve("o");
+        BadInputTest.Result r = run(out, "--conf", TestPaths.conf("smc-nile-trend.conf").toString(), "--data",
+                SmcTestData.nileFile().toString(), "--particles", "200", "--param", "F=[[1, 0.5], [0, 1]]",
+                "--param", "m0=[1000, 0]");
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
     }
 
     /**
