@@ -27,6 +27,8 @@ public final class BlockPropagation {
      * @param previousLogSum log Σ_j exp(lw_j) over all particles after the previous step (log N after
      *     resampling or at step 0)
      * @param scratch at least {@code to − from} doubles of working space
+     * @return the block's summary; for a log-weight of NaN or +∞, one that carries it as its maximum, which
+     *     {@link GlobalWeights#of} refuses (the block's log-weights are then left part-updated)
      */
     public static BlockSummary propagate(ParticleKernel kernel, int step, double[] data, double[] states,
             double[] logWeights, int from, int to, int block, double previousLogSum, RandomStreams streams,
@@ -38,8 +40,8 @@ public final class BlockPropagation {
         double max = Double.NEGATIVE_INFINITY;
         for (int i = from; i < to; i++) {
             double lw = (logWeights[i] - previousLogSum) + scratch[i - from];
-            if (!(lw < Double.POSITIVE_INFINITY)) {
-                throw BlockSummary.invalid(block, i, lw);
+            if (!(lw < Double.POSITIVE_INFINITY)) { // the driver reports it, naming the step: no task failure
+                return BlockSummary.nonFinite(block, to - from, lw, kernel.dimension());
             }
             logWeights[i] = lw;
             if (lw > max) {

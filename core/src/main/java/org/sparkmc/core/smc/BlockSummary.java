@@ -79,9 +79,17 @@ public final class BlockSummary implements Serializable {
         return of(block, states, logWeights, from, to, dimension, scratch, max);
     }
 
-    static IllegalStateException invalid(int block, int particle, double logWeight) {
+    private static IllegalStateException invalid(int block, int particle, double logWeight) {
         return new IllegalStateException("log-weight " + logWeight + " for particle " + particle + " of block "
                 + block + ": the model's log-density returned NaN or +∞");
+    }
+
+    /**
+     * The summary of a block in which a particle has the log-weight {@code logWeight}, NaN or +∞: it carries that as
+     * its maximum, for {@link GlobalWeights#of} to refuse naming the step and the block.
+     */
+    static BlockSummary nonFinite(int block, int count, double logWeight, int dimension) {
+        return new BlockSummary(block, count, logWeight, 0, 0, new double[dimension], new double[dimension]);
     }
 
     /** As {@link #of} with the block's maximum log-weight already known (and every log-weight checked). */

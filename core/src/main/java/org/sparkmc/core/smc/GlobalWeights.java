@@ -34,7 +34,7 @@ public final class GlobalWeights implements Serializable {
      * Folds the summaries of all blocks, which must be given in block order 0, 1, …, B−1.
      *
      * @param step the time step, named in the exception if the weights collapsed
-     * @throws WeightCollapseException if every log-weight is −∞
+     * @throws WeightCollapseException if every log-weight is −∞, or a block's maximum is NaN or +∞
      */
     public static GlobalWeights of(int step, List<BlockSummary> blocks) {
         int nb = blocks.size();
@@ -54,6 +54,9 @@ public final class GlobalWeights implements Serializable {
             if (s.block() != b) {
                 throw new IllegalArgumentException("block summaries out of order: position " + b + " holds block "
                         + s.block());
+            }
+            if (!(s.maxLogWeight() < Double.POSITIVE_INFINITY)) { // NaN or +∞ (a block of BlockSummary.nonFinite)
+                throw WeightCollapseException.nonFinite(step, b, s.maxLogWeight());
             }
             n += s.count();
             blockMax[b] = s.maxLogWeight();

@@ -142,7 +142,7 @@ class ParticleSystemTest {
     }
 
     @Test
-    void aNaNLogDensityIsABugReportedWithTheParticle() {
+    void aNaNLogDensityFailsTheStepNamingItAndTheBlock() {
         ParticleKernel nan = new Known() {
             @Override
             public void propagate(int step, double[] data, double[] states, int from, int to, Rng rng,
@@ -152,8 +152,9 @@ class ParticleSystemTest {
             }
         };
         ParticleSystem s = new ParticleSystem(nan, 10, SmcOptions.defaults(), new RandomStreams(3));
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.step(null));
-        assertTrue(e.getMessage().contains("particle 0"), e.getMessage());
+        WeightCollapseException e = assertThrows(WeightCollapseException.class, () -> s.step(null));
+        assertTrue(e.getMessage().startsWith("non-finite weights at time step 0 (0-based): the model gave a particle "
+                + "of block 0 the log-weight NaN"), e.getMessage());
     }
 
     @Test

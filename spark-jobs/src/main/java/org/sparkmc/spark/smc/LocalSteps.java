@@ -11,6 +11,7 @@ import org.sparkmc.core.smc.BlockSummary;
 import org.sparkmc.core.smc.GlobalWeights;
 import org.sparkmc.core.smc.ParticleKernel;
 import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.core.smc.WeightCollapseException;
 
 /**
  * Consecutive time steps of a filter whose blocks all live in one partition, run inside that partition's task: per
@@ -25,13 +26,14 @@ public final class LocalSteps implements Serializable {
 
     /**
      * The chunk's outcome: the blocks after its last step (they stay on the executor), per step its global weights
-     * and whether it resampled, and the seconds the task computed for.
+     * and whether it resampled, the seconds the task computed for, and the weights' failure that ended the chunk
+     * early (null if none), which the driver throws: a task that threw it would be retried and logged as lost.
      */
     public record Chunk(List<ParticleBlock> blocks, List<GlobalWeights> weights, boolean[] resampled,
-            double seconds) implements Serializable {
+            double seconds, WeightCollapseException failure) implements Serializable {
         /** The same without the particles: what the driver collects. */
         Chunk summaries() {
-            return new Chunk(List.of(), weights, resampled, seconds);
+            return new Chunk(List.of(), weights, resampled, seconds, failure);
         }
     }
 
@@ -76,7 +78,12 @@ public final class LocalSteps implements Serializable {
                 b.moveInPlace(kernel, n, observations.get(k), prev, streams, scratch);
                 summaries.add(b.summary());
             }
-            GlobalWeights g = GlobalWeights.of(n, summaries);
+            GlobalWeights g;
+            try {
+                g = GlobalWeights.of(n, summaries);
+            } catch (WeightCollapseException e) {
+                return new Chunk(List.of(), weights, resampled, (System.nanoTime() - t0) / 1e9, e);
+            }
             weights.add(g);
             if (options.resamples(g.ess(), particles)) {
                 ResamplingPlan plan = ResamplingPlan.of(options.scheme(), g, particles, streams, n,
@@ -94,6 +101,6 @@ public final class LocalSteps implements Serializable {
                 prev = g.logSum();
             }
         }
-        return new Chunk(blocks, weights, resampled, (System.nanoTime() - t0) / 1e9);
+        return new Chunk(blocks, weights, resampled, (System.nanoTime() - t0) / 1e9, null);
     }
 }

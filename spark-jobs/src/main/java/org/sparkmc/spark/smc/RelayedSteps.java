@@ -15,6 +15,7 @@ import org.sparkmc.core.smc.ParticleKernel;
 import org.sparkmc.core.smc.ResamplingScheme;
 import org.sparkmc.core.smc.ResidualBlock;
 import org.sparkmc.core.smc.SmcOptions;
+import org.sparkmc.core.smc.WeightCollapseException;
 import org.sparkmc.spark.sync.RelayAddress;
 import org.sparkmc.spark.sync.RoundClient;
 import scala.Tuple2;
@@ -103,7 +104,13 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
                 for (byte[] frame : client.exchange(round++, StepFrames.reports(reports))) {
                     reports.addAll(StepFrames.reports(frame));
                 }
-                GlobalWeights g = GlobalWeights.of(n, summariesInBlockOrder(reports, numBlocks));
+                GlobalWeights g;
+                try {
+                    g = GlobalWeights.of(n, summariesInBlockOrder(reports, numBlocks));
+                } catch (WeightCollapseException e) { // the driver, folding the same round, reports it: end cleanly
+                    client.done();
+                    return CollectionConverters.asScala(java.util.Collections.emptyIterator());
+                }
                 if (!options.resamples(g.ess(), particles)) {
                     prev = g.logSum();
                     continue;

@@ -163,7 +163,7 @@ public final class SmcJob {
      * Runs time step {@link #steps()} with its observation (NaN components mark it missing).
      *
      * @throws InvalidInputException if the observation is missing and missing observations fail
-     * @throws org.sparkmc.core.smc.WeightCollapseException if every weight became zero
+     * @throws org.sparkmc.core.smc.WeightCollapseException if every weight became zero, or one is NaN or +∞
      */
     public StepSummary step(double[] observation) {
         if (pending == null) {
@@ -464,6 +464,9 @@ public final class SmcJob {
             done = DirectFunctions.mapCollect(chunk, LocalSteps.Chunk::summaries).get(0);
         } catch (Exception e) { // Spark's job failure is a checked SparkException that Scala throws undeclared
             throw collapseWithin(e);
+        }
+        if (done.failure() != null) {
+            throw done.failure();
         }
         adopt(chunk, cut);
         pending = next;

@@ -256,6 +256,55 @@ class SmcBadInputTest extends SparkTestBase {
         }
     }
 
+    /**
+     * A model whose log-weights become NaN (F = 1e308 overflows the slope) fails as a weight collapse does: exit 1 and
+     * one line naming the time step, on each engine (one task, a job per step, relayed), without a failed task: it
+     * used to fail the task, which Spark retried (a barrier stage four times) and logged with traces.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("engines")
+    void nonFiniteWeightsExitOneNamingTheTimeStep(String engine, List<String> options) throws Exception {
+        Path out = tmp.resolve("nan");
+        List<String> args = new java.util.ArrayList<>(List.of("--conf", TestPaths.conf("smc-nile-trend.conf")
+                .toString(), "--data", SmcTestData.nileFile().toString(), "--particles", "200", "--param",
+                "F=[[1, 1], [0, 1e308]]"));
+        args.addAll(options);
+        FailedTasks failed = new FailedTasks();
+        jsc().sc().addSparkListener(failed);
+        try {
+            BadInputTest.Result r = run(out, args.toArray(String[]::new));
+            assertEquals(ExitCode.FAILURE, r.code(), r.err());
+            assertEquals("sparkmc smc failed: non-finite weights at time step 1 (0-based): the model gave a particle "
+                    + "of block 0 the log-weight NaN (its densities returned NaN or +Infinity), so the weights cannot "
+                    + "be normalised; with these model parameters its numbers overflow or are undefined: check them "
+                    + "(values near ±1e308, a variance of 0) or the model", r.err().strip());
+            assertFalse(Files.exists(out), "nothing written");
+            jsc().sc().listenerBus().waitUntilEmpty();
+            assertEquals(0, failed.count.get(), "failed tasks");
+        } finally {
+            jsc().sc().removeSparkListener(failed);
+        }
+    }
+
+    static Stream<Arguments> engines() {
+        return Stream.of(Arguments.of("one task", List.of()),
+                Arguments.of("a job per step", List.of("--block-size", "50", "--partitions", "2", "--sync-via",
+                        "jobs")),
+                Arguments.of("relayed", List.of("--block-size", "50", "--partitions", "2", "--sync-via", "relay")));
+    }
+
+    /** Counts the tasks that ended other than in success. */
+    private static final class FailedTasks extends org.apache.spark.scheduler.SparkListener {
+        private final java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+            if (!(end.reason() instanceof org.apache.spark.Success$)) {
+                count.incrementAndGet();
+            }
+        }
+    }
+
     @Test
     void helpListsEveryOption() {
         BadInputTest.Result r = BadInputTest.runCapturingOut("smc", "--help");
