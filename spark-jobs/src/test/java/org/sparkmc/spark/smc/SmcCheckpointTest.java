@@ -130,14 +130,26 @@ class SmcCheckpointTest extends SparkTestBase {
         assertFalse(r.err().contains("\tat "), r.err());
         assertFalse(Files.exists(tmp.resolve("tampered")));
 
-        // One part file cut short (its .crc removed, as a copy without it would be): refused, exit 2, nothing written.
-        Path truncated = tmp.resolve("truncated.parquet");
-        spark().read().schema(SmcCheckpoint.SCHEMA).parquet(particles.toString()).write().parquet(truncated.toString());
+        // A part file whose footer reads but whose first page header is garbage (used below): it passes the check
+        // before Spark, and Spark's read of the particles fails in a task.
+        Path paged = tmp.resolve("paged.parquet");
+        spark().read().schema(SmcCheckpoint.SCHEMA).parquet(particles.toString()).write().parquet(paged.toString());
         Path part;
-        try (var files = Files.list(truncated)) {
+        try (var files = Files.list(paged)) {
             part = files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
         }
         byte[] bytes = Files.readAllBytes(part);
+        Arrays.fill(bytes, 4, 64, (byte) 0xff); // after the magic "PAR1": the first column chunk's page header
+        Files.write(part, bytes);
+        Files.deleteIfExists(part.resolveSibling("." + part.getFileName() + ".crc"));
+
+        // One part file cut short (its .crc removed, as a copy without it would be): refused, exit 2, nothing written.
+        Path truncated = tmp.resolve("truncated.parquet");
+        spark().read().schema(SmcCheckpoint.SCHEMA).parquet(particles.toString()).write().parquet(truncated.toString());
+        try (var files = Files.list(truncated)) {
+            part = files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+        }
+        bytes = Files.readAllBytes(part);
         Files.write(part, Arrays.copyOf(bytes, bytes.length / 2));
         Files.deleteIfExists(part.resolveSibling("." + part.getFileName() + ".crc"));
         deleteTree(particles);
@@ -154,6 +166,16 @@ class SmcCheckpointTest extends SparkTestBase {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> new SmcCheckpoint(checkpoint.toString(), new Configuration()).checkBeforeSpark(fingerprint));
         assertTrue(e.getMessage().contains("step-0000020.parquet are corrupt or unreadable"), e.getMessage());
+
+        // The paged copy: refused the same way once Spark reads it, exit 2, nothing written.
+        deleteTree(particles);
+        Files.move(paged, particles);
+        new SmcCheckpoint(checkpoint.toString(), new Configuration()).checkBeforeSpark(fingerprint);
+        r = resume(checkpoint, "paged");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("step-0000020.parquet are corrupt or unreadable"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+        assertFalse(Files.exists(tmp.resolve("paged")));
 
         deleteTree(particles);
         r = resume(checkpoint, "missing");
