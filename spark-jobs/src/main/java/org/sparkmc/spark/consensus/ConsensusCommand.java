@@ -132,6 +132,8 @@ public final class ConsensusCommand extends JobCommand {
         // Everything the table does not decide is checked now, before Spark starts.
         likelihood(features.isEmpty() ? List.of("x") : features, features.isEmpty());
         new ConsensusConfig(data, modelName(), null, priorSd, shards, sampling, combiner, seed);
+        // So is what the table's headers or footers decide: its columns, its rows.
+        TableCheck.check(SparkSetup.hadoopConfiguration(), UserPaths.path("--data", data), fmt, response, features);
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data))) {
             SparkSession spark = outputOptions.session("sparkmc consensus");
             GlmTable table = GlmTable.open(spark, data, fmt, response, features);

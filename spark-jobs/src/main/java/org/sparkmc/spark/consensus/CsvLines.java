@@ -11,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
@@ -19,16 +18,17 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.compress.CompressionCodec;
-import org.apache.hadoop.io.compress.CompressionCodecFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
+import org.sparkmc.spark.io.TextFiles;
 
 /**
  * A CSV table's files read again on the driver, line by line through Hadoop's FileSystem, to name the line of a bad
  * value or of a header without a column: Spark's CSV reader, which reads the rows on the executors, gives no line
- * numbers. Only the error path reads files this way; a file is read up to its first bad line.
+ * numbers. Before Spark starts, each file's header is read this way ({@link TableCheck}); after, only the error
+ * path reads files, each up to its first bad line.
  *
  * <p>A line is read as Spark reads it with the options {@link GlmTable} gives (a header, the defaults otherwise):
  * one record a line, lines ended by \n, \r\n or \r; blank lines (only white space) skipped; the first line that is
@@ -103,22 +103,49 @@ final class CsvLines {
                 "name the one without '" + column + "'");
     }
 
-    /**
-     * "FILE line N (the header): columns I and J are both named 'C'; …" for the first CSV file of {@code location}
-     * whose header names a column twice (Spark would rename them C1 and C2); null when none does.
-     */
-    static String headerNamingAColumnTwice(Configuration hadoop, String location) {
-        return firstHeader(hadoop, location, (where, fields) -> {
+    /** A CSV file's header: its first line that is not blank; {@code rows}: a line that is not blank follows. */
+    record Header(Path file, long line, String[] fields, boolean rows) {
+        /** "FILE line N (the header)". */
+        String where() {
+            return file + " line " + line + " (the header)";
+        }
+
+        /** "…: columns I and J are both named 'C'; …" if the header names a column twice (Spark: C1, C2), else null. */
+        String namingAColumnTwice() {
             for (int j = 0; j < fields.length; j++) {
                 for (int i = 0; i < j; i++) {
                     if (fields[i] != null && fields[i].equals(fields[j])) {
-                        return where + ": columns " + (i + 1) + " and " + (j + 1) + " are both named '" + fields[j]
+                        return where() + ": columns " + (i + 1) + " and " + (j + 1) + " are both named '" + fields[j]
                                 + "'; each column needs its own name";
                     }
                 }
             }
             return null;
-        }, "check them for a column named twice");
+        }
+    }
+
+    /**
+     * The header of {@code file}, read as Spark reads it, and whether a row follows; null for a file with no line that
+     * is not blank.
+     *
+     * @throws org.sparkmc.core.InvalidInputException if its name and its first bytes disagree about gzip
+     */
+    static Header header(Configuration hadoop, Path file) throws IOException {
+        try (BufferedReader lines = open(hadoop, file)) {
+            long number = 0;
+            Header header = null;
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                number++;
+                if (line.trim().isEmpty()) {
+                    continue;
+                }
+                if (header != null) {
+                    return new Header(file, header.line(), header.fields(), true);
+                }
+                header = new Header(file, number, new CsvParser(sparkDefaults()).parseLine(line), false);
+            }
+            return header;
+        }
     }
 
     /**
@@ -130,29 +157,11 @@ final class CsvLines {
             String purpose) {
         try {
             Path path = new Path(location);
-            FileSystem fs = path.getFileSystem(hadoop);
-            FileStatus[] files = fs.getFileStatus(path).isDirectory() ? fs.listStatus(path) : new FileStatus[] {
-                fs.getFileStatus(path)};
-            Arrays.sort(files, Comparator.comparing(f -> f.getPath().getName()));
-            CsvParser parser = new CsvParser(sparkDefaults());
-            for (FileStatus f : files) {
-                String name = f.getPath().getName();
-                if (!f.isFile() || name.startsWith("_") || name.startsWith(".")) {
-                    continue;
-                }
-                try (BufferedReader lines = open(hadoop, f.getPath())) {
-                    long number = 0;
-                    for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                        number++;
-                        if (!line.trim().isEmpty()) {
-                            String said = check.apply(f.getPath() + " line " + number + " (the header)",
-                                    parser.parseLine(line));
-                            if (said != null) {
-                                return said;
-                            }
-                            break;
-                        }
-                    }
+            for (FileStatus f : TableCheck.entries(path.getFileSystem(hadoop), path)) {
+                Header header = f.isFile() ? header(hadoop, f.getPath()) : null;
+                String said = header == null ? null : check.apply(header.where(), header.fields());
+                if (said != null) {
+                    return said;
                 }
             }
             return null;
@@ -163,10 +172,13 @@ final class CsvLines {
         }
     }
 
-    /** A file's lines, decompressed when its name says it is compressed (as Hadoop's codecs do for Spark). */
+    /**
+     * A file's lines, decompressed when its name says it is compressed (as Hadoop's codecs do for Spark); gzip data
+     * under another name, or a .gz name on other data, is refused ({@link TextFiles#codec}).
+     */
     private static BufferedReader open(Configuration hadoop, Path path) throws IOException {
         FileSystem fs = path.getFileSystem(hadoop);
-        CompressionCodec codec = new CompressionCodecFactory(hadoop).getCodec(path);
+        CompressionCodec codec = TextFiles.codec(path, fs, hadoop);
         InputStream in = fs.open(path);
         try {
             InputStream data = codec == null ? in : codec.createInputStream(in);

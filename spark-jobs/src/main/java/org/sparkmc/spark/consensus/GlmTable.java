@@ -15,7 +15,6 @@ import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
@@ -27,13 +26,13 @@ import scala.Tuple2;
  * The {@code consensus} job's data table, read by Spark (Parquet, or CSV with a header) and checked row by row on
  * the executors as it is cut into shards: no row ever reaches the driver.
  *
- * <p>Before Spark: the path exists and its format is known ({@code --format}, or the name's extension). Once Spark
- * has the schema: every named column exists (a CSV header without it is named with its file and line), a Parquet
- * column is numeric (a CSV's are text, parsed per value). Per row, on the executors: every value is present and a
- * finite number, and the response is in the model's support; a failure names the file, the row, the column and the
- * value, and ends the job with exit 2. A Parquet row is its index in the file, from 1. Spark's CSV reader gives no
- * line numbers, so for a CSV file the driver reads the file again, on the error path only, and names the line of
- * its first bad value ({@link CsvLines}).
+ * <p>Before Spark: the path exists and its format is known ({@code --format}, or the name's extension), and the
+ * files' headers or footers name every column, of a numeric type, and count rows ({@link TableCheck}). Once Spark
+ * has the schema, the columns are chosen by the same rules from it (the only check of a partitioned directory's).
+ * Per row, on the executors: every value is present and a finite number, and the response is in the model's
+ * support; a failure names the file, the row, the column and the value, and ends the job with exit 2. A Parquet row
+ * is its index in the file, from 1. Spark's CSV reader gives no line numbers, so for a CSV file the driver reads the
+ * file again, on the error path only, and names the line of its first bad value ({@link CsvLines}).
  */
 final class GlmTable {
     /** The column the CSV reader puts a malformed line in ({@link #byShard}). */
@@ -65,45 +64,17 @@ final class GlmTable {
      */
     static GlmTable open(SparkSession spark, String location, String format, String response, List<String> features) {
         Dataset<Row> table = read(spark, location, format);
-        if (format.equals("csv")) {
-            String twice = CsvLines.headerNamingAColumnTwice(spark.sparkContext().hadoopConfiguration(), location);
-            if (twice != null) {
-                throw new InvalidInputException(twice);
-            }
-        }
         List<String> columns = List.of(table.columns());
-        List<String> chosen = new ArrayList<>(features);
-        if (chosen.isEmpty()) {
-            for (StructField f : table.schema().fields()) {
-                if (!f.name().equals(response) && (format.equals("csv") || f.dataType() instanceof NumericType)) {
-                    chosen.add(f.name());
-                }
-            }
-        }
+        boolean csv = format.equals("csv");
+        List<String> chosen = TableCheck.features(location, columns, c -> {
+            DataType type = table.schema().apply(c).dataType();
+            return csv || type instanceof NumericType ? null : type.simpleString();
+        }, c -> csv ? CsvLines.headerWithout(spark.sparkContext().hadoopConfiguration(), location, c) : null,
+                response, features);
         List<String> needed = new ArrayList<>();
         needed.add(response);
         needed.addAll(chosen);
-        for (String c : needed) {
-            if (!columns.contains(c)) {
-                String where = format.equals("csv") ? CsvLines.headerWithout(spark.sparkContext()
-                        .hadoopConfiguration(), location, c) : null;
-                throw new InvalidInputException((where != null ? where : location) + ": no column '" + c + "' ("
-                        + (c.equals(response) ? "--response" : "--features") + "); the columns are " + columns);
-            }
-            DataType type = table.schema().apply(c).dataType();
-            if (format.equals("parquet") && !(type instanceof NumericType)) {
-                throw new InvalidInputException(location + ": column '" + c + "' holds " + type.simpleString()
-                        + " values, expected numbers");
-            }
-        }
-        if (chosen.isEmpty()) {
-            throw new InvalidInputException(location + ": no feature columns besides the response '" + response
-                    + "'; name them with --features");
-        }
-        if (chosen.contains(response) || chosen.stream().distinct().count() != chosen.size()) {
-            throw new InvalidInputException("--features names a column twice or names the response: " + chosen);
-        }
-        return new GlmTable(location, format, response, List.copyOf(chosen), columns,
+        return new GlmTable(location, format, response, chosen, columns,
                 needed.stream().mapToInt(columns::indexOf).toArray());
     }
 
@@ -147,9 +118,8 @@ final class GlmTable {
 
     /** The bad-input error for a file of the table Spark could not read ({@link UnreadableFiles}); or null. */
     private static InvalidInputException unreadable(Throwable failure, String format) {
-        return format.equals("parquet") ? UnreadableFiles.of(failure, "Parquet", "for a CSV table use --format csv")
-                : UnreadableFiles.of(failure, "CSV", "check the file (a .gz file must be whole gzip), or for a Parquet "
-                        + "table use --format parquet");
+        return format.equals("parquet") ? UnreadableFiles.of(failure, "Parquet", TableCheck.PARQUET_HINT)
+                : UnreadableFiles.of(failure, "CSV", TableCheck.CSV_HINT);
     }
 
     List<String> features() {

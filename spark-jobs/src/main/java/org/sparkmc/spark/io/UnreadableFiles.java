@@ -10,7 +10,26 @@ import org.sparkmc.core.InvalidInputException;
  * or one in another format than the reader's.
  */
 public final class UnreadableFiles {
+    private static final String FOOTER = "its footer cannot be read (not Parquet, or truncated)";
+
     private UnreadableFiles() {
+    }
+
+    /**
+     * The bad-input error for a Parquet file whose footer did not read on the driver (before Spark starts), in the
+     * words of {@link #of}: "FILE is not readable Parquet: its footer cannot be read (…); HINT".
+     */
+    public static InvalidInputException parquetFooter(Path file, String hint, Exception failure) {
+        return new InvalidInputException(file + " is not readable Parquet: " + FOOTER + "; " + hint, failure);
+    }
+
+    /**
+     * The bad-input error for a file that failed to read on the driver (before Spark starts), in the words of
+     * {@link #of}: "FILE is not readable FORMAT: reading it failed (EXCEPTION: message); HINT".
+     */
+    public static InvalidInputException reading(Path file, String format, String hint, Exception failure) {
+        return new InvalidInputException(file + " is not readable " + format + ": reading it failed ("
+                + cause(innermost(failure), null, file.toString()) + "); " + hint, failure);
     }
 
     /**
@@ -26,8 +45,7 @@ public final class UnreadableFiles {
                     && st.getCondition().startsWith("FAILED_READ_FILE")) {
                 String path = st.getMessageParameters().get("path");
                 String file = path == null ? "a file of the input" : new Path(path).toString();
-                String why = st.getCondition().endsWith("CANNOT_READ_FILE_FOOTER")
-                        ? "its footer cannot be read (not Parquet, or truncated)"
+                String why = st.getCondition().endsWith("CANNOT_READ_FILE_FOOTER") ? FOOTER
                         : "reading it failed (" + cause(innermost(t), path, file) + ")";
                 return new InvalidInputException(file + " is not readable " + format + ": " + why + "; " + hint,
                         failure);

@@ -12,7 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -32,14 +36,75 @@ class ConsensusBadInputTest extends SparkTestBase {
     @TempDir
     Path tmp;
 
+    /** A missing column is named with the header's file and line, before Spark starts (it was after). */
     @Test
     void aMissingColumnIsNamedWithTheHeadersFileAndLine() throws IOException {
         Path csv = Files.writeString(tmp.resolve("t.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n");
-        BadInputTest.Result r = run(csv.toString(), "--features", "x1,x3");
-        assertBad(r, "t.csv line 1 (the header): no column 'x3' (--features); the columns are [y, x1, x2]");
+        assertBad(beforeSpark(csv.toString(), "--features", "x1,x3"),
+                "t.csv line 1 (the header): no column 'x3' (--features); the columns are [y, x1, x2]");
         Path late = Files.writeString(tmp.resolve("late.csv"), "\n\ny,x1,x2\n1,0.5,1\n");
-        assertBad(run(late.toString(), "--response", "label"),
+        assertBad(beforeSpark(late.toString(), "--response", "label"),
                 "late.csv line 3 (the header): no column 'label' (--response)");
+    }
+
+    /**
+     * A Parquet table's columns are checked from its files' footers before Spark starts: a missing column, and a
+     * column whose declared type is not numeric, named with the file.
+     */
+    @Test
+    void aParquetColumnMissingOrNotNumericIsRefusedFromTheFooter() {
+        Path table = tmp.resolve("s.parquet");
+        spark().createDataFrame(List.of(RowFactory.create(1.0, "a", 0.5), RowFactory.create(0.0, "b", 0.1)),
+                DataTypes.createStructType(List.of(DataTypes.createStructField("y", DataTypes.DoubleType, false),
+                        DataTypes.createStructField("x1", DataTypes.StringType, false),
+                        DataTypes.createStructField("x2", DataTypes.DoubleType, false)))).coalesce(1).write()
+                .parquet(table.toString());
+        assertBad(beforeSpark(table.toString(), "--features", "x1,x2"), "s.parquet/part-",
+                ": column 'x1' holds string values, expected numbers");
+        assertBad(beforeSpark(table.toString(), "--response", "label"),
+                ": no column 'label' (--response); the columns are [y, x1, x2]");
+    }
+
+    /**
+     * gzip data under a name without .gz was read as text, its bytes shown as the table's column names; a .gz name
+     * on plain text failed once Spark read it. Both are refused from the file's first bytes before Spark starts.
+     */
+    @Test
+    void aFileWhoseNameAndBytesDisagreeAboutGzipIsRefused() throws IOException {
+        ByteArrayOutputStream gzip = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(gzip)) {
+            out.write("y,x1\n1,0.5\n0,0.1\n".getBytes(StandardCharsets.UTF_8));
+        }
+        Path zipped = Files.write(tmp.resolve("zipped.csv"), gzip.toByteArray());
+        assertBad(beforeSpark(zipped.toString()), "zipped.csv: gzip data in a file whose name does not end in .gz; "
+                + "add .gz to its name");
+        Path plain = Files.writeString(tmp.resolve("plain.csv.gz"), "y,x1\n1,0.5\n0,0.1\n");
+        assertBad(beforeSpark(plain.toString()), "plain.csv.gz: not a gzip file (its name ends in .gz");
+    }
+
+    /** A table without rows was refused as "shard 1 of 2 has no rows"; now as the table's, naming its files. */
+    @Test
+    void aTableWithoutRowsIsRefusedNamingItsFiles() throws IOException {
+        Path header = Files.writeString(tmp.resolve("header.csv"), "y,x1\n\n");
+        assertBad(beforeSpark(header.toString()), "the table " + header + " has no rows: its only line is the header "
+                + "(line 1)");
+        Path empty = Files.writeString(tmp.resolve("empty.csv"), "");
+        assertBad(beforeSpark(empty.toString()), "the table " + empty + " has no rows: the file is empty");
+        Path dir = Files.createDirectory(tmp.resolve("headers.csv"));
+        Files.writeString(dir.resolve("a.csv"), "y,x1\n");
+        Files.writeString(dir.resolve("b.csv"), "y,x1\n");
+        Files.writeString(dir.resolve("_SUCCESS"), "");
+        assertBad(beforeSpark(dir.toString()), "the table " + dir + " has no rows: none of its files has a line after "
+                + "its header (a.csv, b.csv)");
+        Path none = Files.createDirectory(tmp.resolve("none.csv"));
+        assertBad(beforeSpark(none.toString()), "the table " + none + " has no rows: the directory holds no file");
+        Path parquet = tmp.resolve("empty.parquet");
+        spark().createDataFrame(List.<Row>of(), DataTypes.createStructType(List.of(
+                DataTypes.createStructField("y", DataTypes.DoubleType, false),
+                DataTypes.createStructField("x1", DataTypes.DoubleType, false)))).coalesce(1).write()
+                .parquet(parquet.toString());
+        assertBad(beforeSpark(parquet.toString()), "the table " + parquet + " has no rows: its Parquet footer counts "
+                + "0 rows (part-");
     }
 
     /**
@@ -60,7 +125,7 @@ class ConsensusBadInputTest extends SparkTestBase {
     @Test
     void aHeaderNamingAColumnTwiceIsNamed() throws IOException {
         Path twice = Files.writeString(tmp.resolve("twice.csv"), "y,x1,x1\n1,0.5,1\n0,0.1,2\n");
-        assertBad(run(twice.toString(), "--features", "x1"),
+        assertBad(beforeSpark(twice.toString(), "--features", "x1"),
                 "twice.csv line 1 (the header): columns 2 and 3 are both named 'x1'; each column needs its own name");
     }
 
@@ -135,13 +200,15 @@ class ConsensusBadInputTest extends SparkTestBase {
         Path dir = Files.createDirectory(tmp.resolve("mixed.csv"));
         Files.writeString(dir.resolve("part-1.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n");
         Files.writeString(dir.resolve("part-2.csv"), "y,x2,x1\n1,1,0.5\n0,2,0.1\n");
-        assertBad(run(dir.toString()), "part-2.csv", "header");
-        // Spark takes the header of the largest file: here one more column, which the other file lacks
+        assertBad(beforeSpark(dir.toString()), "part-2.csv line 1 (the header) names the columns [y, x2, x1], but "
+                + "the first file's, ", "part-1.csv line 1 (the header), names [y, x1, x2]; Spark reads every file's "
+                + "fields by position");
+        // Spark took the header of the largest file, here with one more column: the smaller file was named
         Path wider = Files.createDirectory(tmp.resolve("wider.csv"));
         Files.writeString(wider.resolve("part-1.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n");
         Files.writeString(wider.resolve("part-2.csv"), "y,x1,x2,x3\n" + "1,0.5,1,7\n0,0.1,2,8\n".repeat(50));
-        assertBad(run(wider.toString()), "a file's header orders or names the columns differently from the first "
-                + "file's", "part-1.csv");
+        assertBad(beforeSpark(wider.toString()), "part-2.csv line 1 (the header) names the columns [y, x1, x2, x3]",
+                "part-1.csv line 1 (the header), names [y, x1, x2]");
     }
 
     @Test
@@ -162,8 +229,8 @@ class ConsensusBadInputTest extends SparkTestBase {
     }
 
     /**
-     * A file Spark cannot read as the table's format (truncated, not gzip under a .gz name, CSV read as Parquet) is
-     * named, with the format to try, instead of failing the run with exit 1 and Spark's trace.
+     * A file that does not read as the table's format (truncated, CSV read as Parquet) is named, with the format to
+     * try, instead of failing the run with exit 1 and Spark's trace; from its header or footer, before Spark starts.
      */
     @Test
     void aFileThatDoesNotReadInTheTablesFormatIsNamed() throws IOException {
@@ -174,13 +241,12 @@ class ConsensusBadInputTest extends SparkTestBase {
         }
         byte[] whole = gzip.toByteArray();
         Path truncated = Files.write(tmp.resolve("cut.csv.gz"), Arrays.copyOf(whole, whole.length / 2));
-        assertBad(run(truncated.toString(), "--format", "csv"), "cut.csv.gz is not readable CSV: reading it failed (",
+        assertBad(beforeSpark(truncated.toString(), "--format", "csv"), "cut.csv.gz is not readable CSV: reading it "
+                + "failed (EOFException: Unexpected end of input stream); ",
                 "check the file (a .gz file must be whole gzip), or for a Parquet table use --format parquet");
-        Path plain = Files.write(tmp.resolve("plain.csv.gz"), rows);
-        assertBad(run(plain.toString(), "--format", "csv"), "plain.csv.gz is not readable CSV", "not a gzip file");
         Path csv = Files.write(tmp.resolve("rows.csv"), rows);
-        assertBad(run(csv.toString(), "--format", "parquet"), "rows.csv is not readable Parquet: its footer cannot be "
-                + "read (not Parquet, or truncated); for a CSV table use --format csv");
+        assertBad(beforeSpark(csv.toString(), "--format", "parquet"), "rows.csv is not readable Parquet: its footer "
+                + "cannot be read (not Parquet, or truncated); for a CSV table use --format csv");
     }
 
     @Test
@@ -199,6 +265,31 @@ class ConsensusBadInputTest extends SparkTestBase {
     private BadInputTest.Result run(String data, String... options) {
         return BadInputTest.runCapturing(ConsensusRuns.concat(new String[] {"consensus", "--data", data, "--out",
             tmp.resolve("out").toString(), "--warmup", "10", "--iterations", "10", "--shards", "1"}, options));
+    }
+
+    /**
+     * {@link #run}, asserting that no Spark job ran: the refusal came before Spark (which runs one to read a CSV
+     * header or a Parquet schema).
+     */
+    private BadInputTest.Result beforeSpark(String data, String... options) {
+        AtomicInteger jobs = new AtomicInteger();
+        SparkListener counter = new SparkListener() {
+            @Override
+            public void onJobStart(SparkListenerJobStart job) {
+                jobs.incrementAndGet();
+            }
+        };
+        spark().sparkContext().addSparkListener(counter);
+        try {
+            BadInputTest.Result r = run(data, options);
+            spark().sparkContext().listenerBus().waitUntilEmpty(10_000);
+            assertEquals(0, jobs.get(), "Spark jobs ran before the refusal: " + r.err());
+            return r;
+        } catch (TimeoutException e) {
+            throw new AssertionError("Spark's listener bus did not drain in 10 s", e);
+        } finally {
+            spark().sparkContext().removeSparkListener(counter);
+        }
     }
 
     private void assertBad(BadInputTest.Result r, String... expected) {
