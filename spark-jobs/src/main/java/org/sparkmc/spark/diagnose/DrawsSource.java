@@ -330,6 +330,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
             LOG.warn("diagnose: {}: columns that hold no numbers are not parameters, left out: {}", source,
                     String.join(", ", notNumbers));
         }
+        ParquetDraws.checkNumbersFitInts(draws);
         List<String> selected = new ArrayList<>(List.of("chain", "draw"));
         selected.addAll(names);
         Dataset<Row> typed = draws.selectExpr(selected.stream().map(c -> "CAST(" + ParquetDraws.quoted(c) + " AS "

@@ -17,6 +17,8 @@ import org.sparkmc.core.InvalidInputException;
  * expected.
  */
 public final class DrawFiles {
+    /** What chain and draw numbers must be: they are read as 32-bit ints. */
+    public static final String NUMBERING = "chain and draw must be whole numbers from 1 to " + Integer.MAX_VALUE;
 
     /** The text formats. */
     public enum Format { CMDSTAN, CSV }
@@ -135,8 +137,8 @@ public final class DrawFiles {
                     rowChain = Integer.parseInt(clean(fields[0]));
                     draw = Integer.parseInt(clean(fields[1]));
                 } catch (NumberFormatException e) {
-                    return Parsed.failure(source + ":" + lines.number + ": chain and draw must be whole numbers, "
-                            + "found '" + abbreviate(fields[0]) + "', '" + abbreviate(fields[1]) + "'");
+                    return Parsed.failure(source + ":" + lines.number + ": " + NUMBERING + ", found '"
+                            + abbreviate(fields[0]) + "', '" + abbreviate(fields[1]) + "'");
                 }
                 if (rowChain < 1 || draw < 1) {
                     return Parsed.failure(source + ":" + lines.number + ": chain and draw start at 1, found "

@@ -20,6 +20,7 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.LongType;
 import org.sparkmc.core.InvalidInputException;
 import scala.Tuple2;
 
@@ -137,6 +138,29 @@ public final class ParquetDraws {
             counts.put(chain, (int) rows);
         }
         return counts;
+    }
+
+    /**
+     * Refuses chain or draw numbers that do not fit the 32-bit ints they are read as (in a column of 64-bit integers:
+     * Spark's cast would fail with CAST_OVERFLOW), naming the file, the column and the limit; one aggregation, only for
+     * such columns.
+     *
+     * @param draws the draws as read, with their {@code _metadata}
+     * @throws InvalidInputException naming the first file with such a number
+     */
+    public static void checkNumbersFitInts(Dataset<Row> draws) {
+        for (String c : List.of("chain", "draw")) {
+            if (!(draws.schema().apply(c).dataType() instanceof LongType)) {
+                continue;
+            }
+            Column beyond = col(c).gt(Integer.MAX_VALUE).or(col(c).lt(Integer.MIN_VALUE));
+            List<Row> bad = draws.filter(beyond).select(col("_metadata.file_path").as("file"), col(c))
+                    .orderBy("file", c).limit(1).collectAsList();
+            if (!bad.isEmpty()) {
+                throw new InvalidInputException(bad.get(0).getString(0) + ": column '" + c + "' holds "
+                        + bad.get(0).getLong(1) + "; " + DrawFiles.NUMBERING);
+            }
+        }
     }
 
     /** A column name quoted for Spark SQL, so that dots and backticks in it are taken literally. */

@@ -182,6 +182,8 @@ class DiagnoseTest extends SparkTestBase {
         return Stream.of(
                 Arguments.of("ragged.csv", header + "1,1,0.5,0.1\n1,2,0.4\n", "ragged.csv:3: expected 4 values"),
                 Arguments.of("text.csv", header + "1,1,0.5,0.1\n2,1,abc,0.2\n", "text.csv:3: 'abc' in column 'a'"),
+                Arguments.of("hugechain.csv", header + "1,1,0.5,0.1\n99999999999,1,0.5,0.2\n", "hugechain.csv:3: chain "
+                        + "and draw must be whole numbers from 1 to 2147483647, found '99999999999', '1'"),
                 // A NaN draw failed in the report's rank plot (ArrayIndexOutOfBoundsException, exit 1).
                 Arguments.of("nan.csv", header + "1,1,0.5,0.1\n2,1,NaN,0.2\n", "nan.csv:3, column 3 ('a'): the draw "
                         + "is NaN; diagnostics need finite draws"),
@@ -298,6 +300,31 @@ class DiagnoseTest extends SparkTestBase {
                     r.err());
             assertFalse(Files.exists(out));
         }
+    }
+
+    /**
+     * Chain numbers in a column of 64-bit integers beyond the 32 bits they are read as failed with exit 1 and Spark's
+     * CAST_OVERFLOW trace; refused as CSV draws are, naming the file, the column and the limit.
+     */
+    @Test
+    void parquetChainNumbersBeyond32BitsExitTwo() {
+        StructType schema = new StructType().add("chain", DataTypes.LongType).add("draw", DataTypes.LongType)
+                .add("a", DataTypes.DoubleType);
+        List<org.apache.spark.sql.Row> rows = new ArrayList<>();
+        for (long chain : new long[] {1, 99_999_999_999L}) {
+            for (long draw = 1; draw <= 3; draw++) {
+                rows.add(RowFactory.create(chain, draw, 0.1 * draw));
+            }
+        }
+        Path file = tmp.resolve("hugechain.parquet");
+        spark().createDataFrame(rows, schema).coalesce(1).write().parquet(file.toString());
+        Path out = tmp.resolve("out-huge");
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose", file.toString(), "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("hugechain.parquet/part-") && r.err().contains(".parquet: column 'chain' holds "
+                + "99999999999; chain and draw must be whole numbers from 1 to 2147483647"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+        assertFalse(Files.exists(out));
     }
 
     /** The same draws given twice are each draw twice, not chains twice as long. */
