@@ -125,22 +125,19 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         return resolved;
     }
 
-    /** Parquet when an input is a .parquet file or a directory holding any; otherwise from the first text line. */
+    /**
+     * Parquet when an input is a .parquet file or a directory holding any, also in its subdirectories (Spark's
+     * partitioned layout, {@code chain=1/part-….parquet}); otherwise from the first text line.
+     */
     private static String detect(List<FileStatus> matches, Configuration hadoop) {
         for (FileStatus f : matches) {
-            if (f.getPath().getName().endsWith(".parquet")) {
-                return "parquet";
-            }
-            if (f.isDirectory()) {
-                try {
-                    FileStatus[] parts = f.getPath().getFileSystem(hadoop).listStatus(f.getPath(),
-                            p -> p.getName().endsWith(".parquet"));
-                    if (parts.length > 0) {
-                        return "parquet";
-                    }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+            try {
+                if (f.getPath().getName().endsWith(".parquet")
+                        || f.isDirectory() && holdsParquet(f.getPath().getFileSystem(hadoop), f.getPath())) {
+                    return "parquet";
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
         List<String> texts = files(matches, hadoop);
@@ -150,6 +147,16 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Whether {@code dir} or a subdirectory holds a .parquet file (hidden names, {@code _…} and {@code .…}, aside). */
+    private static boolean holdsParquet(FileSystem fs, Path dir) throws IOException {
+        for (FileStatus f : fs.listStatus(dir, p -> !p.getName().startsWith("_") && !p.getName().startsWith("."))) {
+            if (f.isDirectory() ? holdsParquet(fs, f.getPath()) : f.getPath().getName().endsWith(".parquet")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static List<String> files(List<FileStatus> matches, Configuration hadoop) {
@@ -168,7 +175,10 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
             }
         }
         if (files.isEmpty()) {
-            throw new InvalidInputException("no .csv file in the inputs");
+            throw new InvalidInputException("no .csv file in the inputs (" + matches.stream().map(f -> f.getPath()
+                    .toString()).reduce((a, b) -> a + ", " + b).orElse("") + "); diagnose reads CmdStan or chain,draw "
+                    + "CSV files named .csv, and Parquet draws: .parquet files, or directories holding them, also in "
+                    + "subdirectories (--format auto or parquet)");
         }
         return files;
     }

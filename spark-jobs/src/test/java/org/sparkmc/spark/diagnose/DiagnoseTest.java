@@ -327,6 +327,30 @@ class DiagnoseTest extends SparkTestBase {
         assertFalse(Files.exists(out));
     }
 
+    /**
+     * A directory Spark wrote partitioned by chain ({@code chain=1/part-….parquet}) said "no .csv file in the
+     * inputs"; it is read as Parquet, its chain column from the directory names.
+     */
+    @Test
+    void parquetPartitionedByChainIsRead() throws IOException {
+        StructType schema = new StructType().add("chain", DataTypes.IntegerType).add("draw", DataTypes.IntegerType)
+                .add("a", DataTypes.DoubleType).add("b", DataTypes.DoubleType);
+        Path dir = tmp.resolve("bychain");
+        spark().createDataFrame(goodRows().stream().map(RowFactory::create).toList(), schema).write()
+                .partitionBy("chain").parquet(dir.toString());
+        JsonNode s = run(tmp.resolve("out-bychain"), dir.toString());
+        assertEquals(2, s.get("chains").asInt());
+        assertEquals(3, s.get("draws_per_chain").asInt());
+        assertEquals(List.of("a", "b"), s.get("parameters").findValuesAsText("name"));
+        Path other = Files.createDirectories(tmp.resolve("other/chain=1"));
+        Files.writeString(other.resolve("part-0.json"), "{}\n");
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose", other.getParent().toString(), "--out",
+                tmp.resolve("out-other").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("no .csv file in the inputs (") && r.err().contains("Parquet draws: .parquet "
+                + "files, or directories holding them, also in subdirectories"), r.err());
+    }
+
     /** The same draws given twice are each draw twice, not chains twice as long. */
     @Test
     void parquetGivenTwiceExitsTwo() {
