@@ -295,6 +295,7 @@ public final class SmcJob {
             // Per step a round of summaries, then for a resampling step a round of residual parts (residual
             // resampling only) and one of offspring, which the driver skips.
             int[] skip = {0};
+            WeightCollapseException[] collapsed = {null};
             RelayedStage.run(relay, job, round -> {
                 if (skip[0] > 0) {
                     skip[0]--;
@@ -304,7 +305,13 @@ public final class SmcJob {
                     for (byte[] frame : round.frames()) {
                         reports.addAll(StepFrames.reports(frame));
                     }
-                    GlobalWeights g = weighed(first + k, reports);
+                    GlobalWeights g;
+                    try {
+                        g = weighed(first + k, reports);
+                    } catch (WeightCollapseException e) { // the tasks fold the same round, fail alike and end
+                        collapsed[0] = e;
+                        return false; // so the stage is waited for, not cancelled: no task ends killed
+                    }
                     boolean resample = options.resamples(g.ess(), particles);
                     StepSummary summary = recorded(g, resample, ys.get(k), missing[k]);
                     done.add(summary);
@@ -315,6 +322,9 @@ public final class SmcJob {
                 }
                 return skip[0] > 0 || done.size() < ys.size();
             });
+            if (collapsed[0] != null) {
+                throw collapsed[0];
+            }
             if (dropParticles) {
                 particlesDropped = true;
             } else {
