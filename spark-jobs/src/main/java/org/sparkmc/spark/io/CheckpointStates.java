@@ -32,6 +32,8 @@ import org.sparkmc.core.InvalidInputException;
  * the directory always holds one complete state; {@link #loadNewest} verifies the checksum and the fingerprint and
  * reports a corrupt or foreign state as bad input (exit 2), never using it.
  *
+ * <p>Every write first checks that this run still holds the directory's lease ({@link CheckpointLease#checkHeld}).
+ *
  * <p>Jobs keep their bulk data (draws, particles) in files beside the state, written before the state that
  * refers to them; the state records {@link #digest}s of that data, which the job checks when it reads it back.
  */
@@ -129,6 +131,7 @@ public final class CheckpointStates {
         if (!doc.containsKey("fingerprint")) {
             throw new IllegalArgumentException("a checkpoint state needs its fingerprint");
         }
+        CheckpointLease.checkHeld(dir);
         try {
             String body = JSON.writeValueAsString(doc);
             String content = body + CHECKSUM + sha256(body.getBytes(StandardCharsets.UTF_8)) + "\n";
@@ -153,6 +156,7 @@ public final class CheckpointStates {
      * the file is whole or absent; returns their SHA-256, for the state that will refer to it.
      */
     public String writeFile(String name, byte[] bytes) throws IOException {
+        CheckpointLease.checkHeld(dir);
         Path target = new Path(dir, name);
         Path tmp = new Path(target.getParent(), "." + target.getName() + ".tmp");
         try (OutputStream out = fs.create(tmp, true)) {
@@ -186,6 +190,7 @@ public final class CheckpointStates {
 
     /** Moves {@code from} (a file or directory) to {@code to}, replacing whatever is there. */
     public void replace(Path from, Path to) throws IOException {
+        CheckpointLease.checkHeld(dir);
         fs.delete(to, true);
         if (!fs.rename(from, to)) {
             throw new IOException("rename " + from + " -> " + to + " failed");

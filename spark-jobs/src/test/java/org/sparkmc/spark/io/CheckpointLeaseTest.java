@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,11 +20,11 @@ import org.sparkmc.spark.cli.ExitCode;
 
 /**
  * The checkpoint lease on real files: a second run is refused while the first holds the directory, whether that
- * run is in this process, another live process on this host, or a driver on another host that renews it; a lease
- * left by a dead process on this host is taken over at once, one from another host once it lapses; the holder
- * renews its lease and deletes it at the end. Then
- * the chains job: refused before Spark with exit 2 and nothing written while another run holds its checkpoint,
- * and no lease left behind after a run. Every check is exact.
+ * run is in this process or another live process on this host; a lease left by a dead process on this host is taken
+ * over at once; one from another host is refused once it is written anew while watched, and taken over once it has
+ * stayed unchanged; the holder renews its lease, deletes it at the end, and when another run has taken it over
+ * stops before its next save and leaves the other's lease alone. Then the chains job: refused before Spark with
+ * exit 2 and nothing written while another run holds its checkpoint, and no lease left behind after a run.
  */
 class CheckpointLeaseTest extends SparkTestBase {
     private static final Configuration CONF = new Configuration();
@@ -40,7 +41,9 @@ class CheckpointLeaseTest extends SparkTestBase {
             InvalidInputException e = assertThrows(InvalidInputException.class,
                     () -> CheckpointLease.take(dir.toString(), CONF));
             assertTrue(e.getMessage().startsWith("--checkpoint '" + dir + "' is in use by another run (process "
-                    + ProcessHandle.current().pid() + " on "), e.getMessage());
+                    + ProcessHandle.current().pid() + " on this host, "), e.getMessage());
+            assertTrue(e.getMessage().endsWith("is running; its lease is file:" + file + "); wait for that run to "
+                    + "end, or stop it"), e.getMessage());
         }
         assertFalse(Files.exists(file));
         CheckpointLease.take(dir.toString(), CONF).close();
@@ -53,25 +56,24 @@ class CheckpointLeaseTest extends SparkTestBase {
         Process sleeper = new ProcessBuilder("sleep", "60").start();
         try {
             writeLease(dir, CheckpointLease.Holder.current().host() + " " + sleeper.pid() + " "
-                    + sleeper.info().startInstant().orElseThrow().toEpochMilli());
+                    + sleeper.info().startInstant().orElseThrow().toEpochMilli() + " 3");
             assertThrows(InvalidInputException.class, () -> CheckpointLease.take(dir.toString(), CONF));
         } finally {
             sleeper.destroyForcibly().waitFor();
         }
         CheckpointLease taken = CheckpointLease.take(dir.toString(), CONF);
-        assertEquals(CheckpointLease.Holder.current().line(), read(dir));
+        assertEquals(CheckpointLease.Holder.current().line(0), read(dir));
         taken.close();
     }
 
     @Test
-    void aLeaseFromAnotherHostIsRefusedOnceRenewedAndTakenOverOnceLapsed() throws Exception {
+    void aLeaseFromAnotherHostIsRefusedOnceRenewedAndTakenOverOnceUnchanged() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
-        Path file = dir.resolve(CheckpointLease.NAME);
-        writeLease(dir, "elsewhere.example 4242 0");
-        Thread renewing = new Thread(() -> { // the other host's driver, alive: it renews within the watch
+        writeLease(dir, "elsewhere.example 4242 0 7");
+        Thread renewing = new Thread(() -> { // the other host's driver, alive: it writes its lease anew
             try {
-                Thread.sleep(500);
-                Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis()));
+                Thread.sleep(1500);
+                writeLease(dir, "elsewhere.example 4242 0 8");
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -80,33 +82,48 @@ class CheckpointLeaseTest extends SparkTestBase {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> CheckpointLease.take(dir.toString(), CONF, 1, 30));
         renewing.join();
-        assertTrue(e.getMessage().contains("is in use by another run (process 4242 on elsewhere.example, lease "
-                + "renewed 0 s ago)"), e.getMessage());
+        assertTrue(e.getMessage().contains("is in use by another run (process 4242 on elsewhere.example renewed it "
+                + "while this run watched;"), e.getMessage());
 
-        long start = System.nanoTime(); // not renewed: taken over once it lapses, 2 s after its last renewal
+        long start = System.nanoTime(); // unchanged: taken over after 2 s of watching
         CheckpointLease.take(dir.toString(), CONF, 1, 2).close();
-        assertTrue(System.nanoTime() - start > 1_000_000_000L, "taken before it lapsed");
-        writeLease(dir, "elsewhere.example 4242 0");
-        Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis()
-                - (CheckpointLease.STALE_SECONDS + 5) * 1000L)); // lapsed already: taken at once
-        start = System.nanoTime();
-        CheckpointLease.take(dir.toString(), CONF).close();
-        assertTrue(System.nanoTime() - start < 1_000_000_000L, "a lapsed lease was waited for");
+        assertTrue(System.nanoTime() - start > 2_000_000_000L, "taken before it had been watched for 2 s");
+        assertFalse(Files.exists(dir.resolve(CheckpointLease.NAME)));
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(), left.map(f -> f.getFileName().toString()).filter(n -> !n.startsWith("."))
+                    .toList(), "the lease taken over was left aside");
+        }
     }
 
     @Test
-    void theHolderRenewsItsLease() throws Exception {
+    void theHolderRenewsItsLeaseAndALeaseTakenOverStopsItsSaves() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
-        Path file = dir.resolve(CheckpointLease.NAME);
+        CheckpointStates states = new CheckpointStates(dir.toString(), CONF);
         try (CheckpointLease lease = CheckpointLease.take(dir.toString(), CONF, 1, 30)) {
-            long old = System.currentTimeMillis() - 60_000;
-            Files.setLastModifiedTime(file, FileTime.fromMillis(old));
+            String renewed = CheckpointLease.Holder.current().line(1);
             long deadline = System.currentTimeMillis() + 10_000;
-            while (Files.getLastModifiedTime(file).toMillis() == old && System.currentTimeMillis() < deadline) {
+            while (!read(dir).equals(renewed) && System.currentTimeMillis() < deadline) {
                 Thread.sleep(50);
             }
-            assertTrue(Files.getLastModifiedTime(file).toMillis() > old + 50_000, "the lease was not renewed");
+            assertEquals(renewed, read(dir), "the lease was not renewed");
+            states.save(1, Map.of("fingerprint", "f"));
+
+            String other = "elsewhere.example 4242 0 0"; // another run took it over while this one stalled
+            writeLease(dir, other);
+            deadline = System.currentTimeMillis() + 10_000;
+            IllegalStateException lost = null;
+            while (lost == null && System.currentTimeMillis() < deadline) {
+                try {
+                    states.save(2, Map.of("fingerprint", "f"));
+                    Thread.sleep(50);
+                } catch (IllegalStateException e) {
+                    lost = e;
+                }
+            }
+            assertTrue(lost != null && lost.getMessage().contains("another run (process 4242 on elsewhere.example) "
+                    + "took over this run's lease"), String.valueOf(lost));
         }
+        assertEquals("elsewhere.example 4242 0 0", read(dir), "the other run's lease was deleted or overwritten");
     }
 
     @Test
@@ -126,11 +143,13 @@ class CheckpointLeaseTest extends SparkTestBase {
             assertEquals(ExitCode.BAD_INPUT, second.code(), second.err());
             assertTrue(second.err().contains("is in use by another run"), second.err());
             assertFalse(Files.exists(out), "a refused run wrote its output");
-            assertEquals(CheckpointLease.Holder.current().line(), read(checkpoint), "the holder's lease was touched");
+            assertEquals(CheckpointLease.Holder.current().line(0), read(checkpoint), "the holder's lease was touched");
         }
     }
 
+    /** Writes a lease as another run would (without Hadoop's checksum file, which would no longer match). */
     private static void writeLease(Path dir, String line) throws Exception {
+        Files.deleteIfExists(dir.resolve("." + CheckpointLease.NAME + ".crc"));
         Files.writeString(dir.resolve(CheckpointLease.NAME), line, StandardCharsets.UTF_8);
     }
 
