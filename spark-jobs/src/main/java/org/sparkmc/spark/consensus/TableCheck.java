@@ -21,6 +21,7 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.io.UnreadableFiles;
+import org.sparkmc.spark.io.UserPaths;
 
 /**
  * The consensus table's files checked on the driver through Hadoop's FileSystem, before Spark starts: a CSV file's
@@ -70,13 +71,7 @@ final class TableCheck {
         if (!status.isDirectory()) {
             return List.of(status);
         }
-        List<FileStatus> entries = new ArrayList<>();
-        for (FileStatus f : fs.listStatus(path)) {
-            String name = f.getPath().getName();
-            if (!name.startsWith("_") && !name.startsWith(".")) {
-                entries.add(f);
-            }
-        }
+        List<FileStatus> entries = new ArrayList<>(Arrays.asList(fs.listStatus(path, p -> !UserPaths.hidden(p))));
         entries.sort(Comparator.comparing(f -> f.getPath().getName()));
         return entries;
     }

@@ -151,7 +151,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
 
     /** Whether {@code dir} or a subdirectory holds a .parquet file (hidden names, {@code _…} and {@code .…}, aside). */
     private static boolean holdsParquet(FileSystem fs, Path dir) throws IOException {
-        for (FileStatus f : fs.listStatus(dir, p -> !p.getName().startsWith("_") && !p.getName().startsWith("."))) {
+        for (FileStatus f : fs.listStatus(dir, p -> !UserPaths.hidden(p))) {
             if (f.isDirectory() ? holdsParquet(fs, f.getPath()) : f.getPath().getName().endsWith(".parquet")) {
                 return true;
             }

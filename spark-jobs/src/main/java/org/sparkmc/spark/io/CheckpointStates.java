@@ -181,7 +181,7 @@ public final class CheckpointStates {
      * @throws IOException naming what does not read
      */
     public void checkParquetFooters(Path path) throws IOException {
-        for (FileStatus part : fs.listStatus(path, p -> !p.getName().startsWith("_") && !p.getName().startsWith("."))) {
+        for (FileStatus part : fs.listStatus(path, p -> !UserPaths.hidden(p))) {
             try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(part, fs.getConf()))) {
                 reader.getFooter();
             }

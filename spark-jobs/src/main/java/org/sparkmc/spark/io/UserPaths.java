@@ -61,6 +61,14 @@ public final class UserPaths {
         }
     }
 
+    /**
+     * Whether {@code p} is hidden from a directory's data files: its name starts with {@code _} or {@code .}
+     * ({@code _SUCCESS}, {@code .part-0.crc}), as Hadoop's input formats and Spark leave such files out.
+     */
+    public static boolean hidden(Path p) {
+        return p.getName().startsWith("_") || p.getName().startsWith(".");
+    }
+
     /** The entry {@code name} of {@code dir}; the name may hold a {@code :} ({@code new Path(dir, "a:b")} fails). */
     public static Path child(Path dir, String name) {
         return new Path(dir, "./" + name);

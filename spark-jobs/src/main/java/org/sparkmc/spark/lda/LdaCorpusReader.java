@@ -290,8 +290,8 @@ public final class LdaCorpusReader {
             for (FileStatus m : matched) {
                 if (m.isDirectory()) {
                     Arrays.stream(fs.listStatus(m.getPath())).filter(FileStatus::isFile).map(FileStatus::getPath)
-                            .filter(p -> !hidden(p)).forEach(files::add);
-                } else if (!hidden(m.getPath())) {
+                            .filter(p -> !UserPaths.hidden(p)).forEach(files::add);
+                } else if (!UserPaths.hidden(m.getPath())) {
                     files.add(m.getPath());
                 } else if (!pattern) {
                     throw new InvalidInputException(label + " file " + m.getPath() + ": names starting with '_' or"
@@ -308,10 +308,6 @@ public final class LdaCorpusReader {
             InvalidInputException colon = UserPaths.unlistable(option, location, e);
             throw colon == null ? e : colon;
         }
-    }
-
-    private static boolean hidden(Path p) {
-        return p.getName().startsWith("_") || p.getName().startsWith(".");
     }
 
     /** Tokenised (and stop-word filtered) words of the {@code text} column, in a column {@code words}. */
