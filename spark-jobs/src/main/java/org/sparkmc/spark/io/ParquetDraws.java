@@ -142,23 +142,39 @@ public final class ParquetDraws {
 
     /**
      * Refuses chain or draw numbers that do not fit the 32-bit ints they are read as (in a column of 64-bit integers:
-     * Spark's cast would fail with CAST_OVERFLOW), naming the file, the column and the limit; one aggregation, only for
-     * such columns.
+     * Spark's cast would fail with CAST_OVERFLOW), naming the file, the column and the limit. Only 64-bit columns are
+     * looked at, in one Spark job: the rows with such a number in any of them, the first by file, chain and draw taken.
      *
      * @param draws the draws as read, with their {@code _metadata}
-     * @throws InvalidInputException naming the first file with such a number
+     * @throws InvalidInputException naming the first file, by name, with such a number
      */
     public static void checkNumbersFitInts(Dataset<Row> draws) {
+        List<String> wide = new ArrayList<>();
         for (String c : List.of("chain", "draw")) {
-            if (!(draws.schema().apply(c).dataType() instanceof LongType)) {
-                continue;
+            if (draws.schema().apply(c).dataType() instanceof LongType) {
+                wide.add(c);
             }
-            Column beyond = col(c).gt(Integer.MAX_VALUE).or(col(c).lt(Integer.MIN_VALUE));
-            List<Row> bad = draws.filter(beyond).select(col("_metadata.file_path").as("file"), col(c))
-                    .orderBy("file", c).limit(1).collectAsList();
-            if (!bad.isEmpty()) {
-                throw new InvalidInputException(bad.get(0).getString(0) + ": column '" + c + "' holds "
-                        + bad.get(0).getLong(1) + "; " + DrawFiles.NUMBERING);
+        }
+        if (wide.isEmpty()) {
+            return;
+        }
+        Column beyond = lit(false);
+        List<Column> shown = new ArrayList<>(List.of(col("_metadata.file_path").as("file")));
+        for (String c : wide) {
+            beyond = beyond.or(col(c).gt(Integer.MAX_VALUE).or(col(c).lt(Integer.MIN_VALUE)));
+            shown.add(col(c));
+        }
+        List<Row> bad = draws.filter(beyond).select(shown.toArray(Column[]::new))
+                .orderBy("file", wide.toArray(String[]::new)).limit(1).collectAsList();
+        if (bad.isEmpty()) {
+            return;
+        }
+        Row first = bad.get(0);
+        for (int i = 0; i < wide.size(); i++) {
+            long n = first.isNullAt(i + 1) ? 0 : first.getLong(i + 1);
+            if (n != (int) n) {
+                throw new InvalidInputException(first.getString(0) + ": column '" + wide.get(i) + "' holds " + n
+                        + "; " + DrawFiles.NUMBERING);
             }
         }
     }
