@@ -1,8 +1,10 @@
 package org.sparkmc.spark.consensus;
 
+import com.univocity.parsers.common.TextParsingException;
 import com.univocity.parsers.csv.CsvParser;
 import com.univocity.parsers.csv.CsvParserSettings;
 import com.univocity.parsers.csv.UnescapedQuoteHandling;
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,13 +17,13 @@ import java.util.List;
 import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.compress.CompressionCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
+import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.TextFiles;
 
 /**
@@ -39,6 +41,8 @@ import org.sparkmc.spark.io.TextFiles;
  */
 final class CsvLines {
     private static final Logger LOG = LoggerFactory.getLogger(CsvLines.class);
+    /** The most fields a line may have: Spark's default {@code maxColumns}. */
+    private static final int MAX_COLUMNS = 20480;
 
     private CsvLines() {
     }
@@ -128,7 +132,10 @@ final class CsvLines {
      * The header of {@code file}, read as Spark reads it, and whether a row follows; null for a file with no line that
      * is not blank.
      *
-     * @throws org.sparkmc.core.InvalidInputException if its name and its first bytes disagree about gzip
+     * @throws org.sparkmc.core.InvalidInputException if its name and its first bytes disagree about gzip, or the header
+     *         does not parse
+     * @throws IOException           the content's failure (data that break off, a damaged gzip stream)
+     * @throws StorageFailure        the file system's
      */
     static Header header(Configuration hadoop, Path file) throws IOException {
         try (BufferedReader lines = open(hadoop, file)) {
@@ -142,9 +149,22 @@ final class CsvLines {
                 if (header != null) {
                     return new Header(file, header.line(), header.fields(), true);
                 }
-                header = new Header(file, number, new CsvParser(sparkDefaults()).parseLine(line), false);
+                header = new Header(file, number, headerFields(file, number, line), false);
             }
             return header;
+        }
+    }
+
+    /** The fields of a header line; a line Spark's parser refuses (more than 20,480 fields) is bad input. */
+    private static String[] headerFields(Path file, long number, String line) {
+        try {
+            return new CsvParser(sparkDefaults()).parseLine(line);
+        } catch (TextParsingException e) {
+            String why = e.getCause() instanceof ArrayIndexOutOfBoundsException ? "it has more than " + MAX_COLUMNS
+                    + " fields, the most Spark's CSV reader takes"
+                    : e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            throw new InvalidInputException(file + " line " + number + " (the header) does not parse as CSV: " + why,
+                    e);
         }
     }
 
@@ -165,7 +185,7 @@ final class CsvLines {
                 }
             }
             return null;
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             // The refusal that asked still names the table and its columns; only the file and line are lost.
             LOG.warn("consensus: cannot read the CSV headers of {} again to {}", location, purpose, e);
             return null;
@@ -174,13 +194,16 @@ final class CsvLines {
 
     /**
      * A file's lines, decompressed when its name says it is compressed (as Hadoop's codecs do for Spark); gzip data
-     * under another name, or a .gz name on other data, is refused ({@link TextFiles#codec}).
+     * under another name, or a .gz name on other data, is refused ({@link TextFiles#codec}). The file is opened once
+     * (one request to an object store), and the file system's failures are {@link StorageFailure}s.
      */
     private static BufferedReader open(Configuration hadoop, Path path) throws IOException {
-        FileSystem fs = path.getFileSystem(hadoop);
-        CompressionCodec codec = TextFiles.codec(path, fs, hadoop);
-        InputStream in = fs.open(path);
+        InputStream in = new BufferedInputStream(StorageFailure.open(path.getFileSystem(hadoop), path));
         try {
+            in.mark(2);
+            byte[] head = in.readNBytes(2);
+            in.reset();
+            CompressionCodec codec = TextFiles.codec(path, hadoop, head);
             InputStream data = codec == null ? in : codec.createInputStream(in);
             return new BufferedReader(new InputStreamReader(data, StandardCharsets.UTF_8));
         } catch (IOException | RuntimeException e) {
@@ -208,7 +231,7 @@ final class CsvLines {
         settings.setIgnoreLeadingWhitespaces(false);
         settings.setIgnoreTrailingWhitespaces(false);
         settings.setReadInputOnSeparateThread(false);
-        settings.setMaxColumns(20480);
+        settings.setMaxColumns(MAX_COLUMNS);
         settings.setNullValue("");
         settings.setEmptyValue("");
         settings.setMaxCharsPerColumn(-1);

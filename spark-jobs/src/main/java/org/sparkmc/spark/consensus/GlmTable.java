@@ -70,7 +70,7 @@ final class GlmTable {
             DataType type = table.schema().apply(c).dataType();
             return csv || type instanceof NumericType ? null : type.simpleString();
         }, c -> csv ? CsvLines.headerWithout(spark.sparkContext().hadoopConfiguration(), location, c) : null,
-                response, features);
+                response, features, "--features");
         List<String> needed = new ArrayList<>();
         needed.add(response);
         needed.addAll(chosen);

@@ -1,6 +1,9 @@
 package org.sparkmc.spark.consensus;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -8,18 +11,25 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.UnreadableFiles;
 import org.sparkmc.spark.io.UserPaths;
 
@@ -31,8 +41,18 @@ import org.sparkmc.spark.io.UserPaths;
  * numeric type. A directory is its files by name, hidden ones ({@code _…}, {@code .…}) left out as Spark leaves
  * them; one with subdirectories (a partitioned table, whose columns are also in directory names) gets its columns
  * checked on Spark's schema instead ({@link GlmTable#open}). The values are Spark's to check, row by row.
+ *
+ * <p>Only a directory's first {@value #CHECKED_FILES} files by name are read here, {@value #THREADS} at a time (an
+ * object store answers each request in 50–100 ms): Spark checks the rest as it reads them ({@link GlmTable}: a
+ * header unlike the schema, a file that is not Parquet). A failure of the file system itself is no bad input
+ * ({@link StorageFailure}, exit 1); a file's content that does not decode is.
  */
 final class TableCheck {
+    private static final Logger LOG = LoggerFactory.getLogger(TableCheck.class);
+    /** How many of a directory's files, the first by name, are checked before Spark starts. */
+    static final int CHECKED_FILES = 256;
+    /** How many files are read at once. */
+    private static final int THREADS = 16;
     /** What to try for a file that does not read as Parquet. */
     static final String PARQUET_HINT = "for a CSV table use --format csv";
     /** What to try for a file that does not read as CSV. */
@@ -55,13 +75,20 @@ final class TableCheck {
             if (entries.isEmpty()) {
                 throw noRows(path, named, "the directory holds no file (names starting with _ or . are hidden)");
             }
-            if (format.equals("csv")) {
-                csv(hadoop, path, entries, named, response, features);
-            } else if (entries.stream().noneMatch(FileStatus::isDirectory)) {
-                parquet(hadoop, path, entries, named, response, features);
+            List<FileStatus> checked = entries.subList(0, Math.min(entries.size(), CHECKED_FILES));
+            if (checked.size() < entries.size()) {
+                LOG.info("consensus: the first {} of the {} files of {} are checked before Spark starts; Spark "
+                        + "checks the others as it reads them", checked.size(), entries.size(), path);
             }
-        } catch (IOException e) {
+            if (format.equals("csv")) {
+                csv(hadoop, path, entries, checked, named, response, features);
+            } else if (entries.stream().noneMatch(FileStatus::isDirectory)) {
+                parquet(hadoop, path, entries, checked, named, response, features);
+            }
+        } catch (FileNotFoundException e) {
             throw new InvalidInputException("--data " + path + ": cannot be read: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("--data " + path + ": cannot be listed: " + e.getMessage(), e);
         }
     }
 
@@ -76,17 +103,14 @@ final class TableCheck {
         return entries;
     }
 
-    /** @param named the files to name when the table has no rows: a directory's, or none for a file */
-    private static void csv(Configuration hadoop, Path path, List<FileStatus> entries, List<FileStatus> named,
-            String response, List<String> features) {
+    /**
+     * @param checked the first of {@code entries}, whose headers are read
+     * @param named   the files to name when the table has no rows: a directory's, or none for a file
+     */
+    private static void csv(Configuration hadoop, Path path, List<FileStatus> entries, List<FileStatus> checked,
+            List<FileStatus> named, String response, List<String> features) {
         List<CsvLines.Header> headers = new ArrayList<>();
-        for (FileStatus f : entries) {
-            CsvLines.Header header;
-            try {
-                header = f.isFile() ? CsvLines.header(hadoop, f.getPath()) : null;
-            } catch (IOException e) {
-                throw UnreadableFiles.reading(f.getPath(), "CSV", CSV_HINT, e);
-            }
+        for (CsvLines.Header header : readAll(checked, f -> f.isFile() ? csvHeader(hadoop, f.getPath()) : null)) {
             if (header != null) {
                 String twice = header.namingAColumnTwice();
                 if (twice != null) {
@@ -108,6 +132,9 @@ final class TableCheck {
             }
         }
         if (headers.stream().noneMatch(CsvLines.Header::rows)) {
+            if (checked.size() < entries.size()) {
+                return; // a file not read may hold rows: Spark counts them
+            }
             throw noRows(path, named, !named.isEmpty() ? "none of its files has a line after its header"
                     : headers.isEmpty() ? "the file is empty" : "its only line is the header (line "
                     + headers.get(0).line() + ")");
@@ -118,33 +145,86 @@ final class TableCheck {
             String name = first.fields()[i];
             columns.add(name == null || name.isEmpty() ? "_c" + i : name); // Spark's name for a column without one
         }
-        features(first.where(), columns, c -> null, c -> first.where(), response, features);
+        features(first.where(), columns, c -> null, c -> first.where(), response, features, "--features");
     }
 
-    private static void parquet(Configuration hadoop, Path path, List<FileStatus> files, List<FileStatus> named,
-            String response, List<String> features) {
-        long rows = 0;
-        Map<Path, MessageType> schemas = new LinkedHashMap<>();
-        for (FileStatus f : files) {
-            try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(f, hadoop))) {
-                rows += reader.getRecordCount();
-                schemas.put(f.getPath(), reader.getFooter().getFileMetaData().getSchema());
-            } catch (IOException | RuntimeException e) {
-                throw UnreadableFiles.parquetFooter(f.getPath(), PARQUET_HINT, e);
-            }
+    /** A CSV file's header ({@link CsvLines#header}); content that does not decode is bad input naming the file. */
+    private static CsvLines.Header csvHeader(Configuration hadoop, Path file) {
+        try {
+            return CsvLines.header(hadoop, file);
+        } catch (IOException e) { // the file system's own failures are StorageFailures, not IOExceptions
+            throw UnreadableFiles.reading(file, "CSV", CSV_HINT, e);
         }
-        if (rows == 0) {
+    }
+
+    /** A Parquet file's footer: its row count and schema. */
+    private record Footer(long rows, MessageType schema) {
+    }
+
+    /** @see #csv */
+    private static void parquet(Configuration hadoop, Path path, List<FileStatus> files, List<FileStatus> checked,
+            List<FileStatus> named, String response, List<String> features) {
+        List<Footer> footers = readAll(checked, f -> footer(hadoop, f));
+        if (checked.size() == files.size() && footers.stream().mapToLong(Footer::rows).sum() == 0) {
             throw noRows(path, named, "its Parquet footer" + (files.size() == 1 ? " counts" : "s count") + " 0 rows");
         }
+        String firstFile = checked.get(0).getPath().toString();
         List<String> chosen = features;
-        for (Map.Entry<Path, MessageType> file : schemas.entrySet()) {
+        for (int i = 0; i < footers.size(); i++) {
             Map<String, String> notNumeric = new LinkedHashMap<>();
-            for (Type t : file.getValue().getFields()) {
+            for (Type t : footers.get(i).schema().getFields()) {
                 notNumeric.put(t.getName(), notNumeric(t));
             }
-            String where = file.getKey().toString();
+            String where = checked.get(i).getPath().toString();
             chosen = features(where, new ArrayList<>(notNumeric.keySet()), notNumeric::get, c -> where, response,
-                    chosen);
+                    chosen, features.isEmpty() ? "a numeric column of the first file, " + firstFile : "--features");
+        }
+    }
+
+    /** The footer of the Parquet file {@code f}; one that does not read or decode is bad input naming the file. */
+    private static Footer footer(Configuration hadoop, FileStatus f) {
+        try (ParquetFileReader reader = ParquetFileReader.open(StorageFailure.parquetFile(f, hadoop))) {
+            return new Footer(reader.getRecordCount(), reader.getFooter().getFileMetaData().getSchema());
+        } catch (StorageFailure e) {
+            throw e;
+        } catch (IOException | RuntimeException e) { // not Parquet, cut short, a footer that does not decode
+            throw UnreadableFiles.parquetFooter(f.getPath(), PARQUET_HINT, e);
+        }
+    }
+
+    /**
+     * {@code read} of each file, in the files' order, {@value #THREADS} files at a time on daemon threads; the first
+     * failure in the files' order is thrown, the reads still running are interrupted.
+     */
+    private static <T> List<T> readAll(List<FileStatus> files, Function<FileStatus, T> read) {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(THREADS, files.size()), r -> {
+            Thread t = new Thread(r, "sparkmc-table-check");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<T>> reads = new ArrayList<>();
+            for (FileStatus f : files) {
+                reads.add(pool.submit(() -> read.apply(f)));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> r : reads) {
+                results.add(r.get());
+            }
+            return results;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UncheckedIOException(new InterruptedIOException("interrupted reading the table's files"));
+        } finally {
+            pool.shutdownNow();
         }
     }
 
@@ -164,10 +244,12 @@ final class TableCheck {
      * @param location     the table or file, named in messages
      * @param notNumeric   a column's type when it is not numeric (Parquet), else null (CSV: text read as numbers)
      * @param whereWithout what names a missing column's place (a header's file and line), or null for location
+     * @param featuresFrom where {@code features} come from, named with a missing one: "--features", or the file
+     *                     whose numeric columns they are
      * @throws InvalidInputException for a column missing or not numeric, or no feature, or a column named twice
      */
     static List<String> features(String location, List<String> columns, UnaryOperator<String> notNumeric,
-            UnaryOperator<String> whereWithout, String response, List<String> features) {
+            UnaryOperator<String> whereWithout, String response, List<String> features, String featuresFrom) {
         List<String> chosen = new ArrayList<>(features);
         if (chosen.isEmpty()) {
             for (String c : columns) {
@@ -183,7 +265,7 @@ final class TableCheck {
             if (!columns.contains(c)) {
                 String where = whereWithout.apply(c);
                 throw new InvalidInputException((where != null ? where : location) + ": no column '" + c + "' ("
-                        + (c.equals(response) ? "--response" : "--features") + "); the columns are " + columns);
+                        + (c.equals(response) ? "--response" : featuresFrom) + "); the columns are " + columns);
             }
             String type = notNumeric.apply(c);
             if (type != null) {

@@ -31,13 +31,18 @@ public final class TextFiles {
      * @throws InvalidInputException if gzip data is not named {@code .gz}, or a {@code .gz} file is not gzip
      */
     public static CompressionCodec codec(Path path, FileSystem fs, Configuration conf) throws IOException {
-        CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(path);
-        byte[] head = new byte[2];
-        int n;
         try (InputStream in = fs.open(path)) {
-            n = in.readNBytes(head, 0, 2);
+            return codec(path, conf, in.readNBytes(2));
         }
-        boolean gzipData = n == 2 && head[0] == (byte) 0x1f && head[1] == (byte) 0x8b;
+    }
+
+    /**
+     * {@link #codec(Path, FileSystem, Configuration)} for a file already open, given its first bytes {@code head}
+     * (two, or fewer for a shorter file).
+     */
+    public static CompressionCodec codec(Path path, Configuration conf, byte[] head) {
+        CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(path);
+        boolean gzipData = head.length >= 2 && head[0] == (byte) 0x1f && head[1] == (byte) 0x8b;
         boolean gzipName = codec instanceof GzipCodec;
         if (gzipName && !gzipData) {
             throw new InvalidInputException(path + ": not a gzip file (its name ends in .gz but it does not start with"

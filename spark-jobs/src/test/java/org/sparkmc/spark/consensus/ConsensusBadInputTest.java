@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.Row;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.io.FaultyFileSystem;
 
 /**
  * A bad table exits with code 2, one message naming the file, the row (Parquet: its index in the file; CSV: its line
@@ -71,11 +73,7 @@ class ConsensusBadInputTest extends SparkTestBase {
      */
     @Test
     void aFileWhoseNameAndBytesDisagreeAboutGzipIsRefused() throws IOException {
-        ByteArrayOutputStream gzip = new ByteArrayOutputStream();
-        try (GZIPOutputStream out = new GZIPOutputStream(gzip)) {
-            out.write("y,x1\n1,0.5\n0,0.1\n".getBytes(StandardCharsets.UTF_8));
-        }
-        Path zipped = Files.write(tmp.resolve("zipped.csv"), gzip.toByteArray());
+        Path zipped = Files.write(tmp.resolve("zipped.csv"), gzip("y,x1\n1,0.5\n0,0.1\n"));
         assertBad(beforeSpark(zipped.toString()), "zipped.csv: gzip data in a file whose name does not end in .gz; "
                 + "add .gz to its name");
         Path plain = Files.writeString(tmp.resolve("plain.csv.gz"), "y,x1\n1,0.5\n0,0.1\n");
@@ -234,19 +232,99 @@ class ConsensusBadInputTest extends SparkTestBase {
      */
     @Test
     void aFileThatDoesNotReadInTheTablesFormatIsNamed() throws IOException {
-        byte[] rows = ("y,x1,x2\n" + "1,0.5,1\n0,0.1,2\n1,0.3,4\n".repeat(700)).getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream gzip = new ByteArrayOutputStream();
-        try (GZIPOutputStream out = new GZIPOutputStream(gzip)) {
-            out.write(rows);
-        }
-        byte[] whole = gzip.toByteArray();
+        String rows = "y,x1,x2\n" + "1,0.5,1\n0,0.1,2\n1,0.3,4\n".repeat(700);
+        byte[] whole = gzip(rows);
         Path truncated = Files.write(tmp.resolve("cut.csv.gz"), Arrays.copyOf(whole, whole.length / 2));
         assertBad(beforeSpark(truncated.toString(), "--format", "csv"), "cut.csv.gz is not readable CSV: reading it "
                 + "failed (EOFException: Unexpected end of input stream); ",
                 "check the file (a .gz file must be whole gzip), or for a Parquet table use --format parquet");
-        Path csv = Files.write(tmp.resolve("rows.csv"), rows);
+        Path csv = Files.writeString(tmp.resolve("rows.csv"), rows);
         assertBad(beforeSpark(csv.toString(), "--format", "parquet"), "rows.csv is not readable Parquet: its footer "
                 + "cannot be read (not Parquet, or truncated); for a CSV table use --format csv");
+    }
+
+    /**
+     * A file system's failure while a header or footer is read (a lost connection to an object store) is no bad
+     * input: exit 1, for a scheduler to retry (it was exit 2, "not readable CSV"); a CSV file's header is read
+     * with one open, not two (one for its first bytes, one for its lines).
+     */
+    @Test
+    void aFileSystemFailureReadingAHeaderOrFooterExitsOne() throws IOException {
+        Path csv = Files.write(tmp.resolve("t.csv.gz"), gzip("y,x1\n1,0.5\n0,0.1\n"));
+        Path parquet = tmp.resolve("t.parquet");
+        spark().createDataFrame(List.of(RowFactory.create(1.0, 0.5), RowFactory.create(0.0, 0.1)),
+                DataTypes.createStructType(List.of(DataTypes.createStructField("y", DataTypes.DoubleType, false),
+                        DataTypes.createStructField("x1", DataTypes.DoubleType, false)))).coalesce(1).write()
+                .parquet(parquet.toString());
+        try {
+            TableCheck.check(new Configuration(), new org.apache.hadoop.fs.Path(FaultyFileSystem.uri(csv)), "csv",
+                    "y", List.of());
+            assertEquals(1, FaultyFileSystem.opens(), "opens of t.csv.gz for its header");
+            FaultyFileSystem.failReads(name -> name.startsWith("t.") || name.startsWith("part-"));
+            for (Path table : List.of(csv, parquet)) {
+                BadInputTest.Result r = run(FaultyFileSystem.uri(table));
+                assertEquals(ExitCode.FAILURE, r.code(), r.err());
+                assertTrue(r.err().contains("the file system failed to read it: Connection reset"), r.err());
+                assertFalse(Files.exists(tmp.resolve("out")), "nothing written");
+            }
+        } finally {
+            FaultyFileSystem.reset();
+        }
+    }
+
+    /**
+     * Only a directory's first {@value TableCheck#CHECKED_FILES} files are read before Spark starts (each a request
+     * to an object store): a later file's header unlike the first's is left to Spark's header check, and the table
+     * is not refused as without rows when only a later file has rows.
+     */
+    @Test
+    void aDirectoryBeyondTheFilesCheckedBeforeSparkIsLeftToSpark() throws IOException {
+        Path mixed = Files.createDirectory(tmp.resolve("mixed.csv"));
+        Path headers = Files.createDirectory(tmp.resolve("headers.csv"));
+        for (int i = 0; i <= TableCheck.CHECKED_FILES; i++) {
+            boolean last = i == TableCheck.CHECKED_FILES;
+            String name = String.format("part-%03d.csv", i);
+            Files.writeString(mixed.resolve(name), (last ? "y,x2\n" : "y,x1\n") + "1,0.5\n0,0.1\n");
+            Files.writeString(headers.resolve(name), "y,x1\n" + (last ? "1,0.5\n" : ""));
+        }
+        TableCheck.check(new Configuration(), new org.apache.hadoop.fs.Path(headers.toString()), "csv", "y",
+                List.of());
+        TableCheck.check(new Configuration(), new org.apache.hadoop.fs.Path(mixed.toString()), "csv", "y",
+                List.of());
+    }
+
+    /** A header of more than 20,480 fields (Spark's most) failed with exit 1 and univocity's trace. */
+    @Test
+    void aHeaderWithMoreFieldsThanSparkTakesIsNamed() throws IOException {
+        StringBuilder header = new StringBuilder("y");
+        for (int i = 1; i <= 20480; i++) {
+            header.append(",x").append(i);
+        }
+        Path wide = Files.writeString(tmp.resolve("wide.csv"), header + "\n1" + ",0".repeat(20480) + "\n");
+        assertBad(beforeSpark(wide.toString()), "wide.csv line 1 (the header) does not parse as CSV: it has more "
+                + "than 20480 fields, the most Spark's CSV reader takes");
+    }
+
+    /** Without --features, a later Parquet file without a column of the first is not said to miss a --features. */
+    @Test
+    void aParquetFileWithoutAColumnOfTheFirstFileNamesWhereTheColumnCameFrom() throws IOException {
+        Path table = tmp.resolve("t.parquet");
+        Path other = tmp.resolve("other.parquet");
+        spark().createDataFrame(List.of(RowFactory.create(1.0, 0.5, 0.1)), DataTypes.createStructType(List.of(
+                DataTypes.createStructField("y", DataTypes.DoubleType, false),
+                DataTypes.createStructField("x1", DataTypes.DoubleType, false),
+                DataTypes.createStructField("x2", DataTypes.DoubleType, false)))).coalesce(1).write()
+                .parquet(table.toString());
+        spark().createDataFrame(List.of(RowFactory.create(1.0, 0.5)), DataTypes.createStructType(List.of(
+                DataTypes.createStructField("y", DataTypes.DoubleType, false),
+                DataTypes.createStructField("x1", DataTypes.DoubleType, false)))).coalesce(1).write()
+                .parquet(other.toString());
+        try (var parts = Files.list(other)) {
+            Path part = parts.filter(p -> p.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+            Files.move(part, table.resolve("zz.parquet"));
+        }
+        assertBad(beforeSpark(table.toString()), "zz.parquet: no column 'x2' (a numeric column of the first file, ",
+                "t.parquet/part-");
     }
 
     @Test
@@ -290,6 +368,15 @@ class ConsensusBadInputTest extends SparkTestBase {
         } finally {
             spark().sparkContext().removeSparkListener(counter);
         }
+    }
+
+    /** {@code text} in UTF-8, gzip-compressed. */
+    private static byte[] gzip(String text) throws IOException {
+        ByteArrayOutputStream gzip = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(gzip)) {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        return gzip.toByteArray();
     }
 
     private void assertBad(BadInputTest.Result r, String... expected) {

@@ -3,26 +3,33 @@ package org.sparkmc.spark.io;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSError;
+import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 
 /**
- * The local file system under the scheme {@code faulty:}, with two faults a test can switch on: a disk that fills
+ * The local file system under the scheme {@code faulty:}, with three faults a test can switch on: a disk that fills
  * after a number of bytes (writes then fail with Hadoop's {@link FSError}, as the local file system reports ENOSPC),
- * and an action run just before a rename (to let a competing writer in). Registered through
+ * an action run just before a rename (to let a competing writer in), and reads that fail past a file's first bytes
+ * (a lost connection); it counts the files opened. Registered through
  * {@code META-INF/services}, so Spark's writers use it too for {@code faulty:} paths.
  */
 public final class FaultyFileSystem extends RawLocalFileSystem {
     public static final String SCHEME = "faulty";
     private static final AtomicLong FREE_BYTES = new AtomicLong(Long.MAX_VALUE);
     private static volatile BiConsumer<Path, Path> beforeRename = (from, to) -> { };
+    private static volatile Predicate<String> failingReads = name -> false;
+    private static final AtomicInteger OPENS = new AtomicInteger();
 
     /** The disk holds only this many more bytes from now on. */
     public static void freeBytes(long bytes) {
@@ -34,10 +41,66 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
         beforeRename = action;
     }
 
+    /** Reads of a file whose name {@code failing} accepts fail, as a lost connection would, after its first bytes. */
+    public static void failReads(Predicate<String> failing) {
+        failingReads = failing;
+    }
+
+    /** How many times a file was opened since the last {@link #reset}. */
+    public static int opens() {
+        return OPENS.get();
+    }
+
     /** Back to a healthy disk. */
     public static void reset() {
         freeBytes(Long.MAX_VALUE);
         beforeRename((from, to) -> { });
+        failReads(name -> false);
+        OPENS.set(0);
+    }
+
+    @Override
+    public FSDataInputStream open(Path f, int bufferSize) throws IOException {
+        OPENS.incrementAndGet();
+        FSDataInputStream real = super.open(f, bufferSize);
+        if (!failingReads.test(f.getName())) {
+            return real;
+        }
+        return new FSDataInputStream(new FSInputStream() {
+            @Override
+            public int read() throws IOException {
+                return real.getPos() < 2 ? real.read() : fail();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                return real.getPos() < 2 ? real.read(b, off, (int) Math.min(len, 2 - real.getPos())) : fail();
+            }
+
+            private int fail() throws IOException {
+                throw new IOException("Connection reset (FaultyFileSystem)");
+            }
+
+            @Override
+            public void seek(long pos) throws IOException {
+                real.seek(pos);
+            }
+
+            @Override
+            public long getPos() throws IOException {
+                return real.getPos();
+            }
+
+            @Override
+            public boolean seekToNewSource(long targetPos) {
+                return false;
+            }
+
+            @Override
+            public void close() throws IOException {
+                real.close();
+            }
+        });
     }
 
     /** A {@code faulty:} URI for a local path. */

@@ -1,0 +1,115 @@
+package org.sparkmc.spark.io;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.util.HadoopStreams;
+import org.apache.parquet.io.InputFile;
+import org.apache.parquet.io.SeekableInputStream;
+
+/**
+ * The file system's failure to open or read a file (a lost connection, a throttled request): the storage's trouble,
+ * not the file's, so the job fails with exit 1 for a scheduler to retry, never as bad input. A stream opened here
+ * throws this, unchecked, for every failure of the file system's own stream, so that what decodes the bytes (gzip,
+ * a CSV parser, Parquet's footer reader) passes it through untouched and any {@link IOException} left is the
+ * content's: data that break off, a damaged gzip stream, a footer that does not decode.
+ */
+public final class StorageFailure extends UncheckedIOException {
+    private StorageFailure(Path file, IOException cause) {
+        super(file + ": the file system failed to read it: " + cause.getMessage(), cause);
+    }
+
+    /** {@code file} opened through {@code fs}; its open and its reads fail with {@link StorageFailure} only. */
+    public static FSDataInputStream open(FileSystem fs, Path file) {
+        try {
+            return new FSDataInputStream(new Reads(file, fs.open(file)));
+        } catch (IOException e) {
+            throw new StorageFailure(file, e);
+        }
+    }
+
+    /** The Parquet file {@code status} names, read through {@link #open}. */
+    public static InputFile parquetFile(FileStatus status, Configuration conf) {
+        return new InputFile() {
+            @Override
+            public long getLength() {
+                return status.getLen();
+            }
+
+            @Override
+            public SeekableInputStream newStream() throws IOException {
+                Path file = status.getPath();
+                return HadoopStreams.wrap(open(file.getFileSystem(conf), file));
+            }
+        };
+    }
+
+    /** A file system's stream whose failures are {@link StorageFailure}s. */
+    private static final class Reads extends FSInputStream {
+        private final Path file;
+        private final FSDataInputStream in;
+
+        Reads(Path file, FSDataInputStream in) {
+            this.file = file;
+            this.in = in;
+        }
+
+        @Override
+        public int read() {
+            try {
+                return in.read();
+            } catch (IOException e) {
+                throw new StorageFailure(file, e);
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            try {
+                return in.read(b, off, len);
+            } catch (IOException e) {
+                throw new StorageFailure(file, e);
+            }
+        }
+
+        @Override
+        public void seek(long pos) throws IOException {
+            try {
+                in.seek(pos);
+            } catch (java.io.EOFException e) {
+                throw e; // a seek beyond the end: the file is shorter than its reader expects
+            } catch (IOException e) {
+                throw new StorageFailure(file, e);
+            }
+        }
+
+        @Override
+        public long getPos() throws IOException {
+            return in.getPos();
+        }
+
+        @Override
+        public boolean seekToNewSource(long targetPos) {
+            return false;
+        }
+
+        @Override
+        public int available() {
+            try {
+                return in.available();
+            } catch (IOException e) {
+                throw new StorageFailure(file, e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+}
