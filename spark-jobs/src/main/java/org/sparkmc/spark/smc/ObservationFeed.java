@@ -203,7 +203,7 @@ public final class ObservationFeed {
         String late = null;
         for (FileStatus s : listing) {
             String name = s.getPath().getName();
-            if (!s.isFile() || name.startsWith(".") || name.startsWith("_")) {
+            if (!s.isFile() || UserPaths.hidden(s.getPath())) {
                 continue;
             }
             if (lastName != null && name.compareTo(lastName) <= 0) {
