@@ -58,6 +58,10 @@ public final class SparkSetup {
             conf.set("spark.kryo.registrator", registrators.isEmpty() ? ours : registrators + "," + ours);
         }
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
+        // Spark lists more than 32 paths with a job that ships Hadoop's FileStatus subclasses, one per file system
+        // (HDFS's, S3A's…), which Kryo's required registration cannot name in advance: a CSV table's header read of a
+        // directory of 40 files failed so. The driver lists them itself instead.
+        conf.setIfMissing("spark.sql.sources.parallelPartitionDiscovery.threshold", String.valueOf(Integer.MAX_VALUE));
         return conf;
     }
 

@@ -7,22 +7,19 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * A shared local[2] Spark context from Spark Testing Base, configured as the jobs configure theirs (Kryo with
- * registration required). Its JUnit 4 lifecycle is bridged to Jupiter by hand.
+ * A shared local[2] Spark context from Spark Testing Base, configured as the jobs configure theirs
+ * ({@link SparkSetup#withDefaults}: Kryo with registration required, among others). Its JUnit 4 lifecycle is bridged to Jupiter by hand.
  */
 public abstract class SparkTestBase extends SharedJavaSparkContext {
 
     @Override
     public SparkConf conf() {
-        return new SparkConf().setMaster("local[2]").setAppName("sparkmc-test")
+        return SparkSetup.withDefaults(new SparkConf().setMaster("local[2]")
                 .set("spark.ui.enabled", "false")
                 .set("spark.driver.host", "127.0.0.1")
                 .set("spark.driver.bindAddress", "127.0.0.1")
-                .set("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
-                .set("spark.kryo.registrationRequired", "true")
-                .set("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName())
                 .set("spark.sql.shuffle.partitions", "4")
-                .set("spark.app.id", appID());
+                .set("spark.app.id", appID()), "sparkmc-test");
     }
 
     @BeforeEach

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
@@ -32,13 +33,18 @@ final class ConsensusRuns {
 
     /**
      * The job on the table {@code one}, on the same rows {@code three} read in partitions of at most
-     * {@code partitionBytes} bytes, and on a CSV copy of {@code three}, into {@code tmp}/a, b and c: asserts that the
-     * three runs' draws are identical, and returns them.
+     * {@code partitionBytes} bytes, on a CSV copy of {@code three}, and on a CSV copy in 40 files (more than the 32
+     * paths Spark would list with a job of its own), into {@code tmp}/a, b, c and d: asserts that the four runs' draws
+     * are identical, and returns them.
      */
     static List<Row> sameDrawsFromEveryCopy(SparkSession spark, Path tmp, String one, String three,
             String partitionBytes, String... run) {
         Path csv = tmp.resolve("table.csv");
         spark.read().parquet(three).coalesce(1).write().option("header", "true").csv(csv.toString());
+        Path files = tmp.resolve("files.csv");
+        spark.read().parquet(three).withColumn("order", functions.monotonically_increasing_id())
+                .repartitionByRange(40, functions.col("order")).sortWithinPartitions("order").drop("order").write()
+                .option("header", "true").csv(files.toString());
         consensus(one, tmp.resolve("a"), run);
         spark.conf().set("spark.sql.files.maxPartitionBytes", partitionBytes);
         try {
@@ -47,9 +53,11 @@ final class ConsensusRuns {
             spark.conf().unset("spark.sql.files.maxPartitionBytes");
         }
         consensus(csv.toString(), tmp.resolve("c"), concat(run, "--format", "csv"));
+        consensus(files.toString(), tmp.resolve("d"), concat(run, "--format", "csv"));
         List<Row> a = draws(spark, tmp.resolve("a"));
         assertEquals(a, draws(spark, tmp.resolve("b")));
         assertEquals(a, draws(spark, tmp.resolve("c")));
+        assertEquals(a, draws(spark, tmp.resolve("d")));
         return a;
     }
 
