@@ -2,10 +2,12 @@ package org.sparkmc.spark.cli;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.sparkmc.spark.io.CheckpointLease;
 
 /**
- * One-line messages for failures of the machine rather than of the run's input or of sparkmc: a full disk. The
- * output's staging is removed by then ({@code AtomicOutput.close}), so the message can say nothing was written.
+ * One-line messages for failures of the machine rather than of the run's input or of sparkmc: a full disk, or
+ * another run using the checkpoint directory ({@link CheckpointLease.Conflict}). The output's staging is removed by
+ * then ({@code AtomicOutput.close}), so the message can say nothing was written.
  */
 final class EnvironmentFailures {
     private static final String NO_SPACE = "No space left on device";
@@ -22,6 +24,9 @@ final class EnvironmentFailures {
      */
     static String describe(Throwable e, String places) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CheckpointLease.Conflict) {
+                return t.getMessage();
+            }
             if (t.getMessage() != null && t.getMessage().contains(NO_SPACE)) {
                 return "no space left on device while writing" + where(e, places) + "; nothing was written there and an "
                         + "output it was to replace is intact (free space there, or choose another --out, "

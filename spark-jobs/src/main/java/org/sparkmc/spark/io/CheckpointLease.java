@@ -19,7 +19,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.sparkmc.core.InvalidInputException;
 
 /**
  * A running job's hold on its checkpoint directory, so that a second run (a scheduler's retry while the first
@@ -29,7 +28,7 @@ import org.sparkmc.core.InvalidInputException;
  *
  * <p>On this host a lease holds while its process runs: a run killed outright leaves a lease that the next run
  * takes over at once. A driver on another host cannot be asked after, so a new run watches its lease on its own
- * clock: written anew meanwhile, the run is alive and the new one is refused; unchanged for {@link #STALE_SECONDS}
+ * clock: written anew meanwhile, the run is alive and the new one is refused ({@link Conflict}, exit 1); unchanged for {@link #STALE_SECONDS}
  * seconds, it is taken over (a retry on another host after a crash). A run whose lease another run took over (it
  * stalled for longer than that) finds out at its next renewal and fails at its next save ({@link #checkHeld}).
  *
@@ -75,7 +74,7 @@ public final class CheckpointLease implements AutoCloseable {
      * Takes the lease of the checkpoint directory {@code location} (which must exist), renewed until
      * {@link #close}; a lease from another host is watched first, up to {@link #STALE_SECONDS} seconds.
      *
-     * @throws InvalidInputException if another run holds it
+     * @throws Conflict if another run holds it
      */
     public static CheckpointLease take(String location, Configuration conf) {
         return take(location, conf, RENEW_SECONDS, STALE_SECONDS);
@@ -149,12 +148,12 @@ public final class CheckpointLease implements AutoCloseable {
      * Fails if this JVM held the lease of checkpoint directory {@code dir} and another run has taken it over: a run
      * calls it before it saves, so that two runs never write one checkpoint.
      *
-     * @throws IllegalStateException naming the run that took it
+     * @throws Conflict naming the run that took it
      */
     public static void checkHeld(Path dir) {
         CheckpointLease lease = HELD.get(dir);
         if (lease != null && lease.lostTo != null) {
-            throw new IllegalStateException("checkpoint directory " + dir + ": another run (" + lease.lostTo
+            throw new Conflict("checkpoint directory " + dir + ": another run (" + lease.lostTo
                     + ") took over this run's lease " + lease.file + " while this run stalled; stopping before the "
                     + "next save, so that the two runs do not write one checkpoint");
         }
@@ -175,8 +174,8 @@ public final class CheckpointLease implements AutoCloseable {
         fs.delete(aside, false);
     }
 
-    private static InvalidInputException inUse(String location, Path file, String why) {
-        return new InvalidInputException("--checkpoint '" + location + "' is in use by another run (" + why + "; its "
+    private static Conflict inUse(String location, Path file, String why) {
+        return new Conflict("--checkpoint '" + location + "' is in use by another run (" + why + "; its "
                 + "lease is " + file + "); wait for that run to end, or stop it");
     }
 
@@ -258,6 +257,18 @@ public final class CheckpointLease implements AutoCloseable {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (FileNotFoundException e) {
             return null;
+        }
+    }
+
+    /**
+     * Two runs on one checkpoint directory: not bad input but a clash of the moment, which the command reports in
+     * one line with exit 1, so that a scheduler retries once the other run has ended.
+     */
+    public static final class Conflict extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        Conflict(String message) {
+            super(message);
         }
     }
 
