@@ -4,10 +4,8 @@ import com.univocity.parsers.common.TextParsingException;
 import com.univocity.parsers.csv.CsvParser;
 import com.univocity.parsers.csv.CsvParserSettings;
 import com.univocity.parsers.csv.UnescapedQuoteHandling;
-import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -18,7 +16,6 @@ import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.compress.CompressionCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
@@ -192,24 +189,10 @@ final class CsvLines {
         }
     }
 
-    /**
-     * A file's lines, decompressed when its name says it is compressed (as Hadoop's codecs do for Spark); gzip data
-     * under another name, or a .gz name on other data, is refused ({@link TextFiles#codec}). The file is opened once
-     * (one request to an object store), and the file system's failures are {@link StorageFailure}s.
-     */
+    /** A file's lines, read as {@link TextFiles#decompressed} opens them: once, checked, decompressed by name. */
     private static BufferedReader open(Configuration hadoop, Path path) throws IOException {
-        InputStream in = new BufferedInputStream(StorageFailure.open(path.getFileSystem(hadoop), path));
-        try {
-            in.mark(2);
-            byte[] head = in.readNBytes(2);
-            in.reset();
-            CompressionCodec codec = TextFiles.codec(path, hadoop, head);
-            InputStream data = codec == null ? in : codec.createInputStream(in);
-            return new BufferedReader(new InputStreamReader(data, StandardCharsets.UTF_8));
-        } catch (IOException | RuntimeException e) {
-            in.close();
-            throw e;
-        }
+        return new BufferedReader(new InputStreamReader(TextFiles.decompressed(path, hadoop).stream(),
+                StandardCharsets.UTF_8));
     }
 
     /** Spark's {@code _metadata.file_path} is a URI; a plain path is taken as it is. */

@@ -74,13 +74,33 @@ public final class TextFiles {
      * @throws InvalidInputException see {@link #codec}
      */
     public static Reader reader(Path path, Configuration conf) throws IOException {
-        FileSystem fs = path.getFileSystem(conf);
-        CompressionCodec codec = codec(path, fs, conf);
-        InputStream raw = fs.open(path);
+        Decompressed in = decompressed(path, conf);
+        return new LineCheckingReader(in.stream(), path, in.codec());
+    }
+
+    /** A file's bytes, decompressed by {@link #codec}, which names the codec (null: plain). */
+    public record Decompressed(InputStream stream, CompressionCodec codec) {
+    }
+
+    /**
+     * The bytes of a file, opened once (one request to an object store) and decompressed when its name says so
+     * ({@link #codec}, checked against its first bytes). The file system's own failures to open or read it are
+     * {@link StorageFailure}s (exit 1, a scheduler retries), so that an {@link IOException} of the stream is the
+     * data's: a compressed file that breaks off or is damaged.
+     *
+     * @throws java.io.FileNotFoundException if there is no such file
+     * @throws InvalidInputException see {@link #codec}
+     */
+    public static Decompressed decompressed(Path path, Configuration conf) throws IOException {
+        InputStream in = new BufferedInputStream(StorageFailure.open(path.getFileSystem(conf), path), 1 << 16);
         try {
-            return new LineCheckingReader(codec == null ? raw : codec.createInputStream(raw), path, codec);
+            in.mark(2);
+            byte[] head = in.readNBytes(2);
+            in.reset();
+            CompressionCodec codec = codec(path, conf, head);
+            return new Decompressed(codec == null ? in : codec.createInputStream(in), codec);
         } catch (IOException | RuntimeException e) {
-            raw.close();
+            in.close();
             throw e;
         }
     }
@@ -125,11 +145,11 @@ public final class TextFiles {
             while (true) {
                 try {
                     b = in.read();
-                } catch (IOException e) {
+                } catch (IOException e) { // the data's (the file system's are StorageFailures)
                     if (codec != null) {
-                    throw incomplete(path, codec, lineNo, e);
-                }
-                throw e;
+                        throw incomplete(path, codec, lineNo, e);
+                    }
+                    throw e;
                 }
                 if (b < 0) {
                     ended = true;

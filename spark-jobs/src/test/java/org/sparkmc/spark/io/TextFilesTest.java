@@ -20,6 +20,46 @@ class TextFilesTest {
     @TempDir
     java.nio.file.Path tmp;
 
+    /**
+     * A compressed file is opened once, and a file system that fails while it is read (a lost connection) is a
+     * {@link StorageFailure}, exit 1 for a scheduler to retry, not a "not a complete gzip file" refusal (exit 2):
+     * only data that break off are that. Both on a healthy disk for comparison.
+     */
+    @Test
+    void aFileSystemFailureWhileReadingIsNotTheFilesFault() throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            text.append("line ").append(i).append('\n');
+        }
+        java.nio.file.Path whole = tmp.resolve("t.txt.gz");
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(whole))) {
+            out.write(text.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] bytes = Files.readAllBytes(whole);
+        java.nio.file.Path cut = Files.write(tmp.resolve("cut.txt.gz"), java.util.Arrays.copyOf(bytes,
+                bytes.length / 2));
+        Configuration conf = new Configuration();
+        try {
+            try (var in = new java.io.BufferedReader(TextFiles.reader(new Path(FaultyFileSystem.uri(whole)), conf))) {
+                assertEquals(20_000, in.lines().count());
+            }
+            assertEquals(1, FaultyFileSystem.opens(), "opens of a gzip file");
+            InvalidInputException broken = assertThrows(InvalidInputException.class, () -> readAll(cut, conf));
+            assertTrue(broken.getMessage().contains("not a complete gzip file"), broken.getMessage());
+            FaultyFileSystem.failReads(name -> name.equals("t.txt.gz"));
+            StorageFailure lost = assertThrows(StorageFailure.class, () -> readAll(whole, conf));
+            assertTrue(lost.getMessage().contains("the file system failed to read it"), lost.getMessage());
+        } finally {
+            FaultyFileSystem.reset();
+        }
+    }
+
+    private static long readAll(java.nio.file.Path file, Configuration conf) throws IOException {
+        try (var in = new java.io.BufferedReader(TextFiles.reader(new Path(FaultyFileSystem.uri(file)), conf))) {
+            return in.lines().count();
+        }
+    }
+
     @Test
     void modelDataWithAByteOrderMarkInADirectoryWithAColonIsRead() throws IOException {
         java.nio.file.Path dir = Files.createDirectories(tmp.resolve("x:y"));
