@@ -1,5 +1,6 @@
 package org.sparkmc.spark.io;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.conf.Configuration;
@@ -24,10 +25,17 @@ public final class StorageFailure extends UncheckedIOException {
         super(file + ": the file system failed to read it: " + cause.getMessage(), cause);
     }
 
-    /** {@code file} opened through {@code fs}; its open and its reads fail with {@link StorageFailure} only. */
-    public static FSDataInputStream open(FileSystem fs, Path file) {
+    /**
+     * {@code file} opened through {@code fs}; its open and its reads fail with {@link StorageFailure} only, but for a
+     * file that is not there: that is the user's to fix, and callers name it.
+     *
+     * @throws FileNotFoundException if there is no such file
+     */
+    public static FSDataInputStream open(FileSystem fs, Path file) throws FileNotFoundException {
         try {
             return new FSDataInputStream(new Reads(file, fs.open(file)));
+        } catch (FileNotFoundException e) {
+            throw e;
         } catch (IOException e) {
             throw new StorageFailure(file, e);
         }

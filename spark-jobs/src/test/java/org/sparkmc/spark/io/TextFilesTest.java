@@ -23,7 +23,7 @@ class TextFilesTest {
     /**
      * A compressed file is opened once, and a file system that fails while it is read (a lost connection) is a
      * {@link StorageFailure}, exit 1 for a scheduler to retry, not a "not a complete gzip file" refusal (exit 2):
-     * only data that break off are that. Both on a healthy disk for comparison.
+     * only data that break off are that; a file that is not there is still the caller's to name.
      */
     @Test
     void aFileSystemFailureWhileReadingIsNotTheFilesFault() throws IOException {
@@ -44,6 +44,7 @@ class TextFilesTest {
                 assertEquals(20_000, in.lines().count());
             }
             assertEquals(1, FaultyFileSystem.opens(), "opens of a gzip file");
+            assertThrows(java.io.FileNotFoundException.class, () -> readAll(tmp.resolve("none.txt"), conf)); // named
             InvalidInputException broken = assertThrows(InvalidInputException.class, () -> readAll(cut, conf));
             assertTrue(broken.getMessage().contains("not a complete gzip file"), broken.getMessage());
             FaultyFileSystem.failReads(name -> name.equals("t.txt.gz"));
