@@ -61,6 +61,7 @@ final class ChainsCheckpoint {
 
     /** Writes a sampling round's draws and remembers their SHA-256 for the next state. */
     void saveRound(int round, JavaRDD<RoundResult> draws, List<String> names) {
+        files.checkHeld(); // before Spark writes the round's draws there
         ChainsOutput.writeRoundDraws(draws, names, roundDraws(round));
         roundSha256.put(round, roundDigest(draws));
     }

@@ -3,10 +3,12 @@ package org.sparkmc.spark.cli;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.sparkmc.spark.io.CheckpointLease;
+import org.sparkmc.spark.io.StorageFailure;
 
 /**
- * One-line messages for failures of the machine rather than of the run's input or of sparkmc: a full disk, or
- * another run using the checkpoint directory ({@link CheckpointLease.Conflict}). The output's staging is removed by
+ * One-line messages for failures of the machine rather than of the run's input or of sparkmc: a full disk, a file
+ * system failing to read ({@link StorageFailure}), or another run using the checkpoint directory
+ * ({@link CheckpointLease.Conflict}). The output's staging is removed by
  * then ({@code AtomicOutput.close}), so the message can say nothing was written.
  */
 final class EnvironmentFailures {
@@ -26,6 +28,9 @@ final class EnvironmentFailures {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof CheckpointLease.Conflict) {
                 return t.getMessage();
+            }
+            if (t instanceof StorageFailure) {
+                return t.getMessage() + "; nothing was written (a retry may succeed)";
             }
             if (t.getMessage() != null && t.getMessage().contains(NO_SPACE)) {
                 return "no space left on device while writing" + where(e, places) + "; nothing was written there and an "

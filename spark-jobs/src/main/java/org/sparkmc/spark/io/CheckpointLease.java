@@ -7,6 +7,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -15,54 +17,68 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.util.ShutdownHookManager;
 
 /**
  * A running job's hold on its checkpoint directory, so that a second run (a scheduler's retry while the first
  * attempt still runs, say) cannot save into it at the same time. The lease is a file, {@value #NAME}, naming the
- * driver's host, process and start and a renewal count; the driver writes it anew every {@link #RENEW_SECONDS}
- * seconds and deletes it when the run ends, whatever the outcome (on SIGTERM too).
+ * driver's machine (host, boot and process namespace), process and start, and a renewal count; the driver writes
+ * it anew every {@link #RENEW_SECONDS} seconds and deletes it when the run ends, whatever the outcome (on SIGTERM
+ * too).
  *
- * <p>On this host a lease holds while its process runs: a run killed outright leaves a lease that the next run
- * takes over at once. A driver on another host cannot be asked after, so a new run watches its lease on its own
- * clock: written anew meanwhile, the run is alive and the new one is refused ({@link Conflict}, exit 1); unchanged for {@link #STALE_SECONDS}
- * seconds, it is taken over (a retry on another host after a crash). A run whose lease another run took over (it
- * stalled for longer than that) finds out at its next renewal and fails at its next save ({@link #checkHeld}).
+ * <p>On the same machine a lease holds while its process runs: a run killed outright leaves a lease that the next
+ * run takes over at once. Any other holder (another host, another container, a process id now held by a later
+ * process) is watched on this run's own clock: written anew meanwhile, its run is alive and the new one is refused
+ * ({@link Conflict}, exit 1); unchanged for {@link #STALE_SECONDS} seconds, it is taken over (a retry on another host
+ * after a crash). A run whose lease was taken over (it stalled for longer than that) finds out at its next renewal,
+ * or at its next save if the renewal is late, and fails before it writes ({@link #checkHeld}).
  *
- * <p>File systems with an atomic rename and exclusive create (HDFS, local disks) make the hand-over exclusive;
- * object stores do not, and there the lease only narrows the window.
+ * <p>HDFS and local disks create the lease exclusively and let one taker win the rename; object stores do neither,
+ * and there the lease only narrows the window.
  */
 public final class CheckpointLease implements AutoCloseable {
     /** The lease's file name in the checkpoint directory. */
     public static final String NAME = "_sparkmc-running";
     /** How often the holder writes its lease anew. */
     public static final int RENEW_SECONDS = 10;
-    /** How long a lease from another host must stay unchanged before it is taken to be dead. */
+    /** How long a lease that cannot be asked after must stay unchanged before it is taken to be dead. */
     public static final int STALE_SECONDS = 60;
-    /** How long a new lease is left before it is read back (two runs creating it at once: the later write wins). */
+    /** How long a new lease is left before it is read back (a second check against a writer at the same moment). */
     private static final long SETTLE_MILLIS = 100;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CheckpointLease.class);
-    private static final CheckpointLease NONE = new CheckpointLease(null, null, null, null);
+    private static final CheckpointLease NONE = new CheckpointLease(null, null, null, null, null, 0);
     /** The leases this JVM holds, by qualified checkpoint directory. */
     private static final Map<Path, CheckpointLease> HELD = new ConcurrentHashMap<>();
 
     private final FileSystem fs;
+    private final Path dir;
     private final Path file;
     private final Holder holder;
     private final ScheduledExecutorService renewal;
-    private final Thread onShutdown = new Thread(this::close, "sparkmc-checkpoint-lease-release");
-    private long renewals;
-    private boolean closed;
+    private final long renewNanos;
+    private final Runnable onShutdown = () -> release(true);
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Object renewing = new Object();
+    private volatile long renewals;
+    private volatile long confirmedAt = System.nanoTime();
+    private volatile boolean lastWriteFailed;
     private volatile String lostTo;
 
-    private CheckpointLease(FileSystem fs, Path file, Holder holder, ScheduledExecutorService renewal) {
+    private CheckpointLease(FileSystem fs, Path dir, Path file, Holder holder, ScheduledExecutorService renewal,
+            long renewSeconds) {
         this.fs = fs;
+        this.dir = dir;
         this.file = file;
         this.holder = holder;
         this.renewal = renewal;
+        this.renewNanos = TimeUnit.SECONDS.toNanos(renewSeconds);
     }
 
     /** No lease: a run without a checkpoint directory. */
@@ -72,7 +88,7 @@ public final class CheckpointLease implements AutoCloseable {
 
     /**
      * Takes the lease of the checkpoint directory {@code location} (which must exist), renewed until
-     * {@link #close}; a lease from another host is watched first, up to {@link #STALE_SECONDS} seconds.
+     * {@link #close}; a lease that cannot be asked after is watched first, up to {@link #STALE_SECONDS} seconds.
      *
      * @throws Conflict if another run holds it
      */
@@ -83,57 +99,22 @@ public final class CheckpointLease implements AutoCloseable {
     static CheckpointLease take(String location, Configuration conf, long renewSeconds, long staleSeconds) {
         try {
             Path path = UserPaths.path("--checkpoint", location);
-            FileSystem fs = path.getFileSystem(conf);
-            Path dir = fs.makeQualified(path);
+            FileSystem given = path.getFileSystem(conf);
+            Path dir = given.makeQualified(path); // as CheckpointStates names it, for checkHeld
+            // Without Hadoop's checksum files: two writers could leave one's data beside the other's checksum.
+            FileSystem fs = given instanceof LocalFileSystem local ? local.getRaw() : given;
             Path file = new Path(dir, NAME);
             Holder self = Holder.current();
-            String watched = null;
-            long watchedSince = 0;
-            while (true) {
-                if (create(fs, file, self.line(0))) {
-                    Thread.sleep(SETTLE_MILLIS);
-                    if (self.line(0).equals(readOrNull(fs, file))) {
-                        break;
-                    }
-                    throw inUse(location, file, "another run took it at the same moment");
-                }
-                String seen = readOrNull(fs, file);
-                if (seen == null) {
-                    continue; // released meanwhile
-                }
-                Holder other = Holder.parse(seen);
-                if (other.local()) {
-                    if (other.alive()) {
-                        throw inUse(location, file, other.describe() + " is running");
-                    }
-                    LOG.info("--checkpoint '{}': taking over the lease of {}, which has ended", location,
-                            other.describe());
-                    takeOver(fs, file, seen, location);
-                } else if (watched == null || !watched.equals(seen)) {
-                    if (watched != null) {
-                        throw inUse(location, file, other.describe() + " renewed it while this run watched");
-                    }
-                    watched = seen;
-                    watchedSince = System.nanoTime();
-                    LOG.warn("--checkpoint '{}' is leased to {}; watching it for up to {} s: renewed, that run is "
-                            + "alive and this one stops; unchanged, it is taken over", location, other.describe(),
-                            staleSeconds);
-                } else if (System.nanoTime() - watchedSince >= staleSeconds * 1_000_000_000L) {
-                    LOG.info("--checkpoint '{}': taking over the lease of {}, unchanged for {} s", location,
-                            other.describe(), staleSeconds);
-                    takeOver(fs, file, seen, location);
-                } else {
-                    Thread.sleep(Math.min(1000, staleSeconds * 1000));
-                }
-            }
+            acquire(fs, file, self, location, staleSeconds);
             ScheduledExecutorService renewal = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "sparkmc-checkpoint-lease");
                 t.setDaemon(true);
                 return t;
             });
-            CheckpointLease lease = new CheckpointLease(fs, file, self, renewal);
+            CheckpointLease lease = new CheckpointLease(fs, dir, file, self, renewal, renewSeconds);
             HELD.put(dir, lease);
-            Runtime.getRuntime().addShutdownHook(lease.onShutdown);
+            // Before Hadoop's own hook closes the file systems the release needs.
+            ShutdownHookManager.get().addShutdownHook(lease.onShutdown, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
             renewal.scheduleWithFixedDelay(lease::renew, renewSeconds, renewSeconds, TimeUnit.SECONDS);
             return lease;
         } catch (IOException e) {
@@ -144,85 +125,175 @@ public final class CheckpointLease implements AutoCloseable {
         }
     }
 
+    /** Creates {@code self}'s lease, after its last holder has ended or lapsed. */
+    private static void acquire(FileSystem fs, Path file, Holder self, String location, long staleSeconds)
+            throws IOException, InterruptedException {
+        String watched = null;
+        long watchedSince = 0;
+        while (!createExclusive(fs, file, self.line(0))) {
+            String seen = readOrNull(fs, file);
+            if (seen == null) {
+                Thread.sleep(50); // released meanwhile
+                continue;
+            }
+            Holder other = Holder.parse(seen); // a lease cut short while written parses as unknown, or is watched
+            Liveness liveness = other.sameMachine() ? other.liveness() : Liveness.UNKNOWN;
+            if (liveness == Liveness.ENDED) {
+                LOG.info("--checkpoint '{}': taking over the lease of {}, which has ended", location,
+                        other.describe());
+                takeOver(fs, file, seen, location);
+            } else if (liveness == Liveness.RUNNING) {
+                throw inUse(location, file, other.describe() + " is running");
+            } else if (watched == null) {
+                watched = seen;
+                watchedSince = System.nanoTime();
+                LOG.warn("--checkpoint '{}' is leased to {}; watching it for up to {} s: renewed, that run is alive "
+                        + "and this one stops; unchanged, it is taken over", location, other.describe(), staleSeconds);
+            } else if (!watched.equals(seen)) {
+                throw inUse(location, file, other.describe() + " renewed it while this run watched");
+            } else if (System.nanoTime() - watchedSince >= TimeUnit.SECONDS.toNanos(staleSeconds)) {
+                LOG.info("--checkpoint '{}': taking over the lease of {}, unchanged for {} s", location,
+                        other.describe(), staleSeconds);
+                takeOver(fs, file, seen, location);
+                watched = null;
+            } else {
+                Thread.sleep(Math.min(1000, TimeUnit.SECONDS.toMillis(staleSeconds)));
+            }
+        }
+        try {
+            Thread.sleep(SETTLE_MILLIS);
+            if (!self.line(0).equals(readOrNull(fs, file))) {
+                throw inUse(location, file, "another run took it at the same moment");
+            }
+        } catch (InterruptedException | IOException | RuntimeException e) {
+            if (!(e instanceof Conflict) && self.line(0).equals(readOrNull(fs, file))) {
+                fs.delete(file, false);
+            }
+            throw e;
+        }
+    }
+
     /**
-     * Fails if this JVM held the lease of checkpoint directory {@code dir} and another run has taken it over: a run
-     * calls it before it saves, so that two runs never write one checkpoint.
+     * Fails if this JVM holds the lease of checkpoint directory {@code dir} and another run has taken it over: a run
+     * calls it before it writes there ({@link CheckpointStates#checkHeld}). A renewal that is late (a stalled JVM) is
+     * made now, so that a save never relies on an old look at the lease.
      *
      * @throws Conflict naming the run that took it
      */
     public static void checkHeld(Path dir) {
         CheckpointLease lease = HELD.get(dir);
-        if (lease != null && lease.lostTo != null) {
-            throw new Conflict("checkpoint directory " + dir + ": another run (" + lease.lostTo
-                    + ") took over this run's lease " + lease.file + " while this run stalled; stopping before the "
-                    + "next save, so that the two runs do not write one checkpoint");
+        if (lease == null) {
+            return;
+        }
+        if (lease.lostTo == null && System.nanoTime() - lease.confirmedAt > 2 * lease.renewNanos) {
+            lease.renew();
+        }
+        if (lease.lostTo != null) {
+            throw new Conflict("checkpoint directory " + dir + ": " + lease.lostTo + "; this run stops before it "
+                    + "writes there again, so that two runs do not write one checkpoint");
         }
     }
 
-    /** Moves the lease {@code seen} aside (one taker wins the rename) and deletes it; a lease renewed just then
-     *  is put back and refused. */
+    /** For tests: makes {@code lease}'s last look at its file old, as after a stalled JVM. */
+    static void forceLate(CheckpointLease lease) {
+        lease.confirmedAt = System.nanoTime() - 3 * lease.renewNanos;
+    }
+
+    /**
+     * Moves the lease {@code seen} aside (one taker wins the rename) and deletes it; a lease renewed just then is
+     * put back and refused.
+     */
     private static void takeOver(FileSystem fs, Path file, String seen, String location) throws IOException {
         Path aside = new Path(file.getParent(), NAME + ".taken-" + UUID.randomUUID());
-        if (!fs.rename(file, aside)) {
-            return; // another run moved it first; look again
+        boolean moved;
+        try {
+            moved = fs.rename(file, aside);
+        } catch (FileNotFoundException e) { // the local file system's way to lose the race
+            moved = false;
         }
-        String moved = readOrNull(fs, aside);
-        if (!seen.equals(moved)) {
+        if (!moved) {
+            if (seen.equals(readOrNull(fs, file))) {
+                throw inUse(location, file, "its lease cannot be moved aside; if no run uses the directory, delete "
+                        + "the lease");
+            }
+            return; // another run moved it first: look again
+        }
+        String moved2 = readOrNull(fs, aside);
+        if (!seen.equals(moved2)) {
             fs.rename(aside, file);
-            throw inUse(location, file, Holder.parse(String.valueOf(moved)).describe() + " renewed it just now");
+            throw inUse(location, file, Holder.parse(String.valueOf(moved2)).describe() + " renewed it just now");
         }
         fs.delete(aside, false);
     }
 
     private static Conflict inUse(String location, Path file, String why) {
-        return new Conflict("--checkpoint '" + location + "' is in use by another run (" + why + "; its "
-                + "lease is " + file + "); wait for that run to end, or stop it");
+        return new Conflict("--checkpoint '" + location + "' is in use by another run (" + why + "; its lease is "
+                + file + "); wait for that run to end, or stop it");
     }
 
-    /** Writes the lease anew, first checking that it is still this run's. */
-    private synchronized void renew() {
-        if (closed || lostTo != null) {
-            return;
-        }
-        try {
-            String current = readOrNull(fs, file);
-            if (!holder.line(renewals).equals(current)) {
-                lostTo = current == null ? "its lease was deleted" : Holder.parse(current).describe();
-                LOG.error("checkpoint lease {} was taken over by another run ({}); this run fails at its next save",
-                        file, lostTo);
+    /**
+     * Writes the lease anew, first checking that it is still this run's (by holder, whatever its count; after a
+     * failed write, an empty or cut lease is taken as this run's own).
+     */
+    private void renew() {
+        synchronized (renewing) {
+            if (closed.get() || lostTo != null) {
                 return;
             }
-            write(fs, file, holder.line(renewals + 1), true);
-            renewals++;
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("could not renew the checkpoint lease {}: {}", file, e.toString());
+            try {
+                String current = readOrNull(fs, file);
+                boolean cut = current == null || !current.endsWith("\n");
+                boolean ours = !cut && Holder.parse(current).sameHolder(holder);
+                if (!ours && !(cut && lastWriteFailed)) {
+                    lostTo = current == null ? "its lease " + file + " was deleted by another run"
+                            : "another run (" + Holder.parse(current).describe() + ") took over its lease " + file;
+                    LOG.error("checkpoint lease: {}; this run fails before it writes to the checkpoint again",
+                            lostTo);
+                    return;
+                }
+                confirmedAt = System.nanoTime();
+                if (closed.get()) {
+                    return;
+                }
+                lastWriteFailed = true;
+                write(fs, file, holder.line(renewals + 1), true);
+                renewals++;
+                lastWriteFailed = false;
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("could not renew the checkpoint lease {}: {}", file, e.toString());
+            }
         }
     }
 
     /** Stops the renewal and deletes the lease if it is still this run's; a failure is only warned of. */
     @Override
     public void close() {
-        if (file == null) {
+        release(false);
+    }
+
+    private void release(boolean atShutdown) {
+        if (file == null || !closed.compareAndSet(false, true)) {
             return;
-        }
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
         }
         renewal.shutdownNow();
         try {
-            renewal.awaitTermination(5, TimeUnit.SECONDS);
-            Runtime.getRuntime().removeShutdownHook(onShutdown);
+            renewal.awaitTermination(1, TimeUnit.SECONDS); // a renewal under way checks `closed` before it writes
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (IllegalStateException e) {
-            // the JVM is shutting down: this is the hook
         }
-        HELD.remove(file.getParent(), this);
+        if (atShutdown) {
+            lostTo = "the JVM is shutting down and released its lease " + file;
+        } else {
+            try {
+                ShutdownHookManager.get().removeShutdownHook(onShutdown);
+            } catch (IllegalStateException e) {
+                // shutting down already
+            }
+            HELD.remove(dir, this);
+        }
         try {
-            if (lostTo == null && holder.line(renewals).equals(readOrNull(fs, file))) {
+            String current = readOrNull(fs, file);
+            if (current != null && current.endsWith("\n") && Holder.parse(current).sameHolder(holder)) {
                 fs.delete(file, false);
             }
         } catch (IOException | RuntimeException e) {
@@ -231,7 +302,17 @@ public final class CheckpointLease implements AutoCloseable {
         }
     }
 
-    private static boolean create(FileSystem fs, Path file, String content) throws IOException {
+    /** Creates the lease only if there is none: exclusively on a local disk and on HDFS. */
+    private static boolean createExclusive(FileSystem fs, Path file, String content) throws IOException {
+        if (fs instanceof RawLocalFileSystem local) { // its create checks and then opens: not exclusive
+            try (OutputStream out = Files.newOutputStream(local.pathToFile(file).toPath(),
+                    StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                out.write(content.getBytes(StandardCharsets.UTF_8));
+                return true;
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                return false;
+            }
+        }
         try {
             write(fs, file, content, false);
             return true;
@@ -272,57 +353,90 @@ public final class CheckpointLease implements AutoCloseable {
         }
     }
 
-    /** Who holds a lease: the driver's host, process id and the process's start (epoch milliseconds, 0 unknown). */
-    record Holder(String host, long pid, long started) {
-        private static final String THIS_HOST = hostName();
+    /** What this machine can tell of a lease holder's process. */
+    enum Liveness { ENDED, RUNNING, UNKNOWN }
+
+    /**
+     * Who holds a lease: the driver's host, the machine's boot and the process namespace ("-" where unknown: then
+     * the holder is never taken for this machine's), the process id and its start (epoch milliseconds, 0 unknown).
+     */
+    record Holder(String host, String boot, String pidSpace, long pid, long started) {
+        private static final Holder SELF = current(ProcessHandle.current());
 
         static Holder current() {
-            ProcessHandle self = ProcessHandle.current();
-            return new Holder(THIS_HOST, self.pid(), startOf(self));
+            return SELF;
         }
 
-        /** Parses {@link #line}; an unreadable lease names no process and is watched like a remote one. */
+        private static Holder current(ProcessHandle self) {
+            return new Holder(hostName(), linuxId("/proc/sys/kernel/random/boot_id", false),
+                    linuxId("/proc/self/ns/pid", true), self.pid(), startOf(self));
+        }
+
+        /** Parses {@link #line}; anything else names no process and is watched like a remote holder. */
         static Holder parse(String line) {
             String[] parts = line.trim().split(" ");
             try {
-                return new Holder(parts[0], Long.parseLong(parts[1]), Long.parseLong(parts[2]));
+                return new Holder(parts[0], parts[1], parts[2], Long.parseLong(parts[3]), Long.parseLong(parts[4]));
             } catch (RuntimeException e) {
-                return new Holder("?", -1, 0);
+                return new Holder("?", "-", "-", -1, 0);
             }
         }
 
-        /** The lease's content after {@code renewals} renewals. */
+        /** The lease's content after {@code renewals} renewals; the newline marks it whole. */
         String line(long renewals) {
-            return host + " " + pid + " " + started + " " + renewals;
+            return host + " " + boot + " " + pidSpace + " " + pid + " " + started + " " + renewals + "\n";
         }
 
         String describe() {
-            return "process " + pid + " on " + (local() ? "this host, " : "") + host
+            return "process " + pid + " on " + host + (sameMachine() ? " (this machine)" : "")
                     + (started > 0 ? ", started " + Instant.ofEpochMilli(started) : "");
         }
 
-        /** Whether the holder runs on this host, where its process can be asked after. */
-        boolean local() {
-            return host.equals(THIS_HOST) && pid > 0;
+        /** Whether the holder's process can be asked after here: the same host, boot and process namespace. */
+        boolean sameMachine() {
+            return host.equals(SELF.host) && boot.equals(SELF.boot) && pidSpace.equals(SELF.pidSpace)
+                    && !boot.equals("-") && !pidSpace.equals("-") && pid > 0;
         }
 
-        /** Whether the holder is a live process on this host (the same process, not a later one of its id). */
-        boolean alive() {
-            if (!local()) {
-                return false;
-            }
+        /** The same holder, whatever its renewal count. */
+        boolean sameHolder(Holder other) {
+            return host.equals(other.host) && boot.equals(other.boot) && pidSpace.equals(other.pidSpace)
+                    && pid == other.pid && started == other.started;
+        }
+
+        /**
+         * On this machine: whether the process has ended or runs with the recorded start; UNKNOWN if its id is held
+         * by a process whose start differs (a later process, or a clock step between the two reads), and then the
+         * lease is watched, not taken over at once.
+         */
+        Liveness liveness() {
             Optional<ProcessHandle> process = ProcessHandle.of(pid);
-            return process.isPresent() && process.get().isAlive()
-                    && (started == 0 || startOf(process.get()) == 0 || startOf(process.get()) == started);
+            if (process.isEmpty() || !process.get().isAlive()) {
+                return Liveness.ENDED;
+            }
+            long start = startOf(process.get());
+            return started == 0 || start == 0 || start == started ? Liveness.RUNNING : Liveness.UNKNOWN;
         }
 
         private static long startOf(ProcessHandle process) {
             return process.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
         }
 
+        /** A Linux identifier without spaces (a file's first line, or a link's target's digits), or "-". */
+        private static String linuxId(String path, boolean link) {
+            try {
+                java.nio.file.Path p = java.nio.file.Path.of(path);
+                String id = link ? Files.readSymbolicLink(p).toString().replaceAll("\\D", "")
+                        : Files.readAllLines(p).get(0).trim();
+                return id.isEmpty() || id.contains(" ") ? "-" : id;
+            } catch (IOException | RuntimeException e) {
+                return "-";
+            }
+        }
+
         private static String hostName() {
             try {
-                return InetAddress.getLocalHost().getHostName();
+                return InetAddress.getLocalHost().getHostName().replace(' ', '_');
             } catch (IOException e) {
                 return Optional.ofNullable(System.getenv("HOSTNAME")).orElse("localhost");
             }

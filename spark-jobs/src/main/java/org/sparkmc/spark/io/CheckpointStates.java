@@ -123,6 +123,11 @@ public final class CheckpointStates {
         return dir;
     }
 
+    /** Fails if another run has taken over this directory's lease ({@link CheckpointLease#checkHeld}). */
+    public void checkHeld() {
+        CheckpointLease.checkHeld(dir);
+    }
+
     /**
      * Writes {@code doc} (which must hold the {@code fingerprint}) as {@code state-<index>.json} atomically and
      * deletes every older state.

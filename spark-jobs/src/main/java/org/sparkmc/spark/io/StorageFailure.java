@@ -27,18 +27,27 @@ public final class StorageFailure extends UncheckedIOException {
 
     /**
      * {@code file} opened through {@code fs}; its open and its reads fail with {@link StorageFailure} only, but for a
-     * file that is not there: that is the user's to fix, and callers name it.
+     * file that is not there or may not be read: those are the user's to fix, and callers name them.
      *
      * @throws FileNotFoundException if there is no such file
+     * @throws IOException if reading it is not allowed (HDFS' AccessControlException, S3A's AccessDeniedException)
      */
-    public static FSDataInputStream open(FileSystem fs, Path file) throws FileNotFoundException {
+    public static FSDataInputStream open(FileSystem fs, Path file) throws IOException {
         try {
             return new FSDataInputStream(new Reads(file, fs.open(file)));
-        } catch (FileNotFoundException e) {
-            throw e;
         } catch (IOException e) {
+            if (e instanceof FileNotFoundException || refused(e)) {
+                throw e;
+            }
             throw new StorageFailure(file, e);
         }
+    }
+
+    /** Whether {@code e} is the file system's refusal of access rather than a failure of its own. */
+    private static boolean refused(IOException e) {
+        return e instanceof java.nio.file.AccessDeniedException
+                || e instanceof org.apache.hadoop.security.AccessControlException
+                || e.getClass().getSimpleName().equals("AccessDeniedException"); // S3A's, when on the class path
     }
 
     /** The Parquet file {@code status} names, read through {@link #open}. */

@@ -107,6 +107,7 @@ final class LdaCheckpoint {
 
     void save(SparkSession spark, String fingerprint, LdaRun run, List<LoglikRow> history,
             Map<Integer, String> sampleChecksums) {
+        states.checkHeld(); // before Spark writes the topics there
         int sweep = run.sweepsDone();
         FileSystem fs = states.fileSystem();
         Path topics = topicsPath(sweep);

@@ -83,6 +83,7 @@ final class SmcCheckpoint {
      * {@code keep} (a file the particles' lineage may still read; null for none).
      */
     void save(Saved saved, JavaRDD<ParticleBlock> particles, String keep) {
+        files.checkHeld(); // before Spark writes the particles there
         Path target = particlesPath(saved.steps());
         Path tmp = new Path(target.getParent(), "." + target.getName() + ".tmp");
         List<String> sums = CheckpointStates.byId(particles.map(SmcCheckpoint::blockDigest).collect());

@@ -19,10 +19,11 @@ import org.sparkmc.spark.cli.ExitCode;
 
 /**
  * The checkpoint lease on real files: a second run is refused while the first holds the directory, whether that
- * run is in this process or another live process on this host; a lease left by a dead process on this host is taken
- * over at once; one from another host is refused once it is written anew while watched, and taken over once it has
- * stayed unchanged; the holder renews its lease, deletes it at the end, and when another run has taken it over
- * stops before its next save and leaves the other's lease alone. Then the chains job: refused before Spark with
+ * run is in this process or another live process on this machine; a lease left by a dead process on this machine is
+ * taken over at once; one from another host is refused once it is written anew while watched, and taken over once it
+ * has stayed unchanged; the holder renews its lease, deletes it at the end, and when another run has taken it over
+ * (seen by a renewal, or by a late renewal made before a write) stops before its next write and leaves the other's
+ * lease alone. Then the chains job: refused before Spark with
  * exit 1 in one line and nothing written while another run holds its checkpoint, and no lease left behind after a run.
  */
 class CheckpointLeaseTest extends SparkTestBase {
@@ -37,10 +38,12 @@ class CheckpointLeaseTest extends SparkTestBase {
         Path file = dir.resolve(CheckpointLease.NAME);
         try (CheckpointLease first = CheckpointLease.take(dir.toString(), CONF)) {
             assertTrue(Files.exists(file));
+            assertFalse(Files.exists(dir.resolve("." + CheckpointLease.NAME + ".crc")), "a checksum file");
             CheckpointLease.Conflict e = assertThrows(CheckpointLease.Conflict.class,
                     () -> CheckpointLease.take(dir.toString(), CONF));
             assertTrue(e.getMessage().startsWith("--checkpoint '" + dir + "' is in use by another run (process "
-                    + ProcessHandle.current().pid() + " on this host, "), e.getMessage());
+                    + ProcessHandle.current().pid() + " on "), e.getMessage());
+            assertTrue(e.getMessage().contains(" (this machine), started "), e.getMessage());
             assertTrue(e.getMessage().endsWith("is running; its lease is file:" + file + "); wait for that run to "
                     + "end, or stop it"), e.getMessage());
         }
@@ -50,54 +53,64 @@ class CheckpointLeaseTest extends SparkTestBase {
     }
 
     @Test
-    void anotherLiveProcessOnThisHostHoldsItAndADeadOneDoesNot() throws Exception {
+    void anotherLiveProcessOnThisMachineHoldsItAndADeadOneDoesNot() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
+        CheckpointLease.Holder self = CheckpointLease.Holder.current();
         Process sleeper = new ProcessBuilder("sleep", "60").start();
         try {
-            writeLease(dir, CheckpointLease.Holder.current().host() + " " + sleeper.pid() + " "
-                    + sleeper.info().startInstant().orElseThrow().toEpochMilli() + " 3");
+            writeLease(dir, new CheckpointLease.Holder(self.host(), self.boot(), self.pidSpace(), sleeper.pid(),
+                    sleeper.info().startInstant().orElseThrow().toEpochMilli()).line(3));
             assertThrows(CheckpointLease.Conflict.class, () -> CheckpointLease.take(dir.toString(), CONF));
         } finally {
             sleeper.destroyForcibly().waitFor();
         }
+        long start = System.nanoTime(); // ended: taken over at once, not watched
         CheckpointLease taken = CheckpointLease.take(dir.toString(), CONF);
-        assertEquals(CheckpointLease.Holder.current().line(0), read(dir));
+        assertTrue(System.nanoTime() - start < 5_000_000_000L, "a dead holder's lease was watched");
+        assertEquals(self.line(0), read(dir));
         taken.close();
     }
 
     @Test
     void aLeaseFromAnotherHostIsRefusedOnceRenewedAndTakenOverOnceUnchanged() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
-        writeLease(dir, "elsewhere.example 4242 0 7");
-        Thread renewing = new Thread(() -> { // the other host's driver, alive: it writes its lease anew
+        writeLease(dir, "elsewhere.example - - 4242 0 7\n");
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread renewing = new Thread(() -> { // the other host's driver, alive: it writes its lease anew, often
             try {
-                Thread.sleep(1500);
-                writeLease(dir, "elsewhere.example 4242 0 8");
+                for (int n = 8; !done.get(); n++) {
+                    Thread.sleep(300);
+                    writeLease(dir, "elsewhere.example - - 4242 0 " + n + "\n");
+                }
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
         renewing.start();
-        CheckpointLease.Conflict e = assertThrows(CheckpointLease.Conflict.class,
-                () -> CheckpointLease.take(dir.toString(), CONF, 1, 30));
-        renewing.join();
+        CheckpointLease.Conflict e;
+        try {
+            e = assertThrows(CheckpointLease.Conflict.class, () -> CheckpointLease.take(dir.toString(), CONF, 1, 30));
+        } finally {
+            done.set(true);
+            renewing.join();
+        }
         assertTrue(e.getMessage().contains("is in use by another run (process 4242 on elsewhere.example renewed it "
                 + "while this run watched;"), e.getMessage());
 
         long start = System.nanoTime(); // unchanged: taken over after 2 s of watching
         CheckpointLease.take(dir.toString(), CONF, 1, 2).close();
         assertTrue(System.nanoTime() - start > 2_000_000_000L, "taken before it had been watched for 2 s");
-        assertFalse(Files.exists(dir.resolve(CheckpointLease.NAME)));
         try (var left = Files.list(dir)) {
-            assertEquals(List.of(), left.map(f -> f.getFileName().toString()).filter(n -> !n.startsWith("."))
-                    .toList(), "the lease taken over was left aside");
+            assertEquals(List.of(), left.map(f -> f.getFileName().toString()).toList(),
+                    "the lease taken over, or ours, was left behind");
         }
     }
 
     @Test
-    void theHolderRenewsItsLeaseAndALeaseTakenOverStopsItsSaves() throws Exception {
+    void theHolderRenewsItsLeaseAndALeaseTakenOverStopsItsWrites() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
         CheckpointStates states = new CheckpointStates(dir.toString(), CONF);
+        String other = "elsewhere.example - - 4242 0 0\n";
         try (CheckpointLease lease = CheckpointLease.take(dir.toString(), CONF, 1, 30)) {
             String renewed = CheckpointLease.Holder.current().line(1);
             long deadline = System.currentTimeMillis() + 10_000;
@@ -107,22 +120,40 @@ class CheckpointLeaseTest extends SparkTestBase {
             assertEquals(renewed, read(dir), "the lease was not renewed");
             states.save(1, Map.of("fingerprint", "f"));
 
-            String other = "elsewhere.example 4242 0 0"; // another run took it over while this one stalled
-            writeLease(dir, other);
+            // Another run takes it over while this one stalls (written again until a renewal has seen it: a renewal
+            // that read the lease just before may write it once more).
             deadline = System.currentTimeMillis() + 10_000;
             CheckpointLease.Conflict lost = null;
             while (lost == null && System.currentTimeMillis() < deadline) {
+                writeLease(dir, other);
+                Thread.sleep(200);
                 try {
-                    states.save(2, Map.of("fingerprint", "f"));
-                    Thread.sleep(50);
+                    states.writeFile("x.bin", new byte[] {1});
                 } catch (CheckpointLease.Conflict e) {
                     lost = e;
                 }
             }
             assertTrue(lost != null && lost.getMessage().contains("another run (process 4242 on elsewhere.example) "
-                    + "took over this run's lease"), String.valueOf(lost));
+                    + "took over its lease"), String.valueOf(lost));
+            writeLease(dir, other);
+            CheckpointLease.Conflict save = assertThrows(CheckpointLease.Conflict.class,
+                    () -> states.save(2, Map.of("fingerprint", "f")));
+            assertTrue(save.getMessage().endsWith("this run stops before it writes there again, so that two runs do "
+                    + "not write one checkpoint"), save.getMessage());
         }
-        assertEquals("elsewhere.example 4242 0 0", read(dir), "the other run's lease was deleted or overwritten");
+        assertEquals(other, read(dir), "the other run's lease was deleted or overwritten at close");
+    }
+
+    @Test
+    void aLateRenewalIsMadeBeforeAWrite() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("ckpt"));
+        CheckpointStates states = new CheckpointStates(dir.toString(), CONF);
+        try (CheckpointLease lease = CheckpointLease.take(dir.toString(), CONF, 3600, 30)) { // renews once an hour
+            writeLease(dir, "elsewhere.example - - 4242 0 0\n"); // taken over, not yet seen by a renewal
+            states.save(1, Map.of("fingerprint", "f")); // the last look is recent: not checked again
+            CheckpointLease.forceLate(lease);
+            assertThrows(CheckpointLease.Conflict.class, () -> states.save(2, Map.of("fingerprint", "f")));
+        }
     }
 
     @Test
@@ -148,9 +179,8 @@ class CheckpointLeaseTest extends SparkTestBase {
         }
     }
 
-    /** Writes a lease as another run would (without Hadoop's checksum file, which would no longer match). */
+    /** Writes a lease as another run would. */
     private static void writeLease(Path dir, String line) throws Exception {
-        Files.deleteIfExists(dir.resolve("." + CheckpointLease.NAME + ".crc"));
         Files.writeString(dir.resolve(CheckpointLease.NAME), line, StandardCharsets.UTF_8);
     }
 
