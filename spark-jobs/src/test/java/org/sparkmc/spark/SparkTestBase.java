@@ -8,7 +8,8 @@ import org.junit.jupiter.api.BeforeEach;
 
 /**
  * A shared local[2] Spark context from Spark Testing Base, configured as the jobs configure theirs
- * ({@link SparkSetup#withDefaults}: Kryo with registration required, among others). Its JUnit 4 lifecycle is bridged to Jupiter by hand.
+ * ({@link SparkSetup#withDefaults}: Kryo with registration required, among others). Its JUnit 4 lifecycle is
+ * bridged to Jupiter by hand.
  */
 public abstract class SparkTestBase extends SharedJavaSparkContext {
 
