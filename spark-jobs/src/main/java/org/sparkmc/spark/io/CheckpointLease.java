@@ -29,7 +29,7 @@ import org.apache.hadoop.util.ShutdownHookManager;
 /**
  * A running job's hold on its checkpoint directory, so that a second run (a scheduler's retry while the first
  * attempt still runs, say) cannot save into it at the same time. The lease is a file, {@value #NAME}, naming the
- * driver's machine (host, boot and process namespace), process and start, and a renewal count; the driver writes
+ * driver's machine (host, boot, process namespace and user), process and start, and a renewal count; the driver writes
  * it anew every {@link #RENEW_SECONDS} seconds and deletes it when the run ends, whatever the outcome (on SIGTERM
  * too).
  *
@@ -53,7 +53,7 @@ public final class CheckpointLease implements AutoCloseable {
     /** How long a new lease is left before it is read back (a second check against a writer at the same moment). */
     private static final long SETTLE_MILLIS = 100;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CheckpointLease.class);
-    private static final CheckpointLease NONE = new CheckpointLease(null, null, null, null, null, 0);
+    private static final CheckpointLease NONE = new CheckpointLease(null, null, null, null, null, 0, 0);
     /** The leases this JVM holds, by qualified checkpoint directory. */
     private static final Map<Path, CheckpointLease> HELD = new ConcurrentHashMap<>();
 
@@ -63,6 +63,7 @@ public final class CheckpointLease implements AutoCloseable {
     private final Holder holder;
     private final ScheduledExecutorService renewal;
     private final long renewNanos;
+    private final long staleNanos;
     private final Runnable onShutdown = () -> release(true);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Object renewing = new Object();
@@ -72,13 +73,14 @@ public final class CheckpointLease implements AutoCloseable {
     private volatile String lostTo;
 
     private CheckpointLease(FileSystem fs, Path dir, Path file, Holder holder, ScheduledExecutorService renewal,
-            long renewSeconds) {
+            long renewSeconds, long staleSeconds) {
         this.fs = fs;
         this.dir = dir;
         this.file = file;
         this.holder = holder;
         this.renewal = renewal;
         this.renewNanos = TimeUnit.SECONDS.toNanos(renewSeconds);
+        this.staleNanos = TimeUnit.SECONDS.toNanos(staleSeconds);
     }
 
     /** No lease: a run without a checkpoint directory. */
@@ -111,10 +113,14 @@ public final class CheckpointLease implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             });
-            CheckpointLease lease = new CheckpointLease(fs, dir, file, self, renewal, renewSeconds);
+            CheckpointLease lease = new CheckpointLease(fs, dir, file, self, renewal, renewSeconds, staleSeconds);
             HELD.put(dir, lease);
-            // Before Hadoop's own hook closes the file systems the release needs.
-            ShutdownHookManager.get().addShutdownHook(lease.onShutdown, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
+            try { // before Hadoop's own hook closes the file systems the release needs
+                ShutdownHookManager.get().addShutdownHook(lease.onShutdown, FileSystem.SHUTDOWN_HOOK_PRIORITY + 1);
+            } catch (IllegalStateException e) { // the JVM is shutting down already
+                lease.release(false);
+                throw e;
+            }
             renewal.scheduleWithFixedDelay(lease::renew, renewSeconds, renewSeconds, TimeUnit.SECONDS);
             return lease;
         } catch (IOException e) {
@@ -130,12 +136,17 @@ public final class CheckpointLease implements AutoCloseable {
             throws IOException, InterruptedException {
         String watched = null;
         long watchedSince = 0;
+        int unreadable = 0;
         while (!createExclusive(fs, file, self.line(0))) {
             String seen = readOrNull(fs, file);
-            if (seen == null) {
-                Thread.sleep(50); // released meanwhile
+            if (seen == null) { // released meanwhile, or there and unreadable (another user's, or a directory)
+                if (++unreadable >= 100 && fs.exists(file)) {
+                    throw inUse(location, file, "its lease cannot be read; if no run uses the directory, delete it");
+                }
+                Thread.sleep(50);
                 continue;
             }
+            unreadable = 0;
             Holder other = Holder.parse(seen); // a lease cut short while written parses as unknown, or is watched
             Liveness liveness = other.sameMachine() ? other.liveness() : Liveness.UNKNOWN;
             if (liveness == Liveness.ENDED) {
@@ -162,7 +173,7 @@ public final class CheckpointLease implements AutoCloseable {
         }
         try {
             Thread.sleep(SETTLE_MILLIS);
-            if (!self.line(0).equals(readOrNull(fs, file))) {
+            if (!self.line(0).equals(readPresent(fs, file))) {
                 throw inUse(location, file, "another run took it at the same moment");
             }
         } catch (InterruptedException | IOException | RuntimeException e) {
@@ -219,8 +230,18 @@ public final class CheckpointLease implements AutoCloseable {
             return; // another run moved it first: look again
         }
         String moved2 = readOrNull(fs, aside);
-        if (!seen.equals(moved2)) {
-            fs.rename(aside, file);
+        if (!seen.equals(moved2)) { // renewed (or replaced) just then: put it back, over nothing
+            if (fs instanceof RawLocalFileSystem local) { // its rename would replace a lease created meanwhile
+                try {
+                    Files.createLink(local.pathToFile(file).toPath(), local.pathToFile(aside).toPath());
+                } catch (java.nio.file.FileAlreadyExistsException e) {
+                    LOG.warn("--checkpoint '{}': a lease moved aside could not be put back", location);
+                }
+                fs.delete(aside, false);
+            } else if (!fs.rename(aside, file)) {
+                LOG.warn("--checkpoint '{}': a lease moved aside could not be put back", location);
+                fs.delete(aside, false);
+            }
             throw inUse(location, file, Holder.parse(String.valueOf(moved2)).describe() + " renewed it just now");
         }
         fs.delete(aside, false);
@@ -233,7 +254,8 @@ public final class CheckpointLease implements AutoCloseable {
 
     /**
      * Writes the lease anew, first checking that it is still this run's (by holder, whatever its count; after a
-     * failed write, an empty or cut lease is taken as this run's own).
+     * failed write, an empty or cut lease is taken as this run's own). A look that took long (a stall between the
+     * read and the write, when another run may have taken the lease meanwhile) is not acted on: the next one is.
      */
     private void renew() {
         synchronized (renewing) {
@@ -241,7 +263,8 @@ public final class CheckpointLease implements AutoCloseable {
                 return;
             }
             try {
-                String current = readOrNull(fs, file);
+                long lookedAt = System.nanoTime();
+                String current = readPresent(fs, file);
                 boolean cut = current == null || !current.endsWith("\n");
                 boolean ours = !cut && Holder.parse(current).sameHolder(holder);
                 if (!ours && !(cut && lastWriteFailed)) {
@@ -251,7 +274,10 @@ public final class CheckpointLease implements AutoCloseable {
                             lostTo);
                     return;
                 }
-                confirmedAt = System.nanoTime();
+                if (System.nanoTime() - lookedAt > staleNanos / 2) {
+                    return; // too old a look to write on
+                }
+                confirmedAt = lookedAt;
                 if (closed.get()) {
                     return;
                 }
@@ -259,6 +285,9 @@ public final class CheckpointLease implements AutoCloseable {
                 write(fs, file, holder.line(renewals + 1), true);
                 renewals++;
                 lastWriteFailed = false;
+                if (closed.get()) { // released while this write ran: do not leave it behind
+                    deleteIfOurs();
+                }
             } catch (IOException | RuntimeException e) {
                 LOG.warn("could not renew the checkpoint lease {}: {}", file, e.toString());
             }
@@ -275,15 +304,13 @@ public final class CheckpointLease implements AutoCloseable {
         if (file == null || !closed.compareAndSet(false, true)) {
             return;
         }
-        renewal.shutdownNow();
+        renewal.shutdown(); // not interrupted: a write cut short could leave an empty lease
         try {
-            renewal.awaitTermination(1, TimeUnit.SECONDS); // a renewal under way checks `closed` before it writes
+            renewal.awaitTermination(1, TimeUnit.SECONDS); // a renewal under way checks `closed` around its write
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (atShutdown) {
-            lostTo = "the JVM is shutting down and released its lease " + file;
-        } else {
+        if (!atShutdown) {
             try {
                 ShutdownHookManager.get().removeShutdownHook(onShutdown);
             } catch (IllegalStateException e) {
@@ -291,9 +318,21 @@ public final class CheckpointLease implements AutoCloseable {
             }
             HELD.remove(dir, this);
         }
+        deleteIfOurs();
+        if (atShutdown) { // the run's threads may still be writing: they stop at their next check
+            lostTo = "the JVM is shutting down and released its lease " + file;
+        }
+    }
+
+    /** Deletes the lease if it is this run's (or cut short by this run's own failed write); a failure is warned of. */
+    private void deleteIfOurs() {
+        if (lostTo != null) {
+            return; // another run's now
+        }
         try {
             String current = readOrNull(fs, file);
-            if (current != null && current.endsWith("\n") && Holder.parse(current).sameHolder(holder)) {
+            boolean cut = current != null && !current.endsWith("\n");
+            if (current != null && (cut ? lastWriteFailed : Holder.parse(current).sameHolder(holder))) {
                 fs.delete(file, false);
             }
         } catch (IOException | RuntimeException e) {
@@ -305,12 +344,19 @@ public final class CheckpointLease implements AutoCloseable {
     /** Creates the lease only if there is none: exclusively on a local disk and on HDFS. */
     private static boolean createExclusive(FileSystem fs, Path file, String content) throws IOException {
         if (fs instanceof RawLocalFileSystem local) { // its create checks and then opens: not exclusive
-            try (OutputStream out = Files.newOutputStream(local.pathToFile(file).toPath(),
-                    StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                out.write(content.getBytes(StandardCharsets.UTF_8));
-                return true;
+            java.nio.file.Path path = local.pathToFile(file).toPath();
+            OutputStream out;
+            try {
+                out = Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 return false;
+            }
+            try (out) {
+                out.write(content.getBytes(StandardCharsets.UTF_8));
+                return true;
+            } catch (IOException e) { // created, not written: not left behind
+                Files.deleteIfExists(path);
+                throw e;
             }
         }
         try {
@@ -319,10 +365,11 @@ public final class CheckpointLease implements AutoCloseable {
         } catch (FileAlreadyExistsException e) {
             return false;
         } catch (IOException e) {
-            if (fs.exists(file)) { // some file systems say "exists" with a plain IOException
-                return false;
+            if (!fs.exists(file)) {
+                throw e;
             }
-            throw e;
+            // Some file systems say "exists" with a plain IOException; or this create worked and its close failed.
+            return content.equals(readOrNull(fs, file));
         }
     }
 
@@ -330,6 +377,24 @@ public final class CheckpointLease implements AutoCloseable {
         try (OutputStream out = fs.create(file, overwrite)) {
             out.write(content.getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    /**
+     * The file's content, looked at again for up to a second while it is missing: a run taking over a lease moves
+     * it aside and, if it was renewed meanwhile, back.
+     */
+    private static String readPresent(FileSystem fs, Path file) throws IOException {
+        String content = readOrNull(fs, file);
+        for (int i = 0; content == null && i < 10; i++) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+            content = readOrNull(fs, file);
+        }
+        return content;
     }
 
     /** The file's content, or null if it is gone. */
@@ -360,7 +425,7 @@ public final class CheckpointLease implements AutoCloseable {
      * Who holds a lease: the driver's host, the machine's boot and the process namespace ("-" where unknown: then
      * the holder is never taken for this machine's), the process id and its start (epoch milliseconds, 0 unknown).
      */
-    record Holder(String host, String boot, String pidSpace, long pid, long started) {
+    record Holder(String host, String boot, String pidSpace, long pid, long started, String user) {
         private static final Holder SELF = current(ProcessHandle.current());
 
         static Holder current() {
@@ -369,22 +434,24 @@ public final class CheckpointLease implements AutoCloseable {
 
         private static Holder current(ProcessHandle self) {
             return new Holder(hostName(), linuxId("/proc/sys/kernel/random/boot_id", false),
-                    linuxId("/proc/self/ns/pid", true), self.pid(), startOf(self));
+                    linuxId("/proc/self/ns/pid", true), self.pid(), startOf(self), userId());
         }
 
         /** Parses {@link #line}; anything else names no process and is watched like a remote holder. */
         static Holder parse(String line) {
             String[] parts = line.trim().split(" ");
             try {
-                return new Holder(parts[0], parts[1], parts[2], Long.parseLong(parts[3]), Long.parseLong(parts[4]));
+                return new Holder(parts[0], parts[1], parts[2], Long.parseLong(parts[3]), Long.parseLong(parts[4]),
+                        parts[6]);
             } catch (RuntimeException e) {
-                return new Holder("?", "-", "-", -1, 0);
+                return new Holder("?", "-", "-", -1, 0, "-");
             }
         }
 
         /** The lease's content after {@code renewals} renewals; the newline marks it whole. */
         String line(long renewals) {
-            return host + " " + boot + " " + pidSpace + " " + pid + " " + started + " " + renewals + "\n";
+            return host + " " + boot + " " + pidSpace + " " + pid + " " + started + " " + renewals + " " + user
+                    + "\n";
         }
 
         String describe() {
@@ -392,16 +459,20 @@ public final class CheckpointLease implements AutoCloseable {
                     + (started > 0 ? ", started " + Instant.ofEpochMilli(started) : "");
         }
 
-        /** Whether the holder's process can be asked after here: the same host, boot and process namespace. */
+        /**
+         * Whether the holder's process can be asked after here: the same host, boot, process namespace and user (a
+         * {@code /proc} that hides other users' processes would show another's live run as ended).
+         */
         boolean sameMachine() {
             return host.equals(SELF.host) && boot.equals(SELF.boot) && pidSpace.equals(SELF.pidSpace)
-                    && !boot.equals("-") && !pidSpace.equals("-") && pid > 0;
+                    && user.equals(SELF.user) && !boot.equals("-") && !pidSpace.equals("-") && !user.equals("-")
+                    && pid > 0;
         }
 
         /** The same holder, whatever its renewal count. */
         boolean sameHolder(Holder other) {
             return host.equals(other.host) && boot.equals(other.boot) && pidSpace.equals(other.pidSpace)
-                    && pid == other.pid && started == other.started;
+                    && pid == other.pid && started == other.started && user.equals(other.user);
         }
 
         /**
@@ -429,6 +500,15 @@ public final class CheckpointLease implements AutoCloseable {
                 String id = link ? Files.readSymbolicLink(p).toString().replaceAll("\\D", "")
                         : Files.readAllLines(p).get(0).trim();
                 return id.isEmpty() || id.contains(" ") ? "-" : id;
+            } catch (IOException | RuntimeException e) {
+                return "-";
+            }
+        }
+
+        /** The process's Unix user id, or "-". */
+        private static String userId() {
+            try {
+                return String.valueOf(Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:uid"));
             } catch (IOException | RuntimeException e) {
                 return "-";
             }

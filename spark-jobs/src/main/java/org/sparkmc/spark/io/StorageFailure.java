@@ -22,12 +22,28 @@ import org.apache.parquet.io.SeekableInputStream;
  */
 public final class StorageFailure extends UncheckedIOException {
     private StorageFailure(Path file, IOException cause) {
-        super(file + ": the file system failed to read it: " + cause.getMessage(), cause);
+        super(file + ": the file system failed to read it: " + firstLine(cause), cause);
+    }
+
+    /** The cause's message's first line (a remote exception's spans several), or its class when it has none. */
+    private static String firstLine(IOException cause) {
+        String message = cause.getMessage();
+        return message == null || message.isBlank() ? cause.getClass().getSimpleName()
+                : message.strip().lines().findFirst().orElse("");
+    }
+
+    /**
+     * Whether {@code e} is the input's and not the storage's: a file that is not there, may not be read, or whose
+     * bytes fail their checksum (a corrupt copy on every replica, or a stale local {@code .crc}).
+     */
+    private static boolean theInputs(IOException e) {
+        return e instanceof FileNotFoundException || e instanceof org.apache.hadoop.fs.ChecksumException
+                || refused(e);
     }
 
     /**
      * {@code file} opened through {@code fs}; its open and its reads fail with {@link StorageFailure} only, but for a
-     * file that is not there or may not be read: those are the user's to fix, and callers name them.
+     * file that is not there, may not be read or fails its checksum: those are the input's, and callers name them.
      *
      * @throws FileNotFoundException if there is no such file
      * @throws IOException if reading it is not allowed (HDFS' AccessControlException, S3A's AccessDeniedException)
@@ -36,7 +52,7 @@ public final class StorageFailure extends UncheckedIOException {
         try {
             return new FSDataInputStream(new Reads(file, fs.open(file)));
         } catch (IOException e) {
-            if (e instanceof FileNotFoundException || refused(e)) {
+            if (theInputs(e)) {
                 throw e;
             }
             throw new StorageFailure(file, e);
@@ -66,7 +82,7 @@ public final class StorageFailure extends UncheckedIOException {
         };
     }
 
-    /** A file system's stream whose failures are {@link StorageFailure}s. */
+    /** A file system's stream whose failures are {@link StorageFailure}s (the input's own pass as they are). */
     private static final class Reads extends FSInputStream {
         private final Path file;
         private final FSDataInputStream in;
@@ -76,21 +92,29 @@ public final class StorageFailure extends UncheckedIOException {
             this.in = in;
         }
 
+        /** {@code e} if it is the input's (or a seek past the end: the file is shorter than expected); else thrown. */
+        private IOException failure(IOException e) {
+            if (theInputs(e) || e instanceof java.io.EOFException) {
+                return e;
+            }
+            throw new StorageFailure(file, e);
+        }
+
         @Override
-        public int read() {
+        public int read() throws IOException {
             try {
                 return in.read();
             } catch (IOException e) {
-                throw new StorageFailure(file, e);
+                throw failure(e);
             }
         }
 
         @Override
-        public int read(byte[] b, int off, int len) {
+        public int read(byte[] b, int off, int len) throws IOException {
             try {
                 return in.read(b, off, len);
             } catch (IOException e) {
-                throw new StorageFailure(file, e);
+                throw failure(e);
             }
         }
 
@@ -98,10 +122,8 @@ public final class StorageFailure extends UncheckedIOException {
         public void seek(long pos) throws IOException {
             try {
                 in.seek(pos);
-            } catch (java.io.EOFException e) {
-                throw e; // a seek beyond the end: the file is shorter than its reader expects
             } catch (IOException e) {
-                throw new StorageFailure(file, e);
+                throw failure(e);
             }
         }
 
@@ -116,11 +138,11 @@ public final class StorageFailure extends UncheckedIOException {
         }
 
         @Override
-        public int available() {
+        public int available() throws IOException {
             try {
                 return in.available();
             } catch (IOException e) {
-                throw new StorageFailure(file, e);
+                throw failure(e);
             }
         }
 

@@ -244,8 +244,8 @@ public final class ObservationFeed {
             o = ObservationCsv.read(reader, file.toString(), options, timeOrder);
         } catch (FileNotFoundException e) {
             throw new InvalidInputException("observation file '" + file + "' does not exist");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read observations " + file, e);
+        } catch (IOException e) { // the data's, or a refused access (the storage's failures are StorageFailures)
+            throw new InvalidInputException("cannot read observations " + file + ": " + e.getMessage(), e);
         }
         if (columns == null) {
             if (o.dimension() != dimension) {

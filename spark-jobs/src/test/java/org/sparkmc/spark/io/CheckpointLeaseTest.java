@@ -59,7 +59,7 @@ class CheckpointLeaseTest extends SparkTestBase {
         Process sleeper = new ProcessBuilder("sleep", "60").start();
         try {
             writeLease(dir, new CheckpointLease.Holder(self.host(), self.boot(), self.pidSpace(), sleeper.pid(),
-                    sleeper.info().startInstant().orElseThrow().toEpochMilli()).line(3));
+                    sleeper.info().startInstant().orElseThrow().toEpochMilli(), self.user()).line(3));
             assertThrows(CheckpointLease.Conflict.class, () -> CheckpointLease.take(dir.toString(), CONF));
         } finally {
             sleeper.destroyForcibly().waitFor();
@@ -74,13 +74,13 @@ class CheckpointLeaseTest extends SparkTestBase {
     @Test
     void aLeaseFromAnotherHostIsRefusedOnceRenewedAndTakenOverOnceUnchanged() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
-        writeLease(dir, "elsewhere.example - - 4242 0 7\n");
+        writeLease(dir, "elsewhere.example - - 4242 0 7 1000\n");
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         Thread renewing = new Thread(() -> { // the other host's driver, alive: it writes its lease anew, often
             try {
                 for (int n = 8; !done.get(); n++) {
                     Thread.sleep(300);
-                    writeLease(dir, "elsewhere.example - - 4242 0 " + n + "\n");
+                    writeLease(dir, "elsewhere.example - - 4242 0 " + n + " 1000\n");
                 }
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -110,14 +110,14 @@ class CheckpointLeaseTest extends SparkTestBase {
     void theHolderRenewsItsLeaseAndALeaseTakenOverStopsItsWrites() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
         CheckpointStates states = new CheckpointStates(dir.toString(), CONF);
-        String other = "elsewhere.example - - 4242 0 0\n";
+        String other = "elsewhere.example - - 4242 0 0 1000\n";
         try (CheckpointLease lease = CheckpointLease.take(dir.toString(), CONF, 1, 30)) {
-            String renewed = CheckpointLease.Holder.current().line(1);
+            CheckpointLease.Holder self = CheckpointLease.Holder.current();
             long deadline = System.currentTimeMillis() + 10_000;
-            while (!read(dir).equals(renewed) && System.currentTimeMillis() < deadline) {
+            while (!renewedBy(self, read(dir)) && System.currentTimeMillis() < deadline) {
                 Thread.sleep(50);
             }
-            assertEquals(renewed, read(dir), "the lease was not renewed");
+            assertTrue(renewedBy(self, read(dir)), "the lease was not renewed: " + read(dir));
             states.save(1, Map.of("fingerprint", "f"));
 
             // Another run takes it over while this one stalls (written again until a renewal has seen it: a renewal
@@ -149,7 +149,7 @@ class CheckpointLeaseTest extends SparkTestBase {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
         CheckpointStates states = new CheckpointStates(dir.toString(), CONF);
         try (CheckpointLease lease = CheckpointLease.take(dir.toString(), CONF, 3600, 30)) { // renews once an hour
-            writeLease(dir, "elsewhere.example - - 4242 0 0\n"); // taken over, not yet seen by a renewal
+            writeLease(dir, "elsewhere.example - - 4242 0 0 1000\n"); // taken over, not yet seen by a renewal
             states.save(1, Map.of("fingerprint", "f")); // the last look is recent: not checked again
             CheckpointLease.forceLate(lease);
             assertThrows(CheckpointLease.Conflict.class, () -> states.save(2, Map.of("fingerprint", "f")));
@@ -179,9 +179,17 @@ class CheckpointLeaseTest extends SparkTestBase {
         }
     }
 
-    /** Writes a lease as another run would. */
+    /** Whether {@code lease} is {@code self}'s, renewed at least once. */
+    private static boolean renewedBy(CheckpointLease.Holder self, String lease) {
+        return lease.endsWith("\n") && CheckpointLease.Holder.parse(lease).sameHolder(self)
+                && !lease.equals(self.line(0));
+    }
+
+    /** Writes a lease as another run would, whole (a reader never sees it half-written). */
     private static void writeLease(Path dir, String line) throws Exception {
-        Files.writeString(dir.resolve(CheckpointLease.NAME), line, StandardCharsets.UTF_8);
+        Path tmpLease = Files.writeString(dir.resolve(".lease.tmp"), line, StandardCharsets.UTF_8);
+        Files.move(tmpLease, dir.resolve(CheckpointLease.NAME), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static String read(Path dir) throws Exception {

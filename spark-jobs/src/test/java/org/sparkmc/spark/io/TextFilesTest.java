@@ -55,6 +55,29 @@ class TextFilesTest {
         }
     }
 
+    /** Bytes that fail their checksum are the input's fault (a corrupt copy), not a failing file system's. */
+    @Test
+    void aChecksumFailureIsTheInputsNotTheStoragesFault() throws IOException {
+        Configuration conf = new Configuration();
+        Path file = new Path(tmp.resolve("sums.txt").toUri());
+        FileSystem fs = file.getFileSystem(conf); // the local file system with checksum files
+        try (var out = fs.create(file)) {
+            out.write("one\ntwo\n".getBytes(StandardCharsets.UTF_8));
+        }
+        Files.writeString(tmp.resolve("sums.txt"), "one\nTWO\n"); // changed behind its .crc
+        IOException e = assertThrows(IOException.class, () -> {
+            try (var in = new java.io.BufferedReader(TextFiles.reader(file, conf))) {
+                in.lines().count();
+            } catch (java.io.UncheckedIOException wrapped) { // BufferedReader.lines' wrapping, not a StorageFailure
+                if (wrapped instanceof StorageFailure) {
+                    throw wrapped;
+                }
+                throw wrapped.getCause();
+            }
+        });
+        assertTrue(e instanceof org.apache.hadoop.fs.ChecksumException, e.toString());
+    }
+
     private static long readAll(java.nio.file.Path file, Configuration conf) throws IOException {
         try (var in = new java.io.BufferedReader(TextFiles.reader(new Path(FaultyFileSystem.uri(file)), conf))) {
             return in.lines().count();
