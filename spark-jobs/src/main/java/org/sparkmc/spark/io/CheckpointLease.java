@@ -5,13 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
-import java.time.Instant;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -60,7 +57,7 @@ public final class CheckpointLease implements AutoCloseable {
     private final FileSystem fs;
     private final Path dir;
     private final Path file;
-    private final Holder holder;
+    private final LeaseHolder holder;
     private final ScheduledExecutorService renewal;
     private final long renewNanos;
     private final long staleNanos;
@@ -72,7 +69,7 @@ public final class CheckpointLease implements AutoCloseable {
     private volatile boolean lastWriteFailed;
     private volatile String lostTo;
 
-    private CheckpointLease(FileSystem fs, Path dir, Path file, Holder holder, ScheduledExecutorService renewal,
+    private CheckpointLease(FileSystem fs, Path dir, Path file, LeaseHolder holder, ScheduledExecutorService renewal,
             long renewSeconds, long staleSeconds) {
         this.fs = fs;
         this.dir = dir;
@@ -106,7 +103,7 @@ public final class CheckpointLease implements AutoCloseable {
             // Without Hadoop's checksum files: two writers could leave one's data beside the other's checksum.
             FileSystem fs = given instanceof LocalFileSystem local ? local.getRaw() : given;
             Path file = new Path(dir, NAME);
-            Holder self = Holder.current();
+            LeaseHolder self = LeaseHolder.current();
             acquire(fs, file, self, location, staleSeconds);
             ScheduledExecutorService renewal = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "sparkmc-checkpoint-lease");
@@ -132,7 +129,7 @@ public final class CheckpointLease implements AutoCloseable {
     }
 
     /** Creates {@code self}'s lease, after its last holder has ended or lapsed. */
-    private static void acquire(FileSystem fs, Path file, Holder self, String location, long staleSeconds)
+    private static void acquire(FileSystem fs, Path file, LeaseHolder self, String location, long staleSeconds)
             throws IOException, InterruptedException {
         String watched = null;
         long watchedSince = 0;
@@ -147,13 +144,13 @@ public final class CheckpointLease implements AutoCloseable {
                 continue;
             }
             unreadable = 0;
-            Holder other = Holder.parse(seen); // a lease cut short while written parses as unknown, or is watched
-            Liveness liveness = other.sameMachine() ? other.liveness() : Liveness.UNKNOWN;
-            if (liveness == Liveness.ENDED) {
+            LeaseHolder other = LeaseHolder.parse(seen); // a lease cut short while written parses as unknown, or is watched
+            LeaseHolder.Liveness liveness = other.sameMachine() ? other.liveness() : LeaseHolder.Liveness.UNKNOWN;
+            if (liveness == LeaseHolder.Liveness.ENDED) {
                 LOG.info("--checkpoint '{}': taking over the lease of {}, which has ended", location,
                         other.describe());
                 takeOver(fs, file, seen, location);
-            } else if (liveness == Liveness.RUNNING) {
+            } else if (liveness == LeaseHolder.Liveness.RUNNING) {
                 throw inUse(location, file, other.describe() + " is running");
             } else if (watched == null) {
                 watched = seen;
@@ -229,8 +226,8 @@ public final class CheckpointLease implements AutoCloseable {
             }
             return; // another run moved it first: look again
         }
-        String moved2 = readOrNull(fs, aside);
-        if (!seen.equals(moved2)) { // renewed (or replaced) just then: put it back, over nothing
+        String movedContent = readOrNull(fs, aside);
+        if (!seen.equals(movedContent)) { // renewed (or replaced) just then: put it back, over nothing
             if (fs instanceof RawLocalFileSystem local) { // its rename would replace a lease created meanwhile
                 try {
                     Files.createLink(local.pathToFile(file).toPath(), local.pathToFile(aside).toPath());
@@ -242,7 +239,7 @@ public final class CheckpointLease implements AutoCloseable {
                 LOG.warn("--checkpoint '{}': a lease moved aside could not be put back", location);
                 fs.delete(aside, false);
             }
-            throw inUse(location, file, Holder.parse(String.valueOf(moved2)).describe() + " renewed it just now");
+            throw inUse(location, file, LeaseHolder.parse(String.valueOf(movedContent)).describe() + " renewed it just now");
         }
         fs.delete(aside, false);
     }
@@ -266,10 +263,10 @@ public final class CheckpointLease implements AutoCloseable {
                 long lookedAt = System.nanoTime();
                 String current = readPresent(fs, file);
                 boolean cut = current == null || !current.endsWith("\n");
-                boolean ours = !cut && Holder.parse(current).sameHolder(holder);
+                boolean ours = !cut && LeaseHolder.parse(current).sameHolder(holder);
                 if (!ours && !(cut && lastWriteFailed)) {
                     lostTo = current == null ? "its lease " + file + " was deleted by another run"
-                            : "another run (" + Holder.parse(current).describe() + ") took over its lease " + file;
+                            : "another run (" + LeaseHolder.parse(current).describe() + ") took over its lease " + file;
                     LOG.error("checkpoint lease: {}; this run fails before it writes to the checkpoint again",
                             lostTo);
                     return;
@@ -332,7 +329,7 @@ public final class CheckpointLease implements AutoCloseable {
         try {
             String current = readOrNull(fs, file);
             boolean cut = current != null && !current.endsWith("\n");
-            if (current != null && (cut ? lastWriteFailed : Holder.parse(current).sameHolder(holder))) {
+            if (current != null && (cut ? lastWriteFailed : LeaseHolder.parse(current).sameHolder(holder))) {
                 fs.delete(file, false);
             }
         } catch (IOException | RuntimeException e) {
@@ -415,111 +412,6 @@ public final class CheckpointLease implements AutoCloseable {
 
         Conflict(String message) {
             super(message);
-        }
-    }
-
-    /** What this machine can tell of a lease holder's process. */
-    enum Liveness { ENDED, RUNNING, UNKNOWN }
-
-    /**
-     * Who holds a lease: the driver's host, the machine's boot and the process namespace ("-" where unknown: then
-     * the holder is never taken for this machine's), the process id and its start (epoch milliseconds, 0 unknown).
-     */
-    record Holder(String host, String boot, String pidSpace, long pid, long started, String user) {
-        private static final Holder SELF = current(ProcessHandle.current());
-
-        static Holder current() {
-            return SELF;
-        }
-
-        private static Holder current(ProcessHandle self) {
-            return new Holder(hostName(), linuxId("/proc/sys/kernel/random/boot_id", false),
-                    linuxId("/proc/self/ns/pid", true), self.pid(), startOf(self), userId());
-        }
-
-        /** Parses {@link #line}; anything else names no process and is watched like a remote holder. */
-        static Holder parse(String line) {
-            String[] parts = line.trim().split(" ");
-            try {
-                return new Holder(parts[0], parts[1], parts[2], Long.parseLong(parts[3]), Long.parseLong(parts[4]),
-                        parts[6]);
-            } catch (RuntimeException e) {
-                return new Holder("?", "-", "-", -1, 0, "-");
-            }
-        }
-
-        /** The lease's content after {@code renewals} renewals; the newline marks it whole. */
-        String line(long renewals) {
-            return host + " " + boot + " " + pidSpace + " " + pid + " " + started + " " + renewals + " " + user
-                    + "\n";
-        }
-
-        String describe() {
-            return "process " + pid + " on " + host + (sameMachine() ? " (this machine)" : "")
-                    + (started > 0 ? ", started " + Instant.ofEpochMilli(started) : "");
-        }
-
-        /**
-         * Whether the holder's process can be asked after here: the same host, boot, process namespace and user (a
-         * {@code /proc} that hides other users' processes would show another's live run as ended).
-         */
-        boolean sameMachine() {
-            return host.equals(SELF.host) && boot.equals(SELF.boot) && pidSpace.equals(SELF.pidSpace)
-                    && user.equals(SELF.user) && !boot.equals("-") && !pidSpace.equals("-") && !user.equals("-")
-                    && pid > 0;
-        }
-
-        /** The same holder, whatever its renewal count. */
-        boolean sameHolder(Holder other) {
-            return host.equals(other.host) && boot.equals(other.boot) && pidSpace.equals(other.pidSpace)
-                    && pid == other.pid && started == other.started && user.equals(other.user);
-        }
-
-        /**
-         * On this machine: whether the process has ended or runs with the recorded start; UNKNOWN if its id is held
-         * by a process whose start differs (a later process, or a clock step between the two reads), and then the
-         * lease is watched, not taken over at once.
-         */
-        Liveness liveness() {
-            Optional<ProcessHandle> process = ProcessHandle.of(pid);
-            if (process.isEmpty() || !process.get().isAlive()) {
-                return Liveness.ENDED;
-            }
-            long start = startOf(process.get());
-            return started == 0 || start == 0 || start == started ? Liveness.RUNNING : Liveness.UNKNOWN;
-        }
-
-        private static long startOf(ProcessHandle process) {
-            return process.info().startInstant().map(Instant::toEpochMilli).orElse(0L);
-        }
-
-        /** A Linux identifier without spaces (a file's first line, or a link's target's digits), or "-". */
-        private static String linuxId(String path, boolean link) {
-            try {
-                java.nio.file.Path p = java.nio.file.Path.of(path);
-                String id = link ? Files.readSymbolicLink(p).toString().replaceAll("\\D", "")
-                        : Files.readAllLines(p).get(0).trim();
-                return id.isEmpty() || id.contains(" ") ? "-" : id;
-            } catch (IOException | RuntimeException e) {
-                return "-";
-            }
-        }
-
-        /** The process's Unix user id, or "-". */
-        private static String userId() {
-            try {
-                return String.valueOf(Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:uid"));
-            } catch (IOException | RuntimeException e) {
-                return "-";
-            }
-        }
-
-        private static String hostName() {
-            try {
-                return InetAddress.getLocalHost().getHostName().replace(' ', '_');
-            } catch (IOException e) {
-                return Optional.ofNullable(System.getenv("HOSTNAME")).orElse("localhost");
-            }
         }
     }
 }

@@ -55,10 +55,10 @@ class CheckpointLeaseTest extends SparkTestBase {
     @Test
     void anotherLiveProcessOnThisMachineHoldsItAndADeadOneDoesNot() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("ckpt"));
-        CheckpointLease.Holder self = CheckpointLease.Holder.current();
+        LeaseHolder self = LeaseHolder.current();
         Process sleeper = new ProcessBuilder("sleep", "60").start();
         try {
-            writeLease(dir, new CheckpointLease.Holder(self.host(), self.boot(), self.pidSpace(), sleeper.pid(),
+            writeLease(dir, new LeaseHolder(self.host(), self.boot(), self.pidSpace(), sleeper.pid(),
                     sleeper.info().startInstant().orElseThrow().toEpochMilli(), self.user()).line(3));
             assertThrows(CheckpointLease.Conflict.class, () -> CheckpointLease.take(dir.toString(), CONF));
         } finally {
@@ -112,7 +112,7 @@ class CheckpointLeaseTest extends SparkTestBase {
         CheckpointStates states = new CheckpointStates(dir.toString(), CONF);
         String other = "elsewhere.example - - 4242 0 0 1000\n";
         try (CheckpointLease lease = CheckpointLease.take(dir.toString(), CONF, 1, 30)) {
-            CheckpointLease.Holder self = CheckpointLease.Holder.current();
+            LeaseHolder self = LeaseHolder.current();
             long deadline = System.currentTimeMillis() + 10_000;
             while (!renewedBy(self, read(dir)) && System.currentTimeMillis() < deadline) {
                 Thread.sleep(50);
@@ -175,13 +175,13 @@ class CheckpointLeaseTest extends SparkTestBase {
                     + "run ("), second.err());
             assertFalse(second.err().contains("\tat "), second.err());
             assertFalse(Files.exists(out), "a refused run wrote its output");
-            assertEquals(CheckpointLease.Holder.current().line(0), read(checkpoint), "the holder's lease was touched");
+            assertEquals(LeaseHolder.current().line(0), read(checkpoint), "the holder's lease was touched");
         }
     }
 
     /** Whether {@code lease} is {@code self}'s, renewed at least once. */
-    private static boolean renewedBy(CheckpointLease.Holder self, String lease) {
-        return lease.endsWith("\n") && CheckpointLease.Holder.parse(lease).sameHolder(self)
+    private static boolean renewedBy(LeaseHolder self, String lease) {
+        return lease.endsWith("\n") && LeaseHolder.parse(lease).sameHolder(self)
                 && !lease.equals(self.line(0));
     }
 
