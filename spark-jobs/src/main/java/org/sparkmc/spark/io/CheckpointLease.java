@@ -144,7 +144,8 @@ public final class CheckpointLease implements AutoCloseable {
                 continue;
             }
             unreadable = 0;
-            LeaseHolder other = LeaseHolder.parse(seen); // a lease cut short while written parses as unknown, or is watched
+            // A lease cut short while written parses as unknown, or is watched.
+            LeaseHolder other = LeaseHolder.parse(seen);
             LeaseHolder.Liveness liveness = other.sameMachine() ? other.liveness() : LeaseHolder.Liveness.UNKNOWN;
             if (liveness == LeaseHolder.Liveness.ENDED) {
                 LOG.info("--checkpoint '{}': taking over the lease of {}, which has ended", location,
@@ -239,7 +240,8 @@ public final class CheckpointLease implements AutoCloseable {
                 LOG.warn("--checkpoint '{}': a lease moved aside could not be put back", location);
                 fs.delete(aside, false);
             }
-            throw inUse(location, file, LeaseHolder.parse(String.valueOf(movedContent)).describe() + " renewed it just now");
+            throw inUse(location, file, LeaseHolder.parse(String.valueOf(movedContent)).describe()
+                    + " renewed it just now");
         }
         fs.delete(aside, false);
     }
