@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -174,7 +175,8 @@ final class CsvLines {
             String purpose) {
         try {
             Path path = new Path(location);
-            for (FileStatus f : TableCheck.entries(path.getFileSystem(hadoop), path)) {
+            FileSystem fs = path.getFileSystem(hadoop);
+            for (FileStatus f : TableCheck.entries(fs, StorageFailure.status(fs, path))) {
                 Header header = f.isFile() ? header(hadoop, f.getPath()) : null;
                 String said = header == null ? null : check.apply(header.where(), header.fields());
                 if (said != null) {

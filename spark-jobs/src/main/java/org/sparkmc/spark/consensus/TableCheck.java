@@ -1,6 +1,5 @@
 package org.sparkmc.spark.consensus;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -31,7 +30,6 @@ import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.UnreadableFiles;
-import org.sparkmc.spark.io.UserPaths;
 
 /**
  * The consensus table's files checked on the driver through Hadoop's FileSystem, before Spark starts: a CSV file's
@@ -70,8 +68,9 @@ final class TableCheck {
     static void check(Configuration hadoop, Path path, String format, String response, List<String> features) {
         try {
             FileSystem fs = path.getFileSystem(hadoop);
-            List<FileStatus> entries = entries(fs, path);
-            List<FileStatus> named = fs.getFileStatus(path).isDirectory() ? entries : List.of();
+            FileStatus status = StorageFailure.status(fs, path);
+            List<FileStatus> entries = entries(fs, status);
+            List<FileStatus> named = status.isDirectory() ? entries : List.of();
             if (entries.isEmpty()) {
                 throw noRows(path, named, "the directory holds no file (names starting with _ or . are hidden)");
             }
@@ -85,20 +84,17 @@ final class TableCheck {
             } else if (entries.stream().noneMatch(FileStatus::isDirectory)) {
                 parquet(hadoop, path, entries, checked, named, response, features);
             }
-        } catch (FileNotFoundException e) {
+        } catch (IOException e) { // not there, or not ours to read: the file system's failures are StorageFailures
             throw new InvalidInputException("--data " + path + ": cannot be read: " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new UncheckedIOException("--data " + path + ": cannot be listed: " + e.getMessage(), e);
         }
     }
 
     /** The path itself if it is a file; else its entries by name, hidden ones left out. */
-    static List<FileStatus> entries(FileSystem fs, Path path) throws IOException {
-        FileStatus status = fs.getFileStatus(path);
+    static List<FileStatus> entries(FileSystem fs, FileStatus status) throws IOException {
         if (!status.isDirectory()) {
             return List.of(status);
         }
-        List<FileStatus> entries = new ArrayList<>(Arrays.asList(fs.listStatus(path, p -> !UserPaths.hidden(p))));
+        List<FileStatus> entries = new ArrayList<>(Arrays.asList(StorageFailure.list(fs, status.getPath())));
         entries.sort(Comparator.comparing(f -> f.getPath().getName()));
         return entries;
     }

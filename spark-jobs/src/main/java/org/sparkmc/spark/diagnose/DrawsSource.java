@@ -32,6 +32,7 @@ import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.io.CmdStanCsv;
 import org.sparkmc.spark.io.DrawFiles;
 import org.sparkmc.spark.io.ParquetDraws;
+import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.TextFiles;
 import org.sparkmc.spark.io.UnreadableFiles;
 import org.sparkmc.spark.io.UserPaths;
@@ -151,7 +152,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
 
     /** Whether {@code dir} or a subdirectory holds a .parquet file (hidden names, {@code _…} and {@code .…}, aside). */
     private static boolean holdsParquet(FileSystem fs, Path dir) throws IOException {
-        for (FileStatus f : fs.listStatus(dir, p -> !UserPaths.hidden(p))) {
+        for (FileStatus f : StorageFailure.list(fs, dir)) {
             if (f.isDirectory() ? holdsParquet(fs, f.getPath()) : f.getPath().getName().endsWith(".parquet")) {
                 return true;
             }

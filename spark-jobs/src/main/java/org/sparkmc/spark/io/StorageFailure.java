@@ -21,8 +21,12 @@ import org.apache.parquet.io.SeekableInputStream;
  * content's: data that break off, a damaged gzip stream, a footer that does not decode.
  */
 public final class StorageFailure extends UncheckedIOException {
+    private StorageFailure(Path file, String what, IOException cause) {
+        super(file + ": the file system failed to " + what + " it: " + firstLine(cause), cause);
+    }
+
     private StorageFailure(Path file, IOException cause) {
-        super(file + ": the file system failed to read it: " + firstLine(cause), cause);
+        this(file, "read", cause);
     }
 
     /** The cause's message's first line (a remote exception's spans several), or its class when it has none. */
@@ -49,13 +53,33 @@ public final class StorageFailure extends UncheckedIOException {
      * @throws IOException if reading it is not allowed (HDFS' AccessControlException, S3A's AccessDeniedException)
      */
     public static FSDataInputStream open(FileSystem fs, Path file) throws IOException {
+        return new FSDataInputStream(new Reads(file, guarded(file, "read", () -> fs.open(file))));
+    }
+
+    /** {@code path}'s status through {@code fs}; fails as {@link #open} does. */
+    public static FileStatus status(FileSystem fs, Path path) throws IOException {
+        return guarded(path, "look up", () -> fs.getFileStatus(path));
+    }
+
+    /** {@code dir}'s entries, hidden ones ({@link UserPaths#hidden}) left out, unordered; fails as {@link #open} does. */
+    public static FileStatus[] list(FileSystem fs, Path dir) throws IOException {
+        return guarded(dir, "list", () -> fs.listStatus(dir, p -> !UserPaths.hidden(p)));
+    }
+
+    /** A call to the file system. */
+    private interface FileSystemCall<T> {
+        T call() throws IOException;
+    }
+
+    /** {@code call}'s result; its failures are {@link StorageFailure}s, "failed to WHAT it", but for the input's. */
+    private static <T> T guarded(Path path, String what, FileSystemCall<T> call) throws IOException {
         try {
-            return new FSDataInputStream(new Reads(file, fs.open(file)));
+            return call.call();
         } catch (IOException e) {
             if (theInputs(e)) {
                 throw e;
             }
-            throw new StorageFailure(file, e);
+            throw new StorageFailure(path, what, e);
         }
     }
 

@@ -39,6 +39,7 @@ import org.apache.spark.sql.types.StructType;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.UciBagOfWords;
 import org.sparkmc.spark.io.CheckedTextInputFormat;
+import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.TextFiles;
 import org.sparkmc.spark.io.UserPaths;
 import scala.Tuple2;
@@ -280,7 +281,7 @@ public final class LdaCorpusReader {
             boolean pattern = location.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
             // Without a pattern no glob: Hadoop's globber cannot walk a directory named with a ':'.
             FileStatus[] matched = pattern ? fs.globStatus(path)
-                    : fs.exists(path) ? new FileStatus[] {fs.getFileStatus(path)} : null;
+                    : fs.exists(path) ? new FileStatus[] {StorageFailure.status(fs, path)} : null;
             if (matched == null || matched.length == 0) {
                 // --docword keeps its message from before it took directories.
                 throw new InvalidInputException((option.equals("--text") ? "no such file or directory: "
@@ -289,8 +290,8 @@ public final class LdaCorpusReader {
             List<Path> files = new ArrayList<>();
             for (FileStatus m : matched) {
                 if (m.isDirectory()) {
-                    Arrays.stream(fs.listStatus(m.getPath())).filter(FileStatus::isFile).map(FileStatus::getPath)
-                            .filter(p -> !UserPaths.hidden(p)).forEach(files::add);
+                    Arrays.stream(StorageFailure.list(fs, m.getPath())).filter(FileStatus::isFile)
+                            .map(FileStatus::getPath).forEach(files::add);
                 } else if (!UserPaths.hidden(m.getPath())) {
                     files.add(m.getPath());
                 } else if (!pattern) {

@@ -19,6 +19,7 @@ import org.sparkmc.core.smc.ObservationCsv;
 import org.sparkmc.core.smc.Observations;
 import org.sparkmc.core.smc.TimeOrder;
 import org.sparkmc.spark.cli.Require;
+import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.TextFiles;
 import org.sparkmc.spark.io.UserPaths;
 
@@ -194,7 +195,7 @@ public final class ObservationFeed {
     private Path nextFile() {
         FileStatus[] listing;
         try {
-            listing = fs.listStatus(location);
+            listing = StorageFailure.list(fs, location);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + location, e);
         }

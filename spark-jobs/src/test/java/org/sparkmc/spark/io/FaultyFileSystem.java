@@ -12,16 +12,17 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 
 /**
- * The local file system under the scheme {@code faulty:}, with three faults a test can switch on: a disk that fills
+ * The local file system under the scheme {@code faulty:}, with four faults a test can switch on: a disk that fills
  * after a number of bytes (writes then fail with Hadoop's {@link FSError}, as the local file system reports ENOSPC),
- * an action run just before a rename (to let a competing writer in), and reads that fail past a file's first bytes
- * (a lost connection); it counts the files opened. Registered through
+ * an action run just before a rename (to let a competing writer in), reads that fail past a file's first bytes
+ * and listings of a directory that fail (a lost connection); it counts the files opened. Registered through
  * {@code META-INF/services}, so Spark's writers use it too for {@code faulty:} paths.
  */
 public final class FaultyFileSystem extends RawLocalFileSystem {
@@ -29,6 +30,7 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
     private static final AtomicLong FREE_BYTES = new AtomicLong(Long.MAX_VALUE);
     private static volatile BiConsumer<Path, Path> beforeRename = (from, to) -> { };
     private static volatile Predicate<String> failingReads = name -> false;
+    private static volatile Predicate<String> failingListings = name -> false;
     private static final AtomicInteger OPENS = new AtomicInteger();
 
     /** The disk holds only this many more bytes from now on. */
@@ -46,6 +48,11 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
         failingReads = failing;
     }
 
+    /** Listings of a directory whose name {@code failing} accepts fail, as a lost connection would. */
+    public static void failListings(Predicate<String> failing) {
+        failingListings = failing;
+    }
+
     /** How many times a file was opened since the last {@link #reset}. */
     public static int opens() {
         return OPENS.get();
@@ -56,6 +63,7 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
         freeBytes(Long.MAX_VALUE);
         beforeRename((from, to) -> { });
         failReads(name -> false);
+        failListings(name -> false);
         OPENS.set(0);
     }
 
@@ -101,6 +109,14 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
                 real.close();
             }
         });
+    }
+
+    @Override
+    public FileStatus[] listStatus(Path f) throws IOException {
+        if (failingListings.test(f.getName())) {
+            throw new IOException("Connection reset (FaultyFileSystem)");
+        }
+        return super.listStatus(f);
     }
 
     /** A {@code faulty:} URI for a local path. */
