@@ -12,6 +12,7 @@ import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Model.OptionSpec;
  * names without dashes, and supply the defaults that command-line options override. Keys that name no option are
  * an error with the file and line; an include names a file relative to the including one and must exist. Every file
  * read must be UTF-8 (else an error with its line and column), and the included files count as the run's inputs,
- * which an {@code --overwrite} never deletes. A relative
+ * which an {@code --overwrite} never deletes. Two lists side by side on one line ({@code [1, 1] [0, 1]}, which HOCON
+ * joins into one) are an error with the file, line and column ({@link SideBySideLists}). A relative
  * path in the file (the value of an option whose parameter is a {@code PATH}, {@code DIR} or {@code FILE}) is
  * resolved against the file's directory, as HOCON resolves includes; absolute paths and URIs with a scheme
  * ({@code hdfs://}, {@code s3a://}, {@code file:}) are kept as written.
@@ -86,22 +88,26 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
     }
 
     private static Config parse(File file, int depth, List<String> included) {
-        checkUtf8(file);
+        byte[] bytes = read(file);
+        checkUtf8(file, bytes);
+        SideBySideLists.checkFile(file.getPath(), new String(bytes, StandardCharsets.UTF_8));
         return ConfigFactory.parseFile(file, ConfigParseOptions.defaults().setAllowMissing(false)
                 .setIncluder(new FileIncluder(file, depth, included)));
+    }
+
+    private static byte[] read(File file) {
+        try {
+            return Files.readAllBytes(file.toPath());
+        } catch (IOException e) {
+            throw new InvalidInputException("config file '" + file + "' cannot be read: " + e.getMessage(), e);
+        }
     }
 
     /**
      * Refuses a file that is not UTF-8, naming its line and column: HOCON would read such bytes as U+FFFD and pass a
      * garbled value on (a byte-order mark is valid UTF-8, and HOCON drops it).
      */
-    private static void checkUtf8(File file) {
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file.toPath());
-        } catch (IOException e) {
-            throw new InvalidInputException("config file '" + file + "' cannot be read: " + e.getMessage(), e);
-        }
+    private static void checkUtf8(File file, byte[] bytes) {
         Utf8Lines lines = new Utf8Lines("config file '" + file + "'");
         int start = 0;
         long line = 1;

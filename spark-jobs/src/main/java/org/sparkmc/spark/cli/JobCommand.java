@@ -58,7 +58,8 @@ public abstract class JobCommand implements Callable<Integer> {
      * options (a value that parses as a number is one, a value in brackets a list as HOCON reads it in the config
      * file, e.g. {@code --param 'F=[[1, 1], [0, 1]]'}, otherwise text).
      *
-     * @throws InvalidInputException for a value in brackets that is no HOCON list, naming the option
+     * @throws InvalidInputException for a value in brackets that is no HOCON list, or holds two lists side by side
+     *     on one line ({@code [[1, 1] [0, 1]]}, which HOCON would join into one), naming the option
      */
     protected Map<String, Object> modelParams(Map<String, String> overrides) {
         Map<String, Object> values = new LinkedHashMap<>(configFile.block(MODEL_PARAMS));
@@ -73,6 +74,7 @@ public abstract class JobCommand implements Callable<Integer> {
         if (!value.strip().endsWith("]")) { // HOCON would drop a word after the list without a word
             throw new InvalidInputException(expected + ", and end with its closing bracket");
         }
+        SideBySideLists.checkValue("--param " + key + "=" + value, value);
         try {
             return ConfigFactory.parseString("v = " + value).getList("v").unwrapped();
         } catch (ConfigException e) {

@@ -308,6 +308,24 @@ public class BadInputTest extends SparkTestBase {
         assertFalse(Files.exists(tmp.resolve("o")));
     }
 
+    /**
+     * Two lists side by side on one line, which HOCON joins into one ({@code [[1, 1] [0, 1]]} read as
+     * {@code [[1, 1, 0, 1]]}), are refused in one line naming the file, line and column, or the {@code --param}.
+     */
+    @Test
+    void listsSideBySideAreRefusedWithWhereTheyAre() throws IOException {
+        String problem = "two lists side by side, \"] [\", are joined into one list by HOCON; put a comma between them";
+        Path conf = Files.writeString(tmp.resolve("run.conf"), "model = bimodal\nmodel-params {\n"
+                + "  threshold = [[1, 1] [0, 1]]\n}\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertEquals("sparkmc: " + conf + ":3:21: " + problem, r.err.strip());
+        r = runCapturing("chains", "--param", "threshold=[[1, 1] [0, 1]]", "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertEquals("sparkmc chains: --param threshold=[[1, 1] [0, 1]]: " + problem, r.err.strip());
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
     /** A model-params key the model does not read names the file and line of each such key. */
     @Test
     void unreadModelParamsNameFileAndLine() throws IOException {

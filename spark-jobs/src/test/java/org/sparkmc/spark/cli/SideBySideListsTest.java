@@ -1,0 +1,105 @@
+package org.sparkmc.spark.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkmc.core.InvalidInputException;
+
+/**
+ * Two lists side by side on one line, {@code [[1, 1] [0, 1]]}, which HOCON joins into {@code [[1, 1, 0, 1]]}, are
+ * refused in a config file (and the files it includes) and in a {@code --param} value; lists on separate lines or
+ * with a comma between them, and {@code ] [} in a quoted string or a comment, are read as before.
+ */
+class SideBySideListsTest {
+    private static final List<List<Integer>> ROWS = List.of(List.of(1, 1), List.of(0, 1));
+
+    @TempDir
+    Path tmp;
+
+    /** What the check is for: HOCON joins lists side by side on one line, and keeps lines apart as elements. */
+    @Test
+    void hoconJoinsListsSideBySideOnOneLineOnly() {
+        assertEquals(List.of(List.of(1, 1, 0, 1)), ConfigFactory.parseString("v = [[1, 1] [0, 1]]").getAnyRef("v"));
+        assertEquals(ROWS, ConfigFactory.parseString("v = [\n  [1, 1]\n  [0, 1]\n]").getAnyRef("v"));
+        assertEquals(ROWS, ConfigFactory.parseString("v = [[1, 1], [0, 1]]").getAnyRef("v"));
+    }
+
+    @Test
+    void findsTheFirstListsClosingBracket() {
+        assertEquals(new SideBySideLists.Position(1, 11), SideBySideLists.find("F = [[1, 1] [0, 1]]"));
+        assertEquals(new SideBySideLists.Position(2, 8), SideBySideLists.find("a = 1\nF = [[1][0]]"));
+        assertEquals(new SideBySideLists.Position(1, 10), SideBySideLists.find("F = [1, 1]\t[0, 1]"));
+        assertEquals(new SideBySideLists.Position(3, 3), SideBySideLists.find("F = [\n  [1]\n  ]\u00a0[[2]]"));
+        assertEquals(new SideBySideLists.Position(2, 9), // columns of characters, not of UTF-16 units
+                SideBySideLists.find("s = \"\ud835\udf03\" # ] [\nt = [\"\ud835\udf03\"] [2]"));
+        assertEquals(new SideBySideLists.Position(1, 21), SideBySideLists.find("s = \"\"\"a\"\"\"\", F = [1] [2]"));
+        assertEquals(new SideBySideLists.Position(1, 6), SideBySideLists.find("\ufeffF = [] []"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"F = [\n  [1, 1]\n  [0, 1]\n]", "F = [[1, 1]\n[0, 1]]", "F = [[1, 1]\r\n[0, 1]]",
+        "F = [[1, 1], [0, 1]]", "F = [[1, 1] # a comment\n  [0, 1]]", "F = [[1, 1] // a comment\n  [0, 1]]",
+        "s = \"] [\"", "s = \"\\\"] [\"", "s = \"\"\"a] [b\"\"\"", "# ] [\nx = 1",
+        "x = 1 // ] ["})
+    void findsNothingWhereHoconKeepsTheListsApart(String text) {
+        assertNull(SideBySideLists.find(text), text);
+    }
+
+    @Test
+    void aConfigFileWithListsSideBySideIsRefusedWithFileLineAndColumn() throws IOException {
+        Path conf = Files.writeString(tmp.resolve("run.conf"), "chains = 4\nmodel-params {\n"
+                + "  F = [[1, 1] [0, 1]]\n}\n");
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> ConfigFile.load(conf.toString()));
+        assertEquals(conf + ":3:13: two lists side by side, \"] [\", are joined into one list by HOCON; put a comma "
+                + "between them", e.getMessage());
+    }
+
+    @Test
+    void anIncludedFileWithListsSideBySideIsRefusedWithItsName() throws IOException {
+        Path conf = Files.writeString(tmp.resolve("run.conf"), "include \"params.conf\"\nchains = 4\n");
+        Path params = Files.writeString(tmp.resolve("params.conf"), "model-params { F = [1, 1] [0, 1] }\n");
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> ConfigFile.load(conf.toString()));
+        assertEquals(params + ":1:25: " + SideBySideLists.PROBLEM, e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"F = [\n    [1, 1]\n    [0, 1]\n  ]", "F = [[1, 1], [0, 1]]",
+        "F = [[1, 1], [0, 1]] # not [[1, 1] [0, 1]]\n  note = \"] [\""})
+    void aConfigFileWithListsApartIsRead(String params) throws IOException {
+        Path conf = Files.writeString(tmp.resolve("run.conf"), "chains = 4\nmodel-params {\n  " + params + "\n}\n");
+        assertEquals(ROWS, ConfigFile.load(conf.toString()).block(JobCommand.MODEL_PARAMS).get("F"));
+    }
+
+    @Test
+    void aParamWithListsSideBySideIsRefusedNamingIt() {
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> new Job().modelParams(Map.of("F", "[[1, 1] [0, 1]]")));
+        assertEquals("--param F=[[1, 1] [0, 1]]: two lists side by side, \"] [\", are joined into one list by HOCON; "
+                + "put a comma between them", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"[[1, 1], [0, 1]]", "[[1, 1]\n[0, 1]]"})
+    void aParamWithListsApartIsRead(String value) {
+        assertEquals(ROWS, new Job().modelParams(Map.of("F", value)).get("F"));
+    }
+
+    /** A job command with nothing to run, for its model parameters. */
+    private static final class Job extends JobCommand {
+        @Override
+        public Integer call() {
+            return ExitCode.OK;
+        }
+    }
+}
