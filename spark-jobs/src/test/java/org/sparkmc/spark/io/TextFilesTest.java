@@ -109,6 +109,19 @@ class TextFilesTest {
                 e.getMessage());
     }
 
+    /**
+     * Model data are read as JSON, whose parser refuses two lists side by side (HOCON would join them into one, which
+     * the config file and --param refuse themselves): a matrix with a comma missing is not read as another matrix.
+     */
+    @Test
+    void modelDataWithListsSideBySideAreRefused() throws IOException {
+        java.nio.file.Path json = Files.writeString(tmp.resolve("data.json"), "{\"X\": [[1, 1] [0, 1]]}\n");
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> ModelDataReader.read(json.toString(), new Configuration()));
+        assertTrue(e.getMessage().startsWith("model data file is not a valid JSON object: " + json + ": 1: ")
+                && e.getMessage().contains("had a comma"), e.getMessage());
+    }
+
     @Test
     void overwriteChecksAnInputInADirectoryWithAColon() throws IOException {
         java.nio.file.Path dir = Files.createDirectories(tmp.resolve("x:y"));
