@@ -204,7 +204,7 @@ public final class ObservationFeed {
         String late = null;
         for (FileStatus s : listing) {
             String name = s.getPath().getName();
-            if (!s.isFile() || UserPaths.hidden(s.getPath())) {
+            if (!s.isFile()) { // hidden names are not listed
                 continue;
             }
             if (lastName != null && name.compareTo(lastName) <= 0) {
