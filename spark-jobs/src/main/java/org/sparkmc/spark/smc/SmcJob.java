@@ -1,15 +1,11 @@
 package org.sparkmc.spark.smc;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.IntStream;
-import org.apache.spark.api.java.JavaFutureAction;
-import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
@@ -33,12 +29,7 @@ import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.io.LineageCheckpoints;
 import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.run.StepRunner;
-import org.sparkmc.spark.sync.RelayedStage;
-import org.sparkmc.spark.sync.RoundRelay;
 import org.sparkmc.spark.sync.SyncPathLog;
-import scala.Tuple2;
-import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /**
  * The {@code smc} driver: a particle filter whose N particles live on the executors in blocks (an RDD of
@@ -82,6 +73,7 @@ public final class SmcJob {
     private final SmcConfig config;
     private final RandomStreams streams;
     private final BlockPartitioner partitioner;
+    private final RelayedStepsStage relayedStage;
     private final int dim;
     private JavaRDD<ParticleBlock> pending;
     /** Set when a relayed stage ran the run's last step without keeping the particles ({@link #advance}). */
@@ -130,6 +122,7 @@ public final class SmcJob {
                 : new SmcCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
         this.streams = new RandomStreams(config.seed());
         this.partitioner = new BlockPartitioner(config.partitions(), config.blocks());
+        this.relayedStage = new RelayedStepsStage(sc, config, streams, partitioner);
         this.dim = config.model().stateDimension();
     }
 
@@ -257,90 +250,29 @@ public final class SmcJob {
         return relayedSteps(observations, s -> { }, false);
     }
 
-    /** As {@link #relayedSteps(List)}; with {@code dropParticles} the stage's blocks are not kept after its last step. */
+    /**
+     * As {@link #relayedSteps(List)} ({@link RelayedStepsStage}); with {@code dropParticles} the stage's blocks are not
+     * kept after its last step.
+     */
     private List<StepSummary> relayedSteps(List<double[]> observations,
             java.util.function.Consumer<StepSummary> perStep, boolean dropParticles) {
         int first = step;
         Checked checked = checked(observations);
         List<double[]> ys = checked.observations();
         boolean[] missing = checked.missing();
-        sc.setJobGroup("sparkmc-smc-step-" + first, "smc: steps " + first + "–" + (first + ys.size() - 1)
-                + ", relayed", false);
-        SmcOptions options = config.options();
-        long particles = config.particles();
-        List<StepSummary> done = new ArrayList<>();
-        try (RoundRelay relay = RoundRelay.onDriver(sc.getConf(), config.partitions())) {
-            // Blocks Spark may hand out again (a cached generation) are copied before the task moves them in place.
-            boolean copyInput = !pending.getStorageLevel().equals(StorageLevel.NONE());
-            RelayedSteps task = new RelayedSteps(relay.address(), config.model().kernel(), options, streams,
-                    particles, dim, partitioner, first, ys, previousLogSum, copyInput, !dropParticles);
-            ClassTag<ParticleBlock> tag = ClassTag$.MODULE$.apply(ParticleBlock.class);
-            JavaRDD<ParticleBlock> swept = new JavaRDD<>(pending.rdd().barrier().mapPartitions(task, true, tag), tag);
-            // Through a shuffle: Spark reruns a failed barrier ShuffleMapStage, never a barrier ResultStage, and an
-            // RDD computed from a barrier RDD without a shuffle between would run as a barrier stage itself. The
-            // stage's blocks are always cut: a recomputation could not rerun it, its relay being gone.
-            JavaPairRDD<Integer, ParticleBlock> shuffled = swept.mapToPair(b -> new Tuple2<>(b.block(), b))
-                    .partitionBy(partitioner);
-            JavaRDD<ParticleBlock> next = shuffled.values();
-            if (!dropParticles) {
-                next.persist(StorageLevel.MEMORY_AND_DISK());
-                if (config.lineageDir() != null) {
-                    next.checkpoint();
-                } else {
-                    next.rdd().localCheckpoint();
-                }
-            }
-            // Nobody reads dropped particles: the stage alone, without a result stage that reads its empty shuffle.
-            JavaFutureAction<?> job = dropParticles ? RelayedStage.mapStageOnly(shuffled) : next.countAsync();
-            // Per step a round of summaries, then for a resampling step a round of residual parts (residual
-            // resampling only) and one of offspring, which the driver skips.
-            int[] skip = {0};
-            WeightCollapseException[] collapsed = {null};
-            RelayedStage.run(relay, job, round -> {
-                if (skip[0] > 0) {
-                    skip[0]--;
-                } else {
-                    int k = done.size();
-                    List<ParticleBlock.Report> reports = new ArrayList<>();
-                    for (byte[] frame : round.frames()) {
-                        reports.addAll(StepFrames.reports(frame));
-                    }
-                    GlobalWeights g;
-                    try {
-                        g = weighed(first + k, reports);
-                    } catch (WeightCollapseException e) { // the tasks fold the same round, fail alike and end
-                        collapsed[0] = e;
-                        return false; // so the stage is waited for, not cancelled: no task ends killed
-                    }
-                    boolean resample = options.resamples(g.ess(), particles);
-                    StepSummary summary = recorded(g, resample, ys.get(k), missing[k]);
-                    done.add(summary);
-                    perStep.accept(summary);
-                    if (resample) {
-                        skip[0] = options.scheme() == ResamplingScheme.RESIDUAL ? 2 : 1;
-                    }
-                }
-                return skip[0] > 0 || done.size() < ys.size();
-            });
-            if (collapsed[0] != null) {
-                throw collapsed[0];
-            }
-            if (dropParticles) {
-                particlesDropped = true;
-            } else {
-                LineageCheckpoints.writeMarked(next);
-                adopt(next, true);
-            }
-            pending = next;
-        } catch (IOException e) {
-            throw new UncheckedIOException("smc: cannot open the sync relay on the driver", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("smc: interrupted while waiting for the relayed steps", e);
-        } catch (IllegalStateException e) {
-            throw collapseWithin(e);
+        RelayedStepsStage.Outcome ran = relayedStage.run(pending, first, ys, previousLogSum, !dropParticles,
+                (k, reports) -> {
+                    GlobalWeights g = weighed(first + k, reports);
+                    boolean resample = config.options().resamples(g.ess(), config.particles());
+                    return recorded(g, resample, ys.get(k), missing[k]);
+                }, perStep);
+        if (dropParticles) {
+            particlesDropped = true;
+        } else {
+            adopt(ran.particles(), true);
         }
-        return done;
+        pending = ran.particles();
+        return ran.steps();
     }
 
     /**
@@ -400,7 +332,7 @@ public final class SmcJob {
      * A weight collapse in the task, unwrapped from Spark's job failure as the per-step path throws it; else
      * {@code e} (a checked one wrapped).
      */
-    private static RuntimeException collapseWithin(Exception e) {
+    static RuntimeException collapseWithin(Exception e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof WeightCollapseException collapse) {
                 return collapse;
