@@ -1,18 +1,13 @@
 package org.sparkmc.spark.chains;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.apache.spark.HashPartitioner;
-import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.Function2;
@@ -34,13 +29,9 @@ import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.run.StepRunner;
 import org.sparkmc.spark.run.SteppedJob;
-import org.sparkmc.spark.sync.RelayedStage;
 import org.sparkmc.spark.sync.RoundRelay;
 import org.sparkmc.spark.sync.SyncPathLog;
 import org.sparkmc.spark.sync.SyncVia;
-import scala.Tuple2;
-import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /**
  * The {@code chains} driver: many independent chains of one target spread over Spark partitions, run in rounds.
@@ -50,11 +41,12 @@ import scala.reflect.ClassTag$;
  * recomputes exactly the same ones. The rounds run one of two ways ({@link ChainsConfig#syncVia}), with the same
  * numbers:
  * <ul>
- *   <li><b>relay</b>: one barrier stage runs every round ({@link RelayedRounds}). After each round its tasks send the
- *   driver, through a {@link RoundRelay}, the rows it summarises, and wait for its verdict on the round before, so
- *   the chains sample a round ahead of the diagnostics and no Spark job is started per round. The rounds' draws
- *   stay where they were sampled ({@link RelayedDrawsRDD}). This needs every partition's task at once, no
- *   checkpoint (they save each round's draws), and the driver to hold every draw the run may make.</li>
+ *   <li><b>relay</b>: one barrier stage runs every round ({@link RelayedRoundsStage}, with {@link RelayedRounds}
+ *   tasks). After each round its tasks send the driver, through a {@link RoundRelay}, the rows it summarises, and
+ *   wait for its verdict on the round before, so the chains sample a round ahead of the diagnostics and no Spark job
+ *   is started per round. The rounds' draws stay where they were sampled ({@link RelayedDrawsRDD}). This needs every
+ *   partition's task at once, no checkpoint (they save each round's draws), and the driver to hold every draw the
+ *   run may make.</li>
  *   <li><b>jobs</b>, otherwise: a Spark job per round. Between rounds the driver holds only the chains' states (a few
  *   numbers each); every round ships them out with {@code parallelize}, each task advances its chains, and the new
  *   states come back, so lineage never grows. Sampling rounds stay persisted on the executors.</li>
@@ -72,6 +64,7 @@ public final class ChainsJob implements SteppedJob {
     private final JavaSparkContext sc;
     private final ChainsConfig config;
     private final RandomStreams streams;
+    private final RelayedRoundsStage relayedStage;
     private final List<String> recorded;
     private final List<String> summarised;
     /** The persisted sampling draws: a dataset per round, or one for all the rounds of a relayed stage. */
@@ -121,6 +114,7 @@ public final class ChainsJob implements SteppedJob {
         this.recorded = ChainRound.recordedNames(config.target(), config.kernel());
         // the parameters and lp__; accept_stat__ and the kernel's statistics are recorded, not summarised
         this.summarised = List.copyOf(recorded.subList(0, config.target().parameterNames().size() + 1));
+        this.relayedStage = new RelayedRoundsStage(sc, config, streams, summarised);
     }
 
     /** Runs the whole loop ({@link StepRunner}: a round a step) and returns the full summaries. */
@@ -295,102 +289,32 @@ public final class ChainsJob implements SteppedJob {
         report(launched.iterations(), acceptance, diagnostics, nanos, samplingSeconds, lines);
     }
 
-    /** A sampling round kept, its diagnostics under way on the driver's threads. */
-    private record Pending(int round, double acceptance, double waited, CompletableFuture<RoundDiagnostics> diagnosis) {
-    }
-
     /**
-     * Runs every round left in one barrier stage ({@link RelayedRounds}) and reads each as the relay hands it over.
-     * The tasks sample a round ahead of the driver's verdict, as the per-round jobs do, and the driver also runs a
-     * round's diagnostics as soon as the round comes, while those of the round before may still run on its threads:
-     * so its threads have work queued while one round's last parts run alone. When the round before's diagnostics end,
-     * their verdict goes back to the tasks; if it stops the run, the tasks drop the round they sampled ahead, and its
-     * diagnostics are dropped too. Rounds and their figures are recorded in order, the same as with a job per round.
-     *
-     * <p>The rounds' draws, with every recorded row, stay in the executors that sampled them, as the partitions of
-     * a {@link RelayedDrawsRDD}, which replays a lost partition's rounds from the chains' states.
+     * Runs every round left in one barrier stage ({@link RelayedRoundsStage}), which hands each round here as it
+     * comes: the job takes it in, takes the verdict on its diagnostics and records it, in the same order as with a
+     * job per round.
      */
     private void relayedRounds(Consumer<StepLine> lines) {
-        int first = round + 1;
-        sc.setJobGroup("sparkmc-chains-rounds-" + first, "chains: rounds " + first + "–" + lastRound() + " ("
-                + config.chains() + " chains), relayed", false);
-        ExecutorService threads = RoundDiagnostics.threads();
-        try (RoundRelay relay = RoundRelay.toDriver(sc.getConf(), config.partitions())) {
-            relay.answer(0, RoundFrames.GO);
-            RelayedDrawsRDD keptDraws = new RelayedDrawsRDD(sc.sc(), config.partitions(), config, streams);
-            ClassTag<RoundResult> tag = ClassTag$.MODULE$.apply(RoundResult.class);
-            samplingRounds.add(new JavaRDD<>(keptDraws, tag)); // a failed run releases it with the rest
-            RelayedRounds task = new RelayedRounds(relay.address(), config, streams, first, keptDraws.id());
-            JavaRDD<RoundResult> ran = new JavaRDD<>(sc.parallelize(states, config.partitions()).rdd().barrier()
-                    .mapPartitions(task, true, tag), tag);
-            JavaFutureAction<Void> job = RelayedStage.mapStageOnly(ran.mapToPair(r -> new Tuple2<>(r.chain(), r))
-                    .partitionBy(new HashPartitioner(config.partitions())));
-            Pending[] pending = {null};
-            long[] since = {System.nanoTime(), System.nanoTime()}; // the last line, the last wait for a round
-            RelayedStage.run(relay, job, relayed -> {
-                int r = first + relayed.round();
-                long arrived = System.nanoTime();
-                boolean warmup = r <= config.warmupRounds();
-                List<RoundResult> collected = new ArrayList<>(config.chains());
-                for (byte[] frame : relayed.frames()) {
-                    collected.addAll(RoundFrames.decode(frame));
-                }
-                collected.sort(Comparator.comparingLong(RoundResult::chain));
-                PooledDraws upTo = warmup ? draws : draws.appended(rows(collected));
-                CompletableFuture<RoundDiagnostics> diagnosis = warmup ? null
-                        : RoundDiagnostics.onDriver(summarised, r == lastRound(), upTo, threads);
-                if (relayed.round() > 0) {
-                    if (pending[0] != null) { // the round before: its verdict decides whether this one is kept
-                        since[0] = finish(pending[0], since[0], lines);
-                        pending[0] = null;
-                    }
-                    relay.answer(relayed.round(), converged ? RoundFrames.STOP : RoundFrames.GO);
-                    if (converged) {
-                        return false; // the tasks drop this round
-                    }
-                }
+        relayedStage.run(round + 1, states, draws, samplingRounds::add, new RelayedRoundsStage.Rounds() {
+            @Override
+            public double takeIn(int r, List<RoundResult> results, PooledDraws upTo) {
                 round = r;
-                if (!warmup) {
-                    keptDraws.kept(r, states);
-                }
-                double acceptance = absorb(collected, config.iterations(r), warmup);
+                double acceptance = absorb(results, config.iterations(r), r <= config.warmupRounds());
                 draws = upTo;
-                double waited = (arrived - since[1]) / 1e9;
-                if (warmup) {
-                    report(config.iterations(r), acceptance, null, arrived - since[0], waited, lines);
-                    since[0] = arrived;
-                } else {
-                    pending[0] = new Pending(r, acceptance, waited, diagnosis);
-                }
-                if (r == lastRound()) {
-                    if (pending[0] != null) {
-                        finish(pending[0], since[0], lines);
-                    }
-                    return false;
-                }
-                since[1] = System.nanoTime();
-                return true;
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException("chains: the sync relay on the driver failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("chains: interrupted while waiting for the relayed rounds", e);
-        } finally {
-            threads.shutdownNow(); // a dropped round's diagnostics are not waited for
-        }
-    }
+                return acceptance;
+            }
 
-    /**
-     * Waits for a kept round's diagnostics, takes their verdict and records the round; returns when (nanos), for
-     * the next round's time, which runs from {@code since}.
-     */
-    private long finish(Pending pending, long since, Consumer<StepLine> lines) {
-        RoundDiagnostics diagnostics = conclude(SummaryTasks.now(pending.diagnosis()));
-        long now = System.nanoTime();
-        report(config.iterations(pending.round()), pending.acceptance(), diagnostics, now - since, pending.waited(),
-                lines);
-        return now;
+            @Override
+            public boolean verdict(RoundDiagnostics diagnostics) {
+                conclude(diagnostics);
+                return converged;
+            }
+
+            @Override
+            public void record(int r, double acceptance, RoundDiagnostics diagnostics, long nanos, double waited) {
+                report(config.iterations(r), acceptance, diagnostics, nanos, waited, lines);
+            }
+        });
     }
 
     /**
@@ -419,7 +343,7 @@ public final class ChainsJob implements SteppedJob {
     }
 
     /** The summarised rows of a round's draws, in chain order. */
-    private static List<double[][]> rows(List<RoundResult> collected) {
+    static List<double[][]> rows(List<RoundResult> collected) {
         return collected.stream().map(RoundResult::draws).collect(Collectors.toList());
     }
 
