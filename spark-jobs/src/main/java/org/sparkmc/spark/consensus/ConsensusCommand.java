@@ -22,6 +22,7 @@ import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.UserPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -219,7 +220,7 @@ public final class ConsensusCommand extends JobCommand {
         Path path = UserPaths.path("--data", location);
         try {
             FileSystem fs = path.getFileSystem(hadoop);
-            if (!fs.exists(path)) {
+            if (StorageFailure.statusIfAny(fs, path) == null) {
                 throw new InvalidInputException("--data " + location + ": no such file or directory");
             }
         } catch (IOException e) {

@@ -2,7 +2,6 @@ package org.sparkmc.spark.diagnose;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -85,7 +84,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         for (String input : inputs) {
             try {
                 Path path = UserPaths.path("input", input);
-                FileStatus[] found = path.getFileSystem(hadoop).globStatus(path);
+                FileStatus[] found = StorageFailure.glob(path.getFileSystem(hadoop), path);
                 if (found == null || found.length == 0) {
                     throw new InvalidInputException("input '" + input + "' does not exist (no file matches)");
                 }
@@ -110,14 +109,16 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                 FileSystem fs = f.getPath().getFileSystem(hadoop);
                 // Its summary.json too, so that another directory that merely holds a draws.parquet among other
                 // Parquet inputs is read as a whole, as before.
-                if (!f.isDirectory() || !fs.exists(draws) || !fs.exists(new Path(f.getPath(), "summary.json"))) {
+                FileStatus drawsStatus = f.isDirectory() ? StorageFailure.statusIfAny(fs, draws) : null;
+                Path summary = new Path(f.getPath(), "summary.json");
+                if (drawsStatus == null || StorageFailure.statusIfAny(fs, summary) == null) {
                     resolved.add(f);
                 } else if (format.equals("cmdstan") || format.equals("csv")) {
                     throw new InvalidInputException(f.getPath() + " is a chains job output: diagnose its "
                             + CHAINS_DRAWS + " (--format auto or parquet), or its cmdstan directory if the run wrote "
                             + "one (--cmdstan-csv)");
                 } else {
-                    resolved.add(fs.getFileStatus(draws));
+                    resolved.add(drawsStatus);
                 }
             } catch (IOException e) {
                 throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + e.getMessage(), e);
@@ -137,16 +138,16 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                         || f.isDirectory() && holdsParquet(f.getPath().getFileSystem(hadoop), f.getPath())) {
                     return "parquet";
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+            } catch (IOException e) { // not there any more, or not ours to list
+                throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + e.getMessage(), e);
             }
         }
         List<String> texts = files(matches, hadoop);
         Path first = new Path(texts.get(0));
         try (BufferedReader in = open(first, hadoop)) {
             return DrawFiles.detect(first.toString(), in.readLine()) == DrawFiles.Format.CMDSTAN ? "cmdstan" : "csv";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException e) { // the content's, or not there: the file system's own failures are StorageFailures
+            throw new InvalidInputException("cannot read '" + first + "': " + e.getMessage(), e);
         }
     }
 
@@ -165,11 +166,11 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         for (FileStatus f : matches) {
             if (f.isDirectory()) {
                 try {
-                    FileStatus[] inside = f.getPath().getFileSystem(hadoop).listStatus(f.getPath(),
-                            p -> p.getName().endsWith(".csv"));
-                    Arrays.stream(inside).map(s -> s.getPath().toString()).sorted().forEach(files::add);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                    Arrays.stream(StorageFailure.list(f.getPath().getFileSystem(hadoop), f.getPath()))
+                            .map(s -> s.getPath().toString()).filter(name -> name.endsWith(".csv")).sorted()
+                            .forEach(files::add);
+                } catch (IOException e) { // not there any more, or not ours to list
+                    throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + e.getMessage(), e);
                 }
             } else {
                 files.add(f.getPath().toString());

@@ -21,12 +21,13 @@ import org.apache.parquet.io.SeekableInputStream;
  * content's: data that break off, a damaged gzip stream, a footer that does not decode.
  */
 public final class StorageFailure extends UncheckedIOException {
-    private StorageFailure(Path file, String what, IOException cause) {
-        super(file + ": the file system failed to " + what + " it: " + firstLine(cause), cause);
+    /** @param failed what the file system failed to do, e.g. "read it" */
+    private StorageFailure(Path file, String failed, IOException cause) {
+        super(file + ": the file system failed to " + failed + ": " + firstLine(cause), cause);
     }
 
     private StorageFailure(Path file, IOException cause) {
-        this(file, "read", cause);
+        this(file, "read it", cause);
     }
 
     /** The cause's message's first line (a remote exception's spans several), or its class when it has none. */
@@ -53,17 +54,31 @@ public final class StorageFailure extends UncheckedIOException {
      * @throws IOException if reading it is not allowed (HDFS' AccessControlException, S3A's AccessDeniedException)
      */
     public static FSDataInputStream open(FileSystem fs, Path file) throws IOException {
-        return new FSDataInputStream(new Reads(file, guarded(file, "read", () -> fs.open(file))));
+        return new FSDataInputStream(new Reads(file, guarded(file, "read it", () -> fs.open(file))));
     }
 
     /** {@code path}'s status through {@code fs}; fails as {@link #open} does. */
     public static FileStatus status(FileSystem fs, Path path) throws IOException {
-        return guarded(path, "look up", () -> fs.getFileStatus(path));
+        return guarded(path, "look it up", () -> fs.getFileStatus(path));
     }
 
-    /** {@code dir}'s entries, hidden ones ({@link UserPaths#hidden}) left out, unordered; fails as {@link #open} does. */
+    /** {@code path}'s status, or null when there is no such path; fails as {@link #open} does otherwise. */
+    public static FileStatus statusIfAny(FileSystem fs, Path path) throws IOException {
+        try {
+            return status(fs, path);
+        } catch (FileNotFoundException e) {
+            return null;
+        }
+    }
+
+    /** What the glob pattern {@code pattern} matches (null or none when nothing); fails as {@link #open} does. */
+    public static FileStatus[] glob(FileSystem fs, Path pattern) throws IOException {
+        return guarded(pattern, "list what matches it", () -> fs.globStatus(pattern));
+    }
+
+    /** {@code dir}'s entries, hidden ones ({@link UserPaths#hidden}) left out, unordered; fails as {@link #open}. */
     public static FileStatus[] list(FileSystem fs, Path dir) throws IOException {
-        return guarded(dir, "list", () -> fs.listStatus(dir, p -> !UserPaths.hidden(p)));
+        return guarded(dir, "list it", () -> fs.listStatus(dir, p -> !UserPaths.hidden(p)));
     }
 
     /** A call to the file system. */
@@ -71,15 +86,15 @@ public final class StorageFailure extends UncheckedIOException {
         T call() throws IOException;
     }
 
-    /** {@code call}'s result; its failures are {@link StorageFailure}s, "failed to WHAT it", but for the input's. */
-    private static <T> T guarded(Path path, String what, FileSystemCall<T> call) throws IOException {
+    /** {@code call}'s result; its failures are {@link StorageFailure}s ("failed to FAILED"), but for the input's. */
+    private static <T> T guarded(Path path, String failed, FileSystemCall<T> call) throws IOException {
         try {
             return call.call();
         } catch (IOException e) {
             if (theInputs(e)) {
                 throw e;
             }
-            throw new StorageFailure(path, what, e);
+            throw new StorageFailure(path, failed, e);
         }
     }
 

@@ -268,15 +268,6 @@ public final class LdaCorpusReader {
         textFiles("--text", "text corpus", location, conf);
     }
 
-    /** {@code path}'s status as a listing of one, or none when it is not there ({@link StorageFailure#status}). */
-    private static FileStatus[] statusOrNone(FileSystem fs, Path path) throws IOException {
-        try {
-            return new FileStatus[] {StorageFailure.status(fs, path)};
-        } catch (FileNotFoundException e) {
-            return new FileStatus[0];
-        }
-    }
-
     /**
      * The files {@code location} names, sorted by path: a file, the files directly in a directory, or what a glob
      * pattern ({@code dir/*.txt}) matches (a matched directory contributing its files). Names starting with {@code _}
@@ -289,7 +280,9 @@ public final class LdaCorpusReader {
             FileSystem fs = path.getFileSystem(conf);
             boolean pattern = location.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
             // Without a pattern no glob: Hadoop's globber cannot walk a directory named with a ':'.
-            FileStatus[] matched = pattern ? fs.globStatus(path) : statusOrNone(fs, path);
+            FileStatus status = pattern ? null : StorageFailure.statusIfAny(fs, path);
+            FileStatus[] matched = pattern ? StorageFailure.glob(fs, path)
+                    : status == null ? null : new FileStatus[] {status};
             if (matched == null || matched.length == 0) {
                 // --docword keeps its message from before it took directories.
                 throw new InvalidInputException((option.equals("--text") ? "no such file or directory: "

@@ -3,7 +3,6 @@ package org.sparkmc.spark.smc;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.Reader;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -96,10 +95,11 @@ public final class ObservationFeed {
         Path path = UserPaths.path("--data", location);
         try {
             FileSystem fs = path.getFileSystem(conf);
-            if (!fs.exists(path)) {
+            FileStatus status = StorageFailure.statusIfAny(fs, path);
+            if (status == null) {
                 throw new InvalidInputException("observations '" + location + "' do not exist");
             }
-            boolean dir = fs.getFileStatus(path).isDirectory();
+            boolean dir = status.isDirectory();
             if (follow.enabled() && !dir) {
                 throw new InvalidInputException("--follow needs a directory of batch files; '" + location
                         + "' is a file");
@@ -112,8 +112,8 @@ public final class ObservationFeed {
                 feed.ahead = first == null ? null : feed.take(first);
             }
             return feed;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot inspect observations '" + location + "'", e);
+        } catch (IOException e) { // not ours to read: the file system's own failures are StorageFailures
+            throw new InvalidInputException("observations '" + location + "' cannot be read: " + e.getMessage(), e);
         }
     }
 
@@ -196,8 +196,8 @@ public final class ObservationFeed {
         FileStatus[] listing;
         try {
             listing = StorageFailure.list(fs, location);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + location, e);
+        } catch (IOException e) { // gone, or not ours to list: the file system's own failures are StorageFailures
+            throw new InvalidInputException("observations " + location + " cannot be listed: " + e.getMessage(), e);
         }
         Path next = null;
         long notAfter = 0;
@@ -232,9 +232,10 @@ public final class ObservationFeed {
 
     private boolean exists(Path p) {
         try {
-            return fs.exists(p);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot inspect " + p, e);
+            return StorageFailure.statusIfAny(fs, p) != null;
+        } catch (IOException e) { // not ours to read: the file system's own failures are StorageFailures
+            throw new InvalidInputException("observations " + location + ": " + p.getName() + " cannot be read: "
+                    + e.getMessage(), e);
         }
     }
 

@@ -19,10 +19,11 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 
 /**
- * The local file system under the scheme {@code faulty:}, with four faults a test can switch on: a disk that fills
+ * The local file system under the scheme {@code faulty:}, with faults a test can switch on: a disk that fills
  * after a number of bytes (writes then fail with Hadoop's {@link FSError}, as the local file system reports ENOSPC),
- * an action run just before a rename (to let a competing writer in), reads that fail past a file's first bytes
- * and listings of a directory that fail (a lost connection); it counts the files opened. Registered through
+ * an action run just before a rename (to let a competing writer in), reads that fail past a file's first bytes,
+ * listings of a directory and lookups of a path that fail (a lost connection), and listings refused (no access);
+ * it counts the files opened. Registered through
  * {@code META-INF/services}, so Spark's writers use it too for {@code faulty:} paths.
  */
 public final class FaultyFileSystem extends RawLocalFileSystem {
@@ -31,6 +32,8 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
     private static volatile BiConsumer<Path, Path> beforeRename = (from, to) -> { };
     private static volatile Predicate<String> failingReads = name -> false;
     private static volatile Predicate<String> failingListings = name -> false;
+    private static volatile Predicate<String> refusedListings = name -> false;
+    private static volatile Predicate<String> failingLookups = name -> false;
     private static final AtomicInteger OPENS = new AtomicInteger();
 
     /** The disk holds only this many more bytes from now on. */
@@ -53,6 +56,16 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
         failingListings = failing;
     }
 
+    /** Listings of a directory whose name {@code refused} accepts are refused, as a directory not ours to read. */
+    public static void refuseListings(Predicate<String> refused) {
+        refusedListings = refused;
+    }
+
+    /** Lookups (status, exists) of a path whose name {@code failing} accepts fail, as a lost connection would. */
+    public static void failLookups(Predicate<String> failing) {
+        failingLookups = failing;
+    }
+
     /** How many times a file was opened since the last {@link #reset}. */
     public static int opens() {
         return OPENS.get();
@@ -64,6 +77,8 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
         beforeRename((from, to) -> { });
         failReads(name -> false);
         failListings(name -> false);
+        refuseListings(name -> false);
+        failLookups(name -> false);
         OPENS.set(0);
     }
 
@@ -116,7 +131,26 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
         if (failingListings.test(f.getName())) {
             throw new IOException("Connection reset (FaultyFileSystem)");
         }
+        if (refusedListings.test(f.getName())) {
+            throw new java.nio.file.AccessDeniedException(f.toString(), null, "Permission denied (FaultyFileSystem)");
+        }
         return super.listStatus(f);
+    }
+
+    @Override
+    public FileStatus getFileStatus(Path f) throws IOException {
+        if (failingLookups.test(f.getName())) {
+            throw new IOException("Connection reset (FaultyFileSystem)");
+        }
+        return super.getFileStatus(f);
+    }
+
+    @Override
+    public boolean exists(Path f) throws IOException {
+        if (failingLookups.test(f.getName())) {
+            throw new IOException("Connection reset (FaultyFileSystem)");
+        }
+        return super.exists(f);
     }
 
     /** A {@code faulty:} URI for a local path. */

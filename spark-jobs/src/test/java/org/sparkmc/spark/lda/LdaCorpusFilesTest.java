@@ -182,8 +182,8 @@ class LdaCorpusFilesTest extends SparkTestBase {
         Path vocab = Files.writeString(tmp.resolve("vocab.txt"), VOCAB3);
         FaultyFileSystem.failListings(name -> name.equals("docword"));
         try {
-            BadInputTest.Result r = BadInputTest.runCapturing("lda", "--docword", FaultyFileSystem.uri(dir),
-                    "--vocab", vocab.toString(), "--topics", "2", "--sweeps", "2", "--out", tmp.resolve("out").toString());
+            BadInputTest.Result r = BadInputTest.runCapturing("lda", "--docword", FaultyFileSystem.uri(dir), "--vocab",
+                    vocab.toString(), "--topics", "2", "--sweeps", "2", "--out", tmp.resolve("out").toString());
             assertEquals(ExitCode.FAILURE, r.code(), r.err());
             assertTrue(r.err().contains("docword: the file system failed to list it: Connection reset"), r.err());
             assertEquals(1, r.err().strip().lines().count(), r.err());
