@@ -50,8 +50,9 @@ import scala.runtime.AbstractFunction1;
  * {@link ModelParallelDriver.TotalsSync#SUB_STEP}, and {@code check} compares the final counts with it.
  *
  * <p>Usage: {@code RelayedModelParallelPrototype <K> <alpha> <P> <sweeps> [check]}, Spark's JVM flags; prints the
- * tokens per second over the sweeps (from the stage's submission to the last sub-step's round, as the job times its
- * relayed steps) and the first sweeps' times.
+ * tokens per second over the sweeps (from before the counts' broadcast and the stage's submission to the last
+ * sub-step's round, as the job times its relayed steps), the first sweeps' times, and each task's sampling, exchange
+ * and merge times.
  */
 public final class RelayedModelParallelPrototype {
     private RelayedModelParallelPrototype() {

@@ -12,7 +12,7 @@ import org.sparkmc.core.InvalidInputException;
 final class SideBySideLists {
     /** What is wrong and what to write instead. */
     static final String PROBLEM = "two lists side by side, \"] [\", are joined into one list by HOCON; put a comma "
-            + "between them";
+            + "between them if they are elements of a list, or write them as one list";
 
     private SideBySideLists() {
     }

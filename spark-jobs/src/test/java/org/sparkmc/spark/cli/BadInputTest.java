@@ -314,7 +314,7 @@ public class BadInputTest extends SparkTestBase {
      */
     @Test
     void listsSideBySideAreRefusedWithWhereTheyAre() throws IOException {
-        String problem = "two lists side by side, \"] [\", are joined into one list by HOCON; put a comma between them";
+        String problem = SideBySideLists.PROBLEM;
         Path conf = Files.writeString(tmp.resolve("run.conf"), "model = bimodal\nmodel-params {\n"
                 + "  threshold = [[1, 1] [0, 1]]\n}\n");
         Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());

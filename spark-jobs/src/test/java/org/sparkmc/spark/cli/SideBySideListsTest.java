@@ -3,6 +3,7 @@ package org.sparkmc.spark.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
@@ -61,8 +62,9 @@ class SideBySideListsTest {
         Path conf = Files.writeString(tmp.resolve("run.conf"), "chains = 4\nmodel-params {\n"
                 + "  F = [[1, 1] [0, 1]]\n}\n");
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> ConfigFile.load(conf.toString()));
-        assertEquals(conf + ":3:13: two lists side by side, \"] [\", are joined into one list by HOCON; put a comma "
-                + "between them", e.getMessage());
+        assertEquals(conf + ":3:13: " + SideBySideLists.PROBLEM, e.getMessage());
+        assertTrue(SideBySideLists.PROBLEM.startsWith("two lists side by side, \"] [\", are joined into one list by "
+                + "HOCON; put a comma between them if they are elements of a list, or write them as one list"));
     }
 
     @Test
@@ -85,8 +87,7 @@ class SideBySideListsTest {
     void aParamWithListsSideBySideIsRefusedNamingIt() {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> new Job().modelParams(Map.of("F", "[[1, 1] [0, 1]]")));
-        assertEquals("--param F=[[1, 1] [0, 1]]: two lists side by side, \"] [\", are joined into one list by HOCON; "
-                + "put a comma between them", e.getMessage());
+        assertEquals("--param F=[[1, 1] [0, 1]]: " + SideBySideLists.PROBLEM, e.getMessage());
     }
 
     @ParameterizedTest
