@@ -31,29 +31,29 @@ class InputStorageFailureTest {
     void smcObservationDirectory() throws IOException {
         Path obs = Files.createDirectory(tmp.resolve("obs"));
         Files.writeString(obs.resolve("part-0.csv"), "flow\n1120\n1160\n963\n");
-        FaultyFileSystem.failLookups(name -> name.equals("obs"));
-        assertFails(ExitCode.FAILURE, "obs: the file system failed to look it up: Connection reset", smc(obs));
-        FaultyFileSystem.reset();
-        FaultyFileSystem.failListings(name -> name.equals("obs"));
-        assertFails(ExitCode.FAILURE, "obs: the file system failed to list it: Connection reset", smc(obs));
-        FaultyFileSystem.reset();
-        FaultyFileSystem.refuseListings(name -> name.equals("obs"));
-        assertFails(ExitCode.BAD_INPUT, "obs cannot be listed: ", smc(obs));
+        assertFaults("obs", "look it up", smc(obs));
     }
 
     @Test
     void diagnoseDrawsDirectory() throws IOException {
         Path draws = Files.createDirectory(tmp.resolve("draws"));
         Files.writeString(draws.resolve("a.csv"), "chain,draw,a\n1,1,0.5\n2,1,0.4\n");
-        FaultyFileSystem.failLookups(name -> name.equals("draws"));
-        assertFails(ExitCode.FAILURE, "draws: the file system failed to list what matches it: Connection reset",
-                diagnose(draws));
+        assertFaults("draws", "list what matches it", diagnose(draws)); // a path is globbed to be looked up
+    }
+
+    /**
+     * The three faults on the directory {@code name} in turn: its lookup fails ({@code lookup} says what the message
+     * says failed), its listing fails, its listing is refused.
+     */
+    private void assertFaults(String name, String lookup, String[] args) {
+        FaultyFileSystem.failLookups(name::equals);
+        assertFails(ExitCode.FAILURE, name + ": the file system failed to " + lookup + ": Connection reset", args);
         FaultyFileSystem.reset();
-        FaultyFileSystem.failListings(name -> name.equals("draws"));
-        assertFails(ExitCode.FAILURE, "draws: the file system failed to list it: Connection reset", diagnose(draws));
+        FaultyFileSystem.failListings(name::equals);
+        assertFails(ExitCode.FAILURE, name + ": the file system failed to list it: Connection reset", args);
         FaultyFileSystem.reset();
-        FaultyFileSystem.refuseListings(name -> name.equals("draws"));
-        assertFails(ExitCode.BAD_INPUT, "cannot read input '", diagnose(draws));
+        FaultyFileSystem.refuseListings(name::equals);
+        assertFails(ExitCode.BAD_INPUT, "Permission denied (FaultyFileSystem)", args);
     }
 
     private String[] smc(Path obs) {
