@@ -113,7 +113,8 @@ class ClusterIT {
     void chainsOnTheClusterEqualLocalMode() throws Exception {
         long appsBefore = applicationsRun();
         Path cluster = tmp.resolve("cluster");
-        Process p = onCluster(with(CHAINS, "--out", cluster.toString())).start();
+        // A Spark job per round here; the relayed stage is killingAnExecutorChangesNoDraw's.
+        Process p = onCluster(with(CHAINS, "--out", cluster.toString(), "--sync-via", "jobs")).start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), log);
         assertEquals(appsBefore + 2, applicationsRun(), "both workers ran executors for the job");
@@ -138,10 +139,15 @@ class ClusterIT {
         Path killed = tmp.resolve("killed");
         Path log = tmp.resolve("killed.log");
         Process job = onCluster(with(LONGER, "--out", killed.toString())).redirectOutput(log.toFile()).start();
-        killAnExecutorWhen(job, log, text -> text.contains(" sampling "));
+        // After round 2's line (" sampling " alone matched the first line, "… after 6 sampling rounds"), mid-stage.
+        killAnExecutorWhen(job, log, text -> text.contains("round 2/7 sampling"));
         assertTrue(job.waitFor(10, TimeUnit.MINUTES), "job did not finish");
         String output = Files.readString(log);
         assertEquals(0, job.exitValue(), output);
+        // It relays although its first round is its first job: Spark waited for both executors before scheduling.
+        // The kill lands in the relayed stage, which Spark reruns from the chains' states.
+        assertTrue(output.contains("chains: rounds relayed in one barrier stage"), output);
+        assertTrue(output.contains("round relay: a stage attempt ended early"), output);
         assertEquals(draws(undisturbed), draws(killed));
     }
 
