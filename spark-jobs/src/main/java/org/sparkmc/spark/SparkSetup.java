@@ -62,11 +62,6 @@ public final class SparkSetup {
         // (HDFS's, S3A's…), which Kryo's required registration cannot name in advance: a CSV table's header read of a
         // directory of 40 files failed so. The driver lists them itself instead.
         conf.setIfMissing("spark.sql.sources.parallelPartitionDiscovery.threshold", String.valueOf(Integer.MAX_VALUE));
-        // A relayed stage needs every partition's task slot at once, and the jobs choose it when they first step. On a
-        // standalone cluster Spark starts scheduling before any executor has registered (its ratio is 0 there, 0.8
-        // on YARN and Kubernetes), so chains, whose first step is its first job, saw no slot and ran a job per round.
-        // Spark waits for all the executors asked for, up to spark.scheduler.maxRegisteredResourcesWaitingTime.
-        conf.setIfMissing("spark.scheduler.minRegisteredResourcesRatio", "1.0");
         return conf;
     }
 

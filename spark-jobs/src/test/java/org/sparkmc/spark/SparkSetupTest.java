@@ -18,17 +18,6 @@ class SparkSetupTest {
         assertEquals("local[*]", conf.get("spark.master"));
     }
 
-    /**
-     * Scheduling waits for every executor asked for (ClusterIT's chains run relays because of it), unless the cluster
-     * says otherwise.
-     */
-    @Test
-    void schedulingWaitsForTheExecutorsUnlessTheClusterSaysOtherwise() {
-        String ratio = "spark.scheduler.minRegisteredResourcesRatio";
-        assertEquals("1.0", SparkSetup.withDefaults(new SparkConf(false), "t").get(ratio));
-        assertEquals("0.5", SparkSetup.withDefaults(new SparkConf(false).set(ratio, "0.5"), "t").get(ratio));
-    }
-
     @Test
     void aClustersOwnRegistratorIsKeptAndOursAdded() {
         SparkConf conf = new SparkConf(false).set("spark.kryo.registrator", "com.example.Reg")

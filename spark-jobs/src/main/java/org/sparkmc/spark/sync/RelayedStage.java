@@ -8,6 +8,8 @@ import org.apache.spark.ShuffleDependency;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.runtime.AbstractFunction1;
 
 /**
@@ -18,6 +20,7 @@ import scala.runtime.AbstractFunction1;
  * which round is the last.
  */
 public final class RelayedStage {
+    private static final Logger LOG = LoggerFactory.getLogger(RelayedStage.class);
     private static final long POLL_MILLIS = 200;
 
     private RelayedStage() {
@@ -34,6 +37,30 @@ public final class RelayedStage {
     /** The task slots of the executors registered now. */
     public static int slots(JavaSparkContext sc) {
         return sc.sc().maxNumConcurrentTasks(sc.sc().resourceProfileManager().defaultResourceProfile());
+    }
+
+    /**
+     * Waits until the executors registered have {@code partitions} task slots, but never in local mode (its slots are
+     * there from the start), under dynamic allocation (executors come with tasks), or past
+     * {@code spark.scheduler.maxRegisteredResourcesWaitingTime} (30 s by default) from the context's start, Spark's
+     * own bound on waiting for executors. A standalone cluster schedules before any executor has registered, so a
+     * job whose first step was its first Spark job (chains) found no slot, and never relayed.
+     */
+    public static void awaitSlots(JavaSparkContext sc, int partitions) {
+        if (sc.isLocal() || dynamicAllocation(sc) || slots(sc) >= partitions) {
+            return;
+        }
+        long deadline = sc.startTime()
+                + sc.getConf().getTimeAsMs("spark.scheduler.maxRegisteredResourcesWaitingTime", "30s");
+        LOG.info("waiting up to {} s for the executors to register {} task slots (they have {})",
+                Math.max(0, (deadline - System.currentTimeMillis()) / 1000), partitions, slots(sc));
+        try {
+            while (slots(sc) < partitions && System.currentTimeMillis() < deadline) {
+                Thread.sleep(POLL_MILLIS / 2);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public static boolean dynamicAllocation(JavaSparkContext sc) {

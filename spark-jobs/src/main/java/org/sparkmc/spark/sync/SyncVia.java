@@ -34,7 +34,8 @@ public enum SyncVia {
      * Whether a job of {@code partitions} partitions runs its steps relayed now (asked for, or AUTO and the stage fits:
      * {@link RelayedStage#fits}), with the reason: the option, and the task slots or dynamic allocation it was weighed
      * against. An asked-for relay that cannot fit is refused: Spark would otherwise retry the barrier stage's slot
-     * check for ten minutes.
+     * check for ten minutes. On a cluster whose executors are still registering, it first waits for them
+     * ({@link RelayedStage#awaitSlots}).
      *
      * @throws InvalidInputException for RELAY when the stage cannot fit
      */
@@ -43,6 +44,7 @@ public enum SyncVia {
         if (this == JOBS) {
             return new Choice(false, option);
         }
+        RelayedStage.awaitSlots(sc, partitions);
         boolean fits = RelayedStage.fits(sc, partitions);
         String room = RelayedStage.dynamicAllocation(sc) ? "dynamic allocation is on"
                 : partitions + " partitions need " + partitions + " task slots and the executors have "
