@@ -33,6 +33,8 @@ import picocli.CommandLine.Model.OptionSpec;
 public final class Main implements Callable<Integer> {
     /** Hadoop's message when a scheme's configured file system class is missing (s3a:// without hadoop-aws). */
     private static final Pattern MISSING_FILE_SYSTEM = Pattern.compile("Class (\\S+FileSystem) not found");
+    private static final String SCHEME_HINT = ": give a path in a scheme Hadoop serves here (a local path, file:, "
+            + "hdfs://, or one whose file system's jars are on the class path)";
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -155,7 +157,7 @@ public final class Main implements Callable<Integer> {
     private static InvalidInputException badInput(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof InvalidInputException bad) {
-                return bad;
+                return withSchemeHint(bad);
             }
             InvalidInputException noFileSystem = noFileSystem(t);
             if (noFileSystem != null) {
@@ -165,14 +167,23 @@ public final class Main implements Callable<Integer> {
         return null;
     }
 
+    /** {@code bad}, with what to do added when a path's scheme no file system serves is what it reports. */
+    private static InvalidInputException withSchemeHint(InvalidInputException bad) {
+        for (Throwable t = bad.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof UnsupportedFileSystemException) {
+                return new InvalidInputException(bad.getMessage() + SCHEME_HINT, bad);
+            }
+        }
+        return bad;
+    }
+
     /**
      * A path whose scheme no Hadoop file system on the class path serves (a typo, or s3a:// without hadoop-aws),
      * wherever it was opened: bad input, with what to do; else null.
      */
     private static InvalidInputException noFileSystem(Throwable t) {
         if (t instanceof UnsupportedFileSystemException u) {
-            return new InvalidInputException(u.getMessage() + ": give a path in a scheme Hadoop serves here (a local "
-                    + "path, file:, hdfs://, or one whose file system's jars are on the class path)", u);
+            return new InvalidInputException(u.getMessage() + SCHEME_HINT, u);
         }
         Matcher m = t instanceof ClassNotFoundException && t.getMessage() != null
                 ? MISSING_FILE_SYSTEM.matcher(t.getMessage()) : null;

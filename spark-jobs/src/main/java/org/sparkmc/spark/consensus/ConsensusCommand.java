@@ -224,7 +224,7 @@ public final class ConsensusCommand extends JobCommand {
                 throw new InvalidInputException("--data " + location + ": no such file or directory");
             }
         } catch (IOException e) {
-            throw new InvalidInputException("--data " + location + ": cannot be read: " + e.getMessage(), e);
+            throw new InvalidInputException("--data " + location + ": cannot be read: " + StorageFailure.reason(e), e);
         }
         if (format != null) {
             Require.oneOf(format, List.of("parquet", "csv"), "--format");

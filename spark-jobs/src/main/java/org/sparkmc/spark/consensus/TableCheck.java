@@ -85,7 +85,7 @@ final class TableCheck {
                 parquet(hadoop, path, entries, checked, named, response, features);
             }
         } catch (IOException e) { // not there, or not ours to read: the file system's failures are StorageFailures
-            throw new InvalidInputException("--data " + path + ": cannot be read: " + e.getMessage(), e);
+            throw new InvalidInputException("--data " + path + ": cannot be read: " + StorageFailure.reason(e), e);
         }
     }
 

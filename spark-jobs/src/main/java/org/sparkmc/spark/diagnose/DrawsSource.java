@@ -84,17 +84,24 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         for (String input : inputs) {
             try {
                 Path path = UserPaths.path("input", input);
-                FileStatus[] found = StorageFailure.glob(path.getFileSystem(hadoop), path);
+                FileSystem fs = path.getFileSystem(hadoop);
+                FileStatus one = isPattern(input) ? null : StorageFailure.statusIfAny(fs, path);
+                FileStatus[] found = isPattern(input) ? StorageFailure.glob(fs, path)
+                        : one == null ? null : new FileStatus[] {one};
                 if (found == null || found.length == 0) {
                     throw new InvalidInputException("input '" + input + "' does not exist (no file matches)");
                 }
                 Arrays.sort(found, Comparator.comparing(f -> f.getPath().toString()));
                 all.addAll(Arrays.asList(found));
             } catch (IOException e) {
-                throw new InvalidInputException("cannot read input '" + input + "': " + e.getMessage(), e);
+                throw new InvalidInputException("cannot read input '" + input + "': " + StorageFailure.reason(e), e);
             }
         }
         return all;
+    }
+
+    private static boolean isPattern(String input) {
+        return input.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
     }
 
     /**
@@ -121,7 +128,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                     resolved.add(drawsStatus);
                 }
             } catch (IOException e) {
-                throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + e.getMessage(), e);
+                throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + StorageFailure.reason(e), e);
             }
         }
         return resolved;
@@ -139,7 +146,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                     return "parquet";
                 }
             } catch (IOException e) { // not there any more, or not ours to list
-                throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + e.getMessage(), e);
+                throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + StorageFailure.reason(e), e);
             }
         }
         List<String> texts = files(matches, hadoop);
@@ -170,7 +177,8 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                             .map(s -> s.getPath().toString()).filter(name -> name.endsWith(".csv")).sorted()
                             .forEach(files::add);
                 } catch (IOException e) { // not there any more, or not ours to list
-                    throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + e.getMessage(), e);
+                    throw new InvalidInputException("cannot read input '" + f.getPath() + "': "
+                            + StorageFailure.reason(e), e);
                 }
             } else {
                 files.add(f.getPath().toString());
@@ -179,8 +187,8 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         if (files.isEmpty()) {
             throw new InvalidInputException("no .csv file in the inputs (" + matches.stream().map(f -> f.getPath()
                     .toString()).reduce((a, b) -> a + ", " + b).orElse("") + "); diagnose reads CmdStan or chain,draw "
-                    + "CSV files named .csv, and Parquet draws: .parquet files, or directories holding them, also in "
-                    + "subdirectories (--format auto or parquet)");
+                    + "CSV files named .csv (in a directory, names starting with _ or . are skipped), and Parquet draws: "
+                    + ".parquet files, or directories holding them, also in subdirectories (--format auto or parquet)");
         }
         return files;
     }

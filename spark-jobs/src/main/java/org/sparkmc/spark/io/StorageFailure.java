@@ -23,15 +23,18 @@ import org.apache.parquet.io.SeekableInputStream;
 public final class StorageFailure extends UncheckedIOException {
     /** @param failed what the file system failed to do, e.g. "read it" */
     private StorageFailure(Path file, String failed, IOException cause) {
-        super(file + ": the file system failed to " + failed + ": " + firstLine(cause), cause);
+        super(file + ": the file system failed to " + failed + ": " + reason(cause), cause);
     }
 
     private StorageFailure(Path file, IOException cause) {
         this(file, "read it", cause);
     }
 
-    /** The cause's message's first line (a remote exception's spans several), or its class when it has none. */
-    private static String firstLine(IOException cause) {
+    /**
+     * What went wrong, in one line: the message's first line (a remote exception's, HDFS' refusals among them, carries
+     * the server's stack trace), or the exception's class when it has none.
+     */
+    public static String reason(IOException cause) {
         String message = cause.getMessage();
         return message == null || message.isBlank() ? cause.getClass().getSimpleName()
                 : message.strip().lines().findFirst().orElse("");

@@ -305,7 +305,7 @@ public final class LdaCorpusReader {
             }
             return files.stream().sorted(Comparator.comparing(Path::toString)).toArray(Path[]::new);
         } catch (IOException e) {
-            throw new InvalidInputException("cannot read " + label + " " + location + ": " + e.getMessage(), e);
+            throw new InvalidInputException("cannot read " + label + " " + location + ": " + StorageFailure.reason(e), e);
         } catch (IllegalArgumentException e) {
             InvalidInputException colon = UserPaths.unlistable(option, location, e);
             throw colon == null ? e : colon;

@@ -113,7 +113,7 @@ public final class ObservationFeed {
             }
             return feed;
         } catch (IOException e) { // not ours to read: the file system's own failures are StorageFailures
-            throw new InvalidInputException("observations '" + location + "' cannot be read: " + e.getMessage(), e);
+            throw new InvalidInputException("observations '" + location + "' cannot be read: " + StorageFailure.reason(e), e);
         }
     }
 
@@ -197,7 +197,7 @@ public final class ObservationFeed {
         try {
             listing = StorageFailure.list(fs, location);
         } catch (IOException e) { // gone, or not ours to list: the file system's own failures are StorageFailures
-            throw new InvalidInputException("observations " + location + " cannot be listed: " + e.getMessage(), e);
+            throw new InvalidInputException("observations " + location + " cannot be listed: " + StorageFailure.reason(e), e);
         }
         Path next = null;
         long notAfter = 0;
@@ -235,7 +235,7 @@ public final class ObservationFeed {
             return StorageFailure.statusIfAny(fs, p) != null;
         } catch (IOException e) { // not ours to read: the file system's own failures are StorageFailures
             throw new InvalidInputException("observations " + location + ": " + p.getName() + " cannot be read: "
-                    + e.getMessage(), e);
+                    + StorageFailure.reason(e), e);
         }
     }
 

@@ -71,6 +71,18 @@ public class OutputSafetyTest extends SparkTestBase {
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("No FileSystem for scheme \"foo\": give a path in a scheme Hadoop serves here"),
                 r.err());
+        // An input in such a scheme too, wherever the job names it (smc's said only "cannot be read").
+        for (String[] input : List.of(new String[] {"smc", "--data", "foo://x/obs"},
+                new String[] {"diagnose", "foo://x/draws"}, new String[] {"lda", "--text", "foo://x/t.txt"})) {
+            String[] args = java.util.Arrays.copyOf(input, input.length + 2);
+            args[input.length] = "--out";
+            args[input.length + 1] = tmp.resolve("out").toString();
+            r = runCapturing(args);
+            assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+            assertTrue(r.err().contains("No FileSystem for scheme \"foo\": give a path in a scheme Hadoop serves "
+                    + "here"), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+        }
         r = runCapturing(chains("--out", "s3a://bucket/x"));
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("Hadoop's file system org.apache.hadoop.fs.s3a.S3AFileSystem is not on the class "

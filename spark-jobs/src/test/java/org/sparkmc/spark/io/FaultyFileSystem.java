@@ -132,7 +132,9 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
             throw new IOException("Connection reset (FaultyFileSystem)");
         }
         if (refusedListings.test(f.getName())) {
-            throw new java.nio.file.AccessDeniedException(f.toString(), null, "Permission denied (FaultyFileSystem)");
+            // As HDFS' refusals do, the message goes on with the server's stack trace.
+            throw new java.nio.file.AccessDeniedException(f.toString(), null, "Permission denied (FaultyFileSystem)\n"
+                    + "\tat org.apache.hadoop.hdfs.server.namenode.FSPermissionChecker.check(FSPermissionChecker.java:1)");
         }
         return super.listStatus(f);
     }
