@@ -144,7 +144,7 @@ class ClusterIT {
         assertTrue(job.waitFor(10, TimeUnit.MINUTES), "job did not finish");
         String output = Files.readString(log);
         assertEquals(0, job.exitValue(), output);
-        // It relays although its first round is its first job: Spark waited for both executors before scheduling.
+        // It relays although its first round is its first job: the choice waited for both executors' slots.
         // The kill lands in the relayed stage, which Spark reruns from the chains' states.
         assertTrue(output.contains("chains: rounds relayed in one barrier stage"), output);
         assertTrue(output.contains("round relay: a stage attempt ended early"), output);
