@@ -54,7 +54,7 @@ final class RelayedRounds extends AbstractFunction1<Iterator<ChainState>, Iterat
         CollectionConverters.asJava(partition).forEachRemaining(states::add);
         List<RoundResult> kept = new ArrayList<>();
         int rows = config.summarisedRows();
-        try (RoundClient client = relay.connect(context.partitionId(), context.stageAttemptNumber())) {
+        try (RoundClient client = relay.connect(context)) {
             for (int r = first; r <= config.lastRound(); r++) {
                 boolean warmup = r <= config.warmupRounds();
                 List<RoundResult> results = new ArrayList<>(states.size());

@@ -78,7 +78,7 @@ final class RelayedSweeps extends AbstractFunction1<Iterator<LdaBlock>, Iterator
         boolean keeper = context.partitionId() == 0;
         double wordTerm = Double.NaN;
         TopicWordCounts wanted = null;
-        try (RoundClient client = relay.connect(context.partitionId(), context.stageAttemptNumber())) {
+        try (RoundClient client = relay.connect(context)) {
             for (int s = 0; s < steps; s++) {
                 List<LdaBlock.BlockFigures> figures = new ArrayList<>(blocks.size());
                 for (int i = 0; i < blocks.size(); i++) {

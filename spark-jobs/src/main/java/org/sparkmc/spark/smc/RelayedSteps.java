@@ -93,7 +93,7 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
         int numBlocks = partitioner.blocks();
         double prev = previousLogSum;
         int round = 0;
-        try (RoundClient client = relay.connect(me, context.stageAttemptNumber())) {
+        try (RoundClient client = relay.connect(context)) {
             for (int k = 0; k < observations.size(); k++) {
                 int n = first + k;
                 List<ParticleBlock.Report> reports = new ArrayList<>(numBlocks);
