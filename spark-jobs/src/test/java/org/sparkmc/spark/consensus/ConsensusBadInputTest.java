@@ -273,26 +273,6 @@ class ConsensusBadInputTest extends SparkTestBase {
     }
 
     /**
-     * A file system's failure while the table's directory is listed is no bad input either: exit 1 in one line naming
-     * the directory, before Spark starts, and nothing written.
-     */
-    @Test
-    void aFileSystemFailureListingTheTableExitsOne() throws IOException {
-        Path dir = Files.createDirectory(tmp.resolve("listed.csv"));
-        Files.writeString(dir.resolve("part-0.csv"), "y,x1\n1,0.5\n0,0.1\n");
-        FaultyFileSystem.failListings(name -> name.equals("listed.csv"));
-        try {
-            BadInputTest.Result r = run(FaultyFileSystem.uri(dir));
-            assertEquals(ExitCode.FAILURE, r.code(), r.err());
-            assertTrue(r.err().contains("listed.csv: the file system failed to list it: Connection reset"), r.err());
-            assertEquals(1, r.err().strip().lines().count(), r.err());
-            assertFalse(Files.exists(tmp.resolve("out")), "nothing written");
-        } finally {
-            FaultyFileSystem.reset();
-        }
-    }
-
-    /**
      * Only a directory's first {@value TableCheck#CHECKED_FILES} files are read before Spark starts (each a request
      * to an object store): a later file's header unlike the first's is left to Spark's header check, and the table
      * is not refused as without rows when only a later file has rows.

@@ -20,7 +20,6 @@ import org.sparkmc.core.lda.Corpus;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
-import org.sparkmc.spark.io.FaultyFileSystem;
 
 /**
  * The lda job's corpus files as bytes rather than as text (issue 18, item 10): compression that contradicts the name
@@ -168,29 +167,6 @@ class LdaCorpusFilesTest extends SparkTestBase {
         }
         Files.writeString(dir.resolve("part-00002"), "3 3 1\n");
         assertBadInput(lda(dir, vocab), "more body lines than the header's NNZ=5");
-    }
-
-    /**
-     * The file system's failure to list a docword directory (a lost connection) is no bad input: exit 1 in one line,
-     * for a scheduler to retry (it was exit 2, "cannot read --docword"), and nothing written.
-     */
-    @Test
-    void aFileSystemFailureListingTheDocwordDirectoryExitsOne() throws IOException {
-        Path dir = Files.createDirectories(tmp.resolve("docword"));
-        Files.writeString(dir.resolve("header"), "3\n3\n1\n");
-        Files.writeString(dir.resolve("part-00000"), "1 1 2\n");
-        Path vocab = Files.writeString(tmp.resolve("vocab.txt"), VOCAB3);
-        FaultyFileSystem.failListings(name -> name.equals("docword"));
-        try {
-            BadInputTest.Result r = BadInputTest.runCapturing("lda", "--docword", FaultyFileSystem.uri(dir), "--vocab",
-                    vocab.toString(), "--topics", "2", "--sweeps", "2", "--out", tmp.resolve("out").toString());
-            assertEquals(ExitCode.FAILURE, r.code(), r.err());
-            assertTrue(r.err().contains("docword: the file system failed to list it: Connection reset"), r.err());
-            assertEquals(1, r.err().strip().lines().count(), r.err());
-            assertFalse(Files.exists(tmp.resolve("out")), "nothing written");
-        } finally {
-            FaultyFileSystem.reset();
-        }
     }
 
     @Test
