@@ -136,7 +136,7 @@ public final class CheckpointStates {
         if (!doc.containsKey("fingerprint")) {
             throw new IllegalArgumentException("a checkpoint state needs its fingerprint");
         }
-        CheckpointLease.checkHeld(dir);
+        checkHeld();
         try {
             String body = JSON.writeValueAsString(doc);
             String content = body + CHECKSUM + sha256(body.getBytes(StandardCharsets.UTF_8)) + "\n";
@@ -161,7 +161,7 @@ public final class CheckpointStates {
      * the file is whole or absent; returns their SHA-256, for the state that will refer to it.
      */
     public String writeFile(String name, byte[] bytes) throws IOException {
-        CheckpointLease.checkHeld(dir);
+        checkHeld();
         Path target = new Path(dir, name);
         Path tmp = new Path(target.getParent(), "." + target.getName() + ".tmp");
         try (OutputStream out = fs.create(tmp, true)) {
@@ -195,7 +195,7 @@ public final class CheckpointStates {
 
     /** Moves {@code from} (a file or directory) to {@code to}, replacing whatever is there. */
     public void replace(Path from, Path to) throws IOException {
-        CheckpointLease.checkHeld(dir);
+        checkHeld();
         fs.delete(to, true);
         if (!fs.rename(from, to)) {
             throw new IOException("rename " + from + " -> " + to + " failed");

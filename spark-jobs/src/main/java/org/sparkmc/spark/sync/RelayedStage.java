@@ -52,8 +52,11 @@ public final class RelayedStage {
         }
         long deadline = sc.startTime()
                 + sc.getConf().getTimeAsMs("spark.scheduler.maxRegisteredResourcesWaitingTime", "30s");
+        if (System.currentTimeMillis() >= deadline) { // past the start: a job choosing again each step waits no more
+            return;
+        }
         LOG.info("waiting up to {} s for the executors to register {} task slots (they have {})",
-                Math.max(0, (deadline - System.currentTimeMillis()) / 1000), partitions, slots(sc));
+                (deadline - System.currentTimeMillis() + 999) / 1000, partitions, slots(sc));
         try {
             while (slots(sc) < partitions && System.currentTimeMillis() < deadline) {
                 Thread.sleep(POLL_MILLIS / 2);
