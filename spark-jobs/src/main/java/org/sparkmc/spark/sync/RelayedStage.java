@@ -5,9 +5,12 @@ import java.util.function.Consumer;
 import org.apache.spark.JavaFutureActionWrapper;
 import org.apache.spark.MapOutputStatistics;
 import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkStatusTracker;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.BarrierJobSlotsNumberCheckFailed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.runtime.AbstractFunction1;
@@ -22,6 +25,8 @@ import scala.runtime.AbstractFunction1;
 public final class RelayedStage {
     private static final Logger LOG = LoggerFactory.getLogger(RelayedStage.class);
     private static final long POLL_MILLIS = 200;
+    /** How long {@link #mapStageOnly} waits to see a submitted stage start or fail. */
+    private static final long ACCEPT_MILLIS = 10_000;
 
     private RelayedStage() {
     }
@@ -76,17 +81,64 @@ public final class RelayedStage {
      * without the result stage that an action would add to read the shuffle back, a few tens of milliseconds on two
      * cores. Through Spark's {@code submitMapStage}, which its Scala API keeps to Spark's own packages.
      *
+     * <p>Spark checks that a barrier stage has a slot for every task when the stage is submitted. For a job it
+     * retries a failed check ({@code spark.scheduler.barrier.maxConcurrentTasksCheck.interval} apart, at most
+     * {@code .maxFailures} times), so a job submitted while a lost executor is being replaced waits for it; a map stage
+     * submitted alone fails at once. This method retries it as Spark retries a job: it returns once the stage has
+     * passed the check, or has failed for another reason, or has failed the check that often.
+     *
      * @param shuffled a pair RDD straight out of a shuffle ({@code partitionBy}) whose map side is the barrier stage
      */
-    public static JavaFutureAction<Void> mapStageOnly(JavaPairRDD<?, ?> shuffled) {
+    public static JavaFutureAction<Void> mapStageOnly(JavaPairRDD<?, ?> shuffled) throws InterruptedException {
+        SparkConf conf = shuffled.context().getConf();
+        return mapStageOnly(shuffled,
+                conf.getInt("spark.scheduler.barrier.maxConcurrentTasksCheck.maxFailures", 40),
+                conf.getTimeAsMs("spark.scheduler.barrier.maxConcurrentTasksCheck.interval", "15s"));
+    }
+
+    /** As {@link #mapStageOnly(JavaPairRDD)}, with Spark's two settings given. */
+    static JavaFutureAction<Void> mapStageOnly(JavaPairRDD<?, ?> shuffled, int maxFailures, long intervalMillis)
+            throws InterruptedException {
         ShuffleDependency<?, ?, ?> dependency = (ShuffleDependency<?, ?, ?>) shuffled.rdd().dependencies().head();
-        return new JavaFutureActionWrapper<>(shuffled.context().submitMapStage(dependency),
-                new AbstractFunction1<MapOutputStatistics, Void>() {
-                    @Override
-                    public Void apply(MapOutputStatistics statistics) {
-                        return null;
-                    }
-                });
+        for (int failures = 1; ; failures++) {
+            JavaFutureAction<Void> stage = new JavaFutureActionWrapper<>(
+                    shuffled.context().submitMapStage(dependency), new AbstractFunction1<MapOutputStatistics, Void>() {
+                        @Override
+                        public Void apply(MapOutputStatistics statistics) {
+                            return null;
+                        }
+                    });
+            if (!failedSlotCheck(stage, shuffled.context().statusTracker()) || failures > maxFailures) {
+                return stage;
+            }
+            LOG.warn("the barrier stage needs {} task slots at once and the executors have {} now; trying again in "
+                    + "{} ms ({} of {})", shuffled.getNumPartitions(), shuffled.context().maxNumConcurrentTasks(
+                    shuffled.context().resourceProfileManager().defaultResourceProfile()), intervalMillis, failures,
+                    maxFailures);
+            Thread.sleep(intervalMillis);
+        }
+    }
+
+    /**
+     * Waits until Spark has either started {@code stage}'s job (it passed the slot check) or ended it, and returns
+     * whether it ended for want of slots. Gives up waiting after {@link #ACCEPT_MILLIS}, as if started.
+     */
+    private static boolean failedSlotCheck(JavaFutureAction<Void> stage, SparkStatusTracker status)
+            throws InterruptedException {
+        int job = stage.jobIds().get(0);
+        long deadline = System.nanoTime() + ACCEPT_MILLIS * 1_000_000L;
+        while (!stage.isDone() && status.getJobInfo(job).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(POLL_MILLIS / 20);
+        }
+        if (!stage.isDone()) {
+            return false;
+        }
+        try {
+            stage.get();
+            return false;
+        } catch (ExecutionException e) {
+            return e.getCause() instanceof BarrierJobSlotsNumberCheckFailed;
+        }
     }
 
     /** What the driver does with a round: returns whether the stage's tasks go on to another round. */
