@@ -36,7 +36,8 @@ import picocli.CommandLine.Model.OptionSpec;
  * an error with the file and line; an include names a file relative to the including one and must exist. Every file
  * read must be UTF-8 (else an error with its line and column), and the included files count as the run's inputs,
  * which an {@code --overwrite} never deletes. Two lists side by side on one line ({@code [1, 1] [0, 1]}, which HOCON
- * joins into one) are an error with the file, line and column ({@link SideBySideLists}). A relative
+ * joins into one) and a word after a list or an object on its line ({@code [1] x}, which HOCON drops) are an error
+ * with the file, line and column ({@link TextAfterLists}). A relative
  * path in the file (the value of an option whose parameter is a {@code PATH}, {@code DIR} or {@code FILE}) is
  * resolved against the file's directory, as HOCON resolves includes; absolute paths and URIs with a scheme
  * ({@code hdfs://}, {@code s3a://}, {@code file:}) are kept as written.
@@ -90,7 +91,7 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
     private static Config parse(File file, int depth, List<String> included) {
         byte[] bytes = read(file);
         checkUtf8(file, bytes);
-        SideBySideLists.checkFile(file.getPath(), new String(bytes, StandardCharsets.UTF_8));
+        TextAfterLists.checkFile(file.getPath(), new String(bytes, StandardCharsets.UTF_8));
         return ConfigFactory.parseFile(file, ConfigParseOptions.defaults().setAllowMissing(false)
                 .setIncluder(new FileIncluder(file, depth, included)));
     }

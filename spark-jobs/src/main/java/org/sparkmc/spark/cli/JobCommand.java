@@ -59,7 +59,8 @@ public abstract class JobCommand implements Callable<Integer> {
      * file, e.g. {@code --param 'F=[[1, 1], [0, 1]]'}, otherwise text).
      *
      * @throws InvalidInputException for a value in brackets that is no HOCON list, or holds two lists side by side
-     *     on one line ({@code [[1, 1] [0, 1]]}, which HOCON would join into one), naming the option
+     *     on one line ({@code [[1, 1] [0, 1]]}, which HOCON would join into one) or a word after a list
+     *     ({@code [1] x}, which HOCON would drop), naming the option
      */
     protected Map<String, Object> modelParams(Map<String, String> overrides) {
         Map<String, Object> values = new LinkedHashMap<>(configFile.block(MODEL_PARAMS));
@@ -71,10 +72,7 @@ public abstract class JobCommand implements Callable<Integer> {
     private static Object list(String key, String value) {
         String expected = "--param " + key + "=" + value + ": a value in brackets must be a list as in the config "
                 + "file, e.g. [1, 2] or [[1, 0], [0, 1]]";
-        if (!value.strip().endsWith("]")) { // HOCON would drop a word after the list without a word
-            throw new InvalidInputException(expected + ", and end with its closing bracket");
-        }
-        SideBySideLists.checkValue("--param " + key + "=" + value, value);
+        TextAfterLists.checkValue("--param " + key + "=" + value, value);
         try {
             return ConfigFactory.parseString("v = " + value).getList("v").unwrapped();
         } catch (ConfigException e) {

@@ -314,7 +314,7 @@ public class BadInputTest extends SparkTestBase {
      */
     @Test
     void listsSideBySideAreRefusedWithWhereTheyAre() throws IOException {
-        String problem = SideBySideLists.PROBLEM;
+        String problem = TextAfterLists.SIDE_BY_SIDE;
         Path conf = Files.writeString(tmp.resolve("run.conf"), "model = bimodal\nmodel-params {\n"
                 + "  threshold = [[1, 1] [0, 1]]\n}\n");
         Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());

@@ -3,18 +3,28 @@ package org.sparkmc.spark.cli;
 import org.sparkmc.core.InvalidInputException;
 
 /**
- * Refuses HOCON text that has two lists side by side on one line, {@code [[1, 1] [0, 1]]}: HOCON joins such lists
- * into one ("array concatenation", here {@code [[1, 1, 0, 1]]}), so a matrix typed with a comma missing between its
- * rows would be read as another matrix without a word. Lists on separate lines are separate elements, as HOCON
- * reads them, and are accepted; so is {@code ] [} inside a quoted string or a comment ({@code #}, {@code //}).
- * Model data files are read as JSON, which refuses lists side by side itself, so only HOCON needs this check.
+ * Refuses HOCON text that HOCON would read, without a word, as something else than what it says, after a list:
+ * <ul>
+ * <li>two lists side by side on one line, {@code [[1, 1] [0, 1]]}: HOCON joins them into one ("array
+ * concatenation", here {@code [[1, 1, 0, 1]]}), so a matrix typed with a comma missing between its rows would be
+ * read as another matrix;</li>
+ * <li>an unquoted word after a list or an object on its line, {@code [1] x [2]} or {@code {a: 1} x}: Typesafe
+ * Config drops the word ({@code [1, 2]}, {@code {a: 1}}).</li>
+ * </ul>
+ * Lists on separate lines are separate elements, as HOCON reads them, and are accepted; so are the same characters
+ * inside a quoted string or a comment ({@code #}, {@code //}), objects side by side (HOCON merges them, as it says)
+ * and a substitution after a list ({@code [1] ${x}}). Model data files are read as JSON, which refuses all of these
+ * itself, so only HOCON needs this check.
  */
-final class SideBySideLists {
-    /** What is wrong and what to write instead. */
-    static final String PROBLEM = "two lists side by side, \"] [\", are joined into one list by HOCON; put a comma "
-            + "between them if they are elements of a list, or write them as one list";
+final class TextAfterLists {
+    /** What is wrong with lists side by side, and what to write instead. */
+    static final String SIDE_BY_SIDE = "two lists side by side, \"] [\", are joined into one list by HOCON; put a "
+            + "comma between them if they are elements of a list, or write them as one list";
+    /** What is wrong with a word after a list or an object, and what to write instead. */
+    static final String WORD_AFTER = "a word after a list or an object on its line is dropped by HOCON (\"[1] x\" "
+            + "reads as [1]); put it in quotes inside the list, after a comma, or on a line of its own";
 
-    private SideBySideLists() {
+    private TextAfterLists() {
     }
 
     /**
@@ -25,9 +35,10 @@ final class SideBySideLists {
      * @throws InvalidInputException if the text holds such lists
      */
     static void checkFile(String file, String text) {
-        Position at = find(text);
-        if (at != null) {
-            throw new InvalidInputException(file + ":" + at.line() + ":" + at.column() + ": " + PROBLEM);
+        Finding found = find(text);
+        if (found != null) {
+            throw new InvalidInputException(file + ":" + found.at().line() + ":" + found.at().column() + ": "
+                    + found.problem());
         }
     }
 
@@ -39,8 +50,9 @@ final class SideBySideLists {
      * @throws InvalidInputException if the value holds such lists
      */
     static void checkValue(String what, String value) {
-        if (find(value) != null) {
-            throw new InvalidInputException(what + ": " + PROBLEM);
+        Finding found = find(value);
+        if (found != null) {
+            throw new InvalidInputException(what + ": " + found.problem());
         }
     }
 
@@ -48,16 +60,22 @@ final class SideBySideLists {
     record Position(int line, int column) {
     }
 
+    /** What is wrong ({@link #SIDE_BY_SIDE} or {@link #WORD_AFTER}) and where. */
+    record Finding(Position at, String problem) {
+    }
+
     /**
-     * The closing bracket of the first list followed on its line by another list's opening bracket, with only
-     * whitespace between them, outside quoted strings and comments; null when there is none. A leading byte-order
-     * mark is not counted, as HOCON drops it.
+     * The first of: a list's closing bracket followed on its line by another list's opening bracket, with only
+     * whitespace between them (found at the closing bracket); an unquoted word after a list's or an object's closing
+     * bracket on its line (found at the word). Quoted strings and comments do not count. Null when there is none. A
+     * leading byte-order mark is not counted, as HOCON drops it.
      */
-    static Position find(String text) {
+    static Finding find(String text) {
         int start = text.startsWith("\ufeff") ? 1 : 0;
         int line = 1;
         int lineStart = start;
-        Position closed = null; // the last ']' if only whitespace followed it on its line
+        Position closed = null; // the last ']' or '}' if only whitespace followed it on its line
+        boolean list = false; // whether that was a ']'
         int i = start;
         while (i < text.length()) {
             char c = text.charAt(i);
@@ -81,11 +99,14 @@ final class SideBySideLists {
             } else if (c == '"') {
                 closed = null;
                 i = endOfQuoted(text, i + 1);
-            } else if (c == '[' && closed != null) {
-                return closed;
+            } else if (c == '[' && closed != null && list) {
+                return new Finding(closed, SIDE_BY_SIDE);
+            } else if (closed != null && startsUnquotedText(c)) {
+                return new Finding(new Position(line, text.codePointCount(lineStart, i) + 1), WORD_AFTER);
             } else {
-                if (c == ']') {
+                if (c == ']' || c == '}') {
                     closed = new Position(line, text.codePointCount(lineStart, i) + 1);
+                    list = c == ']';
                 } else if (!isSpaceWithinLine(c)) {
                     closed = null;
                 }
@@ -93,6 +114,14 @@ final class SideBySideLists {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether {@code c} starts HOCON's unquoted text: not whitespace and none of the characters HOCON keeps for its
+     * syntax (a comment's {@code //} was dealt with before).
+     */
+    private static boolean startsUnquotedText(char c) {
+        return !isSpaceWithinLine(c) && "$\"{}[]:=,+#`^?!@*&\\".indexOf(c) < 0;
     }
 
     private static int endOfLine(String text, int from) {

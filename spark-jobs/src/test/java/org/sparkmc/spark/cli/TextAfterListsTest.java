@@ -1,0 +1,150 @@
+package org.sparkmc.spark.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkmc.core.InvalidInputException;
+
+/**
+ * Two lists side by side on one line, {@code [[1, 1] [0, 1]]}, which HOCON joins into {@code [[1, 1, 0, 1]]}, and a
+ * word after a list or an object on its line, {@code [1] x}, which HOCON drops, are refused in a config file (and the
+ * files it includes) and in a {@code --param} value; lists on separate lines or with a comma between them, and the
+ * same characters in a quoted string or a comment, are read as before.
+ */
+class TextAfterListsTest {
+    private static final List<List<Integer>> ROWS = List.of(List.of(1, 1), List.of(0, 1));
+
+    @TempDir
+    Path tmp;
+
+    /** What the check is for: HOCON joins lists side by side on one line, and keeps lines apart as elements. */
+    @Test
+    void hoconJoinsListsSideBySideOnOneLineOnly() {
+        assertEquals(List.of(List.of(1, 1, 0, 1)), ConfigFactory.parseString("v = [[1, 1] [0, 1]]").getAnyRef("v"));
+        assertEquals(ROWS, ConfigFactory.parseString("v = [\n  [1, 1]\n  [0, 1]\n]").getAnyRef("v"));
+        assertEquals(ROWS, ConfigFactory.parseString("v = [[1, 1], [0, 1]]").getAnyRef("v"));
+    }
+
+    @Test
+    void findsTheFirstListsClosingBracket() {
+        assertEquals(sideBySide(1, 11), TextAfterLists.find("F = [[1, 1] [0, 1]]"));
+        assertEquals(sideBySide(2, 8), TextAfterLists.find("a = 1\nF = [[1][0]]"));
+        assertEquals(sideBySide(1, 10), TextAfterLists.find("F = [1, 1]\t[0, 1]"));
+        assertEquals(sideBySide(3, 3), TextAfterLists.find("F = [\n  [1]\n  ]\u00a0[[2]]"));
+        assertEquals(sideBySide(2, 9), // columns of characters, not of UTF-16 units
+                TextAfterLists.find("s = \"\ud835\udf03\" # ] [\nt = [\"\ud835\udf03\"] [2]"));
+        assertEquals(sideBySide(1, 21), TextAfterLists.find("s = \"\"\"a\"\"\"\", F = [1] [2]"));
+        assertEquals(sideBySide(1, 6), TextAfterLists.find("\ufeffF = [] []"));
+    }
+
+    private static TextAfterLists.Finding sideBySide(int line, int column) {
+        return new TextAfterLists.Finding(new TextAfterLists.Position(line, column), TextAfterLists.SIDE_BY_SIDE);
+    }
+
+    private static TextAfterLists.Finding wordAfter(int line, int column) {
+        return new TextAfterLists.Finding(new TextAfterLists.Position(line, column), TextAfterLists.WORD_AFTER);
+    }
+
+    /** What the second check is for: Typesafe Config drops an unquoted word after a list or an object. */
+    @Test
+    void hoconDropsAWordAfterAListOrAnObject() {
+        assertEquals(List.of(1, 2), ConfigFactory.parseString("v = [1] x [2]").getAnyRef("v"));
+        assertEquals(List.of(List.of(1)), ConfigFactory.parseString("v = [[1] x]").getAnyRef("v"));
+        assertEquals(Map.of("a", 1), ConfigFactory.parseString("v = {a: 1} x").getAnyRef("v"));
+    }
+
+    @Test
+    void findsTheWordAfterAListOrAnObject() {
+        assertEquals(wordAfter(1, 9), TextAfterLists.find("F = [1] x [2]"));
+        assertEquals(wordAfter(1, 8), TextAfterLists.find("F = [1]x"));
+        assertEquals(wordAfter(2, 12), TextAfterLists.find("a = 1\nF = {a: 1}\tx.y # note"));
+        assertEquals(wordAfter(1, 11), TextAfterLists.find("F = [[1] \u00a0x]"));
+        assertEquals(wordAfter(1, 9), TextAfterLists.find("F = [1] 2")); // HOCON refuses this one itself
+        assertEquals(wordAfter(1, 20), TextAfterLists.find("s = \"] x\", F = [1] -"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"F = [1]\nx = 2", "F = [1], x = 2", "F = [1] # x", "F = [1] // x", "F = [1 x]",
+        "F = [ab cd]", "s = \"[1] x\"", "F = {a: 1} {b: 2}", "F = [1] ${?x}", "F = [1]\r\nx = 2",
+        "o { F = [1] }", "F = [[1], [2]]"})
+    void findsNoWordWhereHoconKeepsIt(String text) {
+        assertNull(TextAfterLists.find(text), text);
+    }
+
+    @Test
+    void aConfigFileOrParamWithAWordAfterAListIsRefusedWithWhereItIs() throws IOException {
+        Path conf = Files.writeString(tmp.resolve("run.conf"), "chains = 4\nmodel-params {\n  F = [1] x [2]\n}\n");
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> ConfigFile.load(conf.toString()));
+        assertEquals(conf + ":3:11: " + TextAfterLists.WORD_AFTER, e.getMessage());
+        e = assertThrows(InvalidInputException.class, () -> new Job().modelParams(Map.of("F", "[1] x")));
+        assertEquals("--param F=[1] x: " + TextAfterLists.WORD_AFTER, e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"F = [\n  [1, 1]\n  [0, 1]\n]", "F = [[1, 1]\n[0, 1]]", "F = [[1, 1]\r\n[0, 1]]",
+        "F = [[1, 1], [0, 1]]", "F = [[1, 1] # a comment\n  [0, 1]]", "F = [[1, 1] // a comment\n  [0, 1]]",
+        "s = \"] [\"", "s = \"\\\"] [\"", "s = \"\"\"a] [b\"\"\"", "# ] [\nx = 1",
+        "x = 1 // ] ["})
+    void findsNothingWhereHoconKeepsTheListsApart(String text) {
+        assertNull(TextAfterLists.find(text), text);
+    }
+
+    @Test
+    void aConfigFileWithListsSideBySideIsRefusedWithFileLineAndColumn() throws IOException {
+        Path conf = Files.writeString(tmp.resolve("run.conf"), "chains = 4\nmodel-params {\n"
+                + "  F = [[1, 1] [0, 1]]\n}\n");
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> ConfigFile.load(conf.toString()));
+        assertEquals(conf + ":3:13: " + TextAfterLists.SIDE_BY_SIDE, e.getMessage());
+        assertTrue(TextAfterLists.SIDE_BY_SIDE.startsWith("two lists side by side, \"] [\", are joined into one list by "
+                + "HOCON; put a comma between them if they are elements of a list, or write them as one list"));
+    }
+
+    @Test
+    void anIncludedFileWithListsSideBySideIsRefusedWithItsName() throws IOException {
+        Path conf = Files.writeString(tmp.resolve("run.conf"), "include \"params.conf\"\nchains = 4\n");
+        Path params = Files.writeString(tmp.resolve("params.conf"), "model-params { F = [1, 1] [0, 1] }\n");
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> ConfigFile.load(conf.toString()));
+        assertEquals(params + ":1:25: " + TextAfterLists.SIDE_BY_SIDE, e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"F = [\n    [1, 1]\n    [0, 1]\n  ]", "F = [[1, 1], [0, 1]]",
+        "F = [[1, 1], [0, 1]] # not [[1, 1] [0, 1]]\n  note = \"] [\""})
+    void aConfigFileWithListsApartIsRead(String params) throws IOException {
+        Path conf = Files.writeString(tmp.resolve("run.conf"), "chains = 4\nmodel-params {\n  " + params + "\n}\n");
+        assertEquals(ROWS, ConfigFile.load(conf.toString()).block(JobCommand.MODEL_PARAMS).get("F"));
+    }
+
+    @Test
+    void aParamWithListsSideBySideIsRefusedNamingIt() {
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> new Job().modelParams(Map.of("F", "[[1, 1] [0, 1]]")));
+        assertEquals("--param F=[[1, 1] [0, 1]]: " + TextAfterLists.SIDE_BY_SIDE, e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"[[1, 1], [0, 1]]", "[[1, 1]\n[0, 1]]"})
+    void aParamWithListsApartIsRead(String value) {
+        assertEquals(ROWS, new Job().modelParams(Map.of("F", value)).get("F"));
+    }
+
+    /** A job command with nothing to run, for its model parameters. */
+    private static final class Job extends JobCommand {
+        @Override
+        public Integer call() {
+            return ExitCode.OK;
+        }
+    }
+}
