@@ -85,11 +85,13 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
             try {
                 Path path = UserPaths.path("input", input);
                 FileSystem fs = path.getFileSystem(hadoop);
-                FileStatus one = isPattern(input) ? null : StorageFailure.statusIfAny(fs, path);
-                FileStatus[] found = isPattern(input) ? StorageFailure.glob(fs, path)
+                boolean pattern = UserPaths.isPattern(input);
+                FileStatus one = pattern ? null : StorageFailure.statusIfAny(fs, path);
+                FileStatus[] found = pattern ? StorageFailure.glob(fs, path)
                         : one == null ? null : new FileStatus[] {one};
                 if (found == null || found.length == 0) {
-                    throw new InvalidInputException("input '" + input + "' does not exist (no file matches)");
+                    throw new InvalidInputException("input '" + input + "' does not exist (no file matches"
+                            + (pattern ? "; names starting with _ or . are left out)" : ")"));
                 }
                 Arrays.sort(found, Comparator.comparing(f -> f.getPath().toString()));
                 all.addAll(Arrays.asList(found));
@@ -98,10 +100,6 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
             }
         }
         return all;
-    }
-
-    private static boolean isPattern(String input) {
-        return input.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
     }
 
     /**

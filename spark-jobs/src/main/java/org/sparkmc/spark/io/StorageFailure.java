@@ -74,9 +74,12 @@ public final class StorageFailure extends UncheckedIOException {
         }
     }
 
-    /** What the glob pattern {@code pattern} matches (null or none when nothing); fails as {@link #open} does. */
+    /**
+     * What the glob pattern {@code pattern} matches, hidden names ({@link UserPaths#hidden}) left out as {@link #list}
+     * leaves them out (null or none when nothing); fails as {@link #open} does.
+     */
     public static FileStatus[] glob(FileSystem fs, Path pattern) throws IOException {
-        return guarded(pattern, "list what matches it", () -> fs.globStatus(pattern));
+        return guarded(pattern, "list what matches it", () -> fs.globStatus(pattern, p -> !UserPaths.hidden(p)));
     }
 
     /** {@code dir}'s entries, hidden ones ({@link UserPaths#hidden}) left out, unordered; fails as {@link #open}. */

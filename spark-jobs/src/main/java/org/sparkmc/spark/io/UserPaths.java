@@ -69,6 +69,11 @@ public final class UserPaths {
         return p.getName().startsWith("_") || p.getName().startsWith(".");
     }
 
+    /** Whether {@code location} is a glob pattern: it holds {@code *}, {@code ?}, {@code [} or <code>{</code>. */
+    public static boolean isPattern(String location) {
+        return location.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
+    }
+
     /** The entry {@code name} of {@code dir}; the name may hold a {@code :} ({@code new Path(dir, "a:b")} fails). */
     public static Path child(Path dir, String name) {
         return new Path(dir, "./" + name);

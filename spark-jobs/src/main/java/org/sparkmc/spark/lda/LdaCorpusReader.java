@@ -278,7 +278,7 @@ public final class LdaCorpusReader {
         Path path = UserPaths.path(option, location);
         try {
             FileSystem fs = path.getFileSystem(conf);
-            boolean pattern = location.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);
+            boolean pattern = UserPaths.isPattern(location);
             // Without a pattern no glob: Hadoop's globber cannot walk a directory named with a ':'.
             FileStatus status = pattern ? null : StorageFailure.statusIfAny(fs, path);
             FileStatus[] matched = pattern ? StorageFailure.glob(fs, path)
@@ -295,7 +295,7 @@ public final class LdaCorpusReader {
                             .map(FileStatus::getPath).forEach(files::add);
                 } else if (!UserPaths.hidden(m.getPath())) {
                     files.add(m.getPath());
-                } else if (!pattern) {
+                } else { // named: a pattern's matches leave hidden names out
                     throw new InvalidInputException(label + " file " + m.getPath() + ": names starting with '_' or"
                             + " '.' are hidden from Hadoop's input formats; rename it");
                 }

@@ -125,6 +125,28 @@ class DiagnoseTest extends SparkTestBase {
         }
     }
 
+    /**
+     * Hidden names ({@code _…}, {@code .…}: a job's {@code _SUCCESS}, a checksum, a draft) are left out of a glob's
+     * matches as of a directory's listing, as Spark's readers leave them out: a bad hidden file beside good draws
+     * used to fail a glob with exit 2.
+     */
+    @Test
+    void hiddenFilesAreLeftOutOfGlobsAndDirectories() throws IOException {
+        Path draws = Files.createDirectories(tmp.resolve("draws"));
+        Files.copy(TestPaths.sharedData().resolve("diagnostics").resolve("iid_normal.csv"), draws.resolve("a.csv"));
+        Files.writeString(draws.resolve("_draft.csv"), "not,draws\n");
+        Files.writeString(draws.resolve(".a.csv"), "chain,draw,value\n1,1,x\n");
+        double rhat = parameter(run(tmp.resolve("one"), draws.resolve("a.csv").toString()), "value").get("rhat")
+                .asDouble();
+        assertEquals(rhat, parameter(run(tmp.resolve("glob"), draws.resolve("*.csv").toString()), "value")
+                .get("rhat").asDouble());
+        assertEquals(rhat, parameter(run(tmp.resolve("dir"), draws.toString()), "value").get("rhat").asDouble());
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose", draws.resolve("_*.csv").toString(), "--out",
+                tmp.resolve("none").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("no file matches; names starting with _ or . are left out"), r.err());
+    }
+
     /** The chains job's Parquet and CmdStan CSV read back give the job's own summary. */
     @Test
     void chainsOutputsReadBackToTheSameSummary() throws IOException {
