@@ -140,7 +140,7 @@ class PriorRecoveryTest {
     void aWrongSplitJacobianFailsTheSameTest() {
         NormalMixture model = priorOnlyMixture();
         SplitBijection rg = new SplitBijection();
-        Bijection wrong = new ReversiblePairsTest.Delegate(rg) {
+        Bijection wrong = new DelegatingBijection(rg) {
             @Override
             public double logAbsDetJacobian(double[] xu) {
                 return rg.logAbsDetJacobian(xu) + Math.log(xu[2]);

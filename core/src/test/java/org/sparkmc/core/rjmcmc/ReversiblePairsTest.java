@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.sparkmc.core.random.Rng;
 
 /**
  * Every Metropolis–Hastings move of every reversible-jump model in the project passes the reversible-pair checks
@@ -55,7 +54,7 @@ class ReversiblePairsTest {
     void aWrongRichardsonGreenJacobianIsCaught() {
         SplitBijection rg = new SplitBijection();
         // Forgetting the 1/σ² factor: off by a point-dependent amount.
-        Bijection wrong = new Delegate(rg) {
+        Bijection wrong = new DelegatingBijection(rg) {
             @Override
             public double logAbsDetJacobian(double[] xu) {
                 return rg.logAbsDetJacobian(xu) + Math.log(xu[2]);
@@ -63,7 +62,7 @@ class ReversiblePairsTest {
         };
         assertFalse(ReversiblePairChecker.failures(wrong, 50, 6).isEmpty());
         BirthBijection birth = new BirthBijection(4);
-        Bijection noRescaling = new Delegate(birth) {
+        Bijection noRescaling = new DelegatingBijection(birth) {
             @Override
             public double logAbsDetJacobian(double[] xu) {
                 return 0;
@@ -75,7 +74,7 @@ class ReversiblePairsTest {
     @Test
     void aWrongInverseAndADimensionMismatchAreCaught() {
         TwoMeans.SplitMeans split = new TwoMeans.SplitMeans(1);
-        Bijection badInverse = new Delegate(split) {
+        Bijection badInverse = new DelegatingBijection(split) {
             @Override
             public double[] inverse(double[] t) {
                 return new double[] {0.5 * (t[0] + t[1]), t[1] - t[0]};
@@ -83,7 +82,7 @@ class ReversiblePairsTest {
         };
         List<String> f = ReversiblePairChecker.failures(badInverse, 20, 7);
         assertTrue(f.stream().anyMatch(s -> s.contains("h⁻¹(h(a)) ≠ a")), f.toString());
-        Bijection dropsU = new Delegate(split) {
+        Bijection dropsU = new DelegatingBijection(split) {
             @Override
             public int uDimension() {
                 return 0;
@@ -91,60 +90,6 @@ class ReversiblePairsTest {
         };
         List<String> g = ReversiblePairChecker.failures(dropsU, 20, 7);
         assertTrue(g.get(0).contains("dim(x) + dim(u)"), g.toString());
-    }
-
-    /** Forwards everything to another bijection; tests override one method to break it. */
-    static class Delegate implements Bijection {
-        private final Bijection inner;
-
-        Delegate(Bijection inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public String name() {
-            return "broken " + inner.name();
-        }
-
-        @Override
-        public int xDimension() {
-            return inner.xDimension();
-        }
-
-        @Override
-        public int uDimension() {
-            return inner.uDimension();
-        }
-
-        @Override
-        public int xPrimeDimension() {
-            return inner.xPrimeDimension();
-        }
-
-        @Override
-        public int uPrimeDimension() {
-            return inner.uPrimeDimension();
-        }
-
-        @Override
-        public double[] forward(double[] xu) {
-            return inner.forward(xu);
-        }
-
-        @Override
-        public double[] inverse(double[] xuPrime) {
-            return inner.inverse(xuPrime);
-        }
-
-        @Override
-        public double logAbsDetJacobian(double[] xu) {
-            return inner.logAbsDetJacobian(xu);
-        }
-
-        @Override
-        public double[] randomDomainPoint(Rng rng) {
-            return inner.randomDomainPoint(rng);
-        }
     }
 
     @Test
