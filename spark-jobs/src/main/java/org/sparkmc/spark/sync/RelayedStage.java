@@ -49,10 +49,12 @@ public final class RelayedStage {
      * there from the start), under dynamic allocation (executors come with tasks), or past
      * {@code spark.scheduler.maxRegisteredResourcesWaitingTime} (30 s by default) from the context's start, Spark's
      * own bound on waiting for executors. A standalone cluster schedules before any executor has registered, so a
-     * job whose first step was its first Spark job (chains) found no slot, and never relayed.
+     * job whose first step was its first Spark job (chains) found no slot, and never relayed. Nor does it wait when
+     * the application's settings cap its slots below {@code partitions} ({@link #slotsAtMost}).
      */
     public static void awaitSlots(JavaSparkContext sc, int partitions) {
-        if (sc.isLocal() || dynamicAllocation(sc) || slots(sc) >= partitions) {
+        if (sc.isLocal() || dynamicAllocation(sc) || slots(sc) >= partitions
+                || slotsAtMost(sc.getConf()) < partitions) {
             return;
         }
         long deadline = sc.startTime()
@@ -69,6 +71,25 @@ public final class RelayedStage {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The most task slots the application's settings let its executors have (each task taking
+     * {@code spark.task.cpus} cores): {@code spark.cores.max} cores where it is set (standalone), else
+     * {@code spark.executor.instances} executors of {@code spark.executor.cores} on YARN and Kubernetes, where that
+     * number is fixed; {@link Integer#MAX_VALUE} when the settings do not say.
+     */
+    static int slotsAtMost(SparkConf conf) {
+        int taskCpus = Math.max(1, conf.getInt("spark.task.cpus", 1));
+        if (conf.contains("spark.cores.max")) {
+            return conf.getInt("spark.cores.max", 0) / taskCpus;
+        }
+        String master = conf.get("spark.master", "");
+        if ((master.startsWith("yarn") || master.startsWith("k8s")) && conf.contains("spark.executor.instances")) {
+            long cores = (long) conf.getInt("spark.executor.instances", 0) * conf.getInt("spark.executor.cores", 1);
+            return (int) Math.min(Integer.MAX_VALUE, cores / taskCpus);
+        }
+        return Integer.MAX_VALUE;
     }
 
     public static boolean dynamicAllocation(JavaSparkContext sc) {

@@ -46,9 +46,10 @@ public enum SyncVia {
         }
         RelayedStage.awaitSlots(sc, partitions);
         boolean fits = RelayedStage.fits(sc, partitions);
+        int most = RelayedStage.slotsAtMost(sc.getConf());
         String room = RelayedStage.dynamicAllocation(sc) ? "dynamic allocation is on"
                 : partitions + " partitions need " + partitions + " task slots and the executors have "
-                        + RelayedStage.slots(sc);
+                        + RelayedStage.slots(sc) + (most < partitions ? ", " + most + " at most by the settings" : "");
         if (this == RELAY && !fits) {
             throw new InvalidInputException("--sync-via relay runs every partition's task at once, but " + room
                     + "; use fewer --partitions or --sync-via jobs");
