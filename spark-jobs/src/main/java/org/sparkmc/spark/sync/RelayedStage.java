@@ -1,5 +1,6 @@
 package org.sparkmc.spark.sync;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.apache.spark.JavaFutureActionWrapper;
@@ -106,7 +107,9 @@ public final class RelayedStage {
      * retries a failed check ({@code spark.scheduler.barrier.maxConcurrentTasksCheck.interval} apart, at most
      * {@code .maxFailures} times), so a job submitted while a lost executor is being replaced waits for it; a map stage
      * submitted alone fails at once. This method retries it as Spark retries a job: it returns once the stage has
-     * passed the check, or has failed for another reason, or has failed the check that often.
+     * passed the check, or has failed for another reason, or has failed the check that often. It waits up to
+     * {@link #ACCEPT_MILLIS} for Spark to check each attempt; a stage still unchecked then is returned as it is, and a
+     * later failed check ends it as before this retry.
      *
      * @param shuffled a pair RDD straight out of a shuffle ({@code partitionBy}) whose map side is the barrier stage
      */
@@ -114,7 +117,8 @@ public final class RelayedStage {
         SparkConf conf = shuffled.context().getConf();
         return mapStageOnly(shuffled,
                 conf.getInt("spark.scheduler.barrier.maxConcurrentTasksCheck.maxFailures", 40),
-                conf.getTimeAsMs("spark.scheduler.barrier.maxConcurrentTasksCheck.interval", "15s"));
+                // Spark reads a number without a unit as seconds here.
+                1000 * conf.getTimeAsSeconds("spark.scheduler.barrier.maxConcurrentTasksCheck.interval", "15s"));
     }
 
     /** As {@link #mapStageOnly(JavaPairRDD)}, with Spark's two settings given. */
@@ -129,11 +133,18 @@ public final class RelayedStage {
                             return null;
                         }
                     });
-            if (!failedSlotCheck(stage, shuffled.context().statusTracker()) || failures > maxFailures) {
+            boolean refused;
+            try {
+                refused = failedSlotCheck(stage, shuffled.context().statusTracker());
+            } catch (InterruptedException | RuntimeException e) {
+                stage.cancel(true);
+                throw e;
+            }
+            if (!refused || failures > maxFailures) {
                 return stage;
             }
             LOG.warn("the barrier stage needs {} task slots at once and the executors have {} now; trying again in "
-                    + "{} ms ({} of {})", shuffled.getNumPartitions(), shuffled.context().maxNumConcurrentTasks(
+                    + "{} ms ({} of {})", dependency.rdd().getNumPartitions(), shuffled.context().maxNumConcurrentTasks(
                     shuffled.context().resourceProfileManager().defaultResourceProfile()), intervalMillis, failures,
                     maxFailures);
             Thread.sleep(intervalMillis);
@@ -159,6 +170,8 @@ public final class RelayedStage {
             return false;
         } catch (ExecutionException e) {
             return e.getCause() instanceof BarrierJobSlotsNumberCheckFailed;
+        } catch (CancellationException e) {
+            return false; // the caller's to report
         }
     }
 

@@ -1,5 +1,6 @@
 package org.sparkmc.spark.sync;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -53,16 +54,19 @@ class MapStageSlotCheckTest extends SparkTestBase {
     }
 
     /**
-     * Three tasks never fit two slots: the check fails on every attempt, the attempts are an interval apart, and the
-     * last failure is returned. Without the retry there is no wait at all.
+     * Three tasks never fit two slots: the check fails on every attempt, the first and two retries (each a job of its
+     * own, so three job ids), an interval apart, and the last failure is returned. Without the retry there is one
+     * attempt and no wait.
      */
     @Test
     void aStageShortOfSlotsIsTriedAgainAsOftenAsSparkWouldTryAJob() throws Exception {
+        int before = jsc().parallelize(List.of(1)).countAsync().jobIds().get(0);
         long t0 = System.nanoTime();
         JavaFutureAction<Void> stage = RelayedStage.mapStageOnly(barrierStage(3), 2, 300);
         double seconds = (System.nanoTime() - t0) / 1e9;
         ExecutionException e = assertThrows(ExecutionException.class, stage::get);
         assertInstanceOf(BarrierJobSlotsNumberCheckFailed.class, e.getCause());
+        assertEquals(before + 3, stage.jobIds().get(0), "the first attempt and two retries");
         assertTrue(seconds >= 0.6, "two retries 300 ms apart took " + seconds + " s");
     }
 }
