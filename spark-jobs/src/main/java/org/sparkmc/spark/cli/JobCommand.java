@@ -1,5 +1,6 @@
 package org.sparkmc.spark.cli;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import java.util.ArrayList;
@@ -74,7 +75,11 @@ public abstract class JobCommand implements Callable<Integer> {
                 + "file, e.g. [1, 2] or [[1, 0], [0, 1]]";
         TextAfterLists.checkValue("--param " + key + "=" + value, value);
         try {
-            return ConfigFactory.parseString("v = " + value).getList("v").unwrapped();
+            Config parsed = ConfigFactory.parseString("v = " + value);
+            if (!parsed.root().keySet().equals(Set.of("v"))) { // "[1], G=2": HOCON reads a second key
+                throw new InvalidInputException(expected + ", and nothing after it");
+            }
+            return parsed.getList("v").unwrapped();
         } catch (ConfigException e) {
             throw new InvalidInputException(expected + " (" + e.getMessage() + ")");
         }

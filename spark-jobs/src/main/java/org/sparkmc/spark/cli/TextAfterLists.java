@@ -12,8 +12,8 @@ import org.sparkmc.core.InvalidInputException;
  * Config drops the word ({@code [1, 2]}, {@code {a: 1}}).</li>
  * </ul>
  * Lists on separate lines are separate elements, as HOCON reads them, and are accepted; so are the same characters
- * inside a quoted string or a comment ({@code #}, {@code //}), objects side by side (HOCON merges them, as it says)
- * and a substitution after a list ({@code [1] ${x}}). Model data files are read as JSON, which refuses all of these
+ * inside a quoted string or a comment ({@code #}, {@code //}), objects side by side (HOCON merges them, as it says),
+ * a substitution after a list ({@code [1] ${x}}) and text after a substitution ({@code ${dir}/out}). Model data files are read as JSON, which refuses all of these
  * itself, so only HOCON needs this check.
  */
 final class TextAfterLists {
@@ -21,15 +21,15 @@ final class TextAfterLists {
     static final String SIDE_BY_SIDE = "two lists side by side, \"] [\", are joined into one list by HOCON; put a "
             + "comma between them if they are elements of a list, or write them as one list";
     /** What is wrong with a word after a list or an object, and what to write instead. */
-    static final String WORD_AFTER = "a word after a list or an object on its line is dropped by HOCON (\"[1] x\" "
-            + "reads as [1]); put it in quotes inside the list, after a comma, or on a line of its own";
+    static final String WORD_AFTER = "a word after a list or an object on its line is not read as written: HOCON "
+            + "drops it (\"[1] x\" reads as [1]) or refuses the line; put a comma before it, or start a new line";
 
     private TextAfterLists() {
     }
 
     /**
-     * Refuses a config file's text with lists side by side, naming the file, line and column of the first list's
-     * closing bracket ({@code run.conf:3:14: two lists side by side, …}).
+     * Refuses a config file's text with lists side by side or a word after a list or an object, naming the file, line
+     * and column of the first list's closing bracket or of the word ({@code run.conf:3:14: two lists side by side, …}).
      *
      * @param file the file as the user named it
      * @throws InvalidInputException if the text holds such lists
@@ -43,8 +43,8 @@ final class TextAfterLists {
     }
 
     /**
-     * Refuses a value given on the command line with lists side by side, naming it ({@code --param F=…: two lists
-     * side by side, …}).
+     * Refuses a value given on the command line with lists side by side or a word after a list or an object, naming
+     * it ({@code --param F=…: two lists side by side, …}).
      *
      * @param what the option and value as the message names them
      * @throws InvalidInputException if the value holds such lists
@@ -99,6 +99,10 @@ final class TextAfterLists {
             } else if (c == '"') {
                 closed = null;
                 i = endOfQuoted(text, i + 1);
+            } else if (text.startsWith("${", i)) { // a substitution: its closing brace ends no object
+                closed = null;
+                int end = text.indexOf('}', i);
+                i = end < 0 ? text.length() : end + 1;
             } else if (c == '[' && closed != null && list) {
                 return new Finding(closed, SIDE_BY_SIDE);
             } else if (closed != null && startsUnquotedText(c)) {

@@ -3,7 +3,6 @@ package org.sparkmc.spark.io;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,7 +19,6 @@ public final class RunPaths {
     private record Named(String option, String location) {
     }
 
-    private static final Pattern GLOB = Pattern.compile("[*?\\[{]");
     private final List<Named> inputs = new ArrayList<>();
     private final List<Named> apart = new ArrayList<>();
 
@@ -83,7 +81,7 @@ public final class RunPaths {
             for (Path p : matches(in, conf)) {
                 if (within(p, target)) {
                     throw new InvalidInputException("--overwrite would delete the run's own input: " + in.option()
-                            + " '" + in.location() + "' " + (GLOB.matcher(in.location()).find() ? "(" + p + ") " : "")
+                            + " '" + in.location() + "' " + (UserPaths.isPattern(in.location()) ? "(" + p + ") " : "")
                             + "lies in --out '" + target + "'; choose another --out");
                 }
             }
@@ -95,7 +93,7 @@ public final class RunPaths {
         try {
             Path path = UserPaths.path(in.option(), in.location());
             FileSystem fs = path.getFileSystem(conf);
-            if (!GLOB.matcher(in.location()).find()) {
+            if (!UserPaths.isPattern(in.location())) {
                 return List.of(fs.makeQualified(path)); // no glob: Hadoop's globber fails on a name with ':'
             }
             FileStatus[] found = fs.globStatus(path);

@@ -286,7 +286,7 @@ public final class LdaCorpusReader {
             if (matched == null || matched.length == 0) {
                 // --docword keeps its message from before it took directories.
                 throw new InvalidInputException((option.equals("--text") ? "no such file or directory: "
-                        : "no such file: ") + location);
+                        : "no such file: ") + location + (pattern ? " (names starting with _ or . are left out)" : ""));
             }
             List<Path> files = new ArrayList<>();
             for (FileStatus m : matched) {

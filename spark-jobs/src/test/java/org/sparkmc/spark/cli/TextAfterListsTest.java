@@ -78,7 +78,8 @@ class TextAfterListsTest {
     @ParameterizedTest
     @ValueSource(strings = {"F = [1]\nx = 2", "F = [1], x = 2", "F = [1] # x", "F = [1] // x", "F = [1 x]",
         "F = [ab cd]", "s = \"[1] x\"", "F = {a: 1} {b: 2}", "F = [1] ${?x}", "F = [1]\r\nx = 2",
-        "o { F = [1] }", "F = [[1], [2]]"})
+        "o { F = [1] }", "F = [[1], [2]]", "out = ${dir}/out", "a = ${?HOME}/x", "o = ${base} -Xmx4g",
+        "g = ${name} is here", "a = ${x}.y"})
     void findsNoWordWhereHoconKeepsIt(String text) {
         assertNull(TextAfterLists.find(text), text);
     }
@@ -107,8 +108,8 @@ class TextAfterListsTest {
                 + "  F = [[1, 1] [0, 1]]\n}\n");
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> ConfigFile.load(conf.toString()));
         assertEquals(conf + ":3:13: " + TextAfterLists.SIDE_BY_SIDE, e.getMessage());
-        assertTrue(TextAfterLists.SIDE_BY_SIDE.startsWith("two lists side by side, \"] [\", are joined into one list by "
-                + "HOCON; put a comma between them if they are elements of a list, or write them as one list"));
+        assertTrue(TextAfterLists.SIDE_BY_SIDE.startsWith("two lists side by side, \"] [\", are joined into one list "
+                + "by HOCON; put a comma between them if they are elements of a list, or write them as one list"));
     }
 
     @Test
@@ -132,6 +133,16 @@ class TextAfterListsTest {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> new Job().modelParams(Map.of("F", "[[1, 1] [0, 1]]")));
         assertEquals("--param F=[[1, 1] [0, 1]]: " + TextAfterLists.SIDE_BY_SIDE, e.getMessage());
+    }
+
+    /** HOCON reads a second key after the list, and the option's list was all that was kept of it. */
+    @ParameterizedTest
+    @ValueSource(strings = {"[1], G=2", "[1]\nG=2"})
+    void aParamWithAnotherKeyAfterItsListIsRefused(String value) {
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> new Job().modelParams(Map.of("F", value)));
+        assertEquals("--param F=" + value + ": a value in brackets must be a list as in the config file, e.g. [1, 2] "
+                + "or [[1, 0], [0, 1]], and nothing after it", e.getMessage());
     }
 
     @ParameterizedTest

@@ -75,8 +75,8 @@ class SmcBadInputTest extends SparkTestBase {
                         "--data", nile, "--param", "F=[[1, 1], [0, 1]"), "--param F=[[1, 1], [0, 1]: a value in "
                         + "brackets must be a list as in the config file, e.g. [1, 2] or [[1, 0], [0, 1]] ("),
                 Arguments.of("word after a list", List.of("--data", nile, "--param", "level_variance=[1] x"),
-                        "--param level_variance=[1] x: a word after a list or an object on its line is dropped by "
-                        + "HOCON"),
+                        "--param level_variance=[1] x: a word after a list or an object on its line is not read as "
+                        + "written"),
                 Arguments.of("old --checkpoint-interval", List.of("--data", nile, "--checkpoint-interval", "25"),
                         "--checkpoint-interval was renamed --lineage-every"),
                 Arguments.of("old --checkpoint-dir", List.of("--data", nile, "--checkpoint-dir", "/tmp/cuts"),
