@@ -6,9 +6,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 import org.apache.spark.HashPartitioner;
-import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -27,13 +25,10 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.BusiestPartition;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.io.LineageCheckpoints;
-import org.sparkmc.spark.sync.RelayedStage;
 import org.sparkmc.spark.sync.RoundRelay;
 import org.sparkmc.spark.sync.SyncPathLog;
 import org.sparkmc.spark.sync.SyncVia;
 import scala.Tuple2;
-import scala.reflect.ClassTag;
-import scala.reflect.ClassTag$;
 
 /**
  * Approximate distributed LDA (AD-LDA; Newman, Asuncion, Smyth &amp; Welling, JMLR 2009) on Spark: collapsed Gibbs
@@ -42,10 +37,11 @@ import scala.reflect.ClassTag$;
  * topic–word counts ({@link AdLda#sweepBlock}), and the blocks' sparse count changes are merged, in block order,
  * into the next global counts. Two ways to run the steps ({@link SyncVia}), with the same draws:
  * <ul>
- *   <li><b>relay</b>: one barrier stage runs many steps. Its tasks keep their blocks, exchange the count changes after
- *   each step through a {@link RoundRelay} on the driver and merge them themselves ({@link RelayedSweeps}). The driver
- *   merges nothing: it reads the blocks' figures, and partition 0's task sends it each step's topic–word term and
- *   the counts after the steps it asks for and after the stage's last. A few milliseconds of sync per step.</li>
+ *   <li><b>relay</b>: one barrier stage runs many steps ({@link RelayedSweepsStage}). Its tasks keep their blocks,
+ *   exchange the count changes after each step through a {@link RoundRelay} on the driver and merge them themselves
+ *   ({@link RelayedSweeps}). The driver merges nothing: it reads the blocks' figures, and partition 0's task sends it
+ *   each step's topic–word term and the counts after the steps it asks for and after the stage's last. A few
+ *   milliseconds of sync per step.</li>
  *   <li><b>jobs</b>: one Spark job per step. The driver broadcasts the counts (sparse, bit-packed:
  *   {@link TopicWordCounts}), collects the blocks' changes and merges them. Tens of milliseconds per step, but it runs
  *   where a barrier stage cannot: more partitions than task slots, or dynamic allocation.</li>
@@ -67,6 +63,7 @@ public final class AdLdaSpark implements LdaRun {
     private final int numBlocks;
     private final int partitions;
     private final SyncVia syncVia;
+    private final RelayedSweepsStage relayedStage;
     private final SyncPathLog syncPath = new SyncPathLog(LoggerFactory.getLogger(AdLdaSpark.class), "lda",
             "sync step");
     private final int lineageInterval;
@@ -138,6 +135,7 @@ public final class AdLdaSpark implements LdaRun {
         this.syncVia = options.syncVia();
         this.lineageInterval = options.lineageInterval();
         this.tokens = tokens;
+        this.relayedStage = new RelayedSweepsStage(sc, options, streams, tokens);
     }
 
     /** Cuts {@code training} into blocks, ships them to the executors and draws the initial topics there. */
@@ -242,68 +240,40 @@ public final class AdLdaSpark implements LdaRun {
     }
 
     /**
-     * The relay mode's steps: one barrier stage, its rounds read here as they are relayed. A step is reported when
-     * the next round brings its topic–word term (and the counts, when wanted), one round late; the stage's extra last
-     * round brings the last step's.
+     * The relay mode's steps: one barrier stage ({@link RelayedSweepsStage}), its rounds read as they are relayed. A
+     * step is reported when the next round brings its topic–word term (and the counts, when wanted), one round late;
+     * the stage's extra last round brings the last step's.
      */
     private void relayed(int numSteps, int sweepsPerStep, IntPredicate countsWanted, Consumer<Step> afterStep) {
         long t0 = System.nanoTime();
         Broadcast<TopicWordCounts> counts = sc.broadcast(global);
         liveBroadcasts.add(counts);
-        int first = sweeps;
-        int[] countsAfter = IntStream.rangeClosed(1, numSteps).map(i -> first + i * sweepsPerStep)
-                .filter(countsWanted).toArray();
-        sc.setJobGroup("sparkmc-lda-sweep-" + first, "lda: sweeps " + first + ".." + (first + numSteps * sweepsPerStep
-                - 1) + ", relayed", false);
-        try (RoundRelay relay = RoundRelay.onDriver(sc.getConf(), partitions)) {
-            RelayedSweeps task = new RelayedSweeps(relay.address(), counts, priors, streams, kernel, first, numSteps,
-                    sweepsPerStep, numBlocks, countsAfter);
-            ClassTag<LdaBlock> tag = ClassTag$.MODULE$.apply(LdaBlock.class);
-            JavaRDD<LdaBlock> swept = new JavaRDD<>(blocks.rdd().barrier().mapPartitions(task, true, tag), tag);
-            // Through a shuffle: Spark reruns a failed barrier ShuffleMapStage (every task, from the same blocks), but
-            // it would abort the job if a barrier ResultStage failed.
-            JavaRDD<LdaBlock> next = swept.mapToPair(b -> new Tuple2<>(b.id(), b))
-                    .partitionBy(new HashPartitioner(partitions)).values();
-            boolean cut = prepare(next, true);
-            JavaFutureAction<Long> job = next.countAsync();
-            long[] stepStart = {t0};
-            Step[] pending = {null};
-            RelayedStage.run(relay, job, numSteps + 1, round -> {
-                List<ReportFrames.Head> frames = new ArrayList<>(partitions);
-                for (byte[] frame : round.frames()) {
-                    frames.add(ReportFrames.decodeHead(frame));
-                }
-                ReportFrames.Head keeper = frames.get(0);
-                if (pending[0] != null) {
-                    sweeps += sweepsPerStep;
-                    if (keeper.counts() != null) {
-                        global = keeper.counts();
-                        countsSweeps = sweeps;
+        JavaRDD<LdaBlock> next = relayedStage.run(blocks, counts, t0, sweeps, numSteps, sweepsPerStep, countsWanted,
+                new RelayedSweepsStage.Steps() {
+                    @Override
+                    public void keep(JavaRDD<LdaBlock> kept) {
+                        prepare(kept, true);
                     }
-                    Step p = pending[0];
-                    last = new Step(sweeps, keeper.wordTerm() + documentTerms,
-                            (keeper.wordTerm() + documentTerms) / tokens, p.seconds(), p.samplingSeconds(),
-                            p.tokensPerSecond(), p.syncBytes(), true);
-                    afterStep.accept(last);
-                }
-                if (round.round() < numSteps) {
-                    List<LdaBlock.BlockFigures> figures = new ArrayList<>(numBlocks);
-                    frames.forEach(f -> figures.addAll(f.blocks()));
-                    double sampling = takeFigures(figures);
-                    double seconds = (round.relayedNanos() - stepStart[0]) / 1e9;
-                    pending[0] = new Step(0, Double.NaN, Double.NaN, seconds, sampling,
-                            seconds > 0 ? tokens * (double) sweepsPerStep / seconds : 0, round.bytes(), true);
-                    stepStart[0] = round.relayedNanos();
-                }
-            });
-            LineageCheckpoints.writeMarked(next);
-            adopt(next, cut);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("lda: cannot open the sync relay on the driver", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("lda: interrupted while waiting for the relayed sweeps", e);
-        }
+
+                    @Override
+                    public double takeFigures(List<LdaBlock.BlockFigures> figures) {
+                        return AdLdaSpark.this.takeFigures(figures);
+                    }
+
+                    @Override
+                    public void record(ReportFrames.Head keeper, Step p) {
+                        sweeps += sweepsPerStep;
+                        if (keeper.counts() != null) {
+                            global = keeper.counts();
+                            countsSweeps = sweeps;
+                        }
+                        last = new Step(sweeps, keeper.wordTerm() + documentTerms,
+                                (keeper.wordTerm() + documentTerms) / tokens, p.seconds(), p.samplingSeconds(),
+                                p.tokensPerSecond(), p.syncBytes(), true);
+                        afterStep.accept(last);
+                    }
+                });
+        adopt(next, true); // a relayed stage's blocks are always cut (prepare)
     }
 
     private static double seconds(long t0) {
