@@ -11,9 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkmc.core.InvalidInputException;
 
@@ -37,16 +40,29 @@ class TextAfterListsTest {
         assertEquals(ROWS, ConfigFactory.parseString("v = [[1, 1], [0, 1]]").getAnyRef("v"));
     }
 
-    @Test
-    void findsTheFirstListsClosingBracket() {
-        assertEquals(sideBySide(1, 11), TextAfterLists.find("F = [[1, 1] [0, 1]]"));
-        assertEquals(sideBySide(2, 8), TextAfterLists.find("a = 1\nF = [[1][0]]"));
-        assertEquals(sideBySide(1, 10), TextAfterLists.find("F = [1, 1]\t[0, 1]"));
-        assertEquals(sideBySide(3, 3), TextAfterLists.find("F = [\n  [1]\n  ]\u00a0[[2]]"));
-        assertEquals(sideBySide(2, 9), // columns of characters, not of UTF-16 units
-                TextAfterLists.find("s = \"\ud835\udf03\" # ] [\nt = [\"\ud835\udf03\"] [2]"));
-        assertEquals(sideBySide(1, 21), TextAfterLists.find("s = \"\"\"a\"\"\"\", F = [1] [2]"));
-        assertEquals(sideBySide(1, 6), TextAfterLists.find("\ufeffF = [] []"));
+    /** Lists side by side, found at the first list's closing bracket; a word after a list, found at the word. */
+    static Stream<Arguments> misreadings() {
+        return Stream.of(
+                Arguments.of("F = [[1, 1] [0, 1]]", sideBySide(1, 11)),
+                Arguments.of("a = 1\nF = [[1][0]]", sideBySide(2, 8)),
+                Arguments.of("F = [1, 1]\t[0, 1]", sideBySide(1, 10)),
+                Arguments.of("F = [\n  [1]\n  ]\u00a0[[2]]", sideBySide(3, 3)),
+                // columns of characters, not of UTF-16 units
+                Arguments.of("s = \"\ud835\udf03\" # ] [\nt = [\"\ud835\udf03\"] [2]", sideBySide(2, 9)),
+                Arguments.of("s = \"\"\"a\"\"\"\", F = [1] [2]", sideBySide(1, 21)),
+                Arguments.of("\ufeffF = [] []", sideBySide(1, 6)),
+                Arguments.of("F = [1] x [2]", wordAfter(1, 9)),
+                Arguments.of("F = [1]x", wordAfter(1, 8)),
+                Arguments.of("a = 1\nF = {a: 1}\tx.y # note", wordAfter(2, 12)),
+                Arguments.of("F = [[1] \u00a0x]", wordAfter(1, 11)),
+                Arguments.of("F = [1] 2", wordAfter(1, 9)), // HOCON refuses this one itself
+                Arguments.of("s = \"] x\", F = [1] -", wordAfter(1, 20)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("misreadings")
+    void findsWhereHoconWouldMisreadTheText(String text, TextAfterLists.Finding expected) {
+        assertEquals(expected, TextAfterLists.find(text), text);
     }
 
     private static TextAfterLists.Finding sideBySide(int line, int column) {
@@ -63,16 +79,6 @@ class TextAfterListsTest {
         assertEquals(List.of(1, 2), ConfigFactory.parseString("v = [1] x [2]").getAnyRef("v"));
         assertEquals(List.of(List.of(1)), ConfigFactory.parseString("v = [[1] x]").getAnyRef("v"));
         assertEquals(Map.of("a", 1), ConfigFactory.parseString("v = {a: 1} x").getAnyRef("v"));
-    }
-
-    @Test
-    void findsTheWordAfterAListOrAnObject() {
-        assertEquals(wordAfter(1, 9), TextAfterLists.find("F = [1] x [2]"));
-        assertEquals(wordAfter(1, 8), TextAfterLists.find("F = [1]x"));
-        assertEquals(wordAfter(2, 12), TextAfterLists.find("a = 1\nF = {a: 1}\tx.y # note"));
-        assertEquals(wordAfter(1, 11), TextAfterLists.find("F = [[1] \u00a0x]"));
-        assertEquals(wordAfter(1, 9), TextAfterLists.find("F = [1] 2")); // HOCON refuses this one itself
-        assertEquals(wordAfter(1, 20), TextAfterLists.find("s = \"] x\", F = [1] -"));
     }
 
     @ParameterizedTest
