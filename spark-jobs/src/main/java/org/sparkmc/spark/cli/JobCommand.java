@@ -75,11 +75,13 @@ public abstract class JobCommand implements Callable<Integer> {
                 + "file, e.g. [1, 2] or [[1, 0], [0, 1]]";
         TextAfterLists.checkValue("--param " + key + "=" + value, value);
         try {
-            Config parsed = ConfigFactory.parseString("v = " + value);
-            if (!parsed.root().keySet().equals(Set.of("v"))) { // "[1], G=2": HOCON reads a second key
+            // Under a key nobody types: "[1], G=2" holds a second key, and "[1], v=[3]" would replace a plain one.
+            String only = "\"sparkmc --param\"";
+            Config parsed = ConfigFactory.parseString(only + " = " + value);
+            if (!parsed.root().keySet().equals(Set.of("sparkmc --param"))) {
                 throw new InvalidInputException(expected + ", and nothing after it");
             }
-            return parsed.getList("v").unwrapped();
+            return parsed.getList(only).unwrapped();
         } catch (ConfigException e) {
             throw new InvalidInputException(expected + " (" + e.getMessage() + ")");
         }

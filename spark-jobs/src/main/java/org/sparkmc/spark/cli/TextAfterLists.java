@@ -13,8 +13,8 @@ import org.sparkmc.core.InvalidInputException;
  * </ul>
  * Lists on separate lines are separate elements, as HOCON reads them, and are accepted; so are the same characters
  * inside a quoted string or a comment ({@code #}, {@code //}), objects side by side (HOCON merges them, as it says),
- * a substitution after a list ({@code [1] ${x}}) and text after a substitution ({@code ${dir}/out}). Model data files are read as JSON, which refuses all of these
- * itself, so only HOCON needs this check.
+ * a substitution after a list ({@code [1] ${x}}) and text after a substitution ({@code ${dir}/out}). Model data
+ * files are read as JSON, which refuses all of these itself, so only HOCON needs this check.
  */
 final class TextAfterLists {
     /** What is wrong with lists side by side, and what to write instead. */
@@ -101,8 +101,9 @@ final class TextAfterLists {
                 i = endOfQuoted(text, i + 1);
             } else if (text.startsWith("${", i)) { // a substitution: its closing brace ends no object
                 closed = null;
+                int lineEnd = endOfLine(text, i); // one not closed on its line is HOCON's to refuse
                 int end = text.indexOf('}', i);
-                i = end < 0 ? text.length() : end + 1;
+                i = end < 0 || end > lineEnd ? lineEnd : end + 1;
             } else if (c == '[' && closed != null && list) {
                 return new Finding(closed, SIDE_BY_SIDE);
             } else if (closed != null && startsUnquotedText(c)) {

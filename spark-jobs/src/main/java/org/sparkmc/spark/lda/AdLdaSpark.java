@@ -248,11 +248,12 @@ public final class AdLdaSpark implements LdaRun {
         long t0 = System.nanoTime();
         Broadcast<TopicWordCounts> counts = sc.broadcast(global);
         liveBroadcasts.add(counts);
+        boolean[] cut = {false};
         JavaRDD<LdaBlock> next = relayedStage.run(blocks, counts, t0, sweeps, numSteps, sweepsPerStep, countsWanted,
                 new RelayedSweepsStage.Steps() {
                     @Override
                     public void keep(JavaRDD<LdaBlock> kept) {
-                        prepare(kept, true);
+                        cut[0] = prepare(kept, true);
                     }
 
                     @Override
@@ -273,7 +274,7 @@ public final class AdLdaSpark implements LdaRun {
                         afterStep.accept(last);
                     }
                 });
-        adopt(next, true); // a relayed stage's blocks are always cut (prepare)
+        adopt(next, cut[0]);
     }
 
     private static double seconds(long t0) {

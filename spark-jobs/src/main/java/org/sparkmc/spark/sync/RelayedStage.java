@@ -76,19 +76,25 @@ public final class RelayedStage {
 
     /**
      * The most task slots the application's settings let its executors have (each task taking
-     * {@code spark.task.cpus} cores): {@code spark.cores.max} cores where it is set (standalone), else
-     * {@code spark.executor.instances} executors of {@code spark.executor.cores} on YARN and Kubernetes, where that
-     * number is fixed; {@link Integer#MAX_VALUE} when the settings do not say.
+     * {@code spark.task.cpus} cores): {@code spark.cores.max} cores on a standalone cluster (where Spark honours it),
+     * {@code spark.executor.instances} executors of {@code spark.executor.cores} on YARN and Kubernetes (where that
+     * number is fixed); {@link Integer#MAX_VALUE} when the settings do not say, or say it in a form Spark would refuse
+     * itself.
      */
     static int slotsAtMost(SparkConf conf) {
-        int taskCpus = Math.max(1, conf.getInt("spark.task.cpus", 1));
-        if (conf.contains("spark.cores.max")) {
-            return conf.getInt("spark.cores.max", 0) / taskCpus;
-        }
         String master = conf.get("spark.master", "");
-        if ((master.startsWith("yarn") || master.startsWith("k8s")) && conf.contains("spark.executor.instances")) {
-            long cores = (long) conf.getInt("spark.executor.instances", 0) * conf.getInt("spark.executor.cores", 1);
-            return (int) Math.min(Integer.MAX_VALUE, cores / taskCpus);
+        try {
+            int taskCpus = Math.max(1, conf.getInt("spark.task.cpus", 1));
+            if ((master.startsWith("spark://") || master.startsWith("local-cluster"))
+                    && conf.contains("spark.cores.max")) {
+                return conf.getInt("spark.cores.max", 0) / taskCpus;
+            }
+            if ((master.startsWith("yarn") || master.startsWith("k8s")) && conf.contains("spark.executor.instances")) {
+                long perExecutor = conf.getInt("spark.executor.cores", 1) / taskCpus; // as Spark counts them
+                return (int) Math.min(Integer.MAX_VALUE, conf.getInt("spark.executor.instances", 0) * perExecutor);
+            }
+        } catch (NumberFormatException e) { // not a number: Spark's to refuse
+            return Integer.MAX_VALUE;
         }
         return Integer.MAX_VALUE;
     }

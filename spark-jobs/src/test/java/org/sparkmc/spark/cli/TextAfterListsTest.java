@@ -56,7 +56,9 @@ class TextAfterListsTest {
                 Arguments.of("a = 1\nF = {a: 1}\tx.y # note", wordAfter(2, 12)),
                 Arguments.of("F = [[1] \u00a0x]", wordAfter(1, 11)),
                 Arguments.of("F = [1] 2", wordAfter(1, 9)), // HOCON refuses this one itself
-                Arguments.of("s = \"] x\", F = [1] -", wordAfter(1, 20)));
+                Arguments.of("s = \"] x\", F = [1] -", wordAfter(1, 20)),
+                Arguments.of("o = {a: ${x}} y", wordAfter(1, 15)),
+                Arguments.of("a = ${x\nF = [1] y }", wordAfter(2, 9))); // a substitution not closed on its line
     }
 
     @ParameterizedTest
@@ -143,7 +145,7 @@ class TextAfterListsTest {
 
     /** HOCON reads a second key after the list, and the option's list was all that was kept of it. */
     @ParameterizedTest
-    @ValueSource(strings = {"[1], G=2", "[1]\nG=2"})
+    @ValueSource(strings = {"[1], G=2", "[1]\nG=2", "[1], v=[3]"})
     void aParamWithAnotherKeyAfterItsListIsRefused(String value) {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> new Job().modelParams(Map.of("F", value)));

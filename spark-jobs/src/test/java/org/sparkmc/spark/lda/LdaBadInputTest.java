@@ -169,6 +169,9 @@ class LdaBadInputTest extends SparkTestBase {
         assertBadInput(tmp.resolve("out"), new String[] {"lda", "--text", dir + "/*.txt", "--out",
             tmp.resolve("out").toString()}, new String[] {"no such file or directory: " + dir + "/*.txt"});
         Path hidden = Files.writeString(dir.resolve("_corpus.txt"), "a document\n");
+        assertBadInput(tmp.resolve("out"), new String[] {"lda", "--text", dir + "/*.txt", "--out", // hidden only
+            tmp.resolve("out").toString()}, new String[] {"no such file or directory: " + dir + "/*.txt (names "
+                + "starting with _ or . are left out)"});
         assertBadInput(tmp.resolve("out"), new String[] {"lda", "--text", hidden.toString(), "--out",
             tmp.resolve("out").toString()}, new String[] {"_corpus.txt", "hidden from Hadoop's input formats"});
     }
