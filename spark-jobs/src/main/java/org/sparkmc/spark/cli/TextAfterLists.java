@@ -29,7 +29,8 @@ final class TextAfterLists {
 
     /**
      * Refuses a config file's text with lists side by side or a word after a list or an object, naming the file, line
-     * and column of the first list's closing bracket or of the word ({@code run.conf:3:14: two lists side by side, …}).
+     * and column of the first list's closing bracket or of the word
+     * ({@code run.conf:3:14: two lists side by side, …}).
      *
      * @param file the file as the user named it
      * @throws InvalidInputException if the text holds such lists
