@@ -110,14 +110,22 @@ class ClusterIT {
         return out;
     }
 
+    /**
+     * A Spark job per round here (the relayed stage is killingAnExecutorChangesNoDraw's): four partitions, where the
+     * cluster's two cores (spark.cores.max) can never hold a barrier stage of four tasks, so the run takes that way at
+     * once instead of waiting for executors that cannot come.
+     */
     @Test
     void chainsOnTheClusterEqualLocalMode() throws Exception {
         long appsBefore = applicationsRun();
         Path cluster = tmp.resolve("cluster");
-        // A Spark job per round here; the relayed stage is killingAnExecutorChangesNoDraw's.
-        Process p = onCluster(with(CHAINS, "--out", cluster.toString(), "--sync-via", "jobs")).start();
+        Process p = onCluster(with(CHAINS, "--out", cluster.toString(), "--partitions", "4")).start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), log);
+        assertTrue(log.contains("a Spark job per round (--sync-via auto: 4 partitions need 4 task slots and the "
+                + "executors have "), log);
+        assertTrue(log.contains(", 2 at most by the settings)"), log);
+        assertFalse(log.contains("waiting up to"), log);
         assertEquals(appsBefore + 2, applicationsRun(), "both workers ran executors for the job");
         Path local = tmp.resolve("local");
         LauncherIT.Run r = LauncherIT.launch(with(CHAINS, "--out", local.toString()));
