@@ -2,6 +2,7 @@ package org.sparkmc.spark.sync;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.net.ConnectException;
 import org.apache.spark.BarrierTaskContext;
 
 /**
@@ -17,22 +18,38 @@ public record RelayAddress(String host, int port, int timeoutMillis) implements 
     }
 
     /**
-     * Connects as the barrier task {@code context} runs, if its stage attempt runs every partition's task. After an
-     * executor is lost once a relayed stage has ended, Spark reruns only the tasks whose output it held (it reruns
-     * every task of a barrier stage only when one fails while the stage runs), and such a task would wait for its
-     * peers until the relay's timeout; it fails at once instead, and the job with it.
+     * Connects as the barrier task {@code context} runs, if its stage attempt runs every partition's task and the
+     * relay is still there. Once a relayed stage has ended, the driver closes its relay; if Spark then loses the
+     * stage's output (an executor lost with it) and reruns the stage, for the lost tasks only (after an executor loss)
+     * or for all of them, its tasks can meet neither their peers nor the relay. Such a task fails at once, naming the
+     * cause, and the job with it, where it would wait for its peers until the relay's timeout or fail with a bare
+     * "connection refused".
      *
-     * @throws IllegalStateException for an attempt that runs only some of the stage's tasks
+     * @throws IllegalStateException for an attempt that runs only some of the stage's tasks, or a later attempt that
+     *     finds the relay closed
      */
     public RoundClient connect(BarrierTaskContext context) throws IOException {
         int running = context.getTaskInfos().length;
         if (running < context.numPartitions()) {
             throw new IllegalStateException("Spark reran " + running + " of the relayed stage's "
-                    + context.numPartitions() + " tasks (an executor was lost after the stage ended, with its output), but a relayed stage "
-                    + "needs all of them at once; run the job again (with --resume, when it has a --checkpoint)");
+                    + context.numPartitions() + " tasks (an executor was lost after the stage ended, with its "
+                    + "output), but a relayed stage needs all of them at once; " + AGAIN);
         }
-        return connect(context.partitionId(), context.stageAttemptNumber());
+        try {
+            return connect(context.partitionId(), context.stageAttemptNumber());
+        } catch (ConnectException e) {
+            if (context.stageAttemptNumber() == 0) {
+                throw e;
+            }
+            throw new IllegalStateException("Spark reran the relayed stage (attempt " + context.stageAttemptNumber()
+                    + ") after its relay on the driver (" + this + ") had closed: its output was lost after the stage "
+                    + "ended, and a relayed stage runs only while the driver relays it; " + AGAIN, e);
+        }
     }
+
+    /** What to do when a relayed stage cannot be rerun. */
+    private static final String AGAIN = "run the job again (with --resume, when it has a --checkpoint), or give "
+            + "--lineage-dir so that the stage's output survives a lost executor";
 
     @Override
     public String toString() {

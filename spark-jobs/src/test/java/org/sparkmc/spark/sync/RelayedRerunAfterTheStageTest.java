@@ -1,0 +1,80 @@
+package org.sparkmc.spark.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.spark.BarrierTaskContext;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.MapOutputTrackerMaster;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.SparkException;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.junit.jupiter.api.Test;
+import org.sparkmc.spark.SparkTestBase;
+import scala.Tuple2;
+import scala.collection.Iterator;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * A relayed stage whose output Spark loses after the stage ended (an executor lost with it) is rerun after its relay
+ * has closed; its tasks fail at once naming the cause ({@link RelayAddress#connect(BarrierTaskContext)}) instead of
+ * with a bare "connection refused". The loss is made on a real local[2] context by unregistering one map output, as
+ * Spark does for the outputs of a lost executor; Spark then reruns the whole barrier stage. (After a real executor
+ * loss it may rerun the lost partitions only, which the same method refuses before connecting; a single context
+ * cannot lose an executor to show that.)
+ */
+class RelayedRerunAfterTheStageTest extends SparkTestBase {
+
+    /** A relayed task: meets its peers at the relay for one round, then passes its partition on. */
+    private static final class OneRound extends AbstractFunction1<Iterator<Integer>, Iterator<Integer>>
+            implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final RelayAddress relay;
+
+        OneRound(RelayAddress relay) {
+            this.relay = relay;
+        }
+
+        @Override
+        public Iterator<Integer> apply(Iterator<Integer> partition) {
+            BarrierTaskContext context = BarrierTaskContext.get();
+            try (RoundClient client = relay.connect(context)) {
+                client.exchange(0, new byte[] {(byte) context.partitionId()});
+                client.done();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return partition;
+        }
+    }
+
+    @Test
+    void aRerunAfterTheRelayClosedFailsAtOnceNamingTheCause() throws Exception {
+        JavaPairRDD<Integer, Integer> shuffled;
+        try (RoundRelay relay = RoundRelay.onDriver(jsc().getConf(), 2)) {
+            JavaRDD<Integer> numbers = jsc().parallelize(List.of(1, 2, 3, 4), 2);
+            shuffled = numbers.rdd().barrier().mapPartitions(new OneRound(relay.address()), false,
+                    scala.reflect.ClassTag$.MODULE$.apply(Integer.class)).toJavaRDD()
+                    .mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(2));
+            RelayedStage.run(relay, RelayedStage.mapStageOnly(shuffled), 1, round -> { });
+        }
+        assertEquals(4, shuffled.count(), "the stage's output, read whole");
+        int shuffleId = ((ShuffleDependency<?, ?, ?>) shuffled.rdd().dependencies().head()).shuffleId();
+        ((MapOutputTrackerMaster) SparkEnv.get().mapOutputTracker()).unregisterMapOutput(shuffleId, 0,
+                SparkEnv.get().blockManager().blockManagerId());
+        long t0 = System.nanoTime();
+        SparkException e = assertThrows(SparkException.class, shuffled::count);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertTrue(e.getMessage().contains("Spark reran the relayed stage (attempt "), e.getMessage());
+        assertTrue(e.getMessage().contains(") after its relay on the driver ("), e.getMessage());
+        assertTrue(e.getMessage().contains(") had closed: its output was lost after the stage ended"), e.getMessage());
+        assertTrue(seconds < 60, "failed after " + seconds + " s, not at once");
+    }
+}
