@@ -19,14 +19,14 @@ public record RelayAddress(String host, int port, int timeoutMillis) implements 
 
     /**
      * Connects as the barrier task {@code context} runs, if its stage attempt runs every partition's task and the
-     * relay is still there. Once a relayed stage has ended, the driver closes its relay; if Spark then loses the
-     * stage's output (an executor lost with it) and reruns the stage, for the lost tasks only (after an executor loss)
-     * or for all of them, its tasks can meet neither their peers nor the relay. Such a task fails at once, naming the
-     * cause, and the job with it, where it would wait for its peers until the relay's timeout or fail with a bare
-     * "connection refused".
+     * relay can be reached. Once a relayed stage has ended, the driver closes its relay; if Spark then reruns the
+     * stage (its output lost with an executor), for the lost tasks only or for all of them, its tasks can meet
+     * neither their peers nor the relay. Such a task fails at once, naming the cause, where it would wait for its
+     * peers until the relay's timeout or fail with a bare "connection refused". A relay refused for another reason
+     * (not reachable from this executor) gets the same message, which names both causes.
      *
-     * @throws IllegalStateException for an attempt that runs only some of the stage's tasks, or a later attempt that
-     *     finds the relay closed
+     * @throws IllegalStateException for an attempt that runs only some of the stage's tasks, or a relay that refuses
+     *     the connection
      */
     public RoundClient connect(BarrierTaskContext context) throws IOException {
         int running = context.getTaskInfos().length;
@@ -38,18 +38,16 @@ public record RelayAddress(String host, int port, int timeoutMillis) implements 
         try {
             return connect(context.partitionId(), context.stageAttemptNumber());
         } catch (ConnectException e) {
-            if (context.stageAttemptNumber() == 0) {
-                throw e;
-            }
-            throw new IllegalStateException("Spark reran the relayed stage (attempt " + context.stageAttemptNumber()
-                    + ") after its relay on the driver (" + this + ") had closed: its output was lost after the stage "
-                    + "ended, and a relayed stage runs only while the driver relays it; " + AGAIN, e);
+            throw new IllegalStateException("the relayed stage's task (attempt " + context.stageAttemptNumber()
+                    + ") cannot reach its relay on the driver at " + this + " (" + e.getMessage() + "): the relay has "
+                    + "closed if Spark reran the stage after it ended (its output lost with an executor), or it cannot "
+                    + "be reached from this executor (see spark.driver.host and spark.driver.bindAddress); " + AGAIN,
+                    e);
         }
     }
 
-    /** What to do when a relayed stage cannot be rerun. */
-    private static final String AGAIN = "run the job again (with --resume, when it has a --checkpoint), or give "
-            + "--lineage-dir so that the stage's output survives a lost executor";
+    /** What to do when a relayed stage cannot be run or rerun. */
+    private static final String AGAIN = "run the job again (with --resume, when it has a --checkpoint)";
 
     @Override
     public String toString() {

@@ -125,7 +125,7 @@ class ClusterIT {
         assertTrue(log.contains("a Spark job per round (--sync-via auto: 4 partitions need 4 task slots and the "
                 + "executors have "), log);
         assertTrue(log.contains(", 2 at most by the settings)"), log);
-        assertFalse(log.contains("waiting up to"), log);
+        assertFalse(log.contains("for the executors to register"), log); // RelayedStage.awaitSlots' line
         assertEquals(appsBefore + 2, applicationsRun(), "both workers ran executors for the job");
         Path local = tmp.resolve("local");
         LauncherIT.Run r = LauncherIT.launch(with(CHAINS, "--out", local.toString()));

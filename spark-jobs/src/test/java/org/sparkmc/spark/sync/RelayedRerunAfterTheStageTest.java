@@ -25,10 +25,10 @@ import scala.runtime.AbstractFunction1;
 /**
  * A relayed stage whose output Spark loses after the stage ended (an executor lost with it) is rerun after its relay
  * has closed; its tasks fail at once naming the cause ({@link RelayAddress#connect(BarrierTaskContext)}) instead of
- * with a bare "connection refused". The loss is made on a real local[2] context by unregistering one map output, as
- * Spark does for the outputs of a lost executor; Spark then reruns the whole barrier stage. (After a real executor
- * loss it may rerun the lost partitions only, which the same method refuses before connecting; a single context
- * cannot lose an executor to show that.)
+ * waiting for their peers or failing with a bare "connection refused". The loss is made on a real local[2] context by
+ * unregistering one map output, as Spark does for the outputs of a lost executor. Spark first reruns the lost
+ * partition's task alone (refused before it connects), then every task (refused by the closed relay); the job ends
+ * with the last attempt's reason.
  */
 class RelayedRerunAfterTheStageTest extends SparkTestBase {
 
@@ -72,9 +72,10 @@ class RelayedRerunAfterTheStageTest extends SparkTestBase {
         long t0 = System.nanoTime();
         SparkException e = assertThrows(SparkException.class, shuffled::count);
         double seconds = (System.nanoTime() - t0) / 1e9;
-        assertTrue(e.getMessage().contains("Spark reran the relayed stage (attempt "), e.getMessage());
-        assertTrue(e.getMessage().contains(") after its relay on the driver ("), e.getMessage());
-        assertTrue(e.getMessage().contains(") had closed: its output was lost after the stage ended"), e.getMessage());
+        assertTrue(e.getMessage().contains("the relayed stage's task (attempt "), e.getMessage());
+        assertTrue(e.getMessage().contains(") cannot reach its relay on the driver at "), e.getMessage());
+        assertTrue(e.getMessage().contains("the relay has closed if Spark reran the stage after it ended"),
+                e.getMessage());
         assertTrue(seconds < 60, "failed after " + seconds + " s, not at once");
     }
 }
