@@ -84,19 +84,15 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         for (String input : inputs) {
             try {
                 Path path = UserPaths.path("input", input);
-                FileSystem fs = path.getFileSystem(hadoop);
-                boolean pattern = UserPaths.isPattern(input);
-                FileStatus one = pattern ? null : StorageFailure.statusIfAny(fs, path);
-                FileStatus[] found = pattern ? StorageFailure.glob(fs, path)
-                        : one == null ? null : new FileStatus[] {one};
-                if (found == null || found.length == 0) {
+                FileStatus[] found = StorageFailure.named(path.getFileSystem(hadoop), path, input);
+                if (found.length == 0) {
                     throw new InvalidInputException("input '" + input + "' does not exist (no file matches"
-                            + (pattern ? "; names starting with _ or . are left out)" : ")"));
+                            + (UserPaths.isPattern(input) ? "; names starting with _ or . are left out)" : ")"));
                 }
                 Arrays.sort(found, Comparator.comparing(f -> f.getPath().toString()));
                 all.addAll(Arrays.asList(found));
             } catch (IOException e) {
-                throw new InvalidInputException("cannot read input '" + input + "': " + StorageFailure.reason(e), e);
+                throw unreadable(input, e);
             }
         }
         return all;
@@ -126,7 +122,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                     resolved.add(drawsStatus);
                 }
             } catch (IOException e) {
-                throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + StorageFailure.reason(e), e);
+                throw unreadable(f.getPath(), e);
             }
         }
         return resolved;
@@ -144,7 +140,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                     return "parquet";
                 }
             } catch (IOException e) { // not there any more, or not ours to list
-                throw new InvalidInputException("cannot read input '" + f.getPath() + "': " + StorageFailure.reason(e), e);
+                throw unreadable(f.getPath(), e);
             }
         }
         List<String> texts = files(matches, hadoop);
@@ -175,8 +171,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                             .map(s -> s.getPath().toString()).filter(name -> name.endsWith(".csv")).sorted()
                             .forEach(files::add);
                 } catch (IOException e) { // not there any more, or not ours to list
-                    throw new InvalidInputException("cannot read input '" + f.getPath() + "': "
-                            + StorageFailure.reason(e), e);
+                    throw unreadable(f.getPath(), e);
                 }
             } else {
                 files.add(f.getPath().toString());
@@ -185,10 +180,16 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         if (files.isEmpty()) {
             throw new InvalidInputException("no .csv file in the inputs (" + matches.stream().map(f -> f.getPath()
                     .toString()).reduce((a, b) -> a + ", " + b).orElse("") + "); diagnose reads CmdStan or chain,draw "
-                    + "CSV files named .csv (in a directory, names starting with _ or . are skipped), and Parquet draws: "
-                    + ".parquet files, or directories holding them, also in subdirectories (--format auto or parquet)");
+                    + "CSV files named .csv (in a directory, names starting with _ or . are skipped), and Parquet "
+                    + "draws: .parquet files, or directories holding them, also in subdirectories (--format auto or "
+                    + "parquet)");
         }
         return files;
+    }
+
+    /** An input the file system refused or lost (its own failures are StorageFailures), as bad input. */
+    private static InvalidInputException unreadable(Object input, IOException e) {
+        return new InvalidInputException("cannot read input '" + input + "': " + StorageFailure.reason(e), e);
     }
 
     private static BufferedReader open(Path path, Configuration hadoop) throws IOException {

@@ -75,6 +75,22 @@ public final class StorageFailure extends UncheckedIOException {
     }
 
     /**
+     * What a user's location names: what it matches when it is a glob pattern ({@link UserPaths#isPattern}, hidden
+     * names left out as by {@link #glob}), else the path's own status; none when nothing is there. A plain path is
+     * looked up, not globbed: Hadoop's globber cannot walk a directory named with a ':'.
+     */
+    public static FileStatus[] named(FileSystem fs, Path path, String location) throws IOException {
+        FileStatus[] found;
+        if (UserPaths.isPattern(location)) {
+            found = glob(fs, path);
+        } else {
+            FileStatus one = statusIfAny(fs, path);
+            found = one == null ? null : new FileStatus[] {one};
+        }
+        return found == null ? new FileStatus[0] : found;
+    }
+
+    /**
      * What the glob pattern {@code pattern} matches, hidden names ({@link UserPaths#hidden}) left out as {@link #list}
      * leaves them out (null or none when nothing); fails as {@link #open} does.
      */

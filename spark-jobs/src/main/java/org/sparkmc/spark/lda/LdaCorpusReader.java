@@ -278,15 +278,12 @@ public final class LdaCorpusReader {
         Path path = UserPaths.path(option, location);
         try {
             FileSystem fs = path.getFileSystem(conf);
-            boolean pattern = UserPaths.isPattern(location);
-            // Without a pattern no glob: Hadoop's globber cannot walk a directory named with a ':'.
-            FileStatus status = pattern ? null : StorageFailure.statusIfAny(fs, path);
-            FileStatus[] matched = pattern ? StorageFailure.glob(fs, path)
-                    : status == null ? null : new FileStatus[] {status};
-            if (matched == null || matched.length == 0) {
+            FileStatus[] matched = StorageFailure.named(fs, path, location);
+            if (matched.length == 0) {
                 // --docword keeps its message from before it took directories.
                 throw new InvalidInputException((option.equals("--text") ? "no such file or directory: "
-                        : "no such file: ") + location + (pattern ? " (names starting with _ or . are left out)" : ""));
+                        : "no such file: ") + location
+                        + (UserPaths.isPattern(location) ? " (names starting with _ or . are left out)" : ""));
             }
             List<Path> files = new ArrayList<>();
             for (FileStatus m : matched) {
@@ -305,7 +302,8 @@ public final class LdaCorpusReader {
             }
             return files.stream().sorted(Comparator.comparing(Path::toString)).toArray(Path[]::new);
         } catch (IOException e) {
-            throw new InvalidInputException("cannot read " + label + " " + location + ": " + StorageFailure.reason(e), e);
+            throw new InvalidInputException("cannot read " + label + " " + location + ": " + StorageFailure.reason(e),
+                    e);
         } catch (IllegalArgumentException e) {
             InvalidInputException colon = UserPaths.unlistable(option, location, e);
             throw colon == null ? e : colon;

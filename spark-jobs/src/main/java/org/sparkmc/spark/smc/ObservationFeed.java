@@ -113,7 +113,8 @@ public final class ObservationFeed {
             }
             return feed;
         } catch (IOException e) { // not ours to read: the file system's own failures are StorageFailures
-            throw new InvalidInputException("observations '" + location + "' cannot be read: " + StorageFailure.reason(e), e);
+            throw new InvalidInputException("observations '" + location + "' cannot be read: "
+                    + StorageFailure.reason(e), e);
         }
     }
 
@@ -197,7 +198,8 @@ public final class ObservationFeed {
         try {
             listing = StorageFailure.list(fs, location);
         } catch (IOException e) { // gone, or not ours to list: the file system's own failures are StorageFailures
-            throw new InvalidInputException("observations " + location + " cannot be listed: " + StorageFailure.reason(e), e);
+            throw new InvalidInputException("observations " + location + " cannot be listed: "
+                    + StorageFailure.reason(e), e);
         }
         Path next = null;
         long notAfter = 0;

@@ -7,6 +7,7 @@ import org.apache.spark.JavaFutureActionWrapper;
 import org.apache.spark.MapOutputStatistics;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
 import org.apache.spark.SparkStatusTracker;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -42,7 +43,11 @@ public final class RelayedStage {
 
     /** The task slots of the executors registered now. */
     public static int slots(JavaSparkContext sc) {
-        return sc.sc().maxNumConcurrentTasks(sc.sc().resourceProfileManager().defaultResourceProfile());
+        return slots(sc.sc());
+    }
+
+    private static int slots(SparkContext sc) {
+        return sc.maxNumConcurrentTasks(sc.resourceProfileManager().defaultResourceProfile());
     }
 
     /**
@@ -150,9 +155,8 @@ public final class RelayedStage {
                 return stage;
             }
             LOG.warn("the barrier stage needs {} task slots at once and the executors have {} now; trying again in "
-                    + "{} ms ({} of {})", dependency.rdd().getNumPartitions(), shuffled.context().maxNumConcurrentTasks(
-                    shuffled.context().resourceProfileManager().defaultResourceProfile()), intervalMillis, failures,
-                    maxFailures);
+                    + "{} ms ({} of {})", dependency.rdd().getNumPartitions(), slots(shuffled.context()), intervalMillis,
+                    failures, maxFailures);
             Thread.sleep(intervalMillis);
         }
     }

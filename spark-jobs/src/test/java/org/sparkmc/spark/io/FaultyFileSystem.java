@@ -134,7 +134,8 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
         if (refusedListings.test(f.getName())) {
             // As HDFS' refusals do, the message goes on with the server's stack trace.
             throw new java.nio.file.AccessDeniedException(f.toString(), null, "Permission denied (FaultyFileSystem)\n"
-                    + "\tat org.apache.hadoop.hdfs.server.namenode.FSPermissionChecker.check(FSPermissionChecker.java:1)");
+                    + "\tat org.apache.hadoop.hdfs.server.namenode.FSPermissionChecker.check("
+                    + "FSPermissionChecker.java:1)");
         }
         return super.listStatus(f);
     }
