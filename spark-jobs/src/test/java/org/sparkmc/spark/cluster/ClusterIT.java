@@ -256,6 +256,64 @@ class ClusterIT {
     }
 
     /**
+     * {@code RelayedStage.mapStageOnly} while an executor is being replaced: {@link SlotsComeBack}, submitted with
+     * spark-submit, submits a barrier map stage of two tasks once the test has killed one of the two executors. Spark's
+     * slot check fails until the worker's replacement registers (Spark itself would fail the stage at once), and the
+     * stage is submitted again, a second apart, until it runs.
+     */
+    @Test
+    void aBarrierMapStageSubmittedWhileAnExecutorIsReplacedRunsWhenItIsBack() throws Exception {
+        Path log = tmp.resolve("slots.log");
+        List<String> command = new ArrayList<>(List.of(submitEnv.get("SPARK_HOME") + "/bin/spark-submit",
+                "--class", SlotsComeBack.class.getName(), "--jars", appJar().toString()));
+        command.addAll(List.of(submitEnv.get("SPARKMC_SUBMIT_OPTS").trim().split("\\s+")));
+        command.add(jarOf(SlotsComeBack.class, tmp.resolve("slots-come-back.jar")).toString());
+        ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().putAll(submitEnv);
+        // The executor killed must be this driver's: the last test's executors must have exited first.
+        for (int i = 0; i < 300 && executorPid() > 0; i++) {
+            Thread.sleep(100);
+        }
+        assertEquals(-1, executorPid(), "an earlier application's executor is still running");
+        Process job = pb.start();
+        killAnExecutorWhen(job, log, text -> text.contains(SlotsComeBack.READY));
+        assertTrue(job.waitFor(5, TimeUnit.MINUTES), "the driver did not finish");
+        String output = Files.readString(log);
+        assertEquals(0, job.exitValue(), output);
+        assertTrue(output.contains("the barrier stage needs 2 task slots at once and the executors have 1 now"),
+                output);
+        assertTrue(lastNumber(output, SlotsComeBack.DONE + "(\\d+) times") >= 2, output);
+    }
+
+    /** The application's jar, as submit/sparkmc picks it. */
+    static Path appJar() throws IOException {
+        try (Stream<Path> s = Files.list(TestPaths.projectRoot().resolve("spark-jobs/target"))) {
+            return s.filter(p -> p.getFileName().toString().matches("sparkmc-spark-jobs-.*\\.jar")
+                    && !p.getFileName().toString().matches(".*-(original|sources)\\.jar")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no application jar in spark-jobs/target"));
+        }
+    }
+
+    /** A jar at {@code jar} of {@code type}'s class files, its nested and anonymous classes included. */
+    static Path jarOf(Class<?> type, Path jar) throws Exception {
+        Path classes = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        String dir = type.getPackageName().replace('.', '/');
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar));
+                Stream<Path> files = Files.list(classes.resolve(dir))) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String name = f.getFileName().toString();
+                if (name.equals(type.getSimpleName() + ".class") || name.startsWith(type.getSimpleName() + "$")) {
+                    out.putNextEntry(new java.util.jar.JarEntry(dir + "/" + name));
+                    out.write(Files.readAllBytes(f));
+                    out.closeEntry();
+                }
+            }
+        }
+        return jar;
+    }
+
+    /**
      * Waits until the job's log satisfies {@code ready}, then kills one of the cluster's executor JVMs with kill -9
      * while the job still runs, and waits for it to die.
      */
