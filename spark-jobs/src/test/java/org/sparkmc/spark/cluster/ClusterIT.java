@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.spark.TestPaths;
 import org.sparkmc.spark.cli.LauncherIT;
 import org.sparkmc.spark.lda.LdaRuns;
+import org.sparkmc.spark.sync.BarrierStages;
 
 /**
  * The jobs on a real Spark standalone cluster of separate JVMs on 127.0.0.1 (submit/cluster/start: a master and two
@@ -267,7 +268,7 @@ class ClusterIT {
         List<String> command = new ArrayList<>(List.of(submitEnv.get("SPARK_HOME") + "/bin/spark-submit",
                 "--class", SlotsComeBack.class.getName(), "--jars", appJar().toString()));
         command.addAll(List.of(submitEnv.get("SPARKMC_SUBMIT_OPTS").trim().split("\\s+")));
-        command.add(jarOf(SlotsComeBack.class, tmp.resolve("slots-come-back.jar")).toString());
+        command.add(jarOf(tmp.resolve("slots-come-back.jar"), SlotsComeBack.class, BarrierStages.class).toString());
         ProcessBuilder pb = new ProcessBuilder(command).directory(TestPaths.projectRoot().toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().putAll(submitEnv);
@@ -295,18 +296,22 @@ class ClusterIT {
         }
     }
 
-    /** A jar at {@code jar} of {@code type}'s class files, its nested and anonymous classes included. */
-    static Path jarOf(Class<?> type, Path jar) throws Exception {
-        Path classes = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
-        String dir = type.getPackageName().replace('.', '/');
-        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar));
-                Stream<Path> files = Files.list(classes.resolve(dir))) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                String name = f.getFileName().toString();
-                if (name.equals(type.getSimpleName() + ".class") || name.startsWith(type.getSimpleName() + "$")) {
-                    out.putNextEntry(new java.util.jar.JarEntry(dir + "/" + name));
-                    out.write(Files.readAllBytes(f));
-                    out.closeEntry();
+    /** A jar at {@code jar} of the {@code types}' class files, their nested and anonymous classes included. */
+    static Path jarOf(Path jar, Class<?>... types) throws Exception {
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+            for (Class<?> type : types) {
+                Path classes = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+                String dir = type.getPackageName().replace('.', '/');
+                try (Stream<Path> files = Files.list(classes.resolve(dir))) {
+                    for (Path f : (Iterable<Path>) files::iterator) {
+                        String name = f.getFileName().toString();
+                        if (name.equals(type.getSimpleName() + ".class")
+                                || name.startsWith(type.getSimpleName() + "$")) {
+                            out.putNextEntry(new java.util.jar.JarEntry(dir + "/" + name));
+                            out.write(Files.readAllBytes(f));
+                            out.closeEntry();
+                        }
+                    }
                 }
             }
         }

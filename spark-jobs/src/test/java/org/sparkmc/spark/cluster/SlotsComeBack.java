@@ -1,17 +1,12 @@
 package org.sparkmc.spark.cluster;
 
-import java.io.Serializable;
 import java.util.List;
-import org.apache.spark.HashPartitioner;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.sparkmc.spark.sync.BarrierStages;
 import org.sparkmc.spark.sync.RelayedStage;
-import scala.Tuple2;
-import scala.collection.Iterator;
-import scala.runtime.AbstractFunction1;
 
 /**
  * A driver for {@link ClusterIT}, submitted with spark-submit to the loopback cluster: once both executors are up it
@@ -36,10 +31,7 @@ public final class SlotsComeBack {
             int before = warm.jobIds().get(0);
             System.out.println(READY);
             awaitExecutors(jsc, 1);
-            JavaRDD<Integer> numbers = jsc.parallelize(List.of(1, 2, 3, 4), 2);
-            JavaPairRDD<Integer, Integer> shuffled = numbers.rdd().barrier().mapPartitions(new Same(), false,
-                    scala.reflect.ClassTag$.MODULE$.apply(Integer.class)).toJavaRDD()
-                    .mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(2));
+            JavaPairRDD<Integer, Integer> shuffled = BarrierStages.feedingAShuffle(jsc, 2);
             JavaFutureAction<Void> stage = RelayedStage.mapStageOnly(shuffled);
             stage.get();
             System.out.println(DONE + (stage.jobIds().get(0) - before) + " times");
@@ -55,16 +47,5 @@ public final class SlotsComeBack {
             Thread.sleep(20);
         }
         throw new IllegalStateException("never " + n + " executors");
-    }
-
-    /** The identity on a partition's iterator, as a serialisable Scala function. */
-    private static final class Same extends AbstractFunction1<Iterator<Integer>, Iterator<Integer>>
-            implements Serializable {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public Iterator<Integer> apply(Iterator<Integer> partition) {
-            return partition;
-        }
     }
 }

@@ -6,19 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.Serializable;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.scheduler.BarrierJobSlotsNumberCheckFailed;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.spark.SparkTestBase;
-import scala.Tuple2;
-import scala.collection.Iterator;
-import scala.runtime.AbstractFunction1;
 
 /**
  * {@link RelayedStage#mapStageOnly} on a real local[2] context: Spark's check that a barrier map stage has a slot for
@@ -26,23 +20,8 @@ import scala.runtime.AbstractFunction1;
  */
 class MapStageSlotCheckTest extends SparkTestBase {
 
-    /** A barrier stage of {@code tasks} tasks feeding a shuffle. */
     private JavaPairRDD<Integer, Integer> barrierStage(int tasks) {
-        JavaRDD<Integer> numbers = jsc().parallelize(List.of(1, 2, 3, 4, 5, 6), tasks);
-        return numbers.rdd().barrier().mapPartitions(new Same(), false,
-                scala.reflect.ClassTag$.MODULE$.apply(Integer.class)).toJavaRDD()
-                .mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(2));
-    }
-
-    /** The identity on a partition's iterator, as a serialisable Scala function. */
-    private static final class Same extends AbstractFunction1<Iterator<Integer>, Iterator<Integer>>
-            implements Serializable {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public Iterator<Integer> apply(Iterator<Integer> partition) {
-            return partition;
-        }
+        return BarrierStages.feedingAShuffle(jsc(), tasks);
     }
 
     @Test
