@@ -7,13 +7,15 @@ import org.sparkmc.spark.io.StorageFailure;
 
 /**
  * One-line messages for failures of the machine rather than of the run's input or of sparkmc: a full disk, a file
- * system failing to read ({@link StorageFailure}), or another run using the checkpoint directory
- * ({@link CheckpointLease.Conflict}). The output's staging is removed by
- * then ({@code AtomicOutput.close}), so the message can say nothing was written.
+ * system failing to read ({@link StorageFailure}), another run using the checkpoint directory
+ * ({@link CheckpointLease.Conflict}), or an executor lost with a local lineage cut that Spark cannot compute again.
+ * The output's staging is removed by then ({@code AtomicOutput.close}), so the message can say nothing was written.
  */
 final class EnvironmentFailures {
     private static final String NO_SPACE = "No space left on device";
     /** A path or URI, not a stack frame's {@code java.base/jdk…} (which follows a word character). */
+    /** Spark's CHECKPOINT_RDD_BLOCK_ID_NOT_FOUND: a local checkpoint's block gone with its executor. */
+    private static final Pattern LOST_CUT = Pattern.compile("Checkpoint block (rdd_\\d+_\\d+) not found");
     private static final Pattern PATH = Pattern.compile("(?<![\\w./])([a-z][a-z0-9+.-]*:)?/[^\\s'\"()]+");
 
     private EnvironmentFailures() {
@@ -31,6 +33,13 @@ final class EnvironmentFailures {
             }
             if (t instanceof StorageFailure) {
                 return t.getMessage() + "; nothing was written (a retry may succeed)";
+            }
+            Matcher lostCut = t.getMessage() == null ? null : LOST_CUT.matcher(t.getMessage());
+            if (lostCut != null && lostCut.find()) {
+                return "an executor was lost, and with it a local checkpoint of the run's state that Spark cannot "
+                        + "compute again (block " + lostCut.group(1) + "); no output was written. Where executors "
+                        + "can be lost, give --lineage-dir or --checkpoint on a shared file system and run again "
+                        + "(with --resume from a --checkpoint)";
             }
             if (t.getMessage() != null && t.getMessage().contains(NO_SPACE)) {
                 return "no space left on device while writing" + where(e, places) + "; nothing was written there and an "
