@@ -13,9 +13,12 @@ import org.sparkmc.spark.io.StorageFailure;
  */
 final class EnvironmentFailures {
     private static final String NO_SPACE = "No space left on device";
-    /** A path or URI, not a stack frame's {@code java.base/jdk…} (which follows a word character). */
-    /** Spark's CHECKPOINT_RDD_BLOCK_ID_NOT_FOUND: a local checkpoint's block gone with its executor. */
+    /**
+     * Spark's CHECKPOINT_RDD_BLOCK_ID_NOT_FOUND: a local checkpoint's block gone with its executor (Spark says the same
+     * of an RDD unpersisted too early, which sparkmc does not do to a cut it still reads).
+     */
     private static final Pattern LOST_CUT = Pattern.compile("Checkpoint block (rdd_\\d+_\\d+) not found");
+    /** A path or URI, not a stack frame's {@code java.base/jdk…} (which follows a word character). */
     private static final Pattern PATH = Pattern.compile("(?<![\\w./])([a-z][a-z0-9+.-]*:)?/[^\\s'\"()]+");
 
     private EnvironmentFailures() {
@@ -38,8 +41,8 @@ final class EnvironmentFailures {
             if (lostCut != null && lostCut.find()) {
                 return "an executor was lost, and with it a local checkpoint of the run's state that Spark cannot "
                         + "compute again (block " + lostCut.group(1) + "); no output was written. Where executors "
-                        + "can be lost, give --lineage-dir or --checkpoint on a shared file system and run again "
-                        + "(with --resume from a --checkpoint)";
+                        + "can be lost, give --lineage-dir on a shared file system (for lda, --checkpoint there does "
+                        + "as well) and run again, with --resume where a --checkpoint was given";
             }
             if (t.getMessage() != null && t.getMessage().contains(NO_SPACE)) {
                 return "no space left on device while writing" + where(e, places) + "; nothing was written there and an "

@@ -25,7 +25,7 @@ class LostLocalCheckpointTest extends SparkTestBase {
         Exception e = assertThrows(Exception.class, cut::count);
         assertEquals("an executor was lost, and with it a local checkpoint of the run's state that Spark cannot "
                 + "compute again (block rdd_" + cut.id() + "_1); no output was written. Where executors can be lost, "
-                + "give --lineage-dir or --checkpoint on a shared file system and run again (with --resume from a "
-                + "--checkpoint)", EnvironmentFailures.describe(e, "--out '/o'"));
+                + "give --lineage-dir on a shared file system (for lda, --checkpoint there does as well) and run "
+                + "again, with --resume where a --checkpoint was given", EnvironmentFailures.describe(e, "--out '/o'"));
     }
 }
