@@ -12,9 +12,12 @@ import org.apache.spark.BarrierTaskContext;
  * @param timeoutMillis how long a read may wait (a round's slowest partition, or the driver's answer, must fit)
  */
 public record RelayAddress(String host, int port, int timeoutMillis) implements Serializable {
-    /** Connects as {@code partition} of stage attempt {@code stageAttempt}. */
-    public RoundClient connect(int partition, int stageAttempt) throws IOException {
-        return new RoundClient(host, port, partition, stageAttempt, timeoutMillis);
+    /**
+     * Connects as {@code partition} of stage attempt {@code stageAttempt}; {@code whileWaiting} runs while the task
+     * waits for a round's frames and stops the wait by throwing.
+     */
+    public RoundClient connect(int partition, int stageAttempt, Runnable whileWaiting) throws IOException {
+        return new RoundClient(host, port, partition, stageAttempt, timeoutMillis, whileWaiting);
     }
 
     /**
@@ -36,7 +39,7 @@ public record RelayAddress(String host, int port, int timeoutMillis) implements 
                     + "output), but a relayed stage needs all of them at once; " + AGAIN);
         }
         try {
-            return connect(context.partitionId(), context.stageAttemptNumber());
+            return connect(context.partitionId(), context.stageAttemptNumber(), context::killTaskIfInterrupted);
         } catch (ConnectException e) {
             throw new IllegalStateException("the relayed stage's task (attempt " + context.stageAttemptNumber()
                     + ") cannot reach its relay on the driver at " + this + " (" + e.getMessage() + "): the relay has "

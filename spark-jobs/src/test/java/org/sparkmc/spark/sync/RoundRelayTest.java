@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -79,7 +80,7 @@ class RoundRelayTest {
         try (RoundRelay relay = RoundRelay.toDriver(twoHours, 1)) {
             RelayAddress address = relay.address();
             assertEquals(new RelayAddress("127.0.0.1", address.port(), 2 * 3_600_000), address);
-            org.junit.jupiter.api.Assertions.assertTrue(address.port() > 0, "a bound port: " + address);
+            assertTrue(address.port() > 0, "a bound port: " + address);
         }
         for (String bad : new String[] {"0s", "-5min", "soon", "30d"}) {
             org.sparkmc.core.InvalidInputException e = assertThrows(org.sparkmc.core.InvalidInputException.class,
@@ -90,13 +91,62 @@ class RoundRelayTest {
     }
 
     /**
+     * A task whose peer never connects stops waiting as soon as its check says so (Spark has killed it), not after
+     * the relay's timeout of 20 s here.
+     */
+    @Test
+    void aTaskWaitingForItsPeersStopsWhenItsCheckSaysSo() throws Exception {
+        SparkConf twentySeconds = LOOPBACK.clone().set(RoundRelay.TIMEOUT_SETTING, "20s");
+        java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+        try (RoundRelay relay = RoundRelay.onDriver(twentySeconds, 2);
+                RoundClient client = relay.address().connect(0, 0, () -> {
+                    if (killed.get()) {
+                        throw new IllegalStateException("killed");
+                    }
+                })) {
+            CompletableFuture.runAsync(() -> killed.set(true), CompletableFuture.delayedExecutor(
+                    500, java.util.concurrent.TimeUnit.MILLISECONDS));
+            long t0 = System.nanoTime();
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> client.exchange(0, new byte[] {1}));
+            assertEquals("killed", e.getMessage());
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertTrue(seconds < 5, "stopped after " + seconds + " s");
+        }
+    }
+
+    /** Frames that come after several of the checks' short waits arrive whole: no wait ends inside a frame. */
+    @Test
+    void aRoundSlowerThanTheChecksArrivesWhole() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+        byte[] big = new byte[200_000];
+        java.util.Arrays.fill(big, (byte) 7);
+        try (RoundRelay relay = RoundRelay.onDriver(LOOPBACK, 2);
+                RoundClient fast = relay.address().connect(0, 0, checks::incrementAndGet);
+                RoundClient slow = relay.address().connect(1, 0, () -> { })) {
+            CompletableFuture<byte[][]> late = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return slow.exchange(0, big);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }, CompletableFuture.delayedExecutor(3 * RoundClient.CHECK_MILLIS + 100,
+                    java.util.concurrent.TimeUnit.MILLISECONDS));
+            byte[][] others = fast.exchange(0, new byte[] {1});
+            assertArrayEquals(new byte[][] {big}, others);
+            assertArrayEquals(new byte[][] {{1}}, late.get());
+            assertTrue(checks.get() >= 2, checks.get() + " checks");
+        }
+    }
+
+    /**
      * A round is the driver's before any task has it back: a stage whose tasks end right after their last exchange
      * may be seen ending by the driver at any moment after, and it must then find every round queued.
      */
     @Test
     void aRoundIsQueuedForTheDriverBeforeTheTasksHaveIt() throws Exception {
         try (RoundRelay relay = RoundRelay.onDriver(LOOPBACK, 1);
-                RoundClient client = relay.address().connect(0, 0)) {
+                RoundClient client = relay.address().connect(0, 0, () -> { })) {
             for (int r = 0; r < 2_000; r++) {
                 client.exchange(r, new byte[] {(byte) r});
                 RoundRelay.Round round = relay.next(0);
@@ -110,7 +160,7 @@ class RoundRelayTest {
     /** A task of {@code attempt} that sends rounds 0..rounds−1 as {partition, round}; its answers, by round. */
     private static CompletableFuture<List<byte[]>> task(RoundRelay relay, int partition, int attempt, int rounds) {
         return CompletableFuture.supplyAsync(() -> {
-            try (RoundClient client = relay.address().connect(partition, attempt)) {
+            try (RoundClient client = relay.address().connect(partition, attempt, () -> { })) {
                 List<byte[]> answers = new ArrayList<>();
                 for (int r = 0; r < rounds; r++) {
                     byte[][] back = client.exchange(r, new byte[] {(byte) partition, (byte) r});
