@@ -4,23 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.Serializable;
-import java.io.UncheckedIOException;
-import java.util.List;
 import org.apache.spark.BarrierTaskContext;
-import org.apache.spark.HashPartitioner;
 import org.apache.spark.MapOutputTrackerMaster;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaRDD;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.spark.SparkTestBase;
-import scala.Tuple2;
-import scala.collection.Iterator;
-import scala.runtime.AbstractFunction1;
 
 /**
  * A relayed stage whose output Spark loses after the stage ended (an executor lost with it) is rerun after its relay
@@ -32,37 +23,11 @@ import scala.runtime.AbstractFunction1;
  */
 class RelayedRerunAfterTheStageTest extends SparkTestBase {
 
-    /** A relayed task: meets its peers at the relay for one round, then passes its partition on. */
-    private static final class OneRound extends AbstractFunction1<Iterator<Integer>, Iterator<Integer>>
-            implements Serializable {
-        private static final long serialVersionUID = 1L;
-        private final RelayAddress relay;
-
-        OneRound(RelayAddress relay) {
-            this.relay = relay;
-        }
-
-        @Override
-        public Iterator<Integer> apply(Iterator<Integer> partition) {
-            BarrierTaskContext context = BarrierTaskContext.get();
-            try (RoundClient client = relay.connect(context)) {
-                client.exchange(0, new byte[] {(byte) context.partitionId()});
-                client.done();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return partition;
-        }
-    }
-
     @Test
     void aRerunAfterTheRelayClosedFailsAtOnceNamingTheCause() throws Exception {
         JavaPairRDD<Integer, Integer> shuffled;
         try (RoundRelay relay = RoundRelay.onDriver(jsc().getConf(), 2)) {
-            JavaRDD<Integer> numbers = jsc().parallelize(List.of(1, 2, 3, 4), 2);
-            shuffled = numbers.rdd().barrier().mapPartitions(new OneRound(relay.address()), false,
-                    scala.reflect.ClassTag$.MODULE$.apply(Integer.class)).toJavaRDD()
-                    .mapToPair(i -> new Tuple2<>(i, i)).partitionBy(new HashPartitioner(2));
+            shuffled = BarrierStages.relayedFeedingAShuffle(jsc(), relay.address(), -1);
             RelayedStage.run(relay, RelayedStage.mapStageOnly(shuffled), 1, round -> { });
         }
         assertEquals(4, shuffled.count(), "the stage's output, read whole");
