@@ -47,6 +47,7 @@ public final class RoundClient implements AutoCloseable {
 
     /** Sends this task's frame of {@code round}; returns the other partitions' frames in partition order. */
     public byte[][] exchange(int round, byte[] frame) throws IOException {
+        whileWaiting.run(); // a task killed while it computed stops here, not after its remaining rounds
         out.writeInt(round);
         out.writeInt(frame.length);
         out.write(frame);
@@ -79,7 +80,7 @@ public final class RoundClient implements AutoCloseable {
                     return;
                 } catch (SocketTimeoutException e) {
                     whileWaiting.run();
-                    if (System.nanoTime() > deadline) {
+                    if (System.nanoTime() - deadline > 0) {
                         throw e;
                     }
                 }

@@ -126,16 +126,20 @@ class RoundRelayTest {
                 RoundClient slow = relay.address().connect(1, 0, () -> { })) {
             CompletableFuture<byte[][]> late = CompletableFuture.supplyAsync(() -> {
                 try {
+                    while (checks.get() < 4) { // the fast task has begun and waited through three short reads
+                        Thread.sleep(10);
+                    }
                     return slow.exchange(0, big);
                 } catch (java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
                 }
-            }, CompletableFuture.delayedExecutor(3 * RoundClient.CHECK_MILLIS + 100,
-                    java.util.concurrent.TimeUnit.MILLISECONDS));
+            });
             byte[][] others = fast.exchange(0, new byte[] {1});
             assertArrayEquals(new byte[][] {big}, others);
             assertArrayEquals(new byte[][] {{1}}, late.get());
-            assertTrue(checks.get() >= 2, checks.get() + " checks");
+            assertTrue(checks.get() >= 4, checks.get() + " checks");
         }
     }
 
