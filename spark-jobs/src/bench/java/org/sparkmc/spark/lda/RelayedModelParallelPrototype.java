@@ -170,7 +170,7 @@ public final class RelayedModelParallelPrototype {
             long sampling = 0;
             long exchanging = 0;
             long merging = 0;
-            try (RoundClient client = relay.connect(context.partitionId(), context.stageAttemptNumber())) {
+            try (RoundClient client = relay.connect(context)) {
                 int round = 0;
                 for (int sweep = 0; sweep < sweeps; sweep++) {
                     for (int s = 0; s < p; s++) {
