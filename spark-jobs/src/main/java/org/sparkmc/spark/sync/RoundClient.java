@@ -9,26 +9,48 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A barrier task's side of a {@link RoundRelay}: per round it sends its frame and gets the other partitions' frames
  * back. Reads time out, so a task whose peers died fails instead of hanging; while it waits for a round's frames it
  * also checks every {@link #CHECK_MILLIS} whether it should stop (Spark kills the other tasks of a barrier stage
  * whose task failed, without interrupting them), so a task whose peer failed before it connected does not hold its
- * slot, and Spark's retry of the stage, until the timeout.
+ * slot, and Spark's retry of the stage, until the timeout. A frame larger than the sockets' buffers blocks its write
+ * until the relay reads it, which it does not while it waits for a missing peer to connect: while a frame is written,
+ * a watch thread runs the same check, and ends the write by closing the socket when the check throws or the timeout
+ * passes; the task then fails with the check's exception or a {@link SocketTimeoutException}.
  */
 public final class RoundClient implements AutoCloseable {
-    /** How often a task waiting for a round's frames runs its check. */
+    /** How often a task waiting for a round's frames, or writing its own, runs its check. */
     static final int CHECK_MILLIS = 200;
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
     private final int timeoutMillis;
     private final Runnable whileWaiting;
+    /** Why the watch closed the socket during a write; set before it closes it, null while it has not. */
+    private volatile Exception stopped;
+
+    /** The one thread, shared by this JVM's clients, that watches their writes; idle ones stay off its queue. */
+    private static final ScheduledThreadPoolExecutor WATCH = watch();
+
+    private static ScheduledThreadPoolExecutor watch() {
+        ScheduledThreadPoolExecutor watch = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "sparkmc-round-client-watch");
+            t.setDaemon(true);
+            return t;
+        });
+        watch.setRemoveOnCancelPolicy(true);
+        return watch;
+    }
 
     /**
      * Connects to the relay at {@code host:port} as {@code partition} of stage attempt {@code stageAttempt}; runs
-     * {@code whileWaiting} while it waits for a round's frames, which stops the wait by throwing.
+     * {@code whileWaiting} while it waits for a round's frames, and on the watch thread while it writes its own,
+     * which stops the wait or the write by throwing (so it must be safe to run from another thread).
      */
     public RoundClient(String host, int port, int partition, int stageAttempt, int timeoutMillis,
             Runnable whileWaiting) throws IOException {
@@ -48,17 +70,60 @@ public final class RoundClient implements AutoCloseable {
     /** Sends this task's frame of {@code round}; returns the other partitions' frames in partition order. */
     public byte[][] exchange(int round, byte[] frame) throws IOException {
         whileWaiting.run(); // a task killed while it computed stops here, not after its remaining rounds
-        out.writeInt(round);
-        out.writeInt(frame.length);
-        out.write(frame);
-        out.flush();
-        awaitReply();
-        byte[][] others = new byte[in.readInt()][];
-        for (int f = 0; f < others.length; f++) {
-            others[f] = new byte[in.readInt()];
-            in.readFully(others[f]);
+        try {
+            send(round, frame);
+            awaitReply();
+            byte[][] others = new byte[in.readInt()][];
+            for (int f = 0; f < others.length; f++) {
+                others[f] = new byte[in.readInt()];
+                in.readFully(others[f]);
+            }
+            return others;
+        } catch (IOException e) {
+            Exception why = stopped; // the watch's reason, when it closed the socket, rethrown as it was thrown
+            if (why == null) {
+                throw e;
+            }
+            why.addSuppressed(e);
+            if (why instanceof RuntimeException r) {
+                throw r;
+            }
+            throw (IOException) why;
         }
-        return others;
+    }
+
+    /** Writes the round's frame while the watch runs the check every {@link #CHECK_MILLIS}. */
+    private void send(int round, byte[] frame) throws IOException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        ScheduledFuture<?> watching = WATCH.scheduleWithFixedDelay(() -> {
+            try {
+                whileWaiting.run();
+                if (System.nanoTime() - deadline > 0) {
+                    stop(new SocketTimeoutException("the relay did not take round " + round + "'s frame ("
+                            + frame.length + " bytes) within " + timeoutMillis + " ms"));
+                }
+            } catch (RuntimeException e) {
+                stop(e);
+            }
+        }, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        try {
+            out.writeInt(round);
+            out.writeInt(frame.length);
+            out.write(frame);
+            out.flush();
+        } finally {
+            watching.cancel(false);
+        }
+    }
+
+    /** Records why the write must end, then ends it by closing the socket. */
+    private void stop(Exception why) {
+        stopped = why;
+        try {
+            socket.close();
+        } catch (IOException e) {
+            why.addSuppressed(e);
+        }
     }
 
     /**

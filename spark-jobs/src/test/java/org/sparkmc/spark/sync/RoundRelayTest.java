@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -140,6 +142,60 @@ class RoundRelayTest {
             assertArrayEquals(new byte[][] {big}, others);
             assertArrayEquals(new byte[][] {{1}}, late.get());
             assertTrue(checks.get() >= 4, checks.get() + " checks");
+        }
+    }
+
+    /**
+     * A task whose frame is larger than the sockets' buffers blocks writing it while the relay waits for a peer that
+     * never connects (it reads no frame before every partition has): the check, run by the watch, ends the write.
+     * Without the watch the write blocks until the relay closes, which it does not while the stage runs: the test's
+     * bound of 5 s fails it (the relay, closed when the test ends, then frees the write).
+     */
+    @Test
+    void aTaskWritingAFrameTheRelayDoesNotReadStopsWhenItsCheckSaysSo() throws Exception {
+        SparkConf twentySeconds = LOOPBACK.clone().set(RoundRelay.TIMEOUT_SETTING, "20s");
+        java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+        try (RoundRelay relay = RoundRelay.onDriver(twentySeconds, 2);
+                RoundClient client = relay.address().connect(0, 0, () -> {
+                    if (killed.get()) {
+                        throw new IllegalStateException("killed");
+                    }
+                })) {
+            byte[] big = new byte[64 << 20]; // far beyond the send buffer and the relay's unread receive buffer
+            CompletableFuture.runAsync(() -> killed.set(true), CompletableFuture.delayedExecutor(
+                    500, java.util.concurrent.TimeUnit.MILLISECONDS));
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> assertTimeoutPreemptively(Duration.ofSeconds(5), () -> client.exchange(0, big)));
+            assertEquals("killed", e.getMessage());
+        }
+    }
+
+    /**
+     * A write that nothing reads ends after the timeout, as a read does, when no check stops it first; without the
+     * watch it blocks until the test's bound of 10 s fails it.
+     */
+    @Test
+    void aFrameNobodyReadsTimesOut() throws Exception {
+        try (java.net.ServerSocket deaf = new java.net.ServerSocket()) {
+            deaf.setReceiveBufferSize(1 << 16);
+            deaf.bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+            CompletableFuture<java.net.Socket> accepted = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return deaf.accept(); // and never read
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            try (RoundClient client = new RoundClient("127.0.0.1", deaf.getLocalPort(), 0, 0, 1_000, () -> { });
+                    java.net.Socket unread = accepted.get()) {
+                long t0 = System.nanoTime();
+                java.net.SocketTimeoutException e = assertThrows(java.net.SocketTimeoutException.class,
+                        () -> assertTimeoutPreemptively(Duration.ofSeconds(10),
+                                () -> client.exchange(3, new byte[64 << 20])));
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                assertTrue(e.getMessage().contains("round 3"), e.getMessage());
+                assertTrue(seconds >= 1, "stopped after " + seconds + " s, before the timeout of 1 s");
+            }
         }
     }
 
