@@ -25,7 +25,8 @@ import org.sparkmc.core.random.RandomStreams;
  * <p>Usage: {@code KosThreadCeiling <K> <alpha> <blocks> <threads,…> <sweeps> [syncInterval]}; prints, per thread
  * count, tokens per second over the sweeps, the share of the wall time the busiest thread spent on its blocks, and
  * how dense the counts ended (non-zero cells, and the mean length of the row a token's draw scans). The first round
- * runs in a fresh JVM (the "warm-up" line), the second after it.
+ * runs in a fresh JVM (the "warm-up" line), the second after it; each line is followed by a {@code RESULT} line with
+ * its tokens per second, which {@code submit/bench-all --ceilings} reads.
  */
 public final class KosThreadCeiling {
     public static void main(String[] args) throws Exception {
@@ -110,6 +111,8 @@ public final class KosThreadCeiling {
                     p.numTopics(), blocks.length, syncInterval, threads, tokens * (double) sweeps / seconds / 1e6,
                     sweeps, 1e3 * seconds / sweeps, 100 * busiest / 1e9 / seconds, global.nonZeros(),
                     meanRowLength(global));
+            System.out.printf(Locale.ROOT, "RESULT fresh_jvm=%b threads=%d tokens_per_second=%.0f%n", warmUp, threads,
+                    tokens * (double) sweeps / seconds);
         } finally {
             pool.shutdownNow();
         }
