@@ -14,8 +14,8 @@ import org.apache.spark.BarrierTaskContext;
 public record RelayAddress(String host, int port, int timeoutMillis) implements Serializable {
     /**
      * Connects as {@code partition} of stage attempt {@code stageAttempt}; {@code whileWaiting} runs while the task
-     * waits for a round's frames or writes its own, and stops the wait or the write by throwing (see
-     * {@link RoundClient}).
+     * waits for a round's frames or writes its own (during a write, on the watch thread, so it must be safe to run
+     * from another thread), and stops the wait or the write by throwing (see {@link RoundClient}).
      */
     public RoundClient connect(int partition, int stageAttempt, Runnable whileWaiting) throws IOException {
         return new RoundClient(host, port, partition, stageAttempt, timeoutMillis, whileWaiting);

@@ -33,6 +33,8 @@ public final class RoundClient implements AutoCloseable {
     private final Runnable whileWaiting;
     /** Why the watch closed the socket during a write; set before it closes it, null while it has not. */
     private volatile Exception stopped;
+    /** Whether a frame is being written: the watch acts only then. Guarded by this client's lock. */
+    private boolean writing;
 
     /** The one thread, shared by this JVM's clients, that watches their writes; idle ones stay off its queue. */
     private static final ScheduledThreadPoolExecutor WATCH = watch();
@@ -92,18 +94,33 @@ public final class RoundClient implements AutoCloseable {
         }
     }
 
-    /** Writes the round's frame while the watch runs the check every {@link #CHECK_MILLIS}. */
+    /**
+     * Writes the round's frame while the watch runs the check every {@link #CHECK_MILLIS}. The watch acts only
+     * while the write lasts (the two agree under this client's lock), and at most once.
+     */
     private void send(int round, byte[] frame) throws IOException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        synchronized (this) {
+            writing = true;
+        }
         ScheduledFuture<?> watching = WATCH.scheduleWithFixedDelay(() -> {
-            try {
-                whileWaiting.run();
-                if (System.nanoTime() - deadline > 0) {
-                    stop(new SocketTimeoutException("the relay did not take round " + round + "'s frame ("
-                            + frame.length + " bytes) within " + timeoutMillis + " ms"));
+            synchronized (this) {
+                if (!writing) {
+                    return;
                 }
-            } catch (RuntimeException e) {
-                stop(e);
+                Exception why;
+                try {
+                    whileWaiting.run();
+                    if (System.nanoTime() - deadline <= 0) {
+                        return;
+                    }
+                    why = new SocketTimeoutException("the relay did not take round " + round + "'s frame ("
+                            + frame.length + " bytes) within " + timeoutMillis + " ms");
+                } catch (RuntimeException e) {
+                    why = e;
+                }
+                writing = false;
+                stop(why);
             }
         }, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
         try {
@@ -112,6 +129,9 @@ public final class RoundClient implements AutoCloseable {
             out.write(frame);
             out.flush();
         } finally {
+            synchronized (this) {
+                writing = false;
+            }
             watching.cancel(false);
         }
     }

@@ -147,32 +147,32 @@ class RoundRelayTest {
 
     /**
      * A task whose frame is larger than the sockets' buffers blocks writing it while the relay waits for a peer that
-     * never connects (it reads no frame before every partition has): the check, run by the watch, ends the write.
-     * Without the watch the write blocks until the relay closes, which it does not while the stage runs: the test's
-     * bound of 5 s fails it (the relay, closed when the test ends, then frees the write).
+     * never connects (it reads no frame before every partition has): the check, run by the watch while the write is
+     * blocked, ends it. Without the watch the write blocks until the relay closes, which it does not while the stage
+     * runs: the test's bound of 5 s fails it (the relay, closed when the test ends, then frees the write).
      */
     @Test
     void aTaskWritingAFrameTheRelayDoesNotReadStopsWhenItsCheckSaysSo() throws Exception {
-        SparkConf twentySeconds = LOOPBACK.clone().set(RoundRelay.TIMEOUT_SETTING, "20s");
-        java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
-        try (RoundRelay relay = RoundRelay.onDriver(twentySeconds, 2);
+        java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+        try (RoundRelay relay = RoundRelay.onDriver(LOOPBACK, 2);
                 RoundClient client = relay.address().connect(0, 0, () -> {
-                    if (killed.get()) {
+                    // the first check is the one as the round starts; the next two can only be the watch's
+                    if (checks.incrementAndGet() >= 3) {
                         throw new IllegalStateException("killed");
                     }
                 })) {
             byte[] big = new byte[64 << 20]; // far beyond the send buffer and the relay's unread receive buffer
-            CompletableFuture.runAsync(() -> killed.set(true), CompletableFuture.delayedExecutor(
-                    500, java.util.concurrent.TimeUnit.MILLISECONDS));
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> assertTimeoutPreemptively(Duration.ofSeconds(5), () -> client.exchange(0, big)));
             assertEquals("killed", e.getMessage());
+            assertEquals(3, checks.get(), "the watch stops after the check that threw");
         }
     }
 
     /**
      * A write that nothing reads ends after the timeout, as a read does, when no check stops it first; without the
-     * watch it blocks until the test's bound of 10 s fails it.
+     * watch it blocks until the test's bound of 10 s fails it. The frame is far larger than a send buffer can grow to
+     * on Linux by default (4 MiB) beside the 64 KiB the deaf end takes.
      */
     @Test
     void aFrameNobodyReadsTimesOut() throws Exception {

@@ -25,8 +25,8 @@ import org.sparkmc.core.random.RandomStreams;
  * <p>Usage: {@code KosThreadCeiling <K> <alpha> <blocks> <threads,…> <sweeps> [syncInterval]}; prints, per thread
  * count, tokens per second over the sweeps, the share of the wall time the busiest thread spent on its blocks, and
  * how dense the counts ended (non-zero cells, and the mean length of the row a token's draw scans). The first round
- * runs in a fresh JVM (the "warm-up" line), the second after it; each line is followed by a {@code RESULT} line with
- * its tokens per second, which {@code submit/bench-all --ceilings} reads.
+ * runs in a fresh JVM (the "warm-up" line), the second after it ({@code -Drounds=1}: the first only); each line is
+ * followed by a {@code RESULT} line with its tokens per second, which {@code submit/bench-all --ceilings} reads.
  */
 public final class KosThreadCeiling {
     public static void main(String[] args) throws Exception {
@@ -39,7 +39,8 @@ public final class KosThreadCeiling {
         Corpus kos = KosTraining.split();
         LdaPriors p = new LdaPriors(k, alpha, 0.01);
         Corpus[] blocks = kos.blocks(numBlocks);
-        for (int round = 0; round < 2; round++) {
+        int rounds = Integer.getInteger("rounds", 2);
+        for (int round = 0; round < rounds; round++) {
             for (String t : threadCounts) {
                 run(kos.numTokens(), blocks, p, Integer.parseInt(t), sweeps, syncInterval, round == 0);
             }
