@@ -85,12 +85,8 @@ public final class ChainsOverheadBenchmark {
         RandomStreams streams = new RandomStreams(config.seed());
         Target target = config.target();
         Kernel kernel = config.kernel();
-        List<ChainState> states = new ArrayList<>();
-        for (long c = 1; c <= config.chains(); c++) {
-            states.add(ChainRound.start(c, target, kernel, streams));
-        }
-        // the job summarises every recorded column but accept_stat__: the parameters and lp__
-        List<String> names = ChainRound.recordedNames(target, kernel).subList(0, target.parameterNames().size() + 1);
+        List<ChainState> states = starts(config, streams);
+        List<String> names = summarised(config);
         int params = names.size();
         double[][][] draws = new double[params][config.chains()][0];
         for (int round = 1; round <= config.warmupRounds() + config.maxRounds(); round++) {
@@ -99,11 +95,8 @@ public final class ChainsOverheadBenchmark {
                 RoundResult r = ChainRound.run(target, kernel, states.get(c), round, config.roundSize(), warmup,
                         !warmup, streams);
                 states.set(c, r.state());
-                for (int p = 0; p < params && !warmup; p++) {
-                    double[] old = draws[p][c];
-                    double[] grown = Arrays.copyOf(old, old.length + r.draws()[p].length);
-                    System.arraycopy(r.draws()[p], 0, grown, old.length, r.draws()[p].length);
-                    draws[p][c] = grown;
+                if (!warmup) {
+                    append(draws, c, r);
                 }
             }
             boolean last = round == config.warmupRounds() + config.maxRounds();
@@ -116,6 +109,34 @@ public final class ChainsOverheadBenchmark {
             }
         }
         return (System.nanoTime() - t0) / 1e9;
+    }
+
+    /** Every chain's start, in chain order, as the job draws them. */
+    static List<ChainState> starts(ChainsConfig config, RandomStreams streams) {
+        List<ChainState> states = new ArrayList<>();
+        for (long c = 1; c <= config.chains(); c++) {
+            states.add(ChainRound.start(c, config.target(), config.kernel(), streams));
+        }
+        return states;
+    }
+
+    /** The columns the job summarises: every recorded one but accept_stat__ (the parameters and lp__). */
+    static List<String> summarised(ChainsConfig config) {
+        return ChainRound.recordedNames(config.target(), config.kernel())
+                .subList(0, config.target().parameterNames().size() + 1);
+    }
+
+    /**
+     * Appends round {@code r}'s draws to chain {@code c}'s, by parameter, each into a new array (so a summary still
+     * reading the old one is not disturbed).
+     */
+    static void append(double[][][] draws, int c, RoundResult r) {
+        for (int p = 0; p < draws.length; p++) {
+            double[] old = draws[p][c];
+            double[] grown = Arrays.copyOf(old, old.length + r.draws()[p].length);
+            System.arraycopy(r.draws()[p], 0, grown, old.length, r.draws()[p].length);
+            draws[p][c] = grown;
+        }
     }
 
     static double sparkJob(JavaSparkContext sc, SparkSession spark, ChainsConfig config, boolean outputs)

@@ -33,7 +33,9 @@ public final class RoundClient implements AutoCloseable {
     private final Runnable whileWaiting;
     /** Why the watch closed the socket during a write; set before it closes it, null while it has not. */
     private volatile Exception stopped;
-    /** Whether a frame is being written: the watch acts only then. Guarded by this client's lock. */
+    /** Guards {@link #writing}, between the task's thread and the watch. */
+    private final Object writeLock = new Object();
+    /** Whether a frame is being written: the watch acts only then. */
     private boolean writing;
 
     /** The one thread, shared by this JVM's clients, that watches their writes; idle ones stay off its queue. */
@@ -96,15 +98,15 @@ public final class RoundClient implements AutoCloseable {
 
     /**
      * Writes the round's frame while the watch runs the check every {@link #CHECK_MILLIS}. The watch acts only
-     * while the write lasts (the two agree under this client's lock), and at most once.
+     * while the write lasts (the two agree under {@link #writeLock}), and at most once.
      */
     private void send(int round, byte[] frame) throws IOException {
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-        synchronized (this) {
+        synchronized (writeLock) {
             writing = true;
         }
         ScheduledFuture<?> watching = WATCH.scheduleWithFixedDelay(() -> {
-            synchronized (this) {
+            synchronized (writeLock) {
                 if (!writing) {
                     return;
                 }
@@ -129,7 +131,7 @@ public final class RoundClient implements AutoCloseable {
             out.write(frame);
             out.flush();
         } finally {
-            synchronized (this) {
+            synchronized (writeLock) {
                 writing = false;
             }
             watching.cancel(false);

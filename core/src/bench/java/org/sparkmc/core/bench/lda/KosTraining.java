@@ -24,11 +24,17 @@ final class KosTraining {
     private KosTraining() {
     }
 
-    /** KOS without its held-out documents ({@code docId % 10 == 0}), from {@code sparkmc.shared.data}. */
+    /**
+     * KOS without its held-out documents ({@code docId % 10 == 0}), from {@code sparkmc.shared.data}; with
+     * {@code -Ddocword=FILE}, that UCI docword file (gzipped, such as 20× KOS) split the same way, as the lda job
+     * and {@link KosLdaBenchmark} split it.
+     */
     static Corpus split() throws IOException {
         Path dir = Path.of(System.getProperty("sparkmc.shared.data", "/work/shared/data"), "kos");
-        try (InputStream in = Files.newInputStream(dir.resolve("docword.kos.txt.gz"))) {
-            return UciBagOfWords.readDocword(in, "docword.kos.txt.gz").corpus().selectByDocId(id -> id % 10 != 0);
+        Path docword = Path.of(System.getProperty("docword", dir.resolve("docword.kos.txt.gz").toString()));
+        try (InputStream in = Files.newInputStream(docword)) {
+            return UciBagOfWords.readDocword(in, docword.getFileName().toString()).corpus()
+                    .selectByDocId(id -> id % 10 != 0);
         }
     }
 
