@@ -106,14 +106,15 @@ public final class KosThreadCeiling {
                 global = AdLda.merge(global, deltas);
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
+            double tokensPerSecond = tokens * (double) sweeps / seconds;
             System.out.printf(Locale.ROOT, "%sK=%d blocks=%d sync=%d threads=%d: %.2f M tokens/s over %d sweeps "
                     + "(%.1f ms per sweep; busiest thread %.0f%% of the wall time); then %d non-zero counts, "
                     + "a token's word row %.2f long on average%n", warmUp ? "(warm-up) " : "",
-                    p.numTopics(), blocks.length, syncInterval, threads, tokens * (double) sweeps / seconds / 1e6,
+                    p.numTopics(), blocks.length, syncInterval, threads, tokensPerSecond / 1e6,
                     sweeps, 1e3 * seconds / sweeps, 100 * busiest / 1e9 / seconds, global.nonZeros(),
                     meanRowLength(global));
             System.out.printf(Locale.ROOT, "RESULT fresh_jvm=%b threads=%d tokens_per_second=%.0f%n", warmUp, threads,
-                    tokens * (double) sweeps / seconds);
+                    tokensPerSecond);
         } finally {
             pool.shutdownNow();
         }
