@@ -32,7 +32,7 @@ public final class RoundClient implements AutoCloseable {
     private final int timeoutMillis;
     private final Runnable whileWaiting;
     /** Why the watch closed the socket during a write; set before it closes it, null while it has not. */
-    private volatile Exception stopped;
+    private volatile Throwable stopped;
     /** Guards {@link #writing}, between the task's thread and the watch. */
     private final Object writeLock = new Object();
     /** Whether a frame is being written: the watch acts only then. */
@@ -84,12 +84,15 @@ public final class RoundClient implements AutoCloseable {
             }
             return others;
         } catch (IOException e) {
-            Exception why = stopped; // the watch's reason, when it closed the socket, rethrown as it was thrown
+            Throwable why = stopped; // the watch's reason, when it closed the socket, rethrown as it was thrown
             if (why == null) {
                 throw e;
             }
             why.addSuppressed(e);
             if (why instanceof RuntimeException r) {
+                throw r;
+            }
+            if (why instanceof Error r) {
                 throw r;
             }
             throw (IOException) why;
@@ -110,7 +113,7 @@ public final class RoundClient implements AutoCloseable {
                 if (!writing) {
                     return;
                 }
-                Exception why;
+                Throwable why;
                 try {
                     whileWaiting.run();
                     if (System.nanoTime() - deadline <= 0) {
@@ -118,7 +121,7 @@ public final class RoundClient implements AutoCloseable {
                     }
                     why = new SocketTimeoutException("the relay did not take round " + round + "'s frame ("
                             + frame.length + " bytes) within " + timeoutMillis + " ms");
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) { // an Error too: it would end the watch's runs, not the write
                     why = e;
                 }
                 writing = false;
@@ -139,7 +142,7 @@ public final class RoundClient implements AutoCloseable {
     }
 
     /** Records why the write must end, then ends it by closing the socket. */
-    private void stop(Exception why) {
+    private void stop(Throwable why) {
         stopped = why;
         try {
             socket.close();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -153,20 +154,50 @@ class RoundRelayTest {
      */
     @Test
     void aTaskWritingAFrameTheRelayDoesNotReadStopsWhenItsCheckSaysSo() throws Exception {
+        IllegalStateException killed = new IllegalStateException("killed");
+        assertSame(killed, writeStoppedByCheckThrowing(killed));
+    }
+
+    /** An {@code Error} from the check ends the write too, rather than only the watch's runs. */
+    @Test
+    void aCheckThrowingAnErrorEndsTheWriteToo() throws Exception {
+        CheckError broken = new CheckError();
+        assertSame(broken, writeStoppedByCheckThrowing(broken));
+    }
+
+    /** An {@code Error} no assertion of JUnit throws, so that a failed bound is not taken for it. */
+    private static final class CheckError extends Error {
+        private static final long serialVersionUID = 1L;
+    }
+
+    /**
+     * Writes a 64 MiB frame to a relay of 2 partitions where only this client connects, with a check that throws
+     * {@code thrown} on its third run; returns what the write threw, within a bound of 5 s, after asserting that the
+     * watch stopped after that run.
+     */
+    private static Throwable writeStoppedByCheckThrowing(Throwable thrown) throws Exception {
         java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
         try (RoundRelay relay = RoundRelay.onDriver(LOOPBACK, 2);
                 RoundClient client = relay.address().connect(0, 0, () -> {
                     // the first check is the one as the round starts; the next two can only be the watch's
                     if (checks.incrementAndGet() >= 3) {
-                        throw new IllegalStateException("killed");
+                        sneakyThrow(thrown);
                     }
                 })) {
             byte[] big = new byte[64 << 20]; // far beyond the send buffer and the relay's unread receive buffer
-            IllegalStateException e = assertThrows(IllegalStateException.class,
+            Throwable e = assertThrows(thrown.getClass(),
                     () -> assertTimeoutPreemptively(Duration.ofSeconds(5), () -> client.exchange(0, big)));
-            assertEquals("killed", e.getMessage());
             assertEquals(3, checks.get(), "the watch stops after the check that threw");
+            return e;
         }
+    }
+
+    /** Throws an unchecked {@code t} (a {@code RuntimeException} or an {@code Error}) from a {@code Runnable}. */
+    private static void sneakyThrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        throw (Error) t;
     }
 
     /**
