@@ -21,7 +21,8 @@ import org.sparkmc.spark.diagnose.ParameterResult;
  * schedules them. Each round's chains run in two halves on two sampling threads, as the job's two tasks; each
  * sampling round's summaries (split into their parts, the last round's full) go to two more threads, as the job's
  * driver runs them, while the next round samples. The bench's runs never converge, so no round waits for a verdict.
- * Prints each repeat's seconds and speed-up.
+ * The last round's summaries, which cover every sampling draw, are checked equal to the plain loop's. Prints each
+ * repeat's seconds and speed-up.
  *
  * <pre>java -Xmx4g -Xms4g -XX:+AlwaysPreTouch -cp … org.sparkmc.spark.bench.ChainsOnTwoThreads
  *     bimodal|eight_schools [chains=8] [roundSize=50000] [rounds=4] [repeats=6]</pre>
@@ -38,15 +39,19 @@ public final class ChainsOnTwoThreads {
         int repeats = args.length > 4 ? Integer.parseInt(args[4]) : 6;
         ChainsConfig config = Issue17Rows.chainsConfig(which, chains, roundSize, rounds);
         for (int rep = 1; rep <= repeats; rep++) {
-            double oneSeconds = ChainsOverheadBenchmark.plainLoop(config);
-            double twoSeconds = twoThreads(config);
+            ChainsOverheadBenchmark.Run one = ChainsOverheadBenchmark.plainRun(config);
+            ChainsOverheadBenchmark.Run two = twoThreads(config);
+            if (!one.last().equals(two.last())) {
+                throw new IllegalStateException("two threads' summaries differ from one thread's: " + two.last()
+                        + " against " + one.last());
+            }
             System.out.printf(Locale.ROOT, "RESULT rep=%d one_thread_s=%.3f two_threads_s=%.3f speedup=%.2f%n",
-                    rep, oneSeconds, twoSeconds, oneSeconds / twoSeconds);
+                    rep, one.seconds(), two.seconds(), one.seconds() / two.seconds());
         }
     }
 
-    /** The plain loop's work, its sampling on two threads and its summaries on two others; returns the seconds. */
-    static double twoThreads(ChainsConfig config) throws Exception {
+    /** The plain loop's work, its sampling on two threads and its summaries on two others. */
+    static ChainsOverheadBenchmark.Run twoThreads(ChainsConfig config) throws Exception {
         long t0 = System.nanoTime();
         RandomStreams streams = new RandomStreams(config.seed());
         List<ChainState> states = ChainsOverheadBenchmark.starts(config, streams);
@@ -56,9 +61,10 @@ public final class ChainsOnTwoThreads {
         ExecutorService sampling = Executors.newFixedThreadPool(2);
         ExecutorService summaries = Executors.newFixedThreadPool(2);
         List<CompletableFuture<?>> pending = new ArrayList<>();
+        List<CompletableFuture<ParameterResult>> last = new ArrayList<>();
         try {
-            int last = config.warmupRounds() + config.maxRounds();
-            for (int round = 1; round <= last; round++) {
+            int lastRound = config.warmupRounds() + config.maxRounds();
+            for (int round = 1; round <= lastRound; round++) {
                 boolean warmup = round <= config.warmupRounds();
                 int r = round;
                 List<ChainState> from = states;
@@ -76,16 +82,21 @@ public final class ChainsOnTwoThreads {
                 }
                 for (int p = 0; p < names.size(); p++) {
                     double[][] upTo = draws[p].clone(); // this round's arrays; the next round appends new ones
-                    pending.add(round == last ? ParameterResult.of(names.get(p), upTo, summaries)
-                            : SummaryTasks.brief(names.get(p), upTo, summaries));
+                    if (round == lastRound) {
+                        last.add(ParameterResult.of(names.get(p), upTo, summaries));
+                    } else {
+                        pending.add(SummaryTasks.brief(names.get(p), upTo, summaries));
+                    }
                 }
             }
+            pending.addAll(last);
             CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).join();
         } finally {
             sampling.shutdownNow();
             summaries.shutdownNow();
         }
-        return (System.nanoTime() - t0) / 1e9;
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return new ChainsOverheadBenchmark.Run(seconds, last.stream().map(r -> r.join().summary().brief()).toList());
     }
 
     /** Chains {@code from}..{@code to}−1 of round {@code round}, in chain order. */

@@ -76,11 +76,20 @@ public final class ChainsOverheadBenchmark {
         return s[1];
     }
 
+    /** A run of a row's work: its seconds, and the last round's brief summary of each summarised column, in order. */
+    record Run(double seconds, List<ParameterSummary> last) {
+    }
+
+    /** The seconds of {@link #plainRun}. */
+    static double plainLoop(ChainsConfig config) {
+        return plainRun(config).seconds();
+    }
+
     /**
      * The job's work without Spark: every chain's rounds in turn, then the same diagnostics after each round, and
      * after the last one the full summaries the job returns.
      */
-    static double plainLoop(ChainsConfig config) {
+    static Run plainRun(ChainsConfig config) {
         long t0 = System.nanoTime();
         RandomStreams streams = new RandomStreams(config.seed());
         Target target = config.target();
@@ -89,6 +98,7 @@ public final class ChainsOverheadBenchmark {
         List<String> names = summarised(config);
         int params = names.size();
         double[][][] draws = new double[params][config.chains()][0];
+        List<ParameterSummary> last = new ArrayList<>();
         for (int round = 1; round <= config.warmupRounds() + config.maxRounds(); round++) {
             boolean warmup = round <= config.warmupRounds();
             for (int c = 0; c < states.size(); c++) {
@@ -99,16 +109,16 @@ public final class ChainsOverheadBenchmark {
                     append(draws, c, r);
                 }
             }
-            boolean last = round == config.warmupRounds() + config.maxRounds();
+            boolean lastRound = round == config.warmupRounds() + config.maxRounds();
             for (int p = 0; p < params && !warmup; p++) {
-                if (last) { // as the job: the full summaries, which contain the round's diagnostics
-                    ParameterResult.of(names.get(p), draws[p]).summary().brief();
+                if (lastRound) { // as the job: the full summaries, which contain the round's diagnostics
+                    last.add(ParameterResult.of(names.get(p), draws[p]).summary().brief());
                 } else {
                     ParameterSummary.of(names.get(p), draws[p]);
                 }
             }
         }
-        return (System.nanoTime() - t0) / 1e9;
+        return new Run((System.nanoTime() - t0) / 1e9, last);
     }
 
     /** Every chain's start, in chain order, as the job draws them. */
