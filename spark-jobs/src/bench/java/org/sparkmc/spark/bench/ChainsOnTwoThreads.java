@@ -17,12 +17,12 @@ import org.sparkmc.spark.diagnose.ParameterResult;
 
 /**
  * The machine's ceiling for issue 17's {@code chains} rows, without Spark: the row's plain loop on one thread
- * ({@link ChainsOverheadBenchmark#plainLoop}), then the same rounds and summaries on plain threads as the job
+ * ({@link ChainsOverheadBenchmark#plainRun}), then the same rounds and summaries on plain threads as the job
  * schedules them. Each round's chains run in two halves on two sampling threads, as the job's two tasks; each
  * sampling round's summaries (split into their parts, the last round's full) go to two more threads, as the job's
  * driver runs them, while the next round samples. The bench's runs never converge, so no round waits for a verdict.
- * The last round's summaries, which cover every sampling draw, are checked equal to the plain loop's. Prints each
- * repeat's seconds and speed-up.
+ * The last round's full summaries are checked equal to the plain loop's, bit for bit, and its draws' hash too.
+ * Prints each repeat's seconds and speed-up.
  *
  * <pre>java -Xmx4g -Xms4g -XX:+AlwaysPreTouch -cp … org.sparkmc.spark.bench.ChainsOnTwoThreads
  *     bimodal|eight_schools [chains=8] [roundSize=50000] [rounds=4] [repeats=6]</pre>
@@ -41,8 +41,8 @@ public final class ChainsOnTwoThreads {
         for (int rep = 1; rep <= repeats; rep++) {
             ChainsOverheadBenchmark.Run one = ChainsOverheadBenchmark.plainRun(config);
             ChainsOverheadBenchmark.Run two = twoThreads(config);
-            if (!one.last().equals(two.last())) {
-                throw new IllegalStateException("two threads' summaries differ from one thread's: " + two.last()
+            if (!one.sameAs(two)) {
+                throw new IllegalStateException("two threads' summaries or draws differ from one thread's: " + two.last()
                         + " against " + one.last());
             }
             System.out.printf(Locale.ROOT, "RESULT rep=%d one_thread_s=%.3f two_threads_s=%.3f speedup=%.2f%n",
@@ -96,7 +96,8 @@ public final class ChainsOnTwoThreads {
             summaries.shutdownNow();
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        return new ChainsOverheadBenchmark.Run(seconds, last.stream().map(r -> r.join().summary().brief()).toList());
+        return new ChainsOverheadBenchmark.Run(seconds, last.stream().map(r -> r.join().summary()).toList(),
+                ChainsOverheadBenchmark.digest(draws));
     }
 
     /** Chains {@code from}..{@code to}−1 of round {@code round}, in chain order. */

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.sparkmc.core.diagnostics.FullParameterSummary;
 import org.sparkmc.core.diagnostics.ParameterSummary;
 import org.sparkmc.core.mcmc.ChainRound;
 import org.sparkmc.core.mcmc.ChainState;
@@ -76,8 +77,20 @@ public final class ChainsOverheadBenchmark {
         return s[1];
     }
 
-    /** A run of a row's work: its seconds, and the last round's brief summary of each summarised column, in order. */
-    record Run(double seconds, List<ParameterSummary> last) {
+    /**
+     * A run of a row's work: its seconds, the last round's full summary of each summarised column, in order, and a
+     * hash of every sampling draw's bits ({@link #digest}), so that the draws need not stay in memory.
+     */
+    record Run(double seconds, List<FullParameterSummary> last, int drawsDigest) {
+        /** Whether {@code other} ended with the same summaries, bit for bit, and draws of the same hash. */
+        boolean sameAs(Run other) {
+            return last.equals(other.last) && drawsDigest == other.drawsDigest;
+        }
+    }
+
+    /** A hash of the bits of every draw, [column][chain][iteration]; computed after a run's timed span. */
+    static int digest(double[][][] draws) {
+        return Arrays.deepHashCode(draws);
     }
 
     /** The seconds of {@link #plainRun}. */
@@ -98,7 +111,7 @@ public final class ChainsOverheadBenchmark {
         List<String> names = summarised(config);
         int params = names.size();
         double[][][] draws = new double[params][config.chains()][0];
-        List<ParameterSummary> last = new ArrayList<>();
+        List<FullParameterSummary> last = new ArrayList<>();
         for (int round = 1; round <= config.warmupRounds() + config.maxRounds(); round++) {
             boolean warmup = round <= config.warmupRounds();
             for (int c = 0; c < states.size(); c++) {
@@ -112,13 +125,14 @@ public final class ChainsOverheadBenchmark {
             boolean lastRound = round == config.warmupRounds() + config.maxRounds();
             for (int p = 0; p < params && !warmup; p++) {
                 if (lastRound) { // as the job: the full summaries, which contain the round's diagnostics
-                    last.add(ParameterResult.of(names.get(p), draws[p]).summary().brief());
+                    last.add(ParameterResult.of(names.get(p), draws[p]).summary());
                 } else {
                     ParameterSummary.of(names.get(p), draws[p]);
                 }
             }
         }
-        return new Run((System.nanoTime() - t0) / 1e9, last);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return new Run(seconds, last, digest(draws));
     }
 
     /** Every chain's start, in chain order, as the job draws them. */

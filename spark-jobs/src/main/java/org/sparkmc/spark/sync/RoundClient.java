@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * slot, and Spark's retry of the stage, until the timeout. A frame larger than the sockets' buffers blocks its write
  * until the relay reads it, which it does not while it waits for a missing peer to connect: while a frame is written,
  * a watch thread runs the same check, and ends the write by closing the socket when the check throws or the timeout
- * passes; the task then fails with the check's exception or a {@link SocketTimeoutException}.
+ * passes; the task then fails with what the check threw or a {@link SocketTimeoutException}.
  */
 public final class RoundClient implements AutoCloseable {
     /** How often a task waiting for a round's frames, or writing its own, runs its check. */
