@@ -42,8 +42,8 @@ public final class ChainsOnTwoThreads {
             ChainsOverheadBenchmark.Run one = ChainsOverheadBenchmark.plainRun(config);
             ChainsOverheadBenchmark.Run two = twoThreads(config);
             if (!one.sameAs(two)) {
-                throw new IllegalStateException("two threads' summaries or draws differ from one thread's: " + two.last()
-                        + " against " + one.last());
+                throw new IllegalStateException("two threads' summaries or draws differ from one thread's: "
+                        + two.last() + " against " + one.last());
             }
             System.out.printf(Locale.ROOT, "RESULT rep=%d one_thread_s=%.3f two_threads_s=%.3f speedup=%.2f%n",
                     rep, one.seconds(), two.seconds(), one.seconds() / two.seconds());
@@ -63,8 +63,7 @@ public final class ChainsOnTwoThreads {
         List<CompletableFuture<?>> pending = new ArrayList<>();
         List<CompletableFuture<ParameterResult>> last = new ArrayList<>();
         try {
-            int lastRound = config.warmupRounds() + config.maxRounds();
-            for (int round = 1; round <= lastRound; round++) {
+            for (int round = 1; round <= config.lastRound(); round++) {
                 boolean warmup = round <= config.warmupRounds();
                 int r = round;
                 List<ChainState> from = states;
@@ -82,7 +81,7 @@ public final class ChainsOnTwoThreads {
                 }
                 for (int p = 0; p < names.size(); p++) {
                     double[][] upTo = draws[p].clone(); // this round's arrays; the next round appends new ones
-                    if (round == lastRound) {
+                    if (round == config.lastRound()) {
                         last.add(ParameterResult.of(names.get(p), upTo, summaries));
                     } else {
                         pending.add(SummaryTasks.brief(names.get(p), upTo, summaries));
@@ -106,8 +105,8 @@ public final class ChainsOnTwoThreads {
         boolean warmup = round <= config.warmupRounds();
         List<RoundResult> results = new ArrayList<>();
         for (int c = from; c < to; c++) {
-            results.add(ChainRound.run(config.target(), config.kernel(), states.get(c), round, config.roundSize(),
-                    warmup, !warmup, streams));
+            results.add(ChainRound.run(config.target(), config.kernel(), states.get(c), round,
+                    config.iterations(round), warmup, !warmup, streams));
         }
         return results;
     }

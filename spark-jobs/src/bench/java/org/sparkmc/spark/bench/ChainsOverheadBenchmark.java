@@ -112,19 +112,18 @@ public final class ChainsOverheadBenchmark {
         int params = names.size();
         double[][][] draws = new double[params][config.chains()][0];
         List<FullParameterSummary> last = new ArrayList<>();
-        for (int round = 1; round <= config.warmupRounds() + config.maxRounds(); round++) {
+        for (int round = 1; round <= config.lastRound(); round++) {
             boolean warmup = round <= config.warmupRounds();
             for (int c = 0; c < states.size(); c++) {
-                RoundResult r = ChainRound.run(target, kernel, states.get(c), round, config.roundSize(), warmup,
-                        !warmup, streams);
+                RoundResult r = ChainRound.run(target, kernel, states.get(c), round, config.iterations(round),
+                        warmup, !warmup, streams);
                 states.set(c, r.state());
                 if (!warmup) {
                     append(draws, c, r);
                 }
             }
-            boolean lastRound = round == config.warmupRounds() + config.maxRounds();
             for (int p = 0; p < params && !warmup; p++) {
-                if (lastRound) { // as the job: the full summaries, which contain the round's diagnostics
+                if (round == config.lastRound()) { // as the job: the full summaries, which contain the round's diagnostics
                     last.add(ParameterResult.of(names.get(p), draws[p]).summary());
                 } else {
                     ParameterSummary.of(names.get(p), draws[p]);
