@@ -103,7 +103,7 @@ public final class BnCommand extends JobCommand {
     private boolean requireConvergence;
 
     @Option(names = "--master", paramLabel = "URL",
-            description = "Spark master when not set by spark-submit. Default: local[*].")
+            description = "Spark master; given, it replaces spark-submit's. Default: spark-submit's, else local[*].")
     private String master;
 
     @Override

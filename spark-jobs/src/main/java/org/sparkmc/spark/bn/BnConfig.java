@@ -14,7 +14,7 @@ import org.sparkmc.spark.cli.Require;
  * @param query       indices of the query variables, in the user's order
  * @param samples     samples in all (likelihood weighting, rejection)
  * @param blockSize   samples per block: a block is the unit of work and owns its random stream
- * @param chains      Gibbs chains (at least 2, for R-hat)
+ * @param chains      Gibbs chains (at least 2 with Gibbs, for R-hat; the other methods use none)
  * @param warmup      Gibbs warm-up sweeps per chain (discarded)
  * @param draws       Gibbs kept sweeps per chain
  * @param roundSize   Gibbs sweeps per chain per round (one Spark job and one progress line per round)
@@ -37,11 +37,12 @@ public record BnConfig(String networkPath, BayesNet net, Evidence evidence, int[
         Require.atLeast(draws, 1, "--draws");
         Require.atLeast(roundSize, 1, "--round-size");
         JobCommand.checkPartitions(partitions);
+        Require.atLeast(chains, 1, "--chains");
         Require.atLeast(warmup, 0, "--warmup");
-        Require.atLeast(chains, 2, "--chains", "for R-hat");
         Require.above(maxRhat, 1, "--max-rhat");
         Require.atLeast(minEss, 0, "--min-ess");
         if (method == BnMethod.GIBBS) {
+            Require.atLeast(chains, 2, "--chains", "for R-hat");
             long states = 0;
             for (int v : query) {
                 states += net.cardinality(v);

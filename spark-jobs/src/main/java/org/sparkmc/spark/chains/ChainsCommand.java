@@ -71,7 +71,8 @@ public final class ChainsCommand extends JobCommand {
     private boolean adapt;
 
     @Option(names = "--target-accept", paramLabel = "A", defaultValue = "NaN",
-            description = "Acceptance rate adaptation aims at. Default: 0.44 in one dimension, 0.234 otherwise.")
+            description = "Acceptance rate adaptation aims at. Default: 0.44 in one dimension, 0.234 otherwise; "
+                + "nuts: 0.8 (Stan's delta).")
     private double targetAccept;
 
     @Option(names = "--chains", paramLabel = "N", defaultValue = "8",

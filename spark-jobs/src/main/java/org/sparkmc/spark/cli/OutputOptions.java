@@ -16,7 +16,7 @@ public final class OutputOptions {
     private boolean overwrite;
 
     @Option(names = "--master", paramLabel = "URL",
-            description = "Spark master when not set by spark-submit. Default: local[*].")
+            description = "Spark master; given, it replaces spark-submit's. Default: spark-submit's, else local[*].")
     private String master;
 
     /** Fails as bad input when no output directory was given; call before Spark starts. */

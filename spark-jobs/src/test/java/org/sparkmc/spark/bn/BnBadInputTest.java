@@ -2,6 +2,7 @@ package org.sparkmc.spark.bn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -13,6 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.core.bayesnet.BayesNet;
+import org.sparkmc.core.bayesnet.Evidence;
 import org.sparkmc.core.bayesnet.WideNetwork;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
@@ -79,6 +83,26 @@ class BnBadInputTest extends SparkTestBase {
         String[] all = Stream.concat(Stream.of("bn", "--network", BnRuns.alarmPath(), "--out", out.toString()),
                 Stream.of(args)).toArray(String[]::new);
         assertBadInput(out, all, expected);
+    }
+
+    /** Only Gibbs needs two chains (for R-hat): one chain, or none asked for, is no error for the other methods. */
+    @Test
+    void oneChainIsRefusedOnlyForGibbs() {
+        BayesNet net = BnRuns.alarm();
+        Evidence none = Evidence.parse(net, "");
+        int[] query = {net.requireVariable("CO")};
+        for (BnMethod method : new BnMethod[] {BnMethod.LW, BnMethod.REJECTION, BnMethod.EXACT}) {
+            assertEquals(1, config(net, none, query, method, 1).chains(), method.name());
+        }
+        InvalidInputException gibbs = assertThrows(InvalidInputException.class,
+                () -> config(net, none, query, BnMethod.GIBBS, 1));
+        assertEquals("--chains must be ≥ 2 for R-hat, is 1", gibbs.getMessage());
+        assertThrows(InvalidInputException.class, () -> config(net, none, query, BnMethod.LW, 0));
+    }
+
+    private static BnConfig config(BayesNet net, Evidence evidence, int[] query, BnMethod method, int chains) {
+        return new BnConfig(BnRuns.alarmPath(), net, evidence, query, method, ExactMode.AUTO, 1000, 100, chains, 10,
+                100, 50, 1, 1, 1.01, 400);
     }
 
     @Test
