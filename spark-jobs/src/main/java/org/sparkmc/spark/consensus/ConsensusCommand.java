@@ -134,10 +134,11 @@ public final class ConsensusCommand extends JobCommand {
         likelihood(features.isEmpty() ? List.of("x") : features, features.isEmpty());
         new ConsensusConfig(data, modelName(), null, priorSd, shards, sampling, combiner, seed);
         // So is what the table's headers or footers decide: its columns, its rows.
-        TableCheck.check(SparkSetup.hadoopConfiguration(), UserPaths.path("--data", data), fmt, response, features);
+        Path tablePath = UserPaths.path("--data", data); // Spark and Hadoop get it as a path: "run:2/t.csv" is no URI
+        TableCheck.check(SparkSetup.hadoopConfiguration(), tablePath, fmt, response, features);
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data))) {
             SparkSession spark = outputOptions.session("sparkmc consensus");
-            GlmTable table = GlmTable.open(spark, data, fmt, response, features);
+            GlmTable table = GlmTable.open(spark, tablePath.toString(), fmt, response, features);
             ConsensusConfig config = new ConsensusConfig(data, modelName(), likelihood(table.features(), false),
                     priorSd, shards, sampling, combiner, seed);
             ConsensusResult result = new ConsensusJob(spark, config, table).run();

@@ -110,6 +110,33 @@ class ConsensusJobTest extends SparkTestBase {
         assertEquals(2 * 300, draws.size());
     }
 
+    /**
+     * A relative {@code --data} whose first segment holds a colon ({@code consensus-run:PID/t.csv}) is a path, as
+     * for the other jobs, not a URI with a scheme: the job reads it (Hadoop's Path had refused it, after Spark
+     * started, with exit 1). CSV, so that the headers are read again by name too. The directory is made in the
+     * working directory, as only a relative path has a first segment of its own, and removed after.
+     */
+    @Test
+    void relativeTableWithAColonInItsFirstSegmentIsRead() throws Exception {
+        String parquet = ConsensusRuns.generate(tmp.resolve("g"), "--rows", "400", "--features", "2", "--seed", "3");
+        Path here = Path.of("").toAbsolutePath();
+        Path dir = here.resolve("consensus-run:" + ProcessHandle.current().pid());
+        try {
+            spark().read().parquet(parquet).coalesce(1).write().option("header", "true")
+                    .csv(dir.resolve("t.csv").toString());
+            String relative = here.relativize(dir.resolve("t.csv")).toString();
+            assertTrue(relative.startsWith("consensus-run:"), relative);
+            Path out = tmp.resolve("out");
+            ConsensusRuns.consensus(relative, out, "--shards", "2", "--chains", "2", "--warmup", "50",
+                    "--iterations", "50");
+            assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        } finally {
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
     private static String readString(Path p) {
         try {
             return Files.readString(p);
