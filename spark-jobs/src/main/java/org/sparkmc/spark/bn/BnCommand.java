@@ -115,7 +115,7 @@ public final class BnCommand extends JobCommand {
         BnMethod m = BnMethod.parse(method);
         ExactMode exactMode = ExactMode.parse(exact);
         // Validate every count before reading anything, then the network, names and evidence before Spark starts.
-        BayesNet net = NetworkReader.read(network, new org.apache.hadoop.conf.Configuration());
+        BayesNet net = NetworkReader.read(network, SparkSetup.hadoopConfiguration());
         Evidence e = NetworkNames.evidence(net, evidence);
         int[] q = NetworkNames.query(net, query);
         BnConfig config = new BnConfig(network, net, e, q, m, exactMode, samples, blockSize, chains, warmup, draws,

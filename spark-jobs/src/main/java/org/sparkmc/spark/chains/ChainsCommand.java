@@ -214,7 +214,7 @@ public final class ChainsCommand extends JobCommand {
 
     /** The fields of the --data file, or null without one. */
     private Map<String, Object> dataFields() {
-        return data != null && !data.isBlank() ? ModelDataReader.read(data, new org.apache.hadoop.conf.Configuration())
+        return data != null && !data.isBlank() ? ModelDataReader.read(data, SparkSetup.hadoopConfiguration())
                 : null;
     }
 
