@@ -21,7 +21,6 @@ import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
-import org.sparkmc.spark.io.CheckpointLease;
 import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.ModelDataReader;
 import org.sparkmc.spark.run.CheckpointCadence;
@@ -167,7 +166,7 @@ public final class ChainsCommand extends JobCommand {
         Require.atLeast(reportParameters, 1, "--report-parameters");
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()));
-                CheckpointLease lease = checkpoint.claim()) {
+                ResumeOptions.Claim claim = checkpoint.claim()) {
             ChainsCheckpoint store = checkpoint.dir() == null ? null
                     : new ChainsCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration(), kernelInstance);
             if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts

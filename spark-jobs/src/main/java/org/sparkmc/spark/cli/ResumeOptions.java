@@ -58,14 +58,34 @@ public final class ResumeOptions {
      * non-empty or unwritable directory is refused now, and so is one another run is using
      * ({@link CheckpointLease}).
      *
-     * @return the run's lease on the directory, to close when the run ends
+     * @return the run's hold on the directory, to close when the run ends
      */
-    public CheckpointLease claim() {
+    public Claim claim() {
         if (dir == null) {
-            return CheckpointLease.none();
+            return new Claim(null, CheckpointStates.Claimed.NOTHING, CheckpointLease.none());
         }
-        CheckpointStates.claim(dir, SparkSetup.hadoopConfiguration());
-        return CheckpointLease.take(dir, SparkSetup.hadoopConfiguration());
+        CheckpointStates.Claimed claimed = CheckpointStates.claim(dir, SparkSetup.hadoopConfiguration());
+        try {
+            return new Claim(dir, claimed, CheckpointLease.take(dir, SparkSetup.hadoopConfiguration()));
+        } catch (RuntimeException e) {
+            CheckpointStates.releaseUnused(dir, SparkSetup.hadoopConfiguration(), claimed);
+            throw e;
+        }
+    }
+
+    /**
+     * A run's hold on its checkpoint directory: closing it releases the lease, then undoes what the claim wrote if
+     * the run saved nothing there ({@link CheckpointStates#releaseUnused}), so a run refused after its claim (a
+     * master Spark cannot use, bad input found on the executors) leaves no directory behind.
+     */
+    public record Claim(String dir, CheckpointStates.Claimed claimed, CheckpointLease lease) implements AutoCloseable {
+        @Override
+        public void close() {
+            lease.close();
+            if (dir != null) {
+                CheckpointStates.releaseUnused(dir, SparkSetup.hadoopConfiguration(), claimed);
+            }
+        }
     }
 
     /** The checkpoint directory, or null for none. */

@@ -71,20 +71,22 @@ public final class CheckpointStates {
      * holding anything else is refused, so a checkpoint never deletes or overwrites files it did not write; so is
      * one where nothing can be written (found now, not after the first round).
      *
+     * @return what the claim wrote, for {@link #releaseUnused}
      * @throws InvalidInputException if the location is a file, a foreign non-empty directory, or not writable
      */
-    public static void claim(String location, Configuration conf) {
+    public static Claimed claim(String location, Configuration conf) {
         try {
             Path path = UserPaths.path("--checkpoint", location);
             FileSystem fs = path.getFileSystem(conf);
             Path dir = fs.makeQualified(path);
             Path marker = new Path(dir, MARKER);
-            if (fs.exists(dir)) {
+            boolean existed = fs.exists(dir);
+            if (existed) {
                 if (!fs.getFileStatus(dir).isDirectory()) {
                     throw new InvalidInputException("--checkpoint '" + location + "' is a file; give a directory");
                 }
                 if (fs.exists(marker)) {
-                    return;
+                    return Claimed.NOTHING;
                 }
                 List<String> foreign = new ArrayList<>();
                 FileStatus[] held = fs.listStatus(dir);
@@ -109,8 +111,38 @@ public final class CheckpointStates {
                 throw new InvalidInputException("cannot write checkpoint directory '" + location + "': "
                         + rootMessage(e) + "; choose another --checkpoint", e);
             }
+            return existed ? Claimed.MARKER : Claimed.DIRECTORY;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot inspect checkpoint directory " + location, e);
+        }
+    }
+
+    /** What {@link #claim} wrote: nothing (the directory was sparkmc's already), the marker, or the directory. */
+    public enum Claimed {
+        NOTHING, MARKER, DIRECTORY
+    }
+
+    /**
+     * Undoes a {@link #claim} that wrote {@code claimed} if the run that made it ends with nothing saved: when the
+     * directory holds only the marker, the marker goes, and so does the directory if the claim created it. So a run
+     * refused or failed before its first save leaves no checkpoint directory behind; one that saved keeps it.
+     * A failure is only warned of.
+     */
+    public static void releaseUnused(String location, Configuration conf, Claimed claimed) {
+        if (claimed == Claimed.NOTHING) {
+            return;
+        }
+        try {
+            Path path = UserPaths.path("--checkpoint", location);
+            FileSystem fs = path.getFileSystem(conf);
+            Path dir = fs.makeQualified(path);
+            FileStatus[] held = fs.listStatus(dir);
+            if (held.length != 1 || !held[0].getPath().getName().equals(MARKER)) {
+                return; // a save, another run's lease or the user's files: not this claim's to undo
+            }
+            fs.delete(claimed == Claimed.DIRECTORY ? dir : held[0].getPath(), true);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not remove the unused checkpoint directory {}: {}", location, e.toString());
         }
     }
 

@@ -15,7 +15,6 @@ import org.sparkmc.spark.cli.OutputOptions;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
-import org.sparkmc.spark.io.CheckpointLease;
 import org.sparkmc.spark.io.UserPaths;
 import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.sync.SyncVia;
@@ -216,7 +215,7 @@ public final class LdaCommand extends JobCommand {
         UserPaths.directoryOrAbsent("--lineage-dir", lineageDir, SparkSetup.hadoopConfiguration());
         try (AtomicOutput output = outputOptions.open(runPaths().input("--docword", docword).input("--vocab", vocab)
                 .input("--text", text).apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir));
-                CheckpointLease lease = checkpoint.claim()) {
+                ResumeOptions.Claim claim = checkpoint.claim()) {
             SparkSession spark = outputOptions.session("sparkmc lda");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             if (partitions <= 0) {

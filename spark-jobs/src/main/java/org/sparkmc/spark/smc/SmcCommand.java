@@ -25,7 +25,6 @@ import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
-import org.sparkmc.spark.io.CheckpointLease;
 import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.UserPaths;
 import picocli.CommandLine.Command;
@@ -184,7 +183,7 @@ public final class SmcCommand extends JobCommand {
         UserPaths.directoryOrAbsent("--lineage-dir", lineageDir, SparkSetup.hadoopConfiguration());
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir));
-                CheckpointLease lease = checkpoint.claim()) {
+                ResumeOptions.Claim claim = checkpoint.claim()) {
             if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts
                 new SmcCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration())
                         .checkBeforeSpark(checkpointing.fingerprint());

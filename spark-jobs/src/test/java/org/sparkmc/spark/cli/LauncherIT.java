@@ -67,15 +67,20 @@ public class LauncherIT {
         assertFalse(run.output().contains("WARN"), "a converged run warns of nothing: " + run.output());
     }
 
-    /** A master Spark refuses is bad input (exit 2, one line saying what to give), not a failure with a trace. */
+    /**
+     * A master Spark refuses is bad input (exit 2, one line saying what to give), not a failure with a trace; and
+     * nothing is written, not even the checkpoint directory claimed before Spark started.
+     */
     @Test
     void aMasterSparkCannotUseIsBadInput() throws Exception {
         for (String master : List.of("local[0]", "bogus://x")) {
-            Run run = launch("chains", "--out", tmp.resolve("m").toString(), "--max-rounds", "1", "--master", master);
+            Run run = launch("chains", "--out", tmp.resolve("m").toString(), "--max-rounds", "1", "--master", master,
+                    "--checkpoint", tmp.resolve("ck").toString());
             assertEquals(2, run.code(), run.output());
             assertTrue(run.output().contains("sparkmc chains: --master '" + master
                     + "' is not a master Spark can use ("), run.output());
             assertFalse(Files.exists(tmp.resolve("m")));
+            assertFalse(Files.exists(tmp.resolve("ck")), "the claimed checkpoint directory is left behind");
         }
     }
 

@@ -2,6 +2,7 @@ package org.sparkmc.spark.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -83,6 +84,45 @@ class CheckpointStatesTest {
         Files.writeString(foreign.resolve("notes.txt"), "x");
         assertTrue(assertThrows(InvalidInputException.class, () -> CheckpointStates.claim(foreign.toString(), conf))
                 .getMessage().contains("holds files sparkmc did not write (notes.txt)"));
+    }
+
+    /**
+     * A run that saved nothing undoes its claim: the directory it created goes, the marker it wrote in an empty
+     * directory the user made goes (the directory stays), and a directory that was sparkmc's already, or that holds a
+     * save, stays as it is.
+     */
+    @Test
+    void anUnusedClaimIsUndoneAndAUsedOneKept() throws Exception {
+        Configuration conf = new Configuration();
+        Path created = tmp.resolve("created");
+        assertEquals(CheckpointStates.Claimed.DIRECTORY, CheckpointStates.claim(created.toString(), conf));
+        CheckpointStates.releaseUnused(created.toString(), conf, CheckpointStates.Claimed.DIRECTORY);
+        assertFalse(Files.exists(created));
+
+        Path users = Files.createDirectories(tmp.resolve("users"));
+        assertEquals(CheckpointStates.Claimed.MARKER, CheckpointStates.claim(users.toString(), conf));
+        CheckpointStates.releaseUnused(users.toString(), conf, CheckpointStates.Claimed.MARKER);
+        assertTrue(Files.isDirectory(users));
+        assertEquals(List.of(), names(users));
+
+        Path ours = tmp.resolve("ours");
+        CheckpointStates.claim(ours.toString(), conf);
+        CheckpointStates.Claimed again = CheckpointStates.claim(ours.toString(), conf);
+        assertEquals(CheckpointStates.Claimed.NOTHING, again);
+        CheckpointStates.releaseUnused(ours.toString(), conf, again);
+        assertEquals(List.of("_sparkmc-checkpoint"), names(ours));
+
+        Path saved = tmp.resolve("saved");
+        CheckpointStates.Claimed claimed = CheckpointStates.claim(saved.toString(), conf);
+        new CheckpointStates(saved.toString(), conf).save(1, Map.of("fingerprint", "f"));
+        CheckpointStates.releaseUnused(saved.toString(), conf, claimed);
+        assertEquals(List.of("_sparkmc-checkpoint", "state-00001.json"), names(saved));
+    }
+
+    private static List<String> names(Path dir) throws java.io.IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).filter(f -> !f.startsWith(".")).sorted().toList();
+        }
     }
 
     @Test
