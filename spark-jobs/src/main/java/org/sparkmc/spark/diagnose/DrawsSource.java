@@ -50,30 +50,52 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
     /** The draws a chains job writes into its output directory. */
     static final String CHAINS_DRAWS = "draws.parquet";
 
-    /** The input files, and the format they are read in. */
-    public record Located(List<FileStatus> matches, String format) {
+    /**
+     * The input files, and the format they are read in; for a text format also its .csv files, in chain order, and
+     * the parameters the first one's header names (empty for Parquet).
+     */
+    public record Located(List<FileStatus> matches, String format, List<String> textFiles, List<String> names) {
     }
 
     /**
-     * Finds the inputs' files and their format ({@code auto}: from the files), with Hadoop's file system alone, so
-     * that a missing input, an unknown format or a directory without draws is refused before Spark starts.
+     * Finds the inputs' files and their format ({@code auto}: from the files), and a text format's files and header,
+     * with Hadoop's file system alone, so that a missing input, an unknown format, a directory without draws or a
+     * header that names no parameters is refused before Spark starts.
      */
     public static Located locate(List<String> inputs, String format, Configuration hadoop) {
         Require.oneOf(format, List.of("auto", "parquet", "cmdstan", "csv"), "--format");
         List<FileStatus> matches = chainsOutputs(expand(inputs, hadoop), format, hadoop);
-        return new Located(matches, format.equals("auto") ? detect(matches, hadoop) : format);
+        String told = format.equals("auto") ? detect(matches, hadoop) : format;
+        if (told.equals("parquet")) {
+            return new Located(matches, told, List.of(), List.of());
+        }
+        List<String> files = files(matches, hadoop);
+        return new Located(matches, told, files, header(files.get(0), textFormat(told), hadoop));
     }
 
     /** Reads the located draws. */
     public static DrawsSource load(SparkSession spark, Located located) {
-        JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        Configuration hadoop = sc.hadoopConfiguration();
-        List<FileStatus> matches = located.matches();
-        return switch (located.format()) {
-            case "parquet" -> parquet(spark, matches);
-            case "cmdstan" -> text(sc, files(matches, hadoop), DrawFiles.Format.CMDSTAN);
-            default -> text(sc, files(matches, hadoop), DrawFiles.Format.CSV);
-        };
+        if (located.format().equals("parquet")) {
+            return parquet(spark, located.matches());
+        }
+        return text(JavaSparkContext.fromSparkContext(spark.sparkContext()), located.textFiles(),
+                textFormat(located.format()), located.names());
+    }
+
+    private static DrawFiles.Format textFormat(String format) {
+        return format.equals("cmdstan") ? DrawFiles.Format.CMDSTAN : DrawFiles.Format.CSV;
+    }
+
+    /** The parameters the header of {@code file} names; sparkmc's chain,draw layout is refused as CmdStan CSV. */
+    private static List<String> header(String file, DrawFiles.Format format, Configuration hadoop) {
+        if (format == DrawFiles.Format.CMDSTAN) {
+            refuseChainDrawHeader(file, hadoop);
+        }
+        try (BufferedReader in = open(new Path(file), hadoop)) {
+            return DrawFiles.parameterNames(file, in, format);
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot read '" + file + "': " + e.getMessage(), e);
+        }
     }
 
     private static List<FileStatus> expand(List<String> inputs, Configuration hadoop) {
@@ -196,17 +218,9 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         return new BufferedReader(TextFiles.reader(path, hadoop));
     }
 
-    private static DrawsSource text(JavaSparkContext sc, List<String> files, DrawFiles.Format format) {
-        List<String> names;
+    private static DrawsSource text(JavaSparkContext sc, List<String> files, DrawFiles.Format format,
+            List<String> names) {
         Configuration hadoop = sc.hadoopConfiguration();
-        if (format == DrawFiles.Format.CMDSTAN) {
-            refuseChainDrawHeader(files.get(0), hadoop);
-        }
-        try (BufferedReader in = open(new Path(files.get(0)), hadoop)) {
-            names = DrawFiles.parameterNames(files.get(0), in, format);
-        } catch (IOException e) {
-            throw new InvalidInputException("cannot read '" + files.get(0) + "': " + e.getMessage(), e);
-        }
         List<Tuple2<Integer, String>> numbered = new ArrayList<>();
         for (int i = 0; i < files.size(); i++) {
             numbered.add(new Tuple2<>(i + 1, files.get(i)));

@@ -1,0 +1,46 @@
+package org.sparkmc.spark.diagnose;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.InvalidInputException;
+
+/**
+ * {@link DrawsSource#locate} refuses text inputs it cannot read as draws with Hadoop's file system alone, so before
+ * Spark starts, whether the format is told from the files or forced with --format; no Spark here.
+ */
+class DrawsSourceLocateTest {
+    @TempDir
+    Path tmp;
+
+    private String refused(String input, String format) {
+        return assertThrows(InvalidInputException.class,
+                () -> DrawsSource.locate(List.of(input), format, new Configuration())).getMessage();
+    }
+
+    @Test
+    void aForcedTextFormatIsCheckedBeforeSparkAsAutoIs() throws IOException {
+        Path noCsv = Files.createDirectories(tmp.resolve("none"));
+        Files.writeString(noCsv.resolve("notes.txt"), "x\n");
+        for (String format : List.of("cmdstan", "csv")) {
+            assertTrue(refused(noCsv.toString(), format).startsWith("no .csv file in the inputs"), format);
+        }
+        Path bare = Files.writeString(tmp.resolve("bare.csv"), "chain,draw\n1,1\n");
+        assertTrue(refused(bare.toString(), "csv").endsWith(bare + ": the header names no parameter"));
+        Path twice = Files.writeString(tmp.resolve("twice.csv"), "chain,draw,a,a\n1,1,0,0\n");
+        assertTrue(refused(twice.toString(), "csv").contains("both name parameter 'a'"));
+        Path plain = Files.writeString(tmp.resolve("plain.csv"), "chain,draw,a\n1,1,0.5\n");
+        assertTrue(refused(plain.toString(), "cmdstan").contains("not CmdStan CSV"));
+        DrawsSource.Located read = DrawsSource.locate(List.of(plain.toString()), "csv", new Configuration());
+        assertEquals(List.of("a"), read.names());
+        assertEquals(1, read.textFiles().size());
+    }
+}
