@@ -288,6 +288,33 @@ public final class BayesNet implements Serializable {
         return config * cardinality[i];
     }
 
+    /**
+     * Whether the table of variable i alone rules out its observed state: P(X_i = s | parents) is 0 in every row
+     * whose observed parents hold their evidence, whatever the unobserved ones are. Such evidence has probability
+     * zero. The converse does not hold (several tables together can rule evidence out), so this is a cheap check
+     * over one table, not a proof that the evidence is possible. False when X_i is unobserved.
+     */
+    public boolean rulesOut(int i, Evidence evidence) {
+        int s = evidence.state(i);
+        if (s < 0) {
+            return false;
+        }
+        int[] p = parents[i];
+        int[] st = strides[i];
+        int k = cardinality[i];
+        for (int row = 0; row < cpt[i].length / k; row++) {
+            boolean consistent = true;
+            for (int j = 0; j < p.length && consistent; j++) {
+                int e = evidence.state(p[j]);
+                consistent = e < 0 || row / st[j] % cardinality[p[j]] == e;
+            }
+            if (consistent && cpt[i][row * k + s] > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** P(X_i = assignment[i] | parents as in assignment). */
     public double probability(int i, int[] assignment) {
         return cpt[i][rowOffset(i, assignment) + assignment[i]];

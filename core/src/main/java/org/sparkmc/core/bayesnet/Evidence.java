@@ -91,6 +91,33 @@ public final class Evidence implements Serializable {
         }
     }
 
+    /**
+     * Refuses evidence that one observed variable's own table rules out ({@link BayesNet#rulesOut}): it has
+     * probability zero. One pass over the observed variables' tables; evidence that only several tables together
+     * rule out passes, and is found by exact inference or by the samplers (every weight zero).
+     *
+     * @throws InvalidInputException naming the variable, its state and its parents
+     */
+    public void requireNotRuledOut(BayesNet net) {
+        requireNetwork(net);
+        for (int i = 0; i < observed.length; i++) {
+            if (net.rulesOut(i, this)) {
+                List<String> given = new ArrayList<>();
+                List<String> free = new ArrayList<>();
+                for (int p : net.parents(i)) {
+                    (observed[p] >= 0 ? given : free).add(observed[p] >= 0 ? net.variable(p) + "="
+                            + net.state(p, observed[p]) : net.variable(p));
+                }
+                String parents = given.isEmpty() && free.isEmpty() ? "" : " given " + String.join(", ", given)
+                        + (free.isEmpty() ? "" : (given.isEmpty() ? "" : " and ") + "any state of "
+                        + String.join(", ", free));
+                throw new InvalidInputException("the evidence " + describe(net) + " has probability zero under the"
+                        + " network " + net.name() + ": " + net.variable(i) + "=" + net.state(i, observed[i])
+                        + " has probability 0 in its table" + parents);
+            }
+        }
+    }
+
     /** "VAR=STATE,…" for messages and outputs. */
     public String describe(BayesNet net) {
         List<String> parts = new ArrayList<>();

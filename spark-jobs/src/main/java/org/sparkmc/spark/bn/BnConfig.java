@@ -37,6 +37,7 @@ public record BnConfig(String networkPath, BayesNet net, Evidence evidence, int[
         Require.atLeast(draws, 1, "--draws");
         Require.atLeast(roundSize, 1, "--round-size");
         JobCommand.checkPartitions(partitions);
+        evidence.requireNotRuledOut(net); // the rest of zero-probability evidence: exact inference or the samplers
         Require.atLeast(chains, 1, "--chains");
         Require.atLeast(warmup, 0, "--warmup");
         Require.above(maxRhat, 1, "--max-rhat");

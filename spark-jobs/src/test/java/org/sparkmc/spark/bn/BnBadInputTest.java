@@ -26,6 +26,16 @@ import org.sparkmc.spark.cli.ExitCode;
 class BnBadInputTest extends SparkTestBase {
     /** Evidence ALARM gives probability zero: P(PVSAT=NORMAL | FIO2=LOW, VENTALV=ZERO) = 0 in its table. */
     static final String IMPOSSIBLE = "FIO2=LOW,VENTALV=ZERO,PVSAT=NORMAL";
+    /** What every method says of it before Spark starts: PVSAT's own table rules it out. */
+    static final String RULED_OUT = "the evidence FIO2=LOW,PVSAT=NORMAL,VENTALV=ZERO has probability zero under the "
+            + "network unknown: PVSAT=NORMAL has probability 0 in its table given FIO2=LOW, VENTALV=ZERO";
+    /**
+     * B is always T, and C is T only when B is F: C=T has probability zero, but C's table alone (C=T possible when
+     * B=F) does not rule it out, so the samplers are the ones to find it.
+     */
+    static final String CHAIN = "network chain {\n}\nvariable B {\n  type discrete [ 2 ] { T, F };\n}\n"
+            + "variable C {\n  type discrete [ 2 ] { T, F };\n}\nprobability ( B ) {\n  table 1.0, 0.0;\n}\n"
+            + "probability ( C | B ) {\n  (T) 0.0, 1.0;\n  (F) 1.0, 0.0;\n}\n";
 
     @TempDir
     Path tmp;
@@ -67,13 +77,12 @@ class BnBadInputTest extends SparkTestBase {
                 Arguments.of("impossible evidence, found exactly", new String[] {"--query", "CO", "--evidence",
                     IMPOSSIBLE}, new String[] {"has probability zero"}),
                 Arguments.of("impossible evidence, likelihood weighting", new String[] {"--query", "CO", "--evidence",
-                    IMPOSSIBLE, "--exact=never", "--samples", "20000"},
-                        new String[] {"all 20000 likelihood-weighting weights are zero"}),
+                    IMPOSSIBLE, "--exact=never", "--samples", "20000"}, new String[] {RULED_OUT}),
                 Arguments.of("impossible evidence, rejection", new String[] {"--query", "CO", "--evidence",
                     IMPOSSIBLE, "--exact=never", "--samples", "20000", "--method", "rejection"},
-                        new String[] {"all 20000 rejection weights are zero"}),
+                        new String[] {RULED_OUT}),
                 Arguments.of("impossible evidence, Gibbs", new String[] {"--query", "CO", "--evidence", IMPOSSIBLE,
-                    "--exact=never", "--method", "gibbs"}, new String[] {"no state consistent with the evidence"}));
+                    "--exact=never", "--method", "gibbs"}, new String[] {RULED_OUT}));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -83,6 +92,27 @@ class BnBadInputTest extends SparkTestBase {
         String[] all = Stream.concat(Stream.of("bn", "--network", BnRuns.alarmPath(), "--out", out.toString()),
                 Stream.of(args)).toArray(String[]::new);
         assertBadInput(out, all, expected);
+    }
+
+    /**
+     * Evidence of probability zero that no one table rules out is found by the samplers (every weight zero, or no
+     * consistent start for Gibbs) or by exact inference, still exit 2 with nothing written.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("samplersFindingZeroEvidence")
+    void zeroEvidenceNoTableRulesOutIsFoundBySampling(String method, String expected) throws IOException {
+        Path bif = Files.writeString(tmp.resolve("chain.bif"), CHAIN);
+        Path out = tmp.resolve("out");
+        String exact = method.equals("exact") ? "--exact=always" : "--exact=never";
+        assertBadInput(out, new String[] {"bn", "--network", bif.toString(), "--query", "B", "--evidence", "C=T",
+            exact, "--samples", "5000", "--method", method, "--out", out.toString()}, new String[] {expected});
+    }
+
+    static Stream<Arguments> samplersFindingZeroEvidence() {
+        return Stream.of(Arguments.of("lw", "all 5000 likelihood-weighting weights are zero"),
+                Arguments.of("rejection", "all 5000 rejection weights are zero"),
+                Arguments.of("gibbs", "no state consistent with the evidence"),
+                Arguments.of("exact", "has probability zero under the network chain"));
     }
 
     /** Only Gibbs needs two chains (for R-hat): one chain, or none asked for, is no error for the other methods. */
