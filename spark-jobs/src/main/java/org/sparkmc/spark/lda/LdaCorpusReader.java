@@ -11,6 +11,7 @@ import java.io.Reader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -19,7 +20,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.FileInputFormat;
+import org.apache.hadoop.mapred.FileSplit;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.spark.api.java.JavaHadoopRDD;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -51,6 +54,9 @@ import scala.Tuple2;
  * {@link StopWordsRemover} and {@link CountVectorizer}. The driver reads only headers and the vocabulary.
  */
 public final class LdaCorpusReader {
+    /** A docword line's place ({@link #fileLines}): its file's index above these bits, its line number below. */
+    private static final int LINE_BITS = 40;
+
     /**
      * How plain text becomes counts.
      *
@@ -90,10 +96,13 @@ public final class LdaCorpusReader {
      * @param docword the docword file as the user gave it
      * @param files the files whose lines, in this order, make the docword file: the file itself, or a directory's
      *     files (as {@code sparkmc generate-lda} writes it: a header file, then Spark's part files)
+     * @param oneFile the docword names its one file itself (not a directory or a pattern): messages name it as the
+     *     user gave it; else they name the file of {@code files} they are about and the line in that file
      * @param header its three header lines
      * @param words the vocabulary, word id − 1 to word
      */
-    public record UciHead(String docword, Path[] files, UciBagOfWords.Header header, String[] words) {
+    public record UciHead(String docword, Path[] files, boolean oneFile, UciBagOfWords.Header header,
+            String[] words) {
     }
 
     /**
@@ -113,10 +122,11 @@ public final class LdaCorpusReader {
      * @throws InvalidInputException naming the file (and line) when either is missing, unreadable or malformed
      */
     public static UciHead readUciHead(String docword, String vocab, Configuration conf) {
-        Path[] files = textFiles("--docword", "docword", docword, conf);
+        Input input = textFiles("--docword", "docword", docword, conf);
+        Path[] files = input.files();
         UciBagOfWords.Header header;
         try (Reader in = TextFiles.reader(files[0], conf)) {
-            header = UciBagOfWords.readHeader(in, docword);
+            header = UciBagOfWords.readHeader(in, input.oneFile() ? docword : files[0].toString());
         } catch (FileNotFoundException e) {
             throw new InvalidInputException("no such file: " + docword, e);
         } catch (IOException e) {
@@ -134,7 +144,7 @@ public final class LdaCorpusReader {
             throw new InvalidInputException(docword + ": the header says NNZ=0 (no word counts): the corpus has no "
                     + "tokens");
         }
-        return new UciHead(docword, files, header, words);
+        return new UciHead(docword, files, input.oneFile(), header, words);
     }
 
     /** The corpus whose header and vocabulary are {@code head}: its body read and grouped on the executors. */
@@ -143,23 +153,31 @@ public final class LdaCorpusReader {
         UciBagOfWords.Header header = head.header();
         String[] words = head.words();
         long tokenLimit = documentTokenLimit(sc);
-        // (line number, line) of the body's non-blank lines: file lines 4, 5, ...
-        JavaRDD<Tuple2<Long, String>> body = numberedLines(sc, head.files(), sc.defaultMinPartitions())
-                .filter(t -> t._2() >= 3 && !t._1().isBlank()).map(t -> new Tuple2<>(t._2() + 1, t._1()));
+        FileLines read = fileLines(sc, head.files(), docword, sc.defaultMinPartitions());
+        String[] names = head.oneFile() ? new String[] {docword} : read.paths(); // the files, as messages name them
+        // (place, line) of the body's non-blank lines: the first file's lines 4, 5, ..., then all of the others'
+        JavaRDD<Tuple2<Long, String>> body = read.lines()
+                .filter(t -> (file(t._1()) > 0 || line(t._1()) > 3) && !t._2().isBlank());
         JavaPairRDD<Integer, int[]> documents = body.mapToPair(t -> {
-            long[] f = UciBagOfWords.bodyLine(t._2(), docword, t._1(), header);
+            long[] f = UciBagOfWords.bodyLine(t._2(), names[file(t._1())], line(t._1()), header);
             return new Tuple2<>((int) f[0], new long[] {t._1(), f[1] - 1, f[2]});
-        }).groupByKey().mapToPair(t -> new Tuple2<>(t._1(), expand(t._1(), t._2(), docword, tokenLimit)));
+        }).groupByKey().mapToPair(t -> new Tuple2<>(t._1(), expand(t._1(), t._2(), names, tokenLimit)));
         LdaDocuments docs = LdaDocuments.of(documents, header.vocabularySize());
         long lines = body.count();
         if (lines > header.lines()) {
             long at = body.zipWithIndex().filter(t -> t._2() == header.lines()).first()._1()._1();
-            throw new InvalidInputException(docword + " line " + at + ": more body lines than the header's NNZ="
+            throw new InvalidInputException(at(names, at) + ": more body lines than the header's NNZ="
                     + header.lines());
         }
         if (lines < header.lines()) {
+            long[] counts = read.lineCounts();
+            int last = counts.length - 1;
+            while (last > 0 && counts[last] == 0) {
+                last--; // an empty part file
+            }
             throw new InvalidInputException(docword + ": the header says NNZ=" + header.lines() + " lines but the body "
-                    + "has " + lines + " (after line " + numberedLines(sc, head.files(), 1).count() + ")");
+                    + "has " + lines + " (after line " + counts[last] + (head.oneFile() ? "" : " of " + names[last])
+                    + ")");
         }
         if (docs.numTokens() == 0) {
             throw new InvalidInputException(docword + ": the corpus has no tokens");
@@ -168,13 +186,14 @@ public final class LdaCorpusReader {
     }
 
     /**
-     * A document's (line, word, count) entries as its word ids, each repeated count times, in file order.
+     * A document's (place, word, count) entries as its word ids, each repeated count times, in file order; a place
+     * ({@link #fileLines}) names its file by {@code names}.
      *
      * @throws InvalidInputException if the document has more than {@code tokenLimit} tokens, or if a word has two
      *     lines (a UCI docword file lists each pair once, as the NNZ of a
      *     sparse matrix: a repeated pair is a concatenated or damaged file, whose counts would silently add up)
      */
-    private static int[] expand(int docId, Iterable<long[]> entries, String docword, long tokenLimit) {
+    private static int[] expand(int docId, Iterable<long[]> entries, String[] names, long tokenLimit) {
         List<long[]> sorted = new ArrayList<>();
         entries.forEach(sorted::add);
         sorted.sort(Comparator.<long[]>comparingLong(e -> e[1]).thenComparingLong(e -> e[0]));
@@ -182,7 +201,10 @@ public final class LdaCorpusReader {
             long[] a = sorted.get(i - 1);
             long[] b = sorted.get(i);
             if (a[1] == b[1]) {
-                throw new InvalidInputException(docword + " lines " + a[0] + " and " + b[0] + ": docID " + docId
+                String lines = file(a[0]) == file(b[0])
+                        ? names[file(a[0])] + " lines " + line(a[0]) + " and " + line(b[0])
+                        : at(names, a[0]) + " and " + at(names, b[0]);
+                throw new InvalidInputException(lines + ": docID " + docId
                         + " and wordID " + (b[1] + 1) + " twice (counts " + a[2] + " and " + b[2] + "); a docword file "
                         + "lists each (docID, wordID) pair once: merge the two lines into one with the summed count");
             }
@@ -192,7 +214,7 @@ public final class LdaCorpusReader {
         for (long[] e : sorted) {
             n += e[2];
             if (n > tokenLimit) {
-                throw new InvalidInputException(docword + " line " + e[0] + ": count " + e[2] + " brings docID " + docId
+                throw new InvalidInputException(at(names, e[0]) + ": count " + e[2] + " brings docID " + docId
                         + " to " + n + " tokens, more than the " + tokenLimit + " one document may hold here: its word"
                         + " ids need " + mebibytes(4 * n) + " MiB on an executor, which may give a document "
                         + mebibytes(4 * tokenLimit) + " MiB (a quarter of its heap, at most 2^31 - 8 tokens); raise "
@@ -248,7 +270,8 @@ public final class LdaCorpusReader {
      * in file order, however the files are split (Spark SQL's text source reads the largest files first instead).
      */
     static JavaPairRDD<String, Long> numberedLines(JavaSparkContext sc, String path, int minPartitions) {
-        return numberedLines(sc, textFiles("--text", "text corpus", path, sc.hadoopConfiguration()), minPartitions);
+        return numberedLines(sc, textFiles("--text", "text corpus", path, sc.hadoopConfiguration()).files(),
+                minPartitions);
     }
 
     /** The lines of {@code files} read by {@link CheckedTextInputFormat}, numbered as {@link #numberedLines}. */
@@ -257,6 +280,93 @@ public final class LdaCorpusReader {
         FileInputFormat.setInputPaths(conf, files);
         return sc.hadoopRDD(conf, CheckedTextInputFormat.class, LongWritable.class, Text.class, minPartitions)
                 .map(t -> t._2().toString()).zipWithIndex();
+    }
+
+    /**
+     * Lines numbered in their own files.
+     *
+     * @param lines (place, line) of every line of the files, in file then line order: a place is the file's index
+     *     above {@link #LINE_BITS} bits and the 1-based line number in that file below ({@link #file}, {@link #line})
+     * @param paths each file's path by its index, as {@link CheckedTextInputFormat}'s own messages name it
+     * @param lineCounts each file's number of lines
+     */
+    private record FileLines(JavaRDD<Tuple2<Long, String>> lines, String[] paths, long[] lineCounts) {
+    }
+
+    /**
+     * The lines of {@code files} read by {@link CheckedTextInputFormat}, each numbered in its file as that format's
+     * messages number it (Hadoop's lines, wherever the file is split): one pass counts each split's lines, as
+     * zipWithIndex counts each partition's, and a split's lines are numbered on from the lines of its file's splits
+     * before it. No line passes through the driver; the numbers do not depend on the splits or the cores.
+     *
+     * @param source what the files make, for a message
+     * @throws InvalidInputException if there are more files, or lines in a file, than a place holds
+     */
+    private static FileLines fileLines(JavaSparkContext sc, Path[] files, String source, int minPartitions) {
+        JobConf conf = new JobConf(sc.hadoopConfiguration());
+        FileInputFormat.setInputPaths(conf, files);
+        JavaHadoopRDD<LongWritable, Text> read = (JavaHadoopRDD<LongWritable, Text>) sc.hadoopRDD(conf,
+                CheckedTextInputFormat.class, LongWritable.class, Text.class, minPartitions);
+        List<Tuple2<String, Long>> splits = read.mapPartitionsWithInputSplit((split, it) -> {
+            long n = 0;
+            for (; it.hasNext(); it.next()) {
+                n++;
+            }
+            return List.of(new Tuple2<>(((FileSplit) split).getPath().toString(), n)).iterator();
+        }, true).collect();
+        int[] fileOf = new int[splits.size()];
+        long[] before = new long[splits.size()];
+        List<String> paths = new ArrayList<>();
+        List<Long> counts = new ArrayList<>();
+        for (int p = 0; p < splits.size(); p++) { // a file's splits are consecutive, in file order
+            if (p == 0 || !splits.get(p)._1().equals(splits.get(p - 1)._1())) {
+                paths.add(splits.get(p)._1());
+                counts.add(0L);
+            }
+            fileOf[p] = paths.size() - 1;
+            before[p] = counts.get(fileOf[p]);
+            counts.set(fileOf[p], before[p] + splits.get(p)._2());
+        }
+        if (paths.size() > 1 << (63 - LINE_BITS) || counts.stream().anyMatch(n -> n >= 1L << LINE_BITS)) {
+            throw new InvalidInputException(source + ": " + paths.size() + " files, or a file of 2^" + LINE_BITS
+                    + " lines or more: this reader numbers at most 2^" + (63 - LINE_BITS) + " files of fewer lines");
+        }
+        JavaRDD<Tuple2<Long, String>> lines = read.mapPartitionsWithIndex(
+                (p, it) -> placed(it, ((long) fileOf[p] << LINE_BITS) + before[p]), true);
+        return new FileLines(lines, paths.toArray(String[]::new),
+                counts.stream().mapToLong(Long::longValue).toArray());
+    }
+
+    /** A split's lines, each with its place ({@link #fileLines}): the places after {@code before}, in turn. */
+    private static Iterator<Tuple2<Long, String>> placed(Iterator<Tuple2<LongWritable, Text>> lines, long before) {
+        return new Iterator<>() {
+            private long place = before;
+
+            @Override
+            public boolean hasNext() {
+                return lines.hasNext();
+            }
+
+            @Override
+            public Tuple2<Long, String> next() {
+                return new Tuple2<>(++place, lines.next()._2().toString());
+            }
+        };
+    }
+
+    /** The index of the file a place ({@link #fileLines}) is in. */
+    private static int file(long place) {
+        return (int) (place >>> LINE_BITS);
+    }
+
+    /** The 1-based line number a place ({@link #fileLines}) has in its file. */
+    private static long line(long place) {
+        return place & ((1L << LINE_BITS) - 1);
+    }
+
+    /** "FILE line N" for a place ({@link #fileLines}), its file named by {@code names}. */
+    private static String at(String[] names, long place) {
+        return names[file(place)] + " line " + line(place);
     }
 
     /**
@@ -269,12 +379,21 @@ public final class LdaCorpusReader {
     }
 
     /**
+     * The files an input names.
+     *
+     * @param files the files, sorted by path
+     * @param oneFile the input names its one file itself, not a directory or a pattern
+     */
+    private record Input(Path[] files, boolean oneFile) {
+    }
+
+    /**
      * The files {@code location} names, sorted by path: a file, the files directly in a directory, or what a glob
      * pattern ({@code dir/*.txt}) matches (a matched directory contributing its files). Names starting with {@code _}
      * or {@code .} are skipped in directories and patterns, as Hadoop's input formats skip them, and refused when
      * named directly. {@code option} and {@code label} name the input in messages.
      */
-    private static Path[] textFiles(String option, String label, String location, Configuration conf) {
+    private static Input textFiles(String option, String label, String location, Configuration conf) {
         Path path = UserPaths.path(option, location);
         try {
             FileSystem fs = path.getFileSystem(conf);
@@ -300,7 +419,8 @@ public final class LdaCorpusReader {
             if (files.isEmpty()) {
                 throw new InvalidInputException(label + " " + location + " holds no file");
             }
-            return files.stream().sorted(Comparator.comparing(Path::toString)).toArray(Path[]::new);
+            return new Input(files.stream().sorted(Comparator.comparing(Path::toString)).toArray(Path[]::new),
+                    !UserPaths.isPattern(location) && !matched[0].isDirectory());
         } catch (IOException e) {
             throw new InvalidInputException("cannot read " + label + " " + location + ": " + StorageFailure.reason(e),
                     e);

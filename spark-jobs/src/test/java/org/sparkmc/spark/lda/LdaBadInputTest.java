@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,6 +56,58 @@ class LdaBadInputTest extends SparkTestBase {
             "--sweeps", "2", "--out", tmp.resolve("out").toString()};
         String err = assertBadInput(tmp.resolve("out"), all, expected);
         assertTrue(err.contains(file.toString()), err);
+    }
+
+    /**
+     * Docword directories as {@code sparkmc generate-lda} writes them: a header file, then part files. part-00000 is
+     * gzipped ("d 1 1", d = 1..100); part-00001 ("d 2 1", d = 1..1000, but for the line given) is long enough to be
+     * read as two splits. {dir} stands for the directory.
+     */
+    static Stream<Arguments> docwordDirectories() {
+        return Stream.of(
+                Arguments.of("a word id of 0 in a later part", "1000\n3\n1100\n", 900, "900 0 1",
+                        new String[] {"{dir}/part-00001 line 900: wordID 0 outside 1..3 (header W)"}),
+                Arguments.of("a pair in two parts", "1000\n3\n1100\n", 950, "7 1 3",
+                        new String[] {"{dir}/part-00000.gz line 7 and ", "{dir}/part-00001 line 950: docID 7 and "
+                            + "wordID 1 twice (counts 1 and 3)"}),
+                Arguments.of("a pair twice in a later part", "1000\n3\n1100\n", 950, "10 2 5",
+                        new String[] {"{dir}/part-00001 lines 10 and 950: docID 10 and wordID 2 twice (counts 1 "
+                            + "and 5)"}),
+                Arguments.of("more lines than the header's NNZ", "1000\n3\n1099\n", 0, "",
+                        new String[] {"{dir}/part-00001 line 1000: more body lines than the header's NNZ=1099"}),
+                Arguments.of("fewer lines than the header's NNZ", "1000\n3\n1101\n", 0, "",
+                        new String[] {"{dir}: the header says NNZ=1101 lines but the body has 1100 (after line 1000 "
+                            + "of ", "{dir}/part-00001)"}),
+                Arguments.of("a header without W", "1000\nx\n1100\n", 0, "",
+                        new String[] {"{dir}/header line 2: expected header W (vocabulary size)"}));
+    }
+
+    /** In a docword directory, a message names the part file and the line in it, not the directory's line. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("docwordDirectories")
+    void badDocwordDirectoryNamesThePartFileAndItsLine(String name, String header, int line, String text,
+            String[] expected) throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("docword"));
+        Files.writeString(dir.resolve("header"), header);
+        StringBuilder part = new StringBuilder();
+        for (int d = 1; d <= 100; d++) {
+            part.append(d).append(" 1 1\n");
+        }
+        try (Writer out = new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(
+                dir.resolve("part-00000.gz"))), StandardCharsets.US_ASCII)) {
+            out.write(part.toString());
+        }
+        part.setLength(0);
+        for (int d = 1; d <= 1000; d++) {
+            part.append(d == line ? text : d + " 2 1").append('\n');
+        }
+        Files.writeString(dir.resolve("part-00001"), part);
+        Files.writeString(dir.resolve("_SUCCESS"), "");
+        Path vocab = Files.writeString(tmp.resolve("vocab.txt"), VOCAB3);
+        String[] all = {"lda", "--docword", dir.toString(), "--vocab", vocab.toString(), "--topics", "2",
+            "--sweeps", "2", "--out", tmp.resolve("out").toString()};
+        assertBadInput(tmp.resolve("out"), all,
+                Stream.of(expected).map(e -> e.replace("{dir}", dir.toString())).toArray(String[]::new));
     }
 
     static Stream<Arguments> options() {
