@@ -15,6 +15,8 @@ import org.sparkmc.core.random.Rng;
  * generator {@link SyntheticGlmData} uses.
  */
 public abstract class Glm implements RowLikelihood {
+    /** The built-in families {@link #of} knows. */
+    public static final List<String> FAMILIES = List.of("logistic", "poisson", "gaussian");
     private static final long serialVersionUID = 1L;
 
     private final List<String> coefficientNames;

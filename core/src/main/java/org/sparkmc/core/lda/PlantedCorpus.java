@@ -44,6 +44,10 @@ import org.sparkmc.core.random.RandomStreams;
 public final class PlantedCorpus {
     /** Shape of the gamma mixing a document's Poisson length: its lengths' squared coefficient of variation ≈ 1/2. */
     public static final double LENGTH_SHAPE = 2;
+    /** The largest mean document length taken. */
+    public static final double MAX_MEAN_LENGTH = 1e7;
+    /** The largest Zipf exponent taken. */
+    public static final double MAX_ZIPF_EXPONENT = 10;
 
     /**
      * The generative model's settings.
@@ -65,9 +69,11 @@ public final class PlantedCorpus {
             require(vocabularySize >= 1, "vocabulary size must be ≥ 1, is " + vocabularySize);
             require(topics >= 1 && topics <= vocabularySize, "topics must be in [1, vocabulary size "
                     + vocabularySize + "], is " + topics);
-            require(meanLength >= 1 && meanLength <= 1e7, "mean length must be in [1, 1e7], is " + meanLength);
+            require(meanLength >= 1 && meanLength <= MAX_MEAN_LENGTH, "mean length must be in [1, 1e7], is "
+                    + meanLength);
             require(alpha > 0 && Double.isFinite(alpha), "alpha must be > 0, is " + alpha);
-            require(zipfExponent >= 0 && zipfExponent <= 10, "Zipf exponent must be in [0, 10], is " + zipfExponent);
+            require(zipfExponent >= 0 && zipfExponent <= MAX_ZIPF_EXPONENT, "Zipf exponent must be in [0, 10], is "
+                    + zipfExponent);
             require(background >= 0 && background < 1, "background must be in [0, 1), is " + background);
         }
 

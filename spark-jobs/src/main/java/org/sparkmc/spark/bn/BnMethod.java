@@ -44,7 +44,7 @@ public enum BnMethod {
                 return m;
             }
         }
-        throw new InvalidInputException("unknown method '" + name + "'; one of "
-                + Arrays.stream(values()).map(BnMethod::option).collect(Collectors.joining(", ")));
+        throw new InvalidInputException("--method must be one of " + Arrays.stream(values()).map(BnMethod::option)
+                .collect(Collectors.joining(", ")) + ", is '" + name + "'");
     }
 }

@@ -152,6 +152,9 @@ public final class ChainsCommand extends JobCommand {
         checkDataRead(parameters, dataFields);
         // The kernel's settings are checked here, by option, before the kernel is built from them.
         Require.positive(scale, "--scale");
+        if (!Double.isNaN(targetAccept)) { // NaN: the kernel's default
+            Require.inOpenRange(targetAccept, 0, 1, "--target-accept");
+        }
         Require.atLeast(threads, 1, "--threads");
         Require.atLeast(warmup, 0, "--warmup");
         Kernel<?> kernelInstance = KernelCatalog.create(kernel,

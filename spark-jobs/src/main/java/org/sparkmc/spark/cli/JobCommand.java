@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.spark.io.RunPaths;
@@ -52,6 +53,20 @@ public abstract class JobCommand implements Callable<Integer> {
      */
     public static void checkPartitions(int partitions) {
         Require.atLeast(partitions, 0, "--partitions", "(0: Spark's default parallelism)");
+    }
+
+    /**
+     * What a parser of core, which names no option, makes of an option's value; its refusal is led by the option's
+     * name ({@code --resampling: unknown resampling scheme 'wheel'; …}), so that a value the config file gave is
+     * refused with the file and line ({@link ConfigFile#originOf}). Only for a parser of this one value: a refusal of
+     * something built from several options would be blamed on this one.
+     */
+    protected static <T> T named(String option, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(option + ": " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -65,6 +65,22 @@ public final class Require {
         return value;
     }
 
+    /** A number in {@code [min, max)} (NaN is refused). */
+    public static double inHalfOpenRange(double value, double min, double max, String option) {
+        if (!(value >= min && value < max)) {
+            throw bad(option, "in [" + text(min) + ", " + text(max) + ")", text(value));
+        }
+        return value;
+    }
+
+    /** A number in {@code (min, max)} (NaN is refused). */
+    public static double inOpenRange(double value, double min, double max, String option) {
+        if (!(value > min && value < max)) {
+            throw bad(option, "in (" + text(min) + ", " + text(max) + ")", text(value));
+        }
+        return value;
+    }
+
     /** One of the {@code allowed} words. */
     public static String oneOf(String value, List<String> allowed, String option) {
         if (!allowed.contains(value)) {

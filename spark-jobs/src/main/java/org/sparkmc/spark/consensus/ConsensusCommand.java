@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -124,8 +125,7 @@ public final class ConsensusCommand extends JobCommand {
             throw new InvalidInputException("--data PATH is required (or 'data' in the config file)");
         }
         String fmt = checkedFormat(data, format, SparkSetup.hadoopConfiguration());
-        ShardSampler.Settings sampling = new ShardSampler.Settings(kernel, scale, chains,
-                warmup != null ? warmup : ShardSampler.defaultWarmup(kernel), iterations);
+        ShardSampler.Settings sampling = sampling();
         if ((long) shards * chains * iterations > Integer.MAX_VALUE) {
             throw new InvalidInputException("shards × chains × iterations must be ≤ " + Integer.MAX_VALUE + ", is "
                     + (long) shards * chains * iterations);
@@ -148,6 +148,24 @@ public final class ConsensusCommand extends JobCommand {
                     shards, combiner, result.seconds(), warnings(result), output.target());
             return ExitCode.OK;
         }
+    }
+
+    /**
+     * How each shard samples, its options checked first by name (core's {@link ShardSampler.Settings} names none, so a
+     * value from the config file would be refused without its file and line).
+     */
+    private ShardSampler.Settings sampling() {
+        Require.oneOf(kernel, List.copyOf(new TreeSet<>(ShardSampler.KERNELS)), "--kernel");
+        if (!Double.isNaN(scale)) { // NaN: the kernel's automatic scale
+            Require.positive(scale, "--scale");
+        }
+        Require.atLeast(chains, 2, "--chains", "for R-hat within a shard");
+        if (warmup != null) {
+            Require.atLeast(warmup, 0, "--warmup");
+        }
+        Require.atLeast(iterations, 2, "--iterations");
+        return new ShardSampler.Settings(kernel, scale, chains,
+                warmup != null ? warmup : ShardSampler.defaultWarmup(kernel), iterations);
     }
 
     /** "; WARNING: …" for each check that warns, else nothing. */
@@ -175,7 +193,10 @@ public final class ConsensusCommand extends JobCommand {
             throw new InvalidInputException("give --family or --model, not both");
         }
         if (model == null) {
-            String name = family != null ? family : "logistic";
+            String name = family != null ? Require.oneOf(family, Glm.FAMILIES, "--family") : "logistic";
+            if (name.equals("gaussian")) {
+                Require.positive(sigmaPriorScale, "--sigma-prior-scale");
+            }
             return Glm.of(name, featureNames, sigmaPriorScale);
         }
         if (!model.startsWith(CLASS_PREFIX)) {

@@ -75,7 +75,7 @@ public final class GenerateGlmCommand extends JobCommand {
         Require.atLeast(rows, 1, "--rows");
         Require.atLeast(features, 1, "--features");
         List<String> names = featureNames(features, intercept);
-        Glm glm = Glm.of(family, names, 1);
+        Glm glm = Glm.of(Require.oneOf(family, Glm.FAMILIES, "--family"), names, 1);
         double[] truth = truth(glm);
         SyntheticGlmData generator = new SyntheticGlmData(glm, truth, intercept, new RandomStreams(seed));
         try (AtomicOutput output = outputOptions.open(runPaths())) {
@@ -104,6 +104,9 @@ public final class GenerateGlmCommand extends JobCommand {
         if (!coefficients.isEmpty() && coefficients.size() != p) {
             throw new InvalidInputException("--coefficients gives " + coefficients.size() + " values for " + p
                     + " features");
+        }
+        if (!coefficients.stream().allMatch(Double::isFinite)) {
+            throw new InvalidInputException("--coefficients must be finite numbers, are " + coefficients);
         }
         double[] truth = new double[glm.dimension()];
         for (int j = 0; j < p; j++) {

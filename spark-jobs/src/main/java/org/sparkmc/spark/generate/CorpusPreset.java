@@ -26,8 +26,7 @@ record CorpusPreset(String name, long documents, int vocabularySize, int topics,
             case "small" -> SMALL;
             case "nytimes" -> NYTIMES;
             case "pubmed" -> PUBMED;
-            default -> throw new InvalidInputException("unknown --preset '" + name + "'; expected small, nytimes or "
-                    + "pubmed");
+            default -> throw new InvalidInputException("--preset must be small, nytimes or pubmed, is '" + name + "'");
         };
     }
 }

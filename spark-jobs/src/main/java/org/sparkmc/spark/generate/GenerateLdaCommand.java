@@ -95,14 +95,7 @@ public final class GenerateLdaCommand extends JobCommand {
         checkPartitions(partitions);
         Require.atLeast(topWords, 1, "--top-words");
         CorpusPreset base = CorpusPreset.named(preset);
-        PlantedCorpus.Settings settings;
-        try {
-            settings = new PlantedCorpus.Settings(documents != null ? documents : base.documents(),
-                    vocabulary != null ? vocabulary : base.vocabularySize(), topics != null ? topics : base.topics(),
-                    meanLength != null ? meanLength : base.meanLength(), alpha, zipfExponent, background, seed);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidInputException(e.getMessage());
-        }
+        PlantedCorpus.Settings settings = settings(base);
         long start = System.nanoTime();
         try (AtomicOutput output = outputOptions.open(runPaths())) {
             SparkSession spark = outputOptions.session("sparkmc generate-lda");
@@ -123,6 +116,33 @@ public final class GenerateLdaCommand extends JobCommand {
                     settings.topics(), written.partFiles(), seconds, output.target());
             return ExitCode.OK;
         }
+    }
+
+    /**
+     * The preset's settings with the options' overrides, each option checked by name first: core's
+     * {@link PlantedCorpus.Settings} names none, so a value from the config file would be refused without its file
+     * and line.
+     */
+    private PlantedCorpus.Settings settings(CorpusPreset base) {
+        if (documents != null) {
+            Require.inRange(documents, 1, Integer.MAX_VALUE, "--documents");
+        }
+        int v = vocabulary != null ? Require.atLeast(vocabulary, 1, "--vocabulary") : base.vocabularySize();
+        int k = topics != null ? Require.atLeast(topics, 1, "--topics") : base.topics();
+        // Every topic owns a word at least.
+        if (topics == null) {
+            Require.atLeast(v, k, "--vocabulary", "(the " + base.name() + " preset's topics; or give fewer --topics)");
+        } else if (k > v) {
+            throw new InvalidInputException("--topics must be ≤ the vocabulary size " + v + ", is " + k);
+        }
+        if (meanLength != null) {
+            Require.inRange(meanLength, 1, PlantedCorpus.MAX_MEAN_LENGTH, "--mean-length");
+        }
+        Require.positive(alpha, "--alpha");
+        Require.inRange(zipfExponent, 0, PlantedCorpus.MAX_ZIPF_EXPONENT, "--zipf-exponent");
+        Require.inHalfOpenRange(background, 0, 1, "--background");
+        return new PlantedCorpus.Settings(documents != null ? documents : base.documents(), v, k,
+                meanLength != null ? meanLength : base.meanLength(), alpha, zipfExponent, background, seed);
     }
 
     private Map<String, Object> settingsJson(CorpusPreset base, PlantedCorpus.Settings s,

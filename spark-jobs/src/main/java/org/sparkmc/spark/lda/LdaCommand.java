@@ -12,6 +12,7 @@ import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
 import org.sparkmc.spark.cli.OutputOptions;
+import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
@@ -202,8 +203,11 @@ public final class LdaCommand extends JobCommand {
         LdaConfig config = config();
         LdaChains several = LdaChains.of(chains, chainSweeps, config,
                 checkpoint.dir() != null || checkpoint.resume());
-        LdaCorpusReader.TextOptions textOptions = plain
-                ? LdaCorpusReader.TextOptions.of(vocabSize, minDf, !keepStopWords) : null;
+        LdaCorpusReader.TextOptions textOptions = null;
+        if (plain) { // checked by name here: TextOptions names no option
+            textOptions = LdaCorpusReader.TextOptions.of(Require.atLeast(vocabSize, 1, "--vocab-size"),
+                    Require.atLeast(minDf, 1, "--min-df"), !keepStopWords);
+        }
         // The header and vocabulary are checked before Spark starts (a refusal in about a second, not ten).
         LdaCorpusReader.UciHead uciHead = uci
                 ? LdaCorpusReader.readUciHead(docword, vocab, SparkSetup.hadoopConfiguration()) : null;
@@ -249,21 +253,20 @@ public final class LdaCommand extends JobCommand {
         LdaKernel k = switch (kernel.trim().toLowerCase(Locale.ROOT).replace('_', '-')) {
             case "sparse", "sparse-gibbs", "gibbs" -> LdaKernel.SPARSE_GIBBS;
             case "cycle-mh", "mh", "lightlda" -> LdaKernel.CYCLE_MH;
-            default -> throw new InvalidInputException("unknown kernel '" + kernel + "'; expected sparse (also "
-                    + "sparse-gibbs, sparse_gibbs) or cycle-mh (also cycle_mh)");
+            default -> throw new InvalidInputException("--kernel must be sparse (also sparse-gibbs, sparse_gibbs) or "
+                    + "cycle-mh (also cycle_mh), is '" + kernel + "'");
         };
         SyncVia via = syncVia.value();
-        LdaPriors priors;
-        try {
-            priors = new LdaPriors(topics, alpha == 0 ? 50.0 / Math.max(topics, 1) : alpha, beta);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidInputException(e.getMessage());
-        }
+        // Checked here by name: LdaPriors names no option (a value from the config file gets its file and line).
+        Require.inRange(topics, 1, LdaPriors.MAX_TOPICS, "--topics");
+        Require.atLeast(alpha, 0, "--alpha"); // 0: 50/K
+        Require.positive(beta, "--beta");
+        LdaPriors priors = new LdaPriors(topics, alpha == 0 ? 50.0 / topics : alpha, beta);
         TotalsSync sync = switch (totalsSync.trim().toLowerCase(Locale.ROOT).replace('_', '-')) {
             case "sweep" -> TotalsSync.SWEEP;
             case "sub-step", "substep" -> TotalsSync.SUB_STEP;
-            default -> throw new InvalidInputException("unknown --totals-sync '" + totalsSync + "'; expected sweep or "
-                    + "sub-step");
+            default -> throw new InvalidInputException("--totals-sync must be sweep or sub-step, is '" + totalsSync
+                    + "'");
         };
         return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
                 evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery, leftToRight,

@@ -26,8 +26,8 @@ public enum LdaMode {
             case "auto" -> AUTO;
             case "broadcast", "ad-lda" -> BROADCAST;
             case "model-parallel", "mp" -> MODEL_PARALLEL;
-            default -> throw new InvalidInputException("unknown --mode '" + name + "'; expected auto, broadcast or "
-                    + "model-parallel");
+            default -> throw new InvalidInputException("--mode must be auto, broadcast or model-parallel, is '" + name
+                    + "'");
         };
     }
 

@@ -158,11 +158,11 @@ public final class SmcCommand extends JobCommand {
         ModelParameters parameters = modelParameters();
         SmcModel smcModel = SmcModelCatalog.create(model, filter, parameters);
         checkModelParamsRead(model, parameters, params);
-        MissingObservations missingPolicy = MissingObservations.parse(missing);
+        MissingObservations missingPolicy = named("--missing", () -> MissingObservations.parse(missing));
         Require.atLeast(blockSize, 1, "--block-size");
         Require.inRange(essThreshold, 0, 1, "--ess-threshold");
-        SmcOptions options = new SmcOptions(ResamplingScheme.parse(resampling), essThreshold, blockSize,
-                missingPolicy);
+        SmcOptions options = new SmcOptions(named("--resampling", () -> ResamplingScheme.parse(resampling)),
+                essThreshold, blockSize, missingPolicy);
         SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,
                 lineageEvery, lineageDir, syncVia.value());
         SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpoint.dir(),

@@ -21,8 +21,7 @@ public enum SyncVia {
             case "auto" -> AUTO;
             case "relay" -> RELAY;
             case "jobs" -> JOBS;
-            default -> throw new InvalidInputException("unknown --sync-via '" + option + "'; expected auto, relay or "
-                    + "jobs");
+            default -> throw new InvalidInputException("--sync-via must be auto, relay or jobs, is '" + option + "'");
         };
     }
 

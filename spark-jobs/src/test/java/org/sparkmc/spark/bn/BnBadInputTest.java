@@ -71,7 +71,7 @@ class BnBadInputTest extends SparkTestBase {
                         + "draw on the driver for R-hat and ESS: 4 chains × 2,000,000,000 draws × 3 query states = "
                         + "24,000,000,000, above the limit 16,000,000; lower --draws or --chains"}),
                 Arguments.of("unknown method", new String[] {"--query", "CO", "--method", "mcmc"},
-                        new String[] {"unknown method 'mcmc'; one of lw, rejection, gibbs, exact"}),
+                        new String[] {"--method must be one of lw, rejection, gibbs, exact, is 'mcmc'"}),
                 Arguments.of("bad --exact", new String[] {"--query", "CO", "--exact=maybe"},
                         new String[] {"--exact must be auto, always or never"}),
                 Arguments.of("impossible evidence, found exactly", new String[] {"--query", "CO", "--evidence",

@@ -55,7 +55,7 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("driver draws neither a number nor auto", new String[] {"chains", "--conf", bimodal,
                     "--driver-draws-limit", "lots"}, "--driver-draws-limit must be a whole number or auto, is 'lots'"),
                 Arguments.of("unknown sync-via", new String[] {"chains", "--conf", bimodal, "--sync-via", "barrier"},
-                        "unknown --sync-via 'barrier'; expected auto, relay or jobs"),
+                        "--sync-via must be auto, relay or jobs, is 'barrier'"),
                 Arguments.of("relayed rounds with a checkpoint", new String[] {"chains", "--conf", bimodal,
                     "--sync-via", "relay", "--checkpoint", "/nonexistent/checkpoint"}, "--sync-via relay runs every "
                         + "round in one Spark stage and cannot save each round's draws to --checkpoint"),
@@ -381,7 +381,7 @@ public class BadInputTest extends SparkTestBase {
                 + "\"\nvocab = \"" + TestPaths.projectRoot().resolve("data/kos/vocab.kos.txt") + "\"\ntopics = 0\n");
         Result r = runCapturing("lda", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
         assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
-        assertTrue(r.err.startsWith("sparkmc lda: number of topics"), r.err);
+        assertTrue(r.err.startsWith("sparkmc lda: " + conf + ":3: --topics must be in [1, 65535], is 0"), r.err);
         assertFalse(Files.exists(tmp.resolve("o")));
     }
 

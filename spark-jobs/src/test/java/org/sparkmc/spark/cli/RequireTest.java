@@ -56,6 +56,24 @@ class RequireTest {
     }
 
     @Test
+    void halfOpenRangesIncludeTheirLeastOnly() {
+        assertEquals(0.0, Require.inHalfOpenRange(0, 0, 1, "--background"));
+        assertEquals(0.5, Require.inHalfOpenRange(0.5, 0, 1, "--background"));
+        assertRefused("--background must be in [0, 1), is 1", () -> Require.inHalfOpenRange(1, 0, 1, "--background"));
+        assertRefused("--background must be in [0, 1), is NaN",
+                () -> Require.inHalfOpenRange(Double.NaN, 0, 1, "--background"));
+    }
+
+    @Test
+    void openRangesExcludeTheirEnds() {
+        assertEquals(0.8, Require.inOpenRange(0.8, 0, 1, "--target-accept"));
+        assertRefused("--target-accept must be in (0, 1), is 0", () -> Require.inOpenRange(0, 0, 1, "--target-accept"));
+        assertRefused("--target-accept must be in (0, 1), is 1", () -> Require.inOpenRange(1, 0, 1, "--target-accept"));
+        assertRefused("--target-accept must be in (0, 1), is NaN",
+                () -> Require.inOpenRange(Double.NaN, 0, 1, "--target-accept"));
+    }
+
+    @Test
     void wordsComeFromTheirList() {
         assertEquals("csv", Require.oneOf("csv", List.of("parquet", "csv"), "--format"));
         assertRefused("--format must be one of parquet, csv, is 'CSV'",

@@ -330,10 +330,12 @@ class ConsensusBadInputTest extends SparkTestBase {
     @Test
     void badOptionsAreRefusedBeforeSpark() throws IOException {
         Path csv = Files.writeString(tmp.resolve("t.csv"), "y,x1\n1,0.5\n0,0.1\n");
-        assertBad(run(csv.toString(), "--kernel", "gibbs"), "unknown kernel 'gibbs' for consensus");
+        assertBad(run(csv.toString(), "--kernel", "gibbs"), "--kernel must be one of am, independence, laplace-rwm, "
+                + "rwm, slice, slice-doubling, is 'gibbs'");
         assertBad(run(csv.toString(), "--combiner", "median"), "--combiner must be one of consensus, semiparametric, nonparametric, is 'median'");
-        assertBad(run(csv.toString(), "--family", "probit"), "unknown GLM family 'probit'");
-        assertBad(run(csv.toString(), "--chains", "1"), "chains must be at least 2");
+        assertBad(run(csv.toString(), "--family", "probit"), "--family must be one of logistic, poisson, gaussian, "
+                + "is 'probit'");
+        assertBad(run(csv.toString(), "--chains", "1"), "--chains must be ≥ 2 for R-hat within a shard, is 1");
         assertBad(run(csv.toString(), "--prior-sd", "-2.5"), "--prior-sd must be a finite number > 0, is -2.5");
         assertBad(run(csv.toString(), "--format", "json"), "--format must be one of parquet, csv, is 'json'");
         assertBad(run(tmp.resolve("none.parquet").toString()), "no such file or directory");

@@ -120,9 +120,9 @@ class LdaBadInputTest extends SparkTestBase {
                 Arguments.of("missing file", new String[] {"--docword", "/nonexistent/docword.txt", "--vocab",
                     LdaRuns.VOCAB}, new String[] {"no such file: /nonexistent/docword.txt"}),
                 Arguments.of("zero topics", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
-                    "--topics", "0"}, new String[] {"number of topics must be in [1, 65535], is 0"}),
+                    "--topics", "0"}, new String[] {"--topics must be in [1, 65535], is 0"}),
                 Arguments.of("negative beta", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
-                    "--beta", "-1"}, new String[] {"beta must be positive"}),
+                    "--beta", "-1"}, new String[] {"--beta must be a finite number > 0, is -1"}),
                 Arguments.of("alpha overflowing the log-likelihood", new String[] {"--docword", LdaRuns.DOCWORD,
                     "--vocab", LdaRuns.VOCAB, "--alpha", "1e308"}, new String[] {"--alpha is 1.0E308, above its limit "
                         + "1000000.0: beyond it the log-likelihood's log-gamma terms lose their precision"}),
@@ -133,8 +133,8 @@ class LdaBadInputTest extends SparkTestBase {
                     LdaRuns.VOCAB, "--partitions", "-3"},
                         new String[] {"--partitions must be ≥ 0 (0: Spark's default parallelism), is -3"}),
                 Arguments.of("unknown kernel", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
-                    "--kernel", "vb"}, new String[] {"unknown kernel 'vb'; expected sparse (also sparse-gibbs, "
-                        + "sparse_gibbs) or cycle-mh (also cycle_mh)"}),
+                    "--kernel", "vb"}, new String[] {"--kernel must be sparse (also sparse-gibbs, sparse_gibbs) or "
+                        + "cycle-mh (also cycle_mh), is 'vb'"}),
                 Arguments.of("resume without checkpoint", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--resume"}, new String[] {"--resume needs --checkpoint DIR"}),
                 Arguments.of("zero topic samples", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
@@ -155,7 +155,7 @@ class LdaBadInputTest extends SparkTestBase {
                     "--vocab", LdaRuns.VOCAB, "--left-to-right", "-1"}, new String[] {"--left-to-right must be ≥ 0, is -1"}),
                 Arguments.of("unknown sync-via", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--sync-via", "barrier"},
-                        new String[] {"unknown --sync-via 'barrier'; expected auto, relay or jobs"}),
+                        new String[] {"--sync-via must be auto, relay or jobs, is 'barrier'"}),
                 Arguments.of("a relay wider than the task slots", new String[] {"--docword", LdaRuns.DOCWORD,
                     "--vocab", LdaRuns.VOCAB, "--sweeps", "2", "--partitions", "3", "--sync-via", "relay"},
                         new String[] {"--sync-via relay runs every partition's task at once, but 3 partitions need 3 "
@@ -164,11 +164,10 @@ class LdaBadInputTest extends SparkTestBase {
                     "--vocab", LdaRuns.VOCAB, "--left-to-right", "5", "--left-to-right-moves", "-2"},
                         new String[] {"--left-to-right-moves must be ≥ 0, is -2"}),
                 Arguments.of("unknown mode", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
-                    "--mode", "ring"}, new String[] {"unknown --mode 'ring'; expected auto, broadcast or "
-                        + "model-parallel"}),
+                    "--mode", "ring"}, new String[] {"--mode must be auto, broadcast or model-parallel, is 'ring'"}),
                 Arguments.of("unknown totals sync", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--mode", "model-parallel", "--totals-sync", "never"},
-                        new String[] {"unknown --totals-sync 'never'; expected sweep or sub-step"}),
+                        new String[] {"--totals-sync must be sweep or sub-step, is 'never'"}),
                 Arguments.of("model-parallel with stale counts", new String[] {"--docword", LdaRuns.DOCWORD,
                     "--vocab", LdaRuns.VOCAB, "--mode", "model-parallel", "--sync-interval", "2"},
                         new String[] {"--mode model-parallel", "--sync-interval 2", "use --mode broadcast"}));
