@@ -67,13 +67,20 @@ public final class GenerateGlmCommand extends JobCommand {
     @Mixin
     private OutputOptions outputOptions;
 
+    /**
+     * The most features a table is made with: each row is a Parquet record of that many values, and consensus holds
+     * d × d matrices for each shard's Laplace approximation (10,000 features: 800 MB each). Two billion had run the
+     * driver out of memory (exit 1) before Spark wrote a row.
+     */
+    static final int MAX_FEATURES = 10_000;
+
     @Override
     public Integer call() {
         configFile.checkKeys(spec, Set.of());
         outputOptions.requireOut();
         checkPartitions(partitions);
         Require.atLeast(rows, 1, "--rows");
-        Require.atLeast(features, 1, "--features");
+        Require.inRange(features, 1, MAX_FEATURES, "--features");
         List<String> names = featureNames(features, intercept);
         Glm glm = Glm.of(Require.oneOf(family, Glm.FAMILIES, "--family"), names, 1);
         double[] truth = truth(glm);

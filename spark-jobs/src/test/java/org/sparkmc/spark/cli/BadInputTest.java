@@ -130,7 +130,10 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of(new String[] {"diagnose"}, "no input given: name Parquet draws, CmdStan CSV files or a "
                         + "CSV file"),
                 Arguments.of(new String[] {"generate-glm", "--rows", "0"}, "--rows must be ≥ 1, is 0"),
-                Arguments.of(new String[] {"generate-glm", "--features", "-2"}, "--features must be ≥ 1, is -2"),
+                Arguments.of(new String[] {"generate-glm", "--features", "-2"},
+                        "--features must be in [1, 10000], is -2"),
+                Arguments.of(new String[] {"generate-glm", "--features", "2000000000"},
+                        "--features must be in [1, 10000], is 2000000000"),
                 Arguments.of(new String[] {"generate-glm", "--family", "gaussian", "--sigma", "0"},
                         "--sigma must be a finite number > 0, is 0"),
                 Arguments.of(new String[] {"generate-glm", "--partitions", "-1"},
