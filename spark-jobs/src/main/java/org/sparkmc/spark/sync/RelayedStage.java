@@ -216,13 +216,16 @@ public final class RelayedStage {
         try {
             while (more) {
                 RoundRelay.Round round = relay.next(POLL_MILLIS);
-                if (round == null) {
-                    if (job.isDone()) {
+                if (round == null && job.isDone()) {
+                    // A last round may have been queued after the poll and before the job ended: looked for again.
+                    round = relay.next(0);
+                    if (round == null) {
                         result(job);
                         throw new IllegalStateException("the barrier stage ended after " + next + " rounds, before "
                                 + "its last");
                     }
-                } else if (round.round() == next) {
+                }
+                if (round != null && round.round() == next) {
                     more = consumer.accept(round);
                     next++;
                 }

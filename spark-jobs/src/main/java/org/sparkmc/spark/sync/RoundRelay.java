@@ -76,6 +76,10 @@ public final class RoundRelay implements AutoCloseable {
     private volatile Connection[] live;
     /** The driver's answers by round, kept for a retried attempt's replay; null for a relay among the tasks. */
     private final List<byte[]> answers;
+    /** What ended the relay's thread other than a failed attempt (an {@link Error}); null while it serves. */
+    private volatile Throwable failure;
+    /** How long the relay waits for a connection's hello: tasks send it at once, and the accept loop waits on it. */
+    static final int HELLO_MILLIS = 60_000;
 
     /**
      * Listens on an ephemeral port of {@code bindHost} for the {@code partitions} tasks of a stage, which reach it at
@@ -184,9 +188,17 @@ public final class RoundRelay implements AutoCloseable {
         }
     }
 
-    /** The next relayed round, or null when none came within {@code millis}. */
+    /**
+     * The next relayed round, or null when none came within {@code millis}.
+     *
+     * @throws IllegalStateException once the relay's thread has failed ({@link Error}: out of memory, say)
+     */
     public Round next(long millis) throws InterruptedException {
-        return rounds.poll(millis, TimeUnit.MILLISECONDS);
+        Round round = rounds.poll(millis, TimeUnit.MILLISECONDS);
+        if (round == null && failure != null) {
+            throw new IllegalStateException("the round relay failed: " + failure, failure);
+        }
+        return round;
     }
 
     private void serve() {
@@ -203,6 +215,15 @@ public final class RoundRelay implements AutoCloseable {
                 if (!server.isClosed()) {
                     LOG.info("round relay: a stage attempt ended early ({}); waiting for its retry", e.toString());
                 }
+            } catch (Error e) { // closed at once: the tasks, and a retry's, fail now, not after the timeout
+                failure = e;
+                LOG.error("round relay: failed; the stage cannot go on", e);
+                try {
+                    close();
+                } catch (IOException closing) {
+                    e.addSuppressed(closing);
+                }
+                return;
             } finally {
                 if (attempt != null) {
                     for (Connection c : attempt) {
@@ -219,9 +240,9 @@ public final class RoundRelay implements AutoCloseable {
         int attempt = -1;
         int connected = 0;
         while (connected < partitions) {
-            Connection c;
+            Socket socket;
             try {
-                c = new Connection(server.accept(), timeoutMillis);
+                socket = server.accept();
             } catch (SocketException e) {
                 for (Connection old : byPartition) {
                     if (old != null) {
@@ -229,6 +250,15 @@ public final class RoundRelay implements AutoCloseable {
                     }
                 }
                 throw e;
+            }
+            Connection c;
+            try {
+                c = new Connection(socket, timeoutMillis);
+            } catch (IOException e) { // no hello, or a cut one: this connection alone is dropped
+                LOG.info("round relay: a connection from {} sent no hello ({}); dropped",
+                        socket.getRemoteSocketAddress(), e.toString());
+                Connection.close(socket);
+                continue;
             }
             if (c.stageAttempt < attempt || c.partition < 0 || c.partition >= partitions) {
                 c.close();
@@ -270,7 +300,11 @@ public final class RoundRelay implements AutoCloseable {
                 if (round != expected) {
                     throw new IOException("partition " + p + " sent round " + round + ", expected " + expected);
                 }
-                frames[p] = new byte[conns[p].in.readInt()];
+                int length = conns[p].in.readInt();
+                if (length < 0) {
+                    throw new IOException("partition " + p + " sent a frame of " + length + " bytes");
+                }
+                frames[p] = new byte[length];
                 conns[p].in.readFully(frames[p]);
             }
             if (answers != null) {
@@ -327,15 +361,20 @@ public final class RoundRelay implements AutoCloseable {
 
         Connection(Socket socket, int timeoutMillis) throws IOException {
             this.socket = socket;
-            socket.setSoTimeout(timeoutMillis);
+            socket.setSoTimeout(Math.min(timeoutMillis, HELLO_MILLIS));
             socket.setTcpNoDelay(true);
             in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
             out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
             partition = in.readInt();
             stageAttempt = in.readInt();
+            socket.setSoTimeout(timeoutMillis);
         }
 
         void close() {
+            close(socket);
+        }
+
+        static void close(Socket socket) {
             try {
                 socket.close();
             } catch (IOException ignored) {

@@ -248,6 +248,64 @@ class RoundRelayTest {
         }
     }
 
+    /**
+     * A connection that sends no hello, or a cut one, between two tasks' is dropped alone: the task connected before
+     * it is still relayed with the one after (the cut hello's EOF had ended the accept loop, losing the first task).
+     */
+    @Test
+    void aConnectionWithoutAHelloIsDroppedAlone() throws Exception {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try (RoundRelay relay = RoundRelay.onDriver(LOOPBACK, 2);
+                    RoundClient first = relay.address().connect(0, 0, () -> { })) {
+                RelayAddress at = relay.address();
+                try (java.net.Socket cut = new java.net.Socket(at.host(), at.port())) {
+                    cut.getOutputStream().write(new byte[] {0, 0}); // half of the partition's int
+                }
+                CompletableFuture<byte[][]> second = CompletableFuture.supplyAsync(() -> {
+                    try (RoundClient client = at.connect(1, 0, () -> { })) {
+                        byte[][] got = client.exchange(0, new byte[] {1});
+                        client.done();
+                        return got;
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+                assertArrayEquals(new byte[] {1}, first.exchange(0, new byte[] {0})[0]);
+                first.done();
+                assertArrayEquals(new byte[] {0}, second.get()[0]);
+            }
+        });
+    }
+
+    /**
+     * An {@link Error} in the relay's thread (here the out-of-memory error of a frame longer than an array can be)
+     * ends the relay at once: the driver's next wait fails with it, and a retry's connection is refused, instead of
+     * every attempt waiting out the relay's timeout on a port nobody serves.
+     */
+    @Test
+    void anErrorInTheRelayEndsItForTheDriverAndTheTasks() throws Exception {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try (RoundRelay relay = RoundRelay.onDriver(LOOPBACK, 1)) {
+                RelayAddress at = relay.address();
+                try (java.net.Socket task = new java.net.Socket(at.host(), at.port());
+                        java.io.DataOutputStream out = new java.io.DataOutputStream(task.getOutputStream())) {
+                    out.writeInt(0); // partition
+                    out.writeInt(0); // stage attempt
+                    out.writeInt(0); // round
+                    out.writeInt(Integer.MAX_VALUE); // a frame's length no array can hold
+                    out.flush();
+                    IllegalStateException failed = assertThrows(IllegalStateException.class, () -> {
+                        while (relay.next(50) == null) {
+                            Thread.onSpinWait();
+                        }
+                    });
+                    assertTrue(failed.getCause() instanceof OutOfMemoryError, String.valueOf(failed.getCause()));
+                }
+                assertThrows(java.io.IOException.class, () -> at.connect(0, 1, () -> { }).close());
+            }
+        });
+    }
+
     /** A task of {@code attempt} that sends rounds 0..rounds−1 as {partition, round}; its answers, by round. */
     private static CompletableFuture<List<byte[]>> task(RoundRelay relay, int partition, int attempt, int rounds) {
         return CompletableFuture.supplyAsync(() -> {
