@@ -160,7 +160,17 @@ public final class AtomicOutput implements AutoCloseable {
             String fileInTheWay = fileInTheWay(target.getParent());
             throw unwritable(location, fileInTheWay != null ? fileInTheWay : readOnly(target.getParent()), null);
         }
-        fs.delete(created, true);
+        // Each directory the probe made, deepest first, and only while empty: a parent another run (or the user)
+        // has begun to fill meanwhile is left as it is.
+        for (Path p = staging; ; p = p.getParent()) {
+            try {
+                if (fs.listStatus(p).length > 0 || !fs.delete(p, false) || p.equals(created)) {
+                    return;
+                }
+            } catch (IOException e) { // filled (or removed) meanwhile: not the probe's to remove
+                return;
+            }
+        }
     }
 
     private InvalidInputException unwritable(String location, String why, Throwable cause) {
