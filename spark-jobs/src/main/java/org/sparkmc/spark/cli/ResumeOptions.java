@@ -56,7 +56,7 @@ public final class ResumeOptions {
     /**
      * Claims the checkpoint directory, if any, before Spark starts ({@link CheckpointStates#claim}): a foreign
      * non-empty or unwritable directory is refused now, and so is one another run is using
-     * ({@link CheckpointLease}).
+     * ({@link CheckpointLease}), and, without {@code --resume}, one holding an earlier run's state.
      *
      * @return the run's hold on the directory, to close when the run ends
      */
@@ -64,27 +64,23 @@ public final class ResumeOptions {
         if (dir == null) {
             return new Claim(null, CheckpointStates.Claimed.NOTHING, CheckpointLease.none());
         }
-        CheckpointStates.Claimed claimed = CheckpointStates.claim(dir, SparkSetup.hadoopConfiguration());
-        try {
-            return new Claim(dir, claimed, CheckpointLease.take(dir, SparkSetup.hadoopConfiguration()));
-        } catch (RuntimeException e) {
-            CheckpointStates.releaseUnused(dir, SparkSetup.hadoopConfiguration(), claimed);
-            throw e;
+        if (!resume) { // before the claim: a refused run writes nothing
+            CheckpointStates.requireNoState(dir, SparkSetup.hadoopConfiguration());
         }
+        CheckpointStates.Claimed claimed = CheckpointStates.claim(dir, SparkSetup.hadoopConfiguration());
+        return new Claim(dir, claimed, CheckpointLease.take(dir, SparkSetup.hadoopConfiguration()));
     }
 
     /**
-     * A run's hold on its checkpoint directory: closing it releases the lease, then undoes what the claim wrote if
-     * the run saved nothing there ({@link CheckpointStates#releaseUnused}), so a run refused after its claim (a
-     * master Spark cannot use, bad input found on the executors) leaves no directory behind.
+     * A run's hold on its checkpoint directory: closing it undoes what the claim wrote if the run saved nothing there
+     * ({@link CheckpointStates#releaseUnused}), while it still holds the lease, then releases the lease; so a run
+     * refused after its claim (a master Spark cannot use, bad input found on the executors) leaves no directory
+     * behind, and a run waiting for the lease never finds the directory half undone.
      */
     public record Claim(String dir, CheckpointStates.Claimed claimed, CheckpointLease lease) implements AutoCloseable {
         @Override
         public void close() {
-            lease.close();
-            if (dir != null) {
-                CheckpointStates.releaseUnused(dir, SparkSetup.hadoopConfiguration(), claimed);
-            }
+            lease.close(() -> CheckpointStates.releaseUnused(dir, SparkSetup.hadoopConfiguration(), claimed));
         }
     }
 

@@ -296,10 +296,22 @@ public final class CheckpointLease implements AutoCloseable {
     /** Stops the renewal and deletes the lease if it is still this run's; a failure is only warned of. */
     @Override
     public void close() {
-        release(false);
+        release(false, null);
+    }
+
+    /**
+     * As {@link #close()}, running {@code whileHeld} once the renewal has stopped and before the lease is deleted, if
+     * the lease is still this run's: no other run can enter the directory while it runs. A failure of it is warned of.
+     */
+    public void close(Runnable whileHeld) {
+        release(false, whileHeld);
     }
 
     private void release(boolean atShutdown) {
+        release(atShutdown, null);
+    }
+
+    private void release(boolean atShutdown, Runnable whileHeld) {
         if (file == null || !closed.compareAndSet(false, true)) {
             return;
         }
@@ -316,6 +328,13 @@ public final class CheckpointLease implements AutoCloseable {
                 // shutting down already
             }
             HELD.remove(dir, this);
+        }
+        if (whileHeld != null && lostTo == null) {
+            try {
+                whileHeld.run();
+            } catch (RuntimeException e) {
+                LOG.warn("while releasing the checkpoint lease {}: {}", file, e.toString());
+            }
         }
         deleteIfOurs();
         if (atShutdown) { // the run's threads may still be writing: they stop at their next check

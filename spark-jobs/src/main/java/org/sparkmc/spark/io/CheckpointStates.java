@@ -89,10 +89,17 @@ public final class CheckpointStates {
                     return Claimed.NOTHING;
                 }
                 List<String> foreign = new ArrayList<>();
-                FileStatus[] held = fs.listStatus(dir);
-                for (FileStatus f : held) {
-                    if (!f.getPath().getName().matches(EARLIER_CHECKPOINT)) {
-                        foreign.add(f.getPath().getName());
+                boolean state = false;
+                boolean earlier = false;
+                for (FileStatus f : fs.listStatus(dir)) {
+                    String name = f.getPath().getName();
+                    if (name.equals(CheckpointLease.NAME)) {
+                        continue; // another run's lease: it is entering the directory, or just left it
+                    }
+                    earlier = true;
+                    state |= name.matches(STATE_NAME);
+                    if (!name.matches(EARLIER_CHECKPOINT)) {
+                        foreign.add(name);
                     }
                 }
                 if (!foreign.isEmpty()) {
@@ -100,7 +107,12 @@ public final class CheckpointStates {
                             + "write (" + String.join(", ", foreign.subList(0, Math.min(5, foreign.size())))
                             + (foreign.size() > 5 ? ", …" : "") + "); give a new or empty directory");
                 }
-                if (held.length > 0) {
+                if (earlier && !state) { // names alone (particles/, rows/, …) do not make it sparkmc's
+                    throw new InvalidInputException("--checkpoint '" + location + "' holds files but no checkpoint "
+                            + "state (state-NNNNN.json) and no " + MARKER + " marker, so not a checkpoint sparkmc "
+                            + "wrote; give a new or empty directory");
+                }
+                if (earlier) {
                     LOG.info("{}: taking a checkpoint made before checkpoint directories were marked", location);
                 }
             }
@@ -117,6 +129,32 @@ public final class CheckpointStates {
         }
     }
 
+    /**
+     * Refuses to start a run afresh ({@code --resume} not given) in a directory that holds an earlier run's state: its
+     * first save would replace that run's files, and its state, which a {@code --resume} of that run needs.
+     *
+     * @throws InvalidInputException naming the newest state found
+     */
+    public static void requireNoState(String location, Configuration conf) {
+        try {
+            Path path = UserPaths.path("--checkpoint", location);
+            FileSystem fs = path.getFileSystem(conf);
+            Path dir = fs.makeQualified(path);
+            if (!fs.exists(dir)) {
+                return;
+            }
+            FileStatus[] states = fs.listStatus(dir, p -> p.getName().matches(STATE_NAME));
+            if (states.length > 0) {
+                String newest = Arrays.stream(states).map(f -> f.getPath().getName()).max(Comparator.naturalOrder())
+                        .orElseThrow();
+                throw new InvalidInputException("--checkpoint '" + location + "' holds an earlier run's checkpoint ("
+                        + newest + "); pass --resume to continue it, or give a new or empty directory");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot inspect checkpoint directory " + location, e);
+        }
+    }
+
     /** What {@link #claim} wrote: nothing (the directory was sparkmc's already), the marker, or the directory. */
     public enum Claimed {
         NOTHING, MARKER, DIRECTORY
@@ -124,9 +162,10 @@ public final class CheckpointStates {
 
     /**
      * Undoes a {@link #claim} that wrote {@code claimed} if the run that made it ends with nothing saved: when the
-     * directory holds only the marker, the marker goes, and so does the directory if the claim created it. So a run
-     * refused or failed before its first save leaves no checkpoint directory behind; one that saved keeps it.
-     * A failure is only warned of.
+     * directory holds only the marker (and the run's lease), the marker goes, and so does the directory if the claim
+     * created it. So a run refused or failed before its first save leaves no checkpoint directory behind; one that
+     * saved keeps it. To be called while the run still holds the lease ({@link CheckpointLease#close(Runnable)}), so
+     * that no other run enters the directory meanwhile. A failure is only warned of.
      */
     public static void releaseUnused(String location, Configuration conf, Claimed claimed) {
         if (claimed == Claimed.NOTHING) {
@@ -136,11 +175,13 @@ public final class CheckpointStates {
             Path path = UserPaths.path("--checkpoint", location);
             FileSystem fs = path.getFileSystem(conf);
             Path dir = fs.makeQualified(path);
-            FileStatus[] held = fs.listStatus(dir);
-            if (held.length != 1 || !held[0].getPath().getName().equals(MARKER)) {
-                return; // a save, another run's lease or the user's files: not this claim's to undo
+            for (FileStatus f : fs.listStatus(dir)) {
+                String name = f.getPath().getName();
+                if (!name.equals(MARKER) && !name.equals(CheckpointLease.NAME)) {
+                    return; // a save or the user's files: not this claim's to undo
+                }
             }
-            fs.delete(claimed == Claimed.DIRECTORY ? dir : held[0].getPath(), true);
+            fs.delete(claimed == Claimed.DIRECTORY ? dir : new Path(dir, MARKER), true);
         } catch (IOException | RuntimeException e) {
             LOG.warn("could not remove the unused checkpoint directory {}: {}", location, e.toString());
         }

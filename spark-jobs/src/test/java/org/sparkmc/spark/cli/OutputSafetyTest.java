@@ -216,7 +216,11 @@ public class OutputSafetyTest extends SparkTestBase {
         assertFalse(Files.exists(tmp.resolve("o")));
     }
 
-    /** A new checkpoint directory is claimed (marked) and used; a second run with --resume takes it as its own. */
+    /**
+     * A new checkpoint directory is claimed (marked) and used; a second run with --resume takes it as its own, and
+     * one without --resume is refused before it touches anything: its first save would have replaced the earlier
+     * run's rounds and states, which that run's --resume needs.
+     */
     @Test
     void aNewCheckpointDirectoryIsClaimedAndResumable() throws IOException {
         Path ckpt = tmp.resolve("ckpt");
@@ -225,6 +229,33 @@ public class OutputSafetyTest extends SparkTestBase {
         assertTrue(listing(ckpt).contains("_sparkmc-checkpoint"), listing(ckpt).toString());
         r = runCapturing(chains("--out", tmp.resolve("o2").toString(), "--checkpoint", ckpt.toString(), "--resume"));
         assertEquals(ExitCode.OK, r.code(), r.err());
+        List<String> saved = listing(ckpt);
+        String state = saved.stream().filter(n -> n.startsWith("state-")).findFirst().orElseThrow();
+        long bytes = Files.size(ckpt.resolve(state));
+        r = runCapturing(chains("--out", tmp.resolve("o3").toString(), "--checkpoint", ckpt.toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--checkpoint '" + ckpt + "' holds an earlier run's checkpoint (" + state
+                + "); pass --resume to continue it, or give a new or empty directory"), r.err());
+        assertEquals(saved, listing(ckpt));
+        assertEquals(bytes, Files.size(ckpt.resolve(state)));
+        assertFalse(Files.exists(tmp.resolve("o3")));
+    }
+
+    /**
+     * A directory without the marker whose names are those of a checkpoint from before the marker (particles/,
+     * rows/, …) but that holds no state is the user's: smc's first save had deleted the files in its particles/.
+     */
+    @Test
+    void checkpointNamesWithoutAStateAreNotTakenForACheckpoint() throws IOException {
+        Path ckpt = Files.createDirectories(tmp.resolve("work").resolve("particles"));
+        Files.writeString(ckpt.resolve("obs.csv"), "mine");
+        Path work = tmp.resolve("work");
+        Result r = runCapturing(chains("--out", tmp.resolve("o").toString(), "--checkpoint", work.toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--checkpoint '" + work + "' holds files but no checkpoint state"), r.err());
+        assertEquals(List.of("particles"), listing(work));
+        assertEquals("mine", Files.readString(ckpt.resolve("obs.csv")));
+        assertFalse(Files.exists(tmp.resolve("o")));
     }
 
     /** The old code ran the whole job, then exited 2; with --overwrite it deleted the checkpoint. */

@@ -168,8 +168,10 @@ class CheckpointLeaseTest extends SparkTestBase {
 
         Path out = tmp.resolve("second");
         run[run.length - 1] = out.toString();
+        String[] retry = java.util.Arrays.copyOf(run, run.length + 1); // a scheduler's retry resumes (the DAG does)
+        retry[run.length] = "--resume";
         try (CheckpointLease held = CheckpointLease.take(checkpoint.toString(), CONF)) {
-            BadInputTest.Result second = BadInputTest.runCapturing(run);
+            BadInputTest.Result second = BadInputTest.runCapturing(retry);
             assertEquals(ExitCode.FAILURE, second.code(), second.err()); // a clash of the moment: retried
             assertTrue(second.err().startsWith("sparkmc chains: --checkpoint '" + checkpoint + "' is in use by another "
                     + "run ("), second.err());

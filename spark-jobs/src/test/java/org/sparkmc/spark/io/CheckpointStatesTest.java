@@ -112,6 +112,17 @@ class CheckpointStatesTest {
         CheckpointStates.releaseUnused(ours.toString(), conf, again);
         assertEquals(List.of("_sparkmc-checkpoint"), names(ours));
 
+        // Undone while the run still holds its lease (CheckpointLease.close(Runnable)): the lease does not keep it.
+        Path leased = tmp.resolve("leased");
+        CheckpointStates.Claimed fresh = CheckpointStates.claim(leased.toString(), conf);
+        Files.writeString(leased.resolve(CheckpointLease.NAME), "a run's lease\n");
+        CheckpointStates.releaseUnused(leased.toString(), conf, fresh);
+        assertFalse(Files.exists(leased));
+        // A directory holding only another run's lease (it is entering) is claimed, not refused as foreign.
+        Path entering = Files.createDirectories(tmp.resolve("entering"));
+        Files.writeString(entering.resolve(CheckpointLease.NAME), "another run's lease\n");
+        assertEquals(CheckpointStates.Claimed.MARKER, CheckpointStates.claim(entering.toString(), conf));
+
         Path saved = tmp.resolve("saved");
         CheckpointStates.Claimed claimed = CheckpointStates.claim(saved.toString(), conf);
         new CheckpointStates(saved.toString(), conf).save(1, Map.of("fingerprint", "f"));
