@@ -72,15 +72,19 @@ public final class ResumeOptions {
     }
 
     /**
-     * A run's hold on its checkpoint directory: closing it undoes what the claim wrote if the run saved nothing there
-     * ({@link CheckpointStates#releaseUnused}), while it still holds the lease, then releases the lease; so a run
+     * A run's hold on its checkpoint directory: closing it removes the marker the claim wrote if the run wrote nothing
+     * else there ({@link CheckpointStates#releaseUnused}), while it still holds the lease, then releases the lease and
+     * removes the directory the claim created if it is empty ({@link CheckpointStates#removeIfEmpty}); so a run
      * refused after its claim (a master Spark cannot use, bad input found on the executors) leaves no directory
-     * behind, and a run waiting for the lease never finds the directory half undone.
+     * behind, and another run entering the directory never loses its lease to the undoing.
      */
     public record Claim(String dir, CheckpointStates.Claimed claimed, CheckpointLease lease) implements AutoCloseable {
         @Override
         public void close() {
             lease.close(() -> CheckpointStates.releaseUnused(dir, SparkSetup.hadoopConfiguration(), claimed));
+            if (dir != null) {
+                CheckpointStates.removeIfEmpty(dir, SparkSetup.hadoopConfiguration(), claimed);
+            }
         }
     }
 

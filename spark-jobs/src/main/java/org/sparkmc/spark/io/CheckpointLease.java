@@ -301,7 +301,8 @@ public final class CheckpointLease implements AutoCloseable {
 
     /**
      * As {@link #close()}, running {@code whileHeld} once the renewal has stopped and before the lease is deleted, if
-     * the lease is still this run's: no other run can enter the directory while it runs. A failure of it is warned of.
+     * the lease file is still this run's (read again just before): no other run can enter the directory while it
+     * runs. A failure of it is warned of. Not at shutdown: a run stopped by a signal leaves the directory as it is.
      */
     public void close(Runnable whileHeld) {
         release(false, whileHeld);
@@ -329,11 +330,15 @@ public final class CheckpointLease implements AutoCloseable {
             }
             HELD.remove(dir, this);
         }
-        if (whileHeld != null && lostTo == null) {
-            try {
-                whileHeld.run();
-            } catch (RuntimeException e) {
-                LOG.warn("while releasing the checkpoint lease {}: {}", file, e.toString());
+        if (whileHeld != null) {
+            synchronized (renewing) { // a renewal that outlived the wait above has ended
+                try {
+                    if (lostTo == null && isOurs(readOrNull(fs, file))) {
+                        whileHeld.run();
+                    }
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("while releasing the checkpoint lease {}: {}", file, e.toString());
+                }
             }
         }
         deleteIfOurs();
@@ -342,15 +347,19 @@ public final class CheckpointLease implements AutoCloseable {
         }
     }
 
+    /** Whether the lease read, {@code current} (null: none), is this run's, or cut short by its own failed write. */
+    private boolean isOurs(String current) {
+        boolean cut = current != null && !current.endsWith("\n");
+        return current != null && (cut ? lastWriteFailed : LeaseHolder.parse(current).sameHolder(holder));
+    }
+
     /** Deletes the lease if it is this run's (or cut short by this run's own failed write); a failure is warned of. */
     private void deleteIfOurs() {
         if (lostTo != null) {
             return; // another run's now
         }
         try {
-            String current = readOrNull(fs, file);
-            boolean cut = current != null && !current.endsWith("\n");
-            if (current != null && (cut ? lastWriteFailed : LeaseHolder.parse(current).sameHolder(holder))) {
+            if (isOurs(readOrNull(fs, file))) {
                 fs.delete(file, false);
             }
         } catch (IOException | RuntimeException e) {

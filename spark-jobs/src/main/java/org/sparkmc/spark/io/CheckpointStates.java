@@ -130,6 +130,26 @@ public final class CheckpointStates {
     }
 
     /**
+     * Removes the directory a {@link #claim} created ({@code claimed}) if it is empty, once the run's lease is gone:
+     * a lease another run has written there meanwhile keeps it. A failure is only warned of.
+     */
+    public static void removeIfEmpty(String location, Configuration conf, Claimed claimed) {
+        if (claimed != Claimed.DIRECTORY) {
+            return;
+        }
+        try {
+            Path path = UserPaths.path("--checkpoint", location);
+            FileSystem fs = path.getFileSystem(conf);
+            Path dir = fs.makeQualified(path);
+            if (fs.exists(dir) && fs.listStatus(dir).length == 0) {
+                fs.delete(dir, false);
+            }
+        } catch (IOException | RuntimeException e) { // filled meanwhile, or gone: not this claim's to remove
+            LOG.debug("checkpoint directory {} kept: {}", location, e.toString());
+        }
+    }
+
+    /**
      * Refuses to start a run afresh ({@code --resume} not given) in a directory that holds an earlier run's state: its
      * first save would replace that run's files, and its state, which a {@code --resume} of that run needs.
      *
@@ -161,11 +181,11 @@ public final class CheckpointStates {
     }
 
     /**
-     * Undoes a {@link #claim} that wrote {@code claimed} if the run that made it ends with nothing saved: when the
-     * directory holds only the marker (and the run's lease), the marker goes, and so does the directory if the claim
-     * created it. So a run refused or failed before its first save leaves no checkpoint directory behind; one that
-     * saved keeps it. To be called while the run still holds the lease ({@link CheckpointLease#close(Runnable)}), so
-     * that no other run enters the directory meanwhile. A failure is only warned of.
+     * Undoes a {@link #claim} that wrote {@code claimed} if the run that made it wrote nothing else there: when the
+     * directory holds only the marker (and the run's lease), the marker goes. To be called while the run still holds
+     * the lease ({@link CheckpointLease#close(Runnable)}), so that no other run enters the directory meanwhile; the
+     * directory itself, if the claim created it, goes after the lease ({@link #removeIfEmpty}). A failure is only
+     * warned of.
      */
     public static void releaseUnused(String location, Configuration conf, Claimed claimed) {
         if (claimed == Claimed.NOTHING) {
@@ -181,7 +201,7 @@ public final class CheckpointStates {
                     return; // a save or the user's files: not this claim's to undo
                 }
             }
-            fs.delete(claimed == Claimed.DIRECTORY ? dir : new Path(dir, MARKER), true);
+            fs.delete(new Path(dir, MARKER), false);
         } catch (IOException | RuntimeException e) {
             LOG.warn("could not remove the unused checkpoint directory {}: {}", location, e.toString());
         }

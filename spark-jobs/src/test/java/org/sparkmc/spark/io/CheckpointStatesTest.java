@@ -87,9 +87,9 @@ class CheckpointStatesTest {
     }
 
     /**
-     * A run that saved nothing undoes its claim: the directory it created goes, the marker it wrote in an empty
-     * directory the user made goes (the directory stays), and a directory that was sparkmc's already, or that holds a
-     * save, stays as it is.
+     * A run that saved nothing undoes its claim: the directory it created goes (once empty), the marker it wrote in an
+     * empty directory the user made goes (the directory stays), and a directory that was sparkmc's already, or that
+     * holds a save, stays as it is.
      */
     @Test
     void anUnusedClaimIsUndoneAndAUsedOneKept() throws Exception {
@@ -97,11 +97,13 @@ class CheckpointStatesTest {
         Path created = tmp.resolve("created");
         assertEquals(CheckpointStates.Claimed.DIRECTORY, CheckpointStates.claim(created.toString(), conf));
         CheckpointStates.releaseUnused(created.toString(), conf, CheckpointStates.Claimed.DIRECTORY);
+        CheckpointStates.removeIfEmpty(created.toString(), conf, CheckpointStates.Claimed.DIRECTORY);
         assertFalse(Files.exists(created));
 
         Path users = Files.createDirectories(tmp.resolve("users"));
         assertEquals(CheckpointStates.Claimed.MARKER, CheckpointStates.claim(users.toString(), conf));
         CheckpointStates.releaseUnused(users.toString(), conf, CheckpointStates.Claimed.MARKER);
+        CheckpointStates.removeIfEmpty(users.toString(), conf, CheckpointStates.Claimed.MARKER);
         assertTrue(Files.isDirectory(users));
         assertEquals(List.of(), names(users));
 
@@ -112,11 +114,17 @@ class CheckpointStatesTest {
         CheckpointStates.releaseUnused(ours.toString(), conf, again);
         assertEquals(List.of("_sparkmc-checkpoint"), names(ours));
 
-        // Undone while the run still holds its lease (CheckpointLease.close(Runnable)): the lease does not keep it.
+        // Undone while the run still holds its lease (CheckpointLease.close(Runnable)): the marker goes, the lease
+        // stays for its holder to delete; the directory goes once it is empty, but not while another run's lease is in.
         Path leased = tmp.resolve("leased");
         CheckpointStates.Claimed fresh = CheckpointStates.claim(leased.toString(), conf);
-        Files.writeString(leased.resolve(CheckpointLease.NAME), "a run's lease\n");
+        Path lease = Files.writeString(leased.resolve(CheckpointLease.NAME), "a run's lease\n");
         CheckpointStates.releaseUnused(leased.toString(), conf, fresh);
+        assertEquals(List.of(CheckpointLease.NAME), names(leased));
+        CheckpointStates.removeIfEmpty(leased.toString(), conf, fresh);
+        assertEquals(List.of(CheckpointLease.NAME), names(leased), "another run's lease keeps the directory");
+        Files.delete(lease);
+        CheckpointStates.removeIfEmpty(leased.toString(), conf, fresh);
         assertFalse(Files.exists(leased));
         // A directory holding only another run's lease (it is entering) is claimed, not refused as foreign.
         Path entering = Files.createDirectories(tmp.resolve("entering"));
