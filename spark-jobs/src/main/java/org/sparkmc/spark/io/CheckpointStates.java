@@ -56,9 +56,9 @@ public final class CheckpointStates {
 
     public CheckpointStates(String location, Configuration conf) {
         try {
-            Path path = UserPaths.path("--checkpoint", location);
-            this.fs = path.getFileSystem(conf);
-            this.dir = fs.makeQualified(path);
+            Place at = Place.of(location, conf);
+            this.fs = at.fs();
+            this.dir = at.dir();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open checkpoint directory " + location, e);
         }
@@ -76,9 +76,9 @@ public final class CheckpointStates {
      */
     public static Claimed claim(String location, Configuration conf) {
         try {
-            Path path = UserPaths.path("--checkpoint", location);
-            FileSystem fs = path.getFileSystem(conf);
-            Path dir = fs.makeQualified(path);
+            Place at = Place.of(location, conf);
+            FileSystem fs = at.fs();
+            Path dir = at.dir();
             Path marker = new Path(dir, MARKER);
             boolean existed = fs.exists(dir);
             if (existed) {
@@ -138,9 +138,9 @@ public final class CheckpointStates {
             return;
         }
         try {
-            Path path = UserPaths.path("--checkpoint", location);
-            FileSystem fs = path.getFileSystem(conf);
-            Path dir = fs.makeQualified(path);
+            Place at = Place.of(location, conf);
+            FileSystem fs = at.fs();
+            Path dir = at.dir();
             if (fs.exists(dir) && fs.listStatus(dir).length == 0) {
                 fs.delete(dir, false);
             }
@@ -157,9 +157,9 @@ public final class CheckpointStates {
      */
     public static void requireNoState(String location, Configuration conf) {
         try {
-            Path path = UserPaths.path("--checkpoint", location);
-            FileSystem fs = path.getFileSystem(conf);
-            Path dir = fs.makeQualified(path);
+            Place at = Place.of(location, conf);
+            FileSystem fs = at.fs();
+            Path dir = at.dir();
             if (!fs.exists(dir)) {
                 return;
             }
@@ -172,6 +172,15 @@ public final class CheckpointStates {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot inspect checkpoint directory " + location, e);
+        }
+    }
+
+    /** A checkpoint directory's file system and qualified path. */
+    private record Place(FileSystem fs, Path dir) {
+        static Place of(String location, Configuration conf) throws IOException {
+            Path path = UserPaths.path("--checkpoint", location);
+            FileSystem fs = path.getFileSystem(conf);
+            return new Place(fs, fs.makeQualified(path));
         }
     }
 
@@ -192,9 +201,9 @@ public final class CheckpointStates {
             return;
         }
         try {
-            Path path = UserPaths.path("--checkpoint", location);
-            FileSystem fs = path.getFileSystem(conf);
-            Path dir = fs.makeQualified(path);
+            Place at = Place.of(location, conf);
+            FileSystem fs = at.fs();
+            Path dir = at.dir();
             for (FileStatus f : fs.listStatus(dir)) {
                 String name = f.getPath().getName();
                 if (!name.equals(MARKER) && !name.equals(CheckpointLease.NAME)) {
