@@ -6,19 +6,21 @@ import java.net.ConnectException;
 import org.apache.spark.BarrierTaskContext;
 
 /**
- * Where a barrier stage's tasks reach their {@link RoundRelay}, and how long they wait for a round's frames: what a
- * relayed task carries to connect ({@link #connect}).
+ * Where a barrier stage's tasks reach their {@link RoundRelay}, how long they wait for a round's frames, and the
+ * relay's token: what a relayed task carries to connect ({@link #connect}).
  *
  * @param timeoutMillis how long a read may wait (a round's slowest partition, or the driver's answer, must fit)
+ * @param token the random number a task's hello must carry: the relay drops a connection without it, so that only the
+ *     stage's own tasks (which get it with their closure) can send it frames, which the driver decodes
  */
-public record RelayAddress(String host, int port, int timeoutMillis) implements Serializable {
+public record RelayAddress(String host, int port, int timeoutMillis, long token) implements Serializable {
     /**
      * Connects as {@code partition} of stage attempt {@code stageAttempt}; {@code whileWaiting} runs while the task
      * waits for a round's frames or writes its own (during a write, on the watch thread, so it must be safe to run
      * from another thread), and stops the wait or the write by throwing (see {@link RoundClient}).
      */
     public RoundClient connect(int partition, int stageAttempt, Runnable whileWaiting) throws IOException {
-        return new RoundClient(host, port, partition, stageAttempt, timeoutMillis, whileWaiting);
+        return new RoundClient(host, port, token, partition, stageAttempt, timeoutMillis, whileWaiting);
     }
 
     /**

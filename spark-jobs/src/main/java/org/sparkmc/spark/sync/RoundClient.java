@@ -52,11 +52,12 @@ public final class RoundClient implements AutoCloseable {
     }
 
     /**
-     * Connects to the relay at {@code host:port} as {@code partition} of stage attempt {@code stageAttempt}; runs
+     * Connects to the relay at {@code host:port}, with its {@code token}, as {@code partition} of stage attempt
+     * {@code stageAttempt}; runs
      * {@code whileWaiting} while it waits for a round's frames, and on the watch thread while it writes its own,
      * which stops the wait or the write by throwing (so it must be safe to run from another thread).
      */
-    public RoundClient(String host, int port, int partition, int stageAttempt, int timeoutMillis,
+    public RoundClient(String host, int port, long token, int partition, int stageAttempt, int timeoutMillis,
             Runnable whileWaiting) throws IOException {
         this.timeoutMillis = timeoutMillis;
         this.whileWaiting = whileWaiting;
@@ -66,6 +67,7 @@ public final class RoundClient implements AutoCloseable {
         socket.setSoTimeout(timeoutMillis);
         in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
         out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+        out.writeLong(token);
         out.writeInt(partition);
         out.writeInt(stageAttempt);
         out.flush();

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The driver's side of a barrier stage whose tasks synchronise once per round without a Spark job per round: a TCP
- * relay. Every task of the stage connects once ({@link RoundClient}: its partition and stage attempt); then, per
+ * relay. Every task of the stage connects once ({@link RoundClient}: the relay's token, its partition and stage
+ * attempt; a connection without the token is dropped, so no other host can send the driver frames); then, per
  * round, each sends one frame, the relay waits for every partition's frame of that round, sends each task the other
  * partitions' frames (in partition order) and hands all of them to the driver ({@link #next}). It is a barrier that
  * carries data, and it costs a few milliseconds where a Spark job per round costs tens and Spark's
@@ -69,6 +71,8 @@ public final class RoundRelay implements AutoCloseable {
 
     private final ServerSocket server;
     private final String host;
+    /** The number a task's hello must carry ({@link RelayAddress#token}). */
+    private final long token = new SecureRandom().nextLong();
     private final int partitions;
     private final int timeoutMillis;
     private final BlockingQueue<Round> rounds = new LinkedBlockingQueue<>();
@@ -145,7 +149,7 @@ public final class RoundRelay implements AutoCloseable {
 
     /** Where the tasks reach this relay, with its read timeout. */
     public RelayAddress address() {
-        return new RelayAddress(host, server.getLocalPort(), timeoutMillis);
+        return new RelayAddress(host, server.getLocalPort(), timeoutMillis, token);
     }
 
     /**
@@ -253,8 +257,8 @@ public final class RoundRelay implements AutoCloseable {
             }
             Connection c;
             try {
-                c = new Connection(socket, timeoutMillis);
-            } catch (IOException e) { // no hello, or a cut one: this connection alone is dropped
+                c = new Connection(socket, timeoutMillis, token);
+            } catch (IOException e) { // no hello, a cut one or a wrong token: this connection alone is dropped
                 LOG.info("round relay: a connection from {} sent no hello ({}); dropped",
                         socket.getRemoteSocketAddress(), e.toString());
                 Connection.close(socket);
@@ -359,12 +363,15 @@ public final class RoundRelay implements AutoCloseable {
         final int partition;
         final int stageAttempt;
 
-        Connection(Socket socket, int timeoutMillis) throws IOException {
+        Connection(Socket socket, int timeoutMillis, long token) throws IOException {
             this.socket = socket;
             socket.setSoTimeout(Math.min(timeoutMillis, HELLO_MILLIS));
             socket.setTcpNoDelay(true);
             in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
             out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+            if (in.readLong() != token) {
+                throw new IOException("a hello without the relay's token");
+            }
             partition = in.readInt();
             stageAttempt = in.readInt();
             socket.setSoTimeout(timeoutMillis);

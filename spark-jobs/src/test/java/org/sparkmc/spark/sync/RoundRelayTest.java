@@ -82,7 +82,7 @@ class RoundRelayTest {
         assertEquals(2 * 3_600_000, RoundRelay.timeoutMillis(twoHours));
         try (RoundRelay relay = RoundRelay.toDriver(twoHours, 1)) {
             RelayAddress address = relay.address();
-            assertEquals(new RelayAddress("127.0.0.1", address.port(), 2 * 3_600_000), address);
+            assertEquals(new RelayAddress("127.0.0.1", address.port(), 2 * 3_600_000, address.token()), address);
             assertTrue(address.port() > 0, "a bound port: " + address);
         }
         for (String bad : new String[] {"0s", "-5min", "soon", "30d"}) {
@@ -217,7 +217,7 @@ class RoundRelayTest {
                     throw new java.io.UncheckedIOException(e);
                 }
             });
-            try (RoundClient client = new RoundClient("127.0.0.1", deaf.getLocalPort(), 0, 0, 1_000, () -> { });
+            try (RoundClient client = new RoundClient("127.0.0.1", deaf.getLocalPort(), 0L, 0, 0, 1_000, () -> { });
                     java.net.Socket unread = accepted.get()) {
                 long t0 = System.nanoTime();
                 java.net.SocketTimeoutException e = assertThrows(java.net.SocketTimeoutException.class,
@@ -249,8 +249,9 @@ class RoundRelayTest {
     }
 
     /**
-     * A connection that sends no hello, or a cut one, between two tasks' is dropped alone: the task connected before
-     * it is still relayed with the one after (the cut hello's EOF had ended the accept loop, losing the first task).
+     * A connection that sends no hello, or a cut one, or one without the relay's token, between two tasks' is dropped
+     * alone: the task connected before it is still relayed with the one after (the cut hello's EOF had ended the
+     * accept loop, losing the first task; a hello without the token had been taken for a task's).
      */
     @Test
     void aConnectionWithoutAHelloIsDroppedAlone() throws Exception {
@@ -259,7 +260,17 @@ class RoundRelayTest {
                     RoundClient first = relay.address().connect(0, 0, () -> { })) {
                 RelayAddress at = relay.address();
                 try (java.net.Socket cut = new java.net.Socket(at.host(), at.port())) {
-                    cut.getOutputStream().write(new byte[] {0, 0}); // half of the partition's int
+                    cut.getOutputStream().write(new byte[] {0, 0}); // a quarter of the token
+                }
+                try (java.net.Socket stranger = new java.net.Socket(at.host(), at.port());
+                        java.io.DataOutputStream out = new java.io.DataOutputStream(stranger.getOutputStream())) {
+                    out.writeLong(at.token() + 1); // a whole hello, as partition 1, but not the relay's token
+                    out.writeInt(1);
+                    out.writeInt(0);
+                    out.writeInt(0);
+                    out.writeInt(1);
+                    out.write(66);
+                    out.flush();
                 }
                 CompletableFuture<byte[][]> second = CompletableFuture.supplyAsync(() -> {
                     try (RoundClient client = at.connect(1, 0, () -> { })) {
@@ -289,6 +300,7 @@ class RoundRelayTest {
                 RelayAddress at = relay.address();
                 try (java.net.Socket task = new java.net.Socket(at.host(), at.port());
                         java.io.DataOutputStream out = new java.io.DataOutputStream(task.getOutputStream())) {
+                    out.writeLong(at.token());
                     out.writeInt(0); // partition
                     out.writeInt(0); // stage attempt
                     out.writeInt(0); // round
