@@ -59,24 +59,25 @@ public final class Require {
 
     /** A number in {@code [min, max]} (NaN is refused). */
     public static double inRange(double value, double min, double max, String option) {
-        if (!(value >= min && value <= max)) {
-            throw bad(option, "in [" + text(min) + ", " + text(max) + "]", text(value));
-        }
-        return value;
+        return within(value, min, true, max, true, option);
     }
 
     /** A number in {@code [min, max)} (NaN is refused). */
     public static double inHalfOpenRange(double value, double min, double max, String option) {
-        if (!(value >= min && value < max)) {
-            throw bad(option, "in [" + text(min) + ", " + text(max) + ")", text(value));
-        }
-        return value;
+        return within(value, min, true, max, false, option);
     }
 
     /** A number in {@code (min, max)} (NaN is refused). */
     public static double inOpenRange(double value, double min, double max, String option) {
-        if (!(value > min && value < max)) {
-            throw bad(option, "in (" + text(min) + ", " + text(max) + ")", text(value));
+        return within(value, min, false, max, false, option);
+    }
+
+    /** A number between {@code min} and {@code max}, each end included or not (NaN is refused). */
+    private static double within(double value, double min, boolean withMin, double max, boolean withMax,
+            String option) {
+        if (!((withMin ? value >= min : value > min) && (withMax ? value <= max : value < max))) {
+            throw bad(option, "in " + (withMin ? "[" : "(") + text(min) + ", " + text(max) + (withMax ? "]" : ")"),
+                    text(value));
         }
         return value;
     }
