@@ -64,10 +64,7 @@ public final class ResumeOptions {
         if (dir == null) {
             return new Claim(null, CheckpointStates.Claimed.NOTHING, CheckpointLease.none());
         }
-        if (!resume) { // before the claim: a refused run writes nothing
-            CheckpointStates.requireNoState(dir, SparkSetup.hadoopConfiguration());
-        }
-        CheckpointStates.Claimed claimed = CheckpointStates.claim(dir, SparkSetup.hadoopConfiguration());
+        CheckpointStates.Claimed claimed = CheckpointStates.claim(dir, SparkSetup.hadoopConfiguration(), resume);
         return new Claim(dir, claimed, CheckpointLease.take(dir, SparkSetup.hadoopConfiguration()));
     }
 

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -75,6 +74,17 @@ public final class CheckpointStates {
      * @throws InvalidInputException if the location is a file, a foreign non-empty directory, or not writable
      */
     public static Claimed claim(String location, Configuration conf) {
+        return claim(location, conf, true);
+    }
+
+    /**
+     * {@link #claim(String, Configuration)} for a run that starts afresh unless {@code resume}: without it, a
+     * directory holding an earlier run's state is refused before anything is written, as the run's first save would
+     * replace that run's files and its state, which a {@code --resume} of that run needs.
+     *
+     * @throws InvalidInputException also naming the newest earlier state, when a fresh run finds one
+     */
+    public static Claimed claim(String location, Configuration conf, boolean resume) {
         try {
             Place at = Place.of(location, conf);
             FileSystem fs = at.fs();
@@ -85,29 +95,36 @@ public final class CheckpointStates {
                 if (!fs.getFileStatus(dir).isDirectory()) {
                     throw new InvalidInputException("--checkpoint '" + location + "' is a file; give a directory");
                 }
-                if (fs.exists(marker)) {
-                    return Claimed.NOTHING;
-                }
+                boolean marked = fs.exists(marker);
                 List<String> foreign = new ArrayList<>();
-                boolean state = false;
+                String newestState = null;
                 boolean earlier = false;
-                for (FileStatus f : fs.listStatus(dir)) {
+                for (FileStatus f : marked && resume ? new FileStatus[0] : fs.listStatus(dir)) {
                     String name = f.getPath().getName();
-                    if (name.equals(CheckpointLease.NAME)) {
-                        continue; // another run's lease: it is entering the directory, or just left it
+                    if (name.matches(STATE_NAME) && (newestState == null || name.compareTo(newestState) > 0)) {
+                        newestState = name;
                     }
-                    earlier = true;
-                    state |= name.matches(STATE_NAME);
-                    if (!name.matches(EARLIER_CHECKPOINT)) {
-                        foreign.add(name);
+                    if (!marked && !name.equals(CheckpointLease.NAME)) { // a lease: another run entering or leaving
+                        earlier = true;
+                        if (!name.matches(EARLIER_CHECKPOINT)) {
+                            foreign.add(name);
+                        }
                     }
+                }
+                if (!resume && newestState != null) {
+                    throw new InvalidInputException("--checkpoint '" + location + "' holds an earlier run's "
+                            + "checkpoint (" + newestState + "); pass --resume to continue it, or give a new or "
+                            + "empty directory");
+                }
+                if (marked) {
+                    return Claimed.NOTHING;
                 }
                 if (!foreign.isEmpty()) {
                     throw new InvalidInputException("--checkpoint '" + location + "' holds files sparkmc did not "
                             + "write (" + String.join(", ", foreign.subList(0, Math.min(5, foreign.size())))
                             + (foreign.size() > 5 ? ", …" : "") + "); give a new or empty directory");
                 }
-                if (earlier && !state) { // names alone (particles/, rows/, …) do not make it sparkmc's
+                if (earlier && newestState == null) { // names alone (particles/, rows/, …) do not make it sparkmc's
                     throw new InvalidInputException("--checkpoint '" + location + "' holds files but no checkpoint "
                             + "state (state-NNNNN.json) and no " + MARKER + " marker, so not a checkpoint sparkmc "
                             + "wrote; give a new or empty directory");
@@ -146,32 +163,6 @@ public final class CheckpointStates {
             }
         } catch (IOException | RuntimeException e) { // filled meanwhile, or gone: not this claim's to remove
             LOG.debug("checkpoint directory {} kept: {}", location, e.toString());
-        }
-    }
-
-    /**
-     * Refuses to start a run afresh ({@code --resume} not given) in a directory that holds an earlier run's state: its
-     * first save would replace that run's files, and its state, which a {@code --resume} of that run needs.
-     *
-     * @throws InvalidInputException naming the newest state found
-     */
-    public static void requireNoState(String location, Configuration conf) {
-        try {
-            Place at = Place.of(location, conf);
-            FileSystem fs = at.fs();
-            Path dir = at.dir();
-            if (!fs.exists(dir)) {
-                return;
-            }
-            FileStatus[] states = fs.listStatus(dir, p -> p.getName().matches(STATE_NAME));
-            if (states.length > 0) {
-                String newest = Arrays.stream(states).map(f -> f.getPath().getName()).max(Comparator.naturalOrder())
-                        .orElseThrow();
-                throw new InvalidInputException("--checkpoint '" + location + "' holds an earlier run's checkpoint ("
-                        + newest + "); pass --resume to continue it, or give a new or empty directory");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot inspect checkpoint directory " + location, e);
         }
     }
 

@@ -87,6 +87,35 @@ class CheckpointStatesTest {
     }
 
     /**
+     * A fresh run (no --resume) is refused where an earlier run saved, marked or from before the marker, naming the
+     * newest state and writing nothing; with --resume the same directories are claimed, and a fresh run takes a
+     * marked directory that holds no state.
+     */
+    @Test
+    void aFreshRunIsRefusedWhereAnEarlierRunSaved() throws Exception {
+        Configuration conf = new Configuration();
+        Path marked = tmp.resolve("marked");
+        CheckpointStates.claim(marked.toString(), conf);
+        assertEquals(CheckpointStates.Claimed.NOTHING, CheckpointStates.claim(marked.toString(), conf, false));
+        Files.writeString(marked.resolve("state-00002.json"), "{}");
+        Files.writeString(marked.resolve("state-00010.json"), "{}");
+        Path unmarked = Files.createDirectories(tmp.resolve("unmarked"));
+        Files.createDirectories(unmarked.resolve("rounds"));
+        Files.writeString(unmarked.resolve("state-00007.json"), "{}");
+        for (Path dir : List.of(marked, unmarked)) {
+            List<String> before = names(dir);
+            String newest = before.stream().filter(n -> n.startsWith("state-")).max(String::compareTo).orElseThrow();
+            InvalidInputException e = assertThrows(InvalidInputException.class,
+                    () -> CheckpointStates.claim(dir.toString(), conf, false));
+            assertTrue(e.getMessage().contains("holds an earlier run's checkpoint (" + newest + "); pass --resume"),
+                    e.getMessage());
+            assertEquals(before, names(dir), "a refused claim writes nothing");
+            CheckpointStates.claim(dir.toString(), conf, true);
+        }
+        assertEquals(List.of("_sparkmc-checkpoint", "rounds", "state-00007.json"), names(unmarked));
+    }
+
+    /**
      * A run that saved nothing undoes its claim: the directory it created goes (once empty), the marker it wrote in an
      * empty directory the user made goes (the directory stays), and a directory that was sparkmc's already, or that
      * holds a save, stays as it is.
