@@ -20,7 +20,8 @@ import org.sparkmc.spark.cli.LauncherIT;
 /**
  * Each job's report.html, from its shipped example, renders in headless Chromium (Debian's package, installed by
  * .ci/run): no console message and a screenshot that is not blank. Screenshots land in
- * spark-jobs/target/report-screenshots/. Outside CI, a machine without Chromium skips this test; in CI it fails.
+ * spark-jobs/target/report-screenshots/. A machine without Chromium fails this test, naming the command that
+ * installs it (submit/test installs it when missing).
  */
 class ReportRenderIT {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
