@@ -3,6 +3,7 @@ package org.sparkmc.core.mcmc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.DoubleUnaryOperator;
+import org.sparkmc.core.diagnostics.EffectiveSampleSize;
 import org.sparkmc.core.diagnostics.MonteCarloStandardError;
 import org.sparkmc.core.diagnostics.PooledStatistics;
 import org.sparkmc.core.diagnostics.Rhat;
@@ -58,8 +59,9 @@ public final class RunChains {
     /**
      * Commons RNG's pattern: {@code reps} repetitions of a chi-square test at 1% on 20 equiprobable bins of
      * {@code draws} draws of coordinate {@code coordinate}, thinned by {@code thin} after {@code warmup}
-     * (adapting) warm-up iterations; returns how many repetitions failed. With 50 repetitions and near-independent
-     * draws, more than 3 failures happen with probability ≈ 0.2% for a correct kernel.
+     * (adapting) warm-up iterations; returns how many repetitions failed. The thinned draws are still a chain, so
+     * each statistic is scaled by the draws' ESS / n when that is below 1 ({@link ChiSquare}); with 50 repetitions,
+     * more than 3 failures then happen with probability ≈ 0.2% for a correct kernel.
      */
     public static int failedRepetitions(Target target, Kernel<?> kernel, int coordinate,
             DoubleUnaryOperator cdf, int reps, int warmup, int draws, int thin, long seed) {
@@ -79,7 +81,9 @@ public final class RunChains {
                 }
                 x[i] = state.position()[coordinate];
             }
-            if (ChiSquare.pValue(x, cdf, 20) < 0.01) {
+            double ess = EffectiveSampleSize.basic(new double[][] {x}, false); // NaN for constant draws: not scaled
+            double effective = ess < draws ? ess / draws : 1;
+            if (ChiSquare.pValue(x, cdf, 20, effective) < 0.01) {
                 failed++;
             }
         }

@@ -14,6 +14,15 @@ public final class ChiSquare {
      * probability under that CDF.
      */
     public static double pValue(double[] draws, DoubleUnaryOperator cdf, int bins) {
+        return pValue(draws, cdf, bins, 1);
+    }
+
+    /**
+     * As {@link #pValue(double[], DoubleUnaryOperator, int)} for autocorrelated draws (a Markov chain's): the
+     * statistic is multiplied by {@code effectiveFraction} (ESS / n, at most 1), as a chain's bin counts vary
+     * about n / ESS times as much as independent draws' do.
+     */
+    public static double pValue(double[] draws, DoubleUnaryOperator cdf, int bins, double effectiveFraction) {
         long[] counts = new long[bins];
         for (double x : draws) {
             double u = cdf.applyAsDouble(x);
@@ -23,7 +32,9 @@ public final class ChiSquare {
             int b = (int) Math.min(bins - 1, Math.floor(u * bins));
             counts[b]++;
         }
-        return pValue(counts);
+        double[] equal = new double[bins];
+        Arrays.fill(equal, 1);
+        return survival(bins, effectiveFraction * statistic(counts, equal));
     }
 
     /** The p-value of counts against equal expected counts. */
@@ -35,6 +46,14 @@ public final class ChiSquare {
 
     /** The p-value of counts against expected counts proportional to {@code weights} (all positive). */
     public static double pValue(long[] counts, double[] weights) {
+        return survival(counts.length, statistic(counts, weights));
+    }
+
+    private static double survival(int bins, double statistic) {
+        return ChiSquaredDistribution.of(bins - 1).survivalProbability(statistic);
+    }
+
+    private static double statistic(long[] counts, double[] weights) {
         double total = 0;
         long n = 0;
         for (int k = 0; k < counts.length; k++) {
@@ -46,6 +65,6 @@ public final class ChiSquare {
             double e = n * weights[k] / total;
             stat += (counts[k] - e) * (counts[k] - e) / e;
         }
-        return ChiSquaredDistribution.of(counts.length - 1).survivalProbability(stat);
+        return stat;
     }
 }
