@@ -106,12 +106,16 @@ class NileFilterTest {
         assertTrue(se < 0.05, "too noisy to be a test: se = " + se);
     }
 
-    /** One large run: log p̂ within 4 sd of log p, the sd being measured (≈ 0.11 at N = 1000, so ≈ 0.011 at 10^5). */
+    /**
+     * One large run: log p̂ within about 4 sd of log p. The sd was measured over independent filters: 0.35 at
+     * N = 1000 (200 filters; Var log p̂ ≈ 0.6 at N = 200, as above), 0.035 at 10^5 (60 filters), so the tolerance 0.15
+     * gives a false-failure rate near 2e-5 for a fresh seed.
+     */
     @Test
     void aLargeRunIsCloseToTheExactLogLikelihood() {
         FilterResult f = ParticleFilter.run(ParticleKernel.bootstrap(MODEL), 100_000, SmcOptions.defaults(),
                 new RandomStreams(5), Y);
-        assertEquals(KALMAN.logLikelihood(), f.logLikelihood(), 0.05);
+        assertEquals(KALMAN.logLikelihood(), f.logLikelihood(), 0.15);
         assertEquals(100, f.steps().size());
         assertEquals(100_000, f.particles());
     }

@@ -107,6 +107,12 @@ class SmcJobTest extends SparkTestBase {
         }
     }
 
+    /**
+     * The Nile config's filter against Kalman. Tolerances from 200 independent filters of N = 20,000 (core's bootstrap
+     * filter, the job's settings): log p̂ − log p has sd 0.076, the worst step's filtering mean errs by 0.028 Kalman sds
+     * (root mean square) and its sd by 1.8%. Bounds of 0.35, 0.15 sd and 10% are 4.6 sd for log p̂ and over 5 sd at
+     * each of the 100 steps: about 2e-5 false failures in all for a fresh seed.
+     */
     @Test
     void nileConfigWritesEveryOutputAndMatchesKalman() throws Exception {
         Path out = tmp.resolve("nile");
@@ -126,7 +132,7 @@ class SmcJobTest extends SparkTestBase {
         assertEquals(2, s.get("partitions").asInt());
         assertEquals(kalman.logLikelihood(), s.get("kalman_log_likelihood").asDouble(), 1e-9);
         double ll = s.get("log_likelihood").asDouble();
-        assertTrue(Math.abs(ll - kalman.logLikelihood()) < 0.5, "log p̂ " + ll + " vs Kalman " + kalman.logLikelihood());
+        assertTrue(Math.abs(ll - kalman.logLikelihood()) < 0.35, "log p̂ " + ll + " vs Kalman " + kalman.logLikelihood());
 
         List<String> lines = Files.readAllLines(out.resolve("filter.csv"));
         assertEquals(HEADER, lines.get(0));
@@ -138,8 +144,8 @@ class SmcJobTest extends SparkTestBase {
             assertEquals(n, Integer.parseInt(f[0]));
             assertEquals(1871 + n, Double.parseDouble(f[1]), 0.0);
             double kalmanSd = Math.sqrt(kalman.variance(n, 0));
-            assertTrue(Math.abs(Double.parseDouble(f[2]) - kalman.means()[n][0]) < 0.2 * kalmanSd, lines.get(n + 1));
-            assertEquals(kalmanSd, Double.parseDouble(f[3]), 0.2 * kalmanSd);
+            assertTrue(Math.abs(Double.parseDouble(f[2]) - kalman.means()[n][0]) < 0.15 * kalmanSd, lines.get(n + 1));
+            assertEquals(kalmanSd, Double.parseDouble(f[3]), 0.1 * kalmanSd);
             resampled += Boolean.parseBoolean(f[5]) ? 1 : 0;
             sum += Double.parseDouble(f[6]);
         }
