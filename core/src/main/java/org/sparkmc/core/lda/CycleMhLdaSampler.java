@@ -48,6 +48,19 @@ public final class CycleMhLdaSampler implements LdaSampler {
     /** Word + document proposal cycles per token by default. */
     public static final int DEFAULT_CYCLES = 2;
 
+    /** The kernel, or a deliberately wrong variant of it for tests that must be able to fail. */
+    enum Variant {
+        /** Each step accepted with the MH ratio, proposal correction included: leaves the conditional invariant. */
+        EXACT,
+        /**
+         * The word step accepted with the target's ratio p(t)/p(s) alone, without q_w(s)/q_w(t): Metropolis with an
+         * asymmetric proposal, so the step leaves p(k)·q_w(k) invariant instead of p(k).
+         */
+        NO_WORD_PROPOSAL_CORRECTION,
+        /** The same mistake in the document step: it leaves p(k)·q_d(k) invariant. */
+        NO_DOCUMENT_PROPOSAL_CORRECTION
+    }
+
     private final int numTopics;
     private final int vocabularySize;
     private final double alpha;
@@ -56,6 +69,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
     private final double alphaSum;
     private final double smoothingMass;
     private final int cycles;
+    private final Variant variant;
 
     private final HybridTopicRows rows;
     private final int[] topicTotals;
@@ -78,7 +92,8 @@ public final class CycleMhLdaSampler implements LdaSampler {
     private char[] aliasOther = new char[0];
     private double[] aliasKeep = new double[0];
 
-    private CycleMhLdaSampler(LdaPriors priors, TopicWordCounts counts, int cycles, HybridTopicRows.Layout layout) {
+    private CycleMhLdaSampler(LdaPriors priors, TopicWordCounts counts, int cycles, HybridTopicRows.Layout layout,
+            Variant variant) {
         this.numTopics = priors.numTopics();
         this.vocabularySize = counts.vocabularySize();
         this.alpha = priors.alpha();
@@ -87,6 +102,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
         this.alphaSum = alpha * numTopics;
         this.smoothingMass = beta * numTopics;
         this.cycles = cycles;
+        this.variant = variant;
         this.topicTotals = counts.topicTotals().clone();
         this.wordTotals = new int[vocabularySize];
         for (int w = 0; w < vocabularySize; w++) {
@@ -110,6 +126,16 @@ public final class CycleMhLdaSampler implements LdaSampler {
 
     /** As {@link #of(LdaPriors, TopicWordCounts, int)} with the rows laid out as given (tests compare layouts). */
     static CycleMhLdaSampler of(LdaPriors priors, TopicWordCounts counts, int cycles, HybridTopicRows.Layout layout) {
+        return of(priors, counts, cycles, layout, Variant.EXACT);
+    }
+
+    /** A deliberately wrong kernel (in dense rows), for tests that must be able to fail. */
+    static CycleMhLdaSampler broken(Variant variant, LdaPriors priors, TopicWordCounts counts, int cycles) {
+        return of(priors, counts, cycles, HybridTopicRows.Layout.ALL_DENSE, variant);
+    }
+
+    private static CycleMhLdaSampler of(LdaPriors priors, TopicWordCounts counts, int cycles,
+            HybridTopicRows.Layout layout, Variant variant) {
         if (priors.numTopics() != counts.numTopics()) {
             throw new IllegalArgumentException("priors for K=" + priors.numTopics() + ", counts for K="
                     + counts.numTopics());
@@ -117,7 +143,7 @@ public final class CycleMhLdaSampler implements LdaSampler {
         if (cycles < 1) {
             throw new IllegalArgumentException("cycles must be positive, is " + cycles);
         }
-        return new CycleMhLdaSampler(priors, counts, cycles, layout);
+        return new CycleMhLdaSampler(priors, counts, cycles, layout, variant);
     }
 
     /**
@@ -370,6 +396,9 @@ public final class CycleMhLdaSampler implements LdaSampler {
             if (t != s) {
                 double ratio = (docCounts[t] + alpha) * (topicTotals[s] + betaSum)
                         / ((docCounts[s] + alpha) * (topicTotals[t] + betaSum));
+                if (variant == Variant.NO_WORD_PROPOSAL_CORRECTION) {
+                    ratio *= (rows.get(w, t) + beta) / (rows.get(w, s) + beta);
+                }
                 if (ratio >= 1 || rng.nextDouble() < ratio) {
                     s = t;
                 }
@@ -388,6 +417,9 @@ public final class CycleMhLdaSampler implements LdaSampler {
             if (t != s) {
                 double ratio = (rows.get(w, t) + beta) * (topicTotals[s] + betaSum)
                         / ((rows.get(w, s) + beta) * (topicTotals[t] + betaSum));
+                if (variant == Variant.NO_DOCUMENT_PROPOSAL_CORRECTION) {
+                    ratio *= (docCounts[t] + alpha) / (docCounts[s] + alpha);
+                }
                 if (ratio >= 1 || rng.nextDouble() < ratio) {
                     s = t;
                 }

@@ -23,10 +23,12 @@ class CycleMhLdaSamplerTest {
      * swept only in part, as model-parallel LDA sweeps a block's tokens of one word slice: every document's first
      * token is left out, so the document proposal draws from tokens that are not swept and the word's tokens left
      * out of the sweep (one at least) join the other blocks' in the alias table. The same draws
-     * against the conditional that forgets to remove token i must fail (the test has power); so, tried by hand while
-     * writing the test, did a kernel whose document step used the target ratio without the proposal correction
-     * (50 of 50 repetitions failed). Case 0 holds its counts in dense rows, cases 1 and 2 in hash rows
-     * ({@link HybridTopicRows}); {@link #everyRowLayoutDrawsAsTheDenseSamplerDid} shows the layout changes no draw.
+     * against the conditional that forgets to remove token i must fail, and so must the kernel with either step
+     * accepted by the target's ratio alone, without the proposal correction ({@link CycleMhLdaSampler.Variant}; 50
+     * of 50 repetitions fail in every case): the test has power against a wrong target and against a wrong kernel.
+     * Case 0 holds its counts in dense rows, cases 1 and 2 in hash rows ({@link HybridTopicRows}; the broken kernels
+     * in dense rows);
+     * {@link #everyRowLayoutDrawsAsTheDenseSamplerDid} shows the layout changes no draw.
      */
     @Test
     void oneUpdateFromTheConditionalStaysInTheConditional() {
@@ -68,8 +70,23 @@ class CycleMhLdaSamplerTest {
             }
             assertTrue(failed <= 3, "case " + c + ": " + failed + " of 50 repetitions failed");
             assertTrue(failedWrong > 3, "case " + c + ": the wrong conditional passed");
+            for (CycleMhLdaSampler.Variant v : BROKEN) {
+                CycleMhLdaSampler broken = CycleMhLdaSampler.broken(v, p, global, 2);
+                char[] zBroken = Arrays.copyOf(zAll, block.numTokens());
+                int failedBroken = 0;
+                for (int rep = 0; rep < 50; rep++) {
+                    long[] tally = new long[p.numTopics()];
+                    broken.updateFromStationary(block, zBroken, ranges, d, i, 20_000, streams.stream("broken", rep),
+                            tally);
+                    failedBroken += ChiSquare.pValue(tally, exact) < 0.01 ? 1 : 0;
+                }
+                assertTrue(failedBroken > 3, "case " + c + ": " + v + " passed (" + failedBroken + " of 50 failed)");
+            }
         }
     }
+
+    private static final CycleMhLdaSampler.Variant[] BROKEN = {CycleMhLdaSampler.Variant.NO_WORD_PROPOSAL_CORRECTION,
+        CycleMhLdaSampler.Variant.NO_DOCUMENT_PROPOSAL_CORRECTION};
 
     @Test
     void countsAndDeltasStayConsistentInAnAdLdaBlock() {
