@@ -29,6 +29,17 @@ import org.sparkmc.core.random.Categorical;
  * sampler per thread or task.
  */
 public final class SparseLdaSampler implements LdaSampler {
+    /** The exact draw, or a deliberately wrong variant of it for tests that must be able to fail. */
+    enum Variant {
+        /** The buckets of the conditional with all counts excluding token i. */
+        EXACT,
+        /**
+         * The q bucket's n_{k,w} still counts token i in its own topic (a classic bug: the row's cell not decremented
+         * for the walk); s and r exclude it, and so do the counts kept. Packed rows only: a wide row draws exactly.
+         */
+        OWN_WORD_COUNT_KEPT
+    }
+
     private final int numTopics;
     private final int vocabularySize;
     private final double alpha;
@@ -39,6 +50,7 @@ public final class SparseLdaSampler implements LdaSampler {
     private final int mask;
     private final int one;
     private final int wideAbove;
+    private final Variant variant;
 
     // Local topic-word counts: row w is cells[rows[2w] .. rows[2w] + rows[2w+1]), with room up to rows[2w+2]
     // (start and length side by side: one cache line per token); a wide row has rows[2w+1] = WIDE and K plain
@@ -71,7 +83,7 @@ public final class SparseLdaSampler implements LdaSampler {
     // The tokens' topic moves since the same point, while few enough: delta sums them instead of reading rows.
     private final MoveLog moves;
 
-    private SparseLdaSampler(LdaPriors priors, TopicWordCounts counts) {
+    private SparseLdaSampler(LdaPriors priors, TopicWordCounts counts, Variant variant) {
         this.numTopics = priors.numTopics();
         this.vocabularySize = counts.vocabularySize();
         this.alpha = priors.alpha();
@@ -82,6 +94,7 @@ public final class SparseLdaSampler implements LdaSampler {
         this.mask = (1 << bits) - 1;
         this.one = 1 << bits;
         this.wideAbove = counts.wideAbove();
+        this.variant = variant;
         int[] srcStarts = counts.rowStarts();
         int[] src = counts.entries();
         rows = new int[2 * vocabularySize + 2];
@@ -122,11 +135,20 @@ public final class SparseLdaSampler implements LdaSampler {
      * assignment (every block's tokens), as AD-LDA broadcasts them.
      */
     public static SparseLdaSampler of(LdaPriors priors, TopicWordCounts counts) {
+        return of(priors, counts, Variant.EXACT);
+    }
+
+    /** A deliberately wrong sampler, for tests that must be able to fail. */
+    static SparseLdaSampler broken(Variant variant, LdaPriors priors, TopicWordCounts counts) {
+        return of(priors, counts, variant);
+    }
+
+    private static SparseLdaSampler of(LdaPriors priors, TopicWordCounts counts, Variant variant) {
         if (priors.numTopics() != counts.numTopics()) {
             throw new IllegalArgumentException("priors for K=" + priors.numTopics() + ", counts for K="
                     + counts.numTopics());
         }
-        return new SparseLdaSampler(priors, counts);
+        return new SparseLdaSampler(priors, counts, variant);
     }
 
     /**
@@ -272,7 +294,9 @@ public final class SparseLdaSampler implements LdaSampler {
             int t = cell & mask;
             int c = cell >>> bits;
             if (t == k) {
-                c--;
+                if (variant == Variant.EXACT) {
+                    c--;
+                }
                 own = j;
             }
             q += coefficient[t] * c;

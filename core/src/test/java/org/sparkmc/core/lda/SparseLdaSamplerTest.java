@@ -96,7 +96,10 @@ class SparseLdaSamplerTest {
      * they must fit the dense formula: 50 repetitions of 20,000 draws, chi-square at 1%, fail if more than 3 of 50
      * fail (binomial(50, 0.01) tail: about 0.16% false alarms). Priors with large α and β put mass in all three
      * buckets, so each path of the draw is exercised; the same draws against the conditional that forgets to remove
-     * token i (a classic bug) must fail.
+     * token i (a classic bug) must fail, and in case 0 so must the draws of a sampler whose q bucket keeps token i in
+     * its own topic's n_{k,w} ({@link SparseLdaSampler.Variant#OWN_WORD_COUNT_KEPT}; 50 of 50 repetitions fail): the
+     * test has power against a wrong target and against a wrong kernel. Not in case 1: there β = 2 dwarfs the one
+     * count too many, which only 4 of 50 repetitions saw, too close to the threshold to rely on.
      */
     @Test
     void drawsFollowTheDenseConditional() {
@@ -125,6 +128,20 @@ class SparseLdaSamplerTest {
             }
             assertTrue(failed <= 3, "case " + c + ": " + failed + " of " + REPETITIONS + " repetitions failed");
             assertTrue(failedWrong > 3, "case " + c + ": the wrong conditional passed (" + failedWrong + " failures)");
+            if (c == 0) {
+                SparseLdaSampler broken = SparseLdaSampler.broken(SparseLdaSampler.Variant.OWN_WORD_COUNT_KEPT,
+                        priors, TopicWordCounts.of(corpus, z, priors.numTopics()));
+                char[] zBroken = z.clone();
+                int failedBroken = 0;
+                for (int rep = 0; rep < REPETITIONS; rep++) {
+                    long[] tally = new long[priors.numTopics()];
+                    broken.resampleRepeatedly(corpus, zBroken, d, i, DRAWS, streams.stream("broken", rep), tally);
+                    if (ChiSquare.pValue(tally, exact) < 0.01) {
+                        failedBroken++;
+                    }
+                }
+                assertTrue(failedBroken > 3, "the broken sampler passed (" + failedBroken + " failures)");
+            }
         }
     }
 
