@@ -67,4 +67,43 @@ public final class ChiSquare {
         }
         return stat;
     }
+
+    /**
+     * As {@link #pValue(long[], double[])} with the cells expected fewer than 5 times pooled into one, so that the
+     * chi-square approximation holds: the cells are pooled in increasing order of weight while one is expected fewer
+     * than 5 times or the pool is, so every cell of the statistic (the pool included) is expected 5 times or more.
+     */
+    public static double pooledPValue(long[] counts, double[] weights) {
+        double total = 0;
+        long n = 0;
+        for (int k = 0; k < counts.length; k++) {
+            total += weights[k];
+            n += counts[k];
+        }
+        Integer[] order = new Integer[counts.length];
+        Arrays.setAll(order, k -> k);
+        Arrays.sort(order, (a, b) -> Double.compare(weights[a], weights[b]));
+        double stat = 0;
+        int cells = 0;
+        double pooledExpected = 0;
+        long pooledObserved = 0;
+        for (int k : order) {
+            double e = n * weights[k] / total;
+            if (e < 5 || (pooledExpected > 0 && pooledExpected < 5)) {
+                pooledExpected += e;
+                pooledObserved += counts[k];
+            } else {
+                stat += (counts[k] - e) * (counts[k] - e) / e;
+                cells++;
+            }
+        }
+        if (pooledExpected > 0) {
+            stat += (pooledObserved - pooledExpected) * (pooledObserved - pooledExpected) / pooledExpected;
+            cells++;
+        }
+        if (cells < 2) {
+            throw new IllegalArgumentException("fewer than 2 cells once those expected under 5 times are pooled");
+        }
+        return ChiSquaredDistribution.of(cells - 1).survivalProbability(stat);
+    }
 }
