@@ -74,36 +74,32 @@ public final class ChiSquare {
      * than 5 times or the pool is, so every cell of the statistic (the pool included) is expected 5 times or more.
      */
     public static double pooledPValue(long[] counts, double[] weights) {
-        double total = 0;
-        long n = 0;
-        for (int k = 0; k < counts.length; k++) {
-            total += weights[k];
-            n += counts[k];
-        }
+        double total = Arrays.stream(weights).sum();
+        long n = Arrays.stream(counts).sum();
         Integer[] order = new Integer[counts.length];
         Arrays.setAll(order, k -> k);
         Arrays.sort(order, (a, b) -> Double.compare(weights[a], weights[b]));
-        double stat = 0;
+        long[] keptCounts = new long[counts.length + 1];
+        double[] keptWeights = new double[counts.length + 1];
         int cells = 0;
-        double pooledExpected = 0;
-        long pooledObserved = 0;
+        long pooledCount = 0;
+        double pooledWeight = 0;
         for (int k : order) {
-            double e = n * weights[k] / total;
-            if (e < 5 || (pooledExpected > 0 && pooledExpected < 5)) {
-                pooledExpected += e;
-                pooledObserved += counts[k];
+            if (n * weights[k] / total < 5 || (pooledWeight > 0 && n * pooledWeight / total < 5)) {
+                pooledCount += counts[k];
+                pooledWeight += weights[k];
             } else {
-                stat += (counts[k] - e) * (counts[k] - e) / e;
-                cells++;
+                keptCounts[cells] = counts[k];
+                keptWeights[cells++] = weights[k];
             }
         }
-        if (pooledExpected > 0) {
-            stat += (pooledObserved - pooledExpected) * (pooledObserved - pooledExpected) / pooledExpected;
-            cells++;
+        if (pooledWeight > 0) {
+            keptCounts[cells] = pooledCount;
+            keptWeights[cells++] = pooledWeight;
         }
         if (cells < 2) {
             throw new IllegalArgumentException("fewer than 2 cells once those expected under 5 times are pooled");
         }
-        return ChiSquaredDistribution.of(cells - 1).survivalProbability(stat);
+        return pValue(Arrays.copyOf(keptCounts, cells), Arrays.copyOf(keptWeights, cells));
     }
 }
