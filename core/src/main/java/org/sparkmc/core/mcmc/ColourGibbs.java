@@ -21,7 +21,8 @@ import org.sparkmc.core.random.Rng;
  * parallel. Sites of one colour share no edge, so given the other colours they are independent and drawing them
  * together is exactly a blocked Gibbs update: the step equals a systematic-scan sweep in colour order. (Drawing
  * <em>all</em> sites at once from their conditionals given the old state is not: that chain's stationary law
- * differs — see the tests.)
+ * differs: on a bipartite graph it keeps each colour's marginal but makes the colours independent — see
+ * {@link Variant#ALL_AT_ONCE} and the tests.)
  *
  * <p>Determinism: the sites of a colour are cut into fixed blocks of {@code blockSize} sites; block b of colour c in
  * a step draws from its own stream, keyed (c, b) under a 64-bit key drawn once per step from the chain's
@@ -33,14 +34,24 @@ public final class ColourGibbs implements Kernel<Void> {
     private static final String BLOCK_STREAM = "colour-gibbs-block";
     private static final Map<Integer, ExecutorService> POOLS = new ConcurrentHashMap<>();
 
+    /** The kernel, or a deliberately wrong variant of it for tests that must fail. */
+    enum Variant {
+        /** Colour by colour, each given the current state of the others: leaves the field invariant. */
+        COLOURED,
+        /** Every site at once from its conditional given the old state, ignoring the colouring: does not. */
+        ALL_AT_ONCE
+    }
+
     private final int threads;
     private final int blockSize;
+    private final Variant variant;
     private transient volatile GraphColouring colouring;
     private transient volatile MarkovRandomField colouredFor;
 
-    private ColourGibbs(int threads, int blockSize) {
+    private ColourGibbs(int threads, int blockSize, Variant variant) {
         this.threads = threads;
         this.blockSize = blockSize;
+        this.variant = variant;
     }
 
     /**
@@ -54,7 +65,12 @@ public final class ColourGibbs implements Kernel<Void> {
         if (blockSize < 1) {
             throw new IllegalArgumentException("block size must be ≥ 1, is " + blockSize);
         }
-        return new ColourGibbs(threads, blockSize);
+        return new ColourGibbs(threads, blockSize, Variant.COLOURED);
+    }
+
+    /** A deliberately wrong colour Gibbs (one thread, blocks of 1,024 sites), for tests that must be able to fail. */
+    static ColourGibbs broken(Variant variant) {
+        return new ColourGibbs(1, 1024, variant);
     }
 
     /** With blocks of 1,024 sites. */
@@ -97,6 +113,11 @@ public final class ColourGibbs implements Kernel<Void> {
         RandomStreams streams = new RandomStreams(rng.provider().nextLong());
         // In place: every site is drawn from its conditional, so there is nothing to reject and no copy to keep.
         double[] x = state.position();
+        if (variant == Variant.ALL_AT_ONCE) {
+            allAtOnce(field, x, streams.rng(BLOCK_STREAM, 0, 0));
+            state.jumpTo(x, target.logDensity(x));
+            return Transition.GIBBS;
+        }
         for (int c = 0; c < col.colourCount(); c++) {
             int[] sites = col.members(c);
             int blocks = (sites.length + blockSize - 1) / blockSize;
@@ -119,6 +140,17 @@ public final class ColourGibbs implements Kernel<Void> {
         int end = Math.min(sites.length, (block + 1) * blockSize);
         for (int i = block * blockSize; i < end; i++) {
             field.sampleSite(sites[i], x, blockRng);
+        }
+    }
+
+    /** The broken variant: each site drawn given the old state (restored after the draw), written to x. */
+    private static void allAtOnce(MarkovRandomField field, double[] x, Rng rng) {
+        double[] old = x.clone();
+        for (int site = 0; site < x.length; site++) {
+            double kept = old[site];
+            field.sampleSite(site, old, rng);
+            x[site] = old[site];
+            old[site] = kept;
         }
     }
 

@@ -60,8 +60,8 @@ class KernelsAndModelsJobTest extends SparkTestBase {
 
     /**
      * The Ising posterior of a 4×4 grid through the job: every pixel's mean against enumeration (2^16 states). With
-     * J = 1 this tiny posterior is bimodal (all pixels flip together) and mixes slowly, so the job run uses J = 0.5;
-     * the J = 1 enumeration check is in core's ColourGibbsTest.
+     * J = 1 this tiny posterior is bimodal (all pixels flip together) and mixes slowly, so the job run uses J = 0.5,
+     * as does core's ColourGibbsTest.
      */
     @Test
     void isingConfigMatchesTheExactPosteriorOfASmallGrid() {
