@@ -42,7 +42,11 @@ class SimulationBasedCalibrationTest {
     record Replication(double[] truth, Target posterior) {
     }
 
-    /** Minimum Bonferroni-scaled p-value (p · number of quantities) over the quantities. */
+    /**
+     * Minimum Bonferroni-scaled p-value (p · number of quantities) over the quantities. Draws equal to the truth
+     * (a discrete quantity's) put it at a uniformly random place among them, from stream ("sbc-ties", rep,
+     * quantity): a randomised rank, uniform for a correct kernel as an unrandomised one is for continuous quantities.
+     */
     static double sbc(Function<Rng, Replication> simulate, Function<Target, Kernel> kernelFor, int reps, int warmup,
             int thin, long seed) {
         RandomStreams streams = new RandomStreams(seed);
@@ -62,10 +66,16 @@ class SimulationBasedCalibrationTest {
             }
             for (int p = 0; p < q; p++) {
                 int rank = 0;
+                int ties = 0;
                 for (int i = thin - 1; i < draws[p].length; i += thin) {
                     if (draws[p][i] < r.truth()[p]) {
                         rank++;
+                    } else if (draws[p][i] == r.truth()[p]) {
+                        ties++;
                     }
+                }
+                if (ties > 0) {
+                    rank += (int) (streams.rng("sbc-ties", rep, p).uniform() * (ties + 1));
                 }
                 bins[p][Math.min(9, rank / 10)]++;
             }
