@@ -17,7 +17,8 @@ import org.sparkmc.core.random.Rng;
 /**
  * Chromatic parallel Gibbs: colourings are proper, draws do not depend on the thread count, and the sampler matches
  * the exact posterior of a 4×4 Ising denoising model (2^16 states enumerated), which the kernel's broken variant —
- * updating all sites at once from the old state, the naive "parallel Gibbs" — fails.
+ * updating all sites at once from the old state, the naive "parallel Gibbs" — fails. Calibration:
+ * {@link ColourGibbsCalibrationTest}.
  */
 class ColourGibbsTest {
     /** The synthetic image on a 4×4 grid, J = 0.5, σ = 2. */
