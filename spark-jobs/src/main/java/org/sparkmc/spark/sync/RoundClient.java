@@ -62,15 +62,20 @@ public final class RoundClient implements AutoCloseable {
         this.timeoutMillis = timeoutMillis;
         this.whileWaiting = whileWaiting;
         socket = new Socket();
-        socket.setTcpNoDelay(true);
-        socket.connect(new InetSocketAddress(host, port), timeoutMillis);
-        socket.setSoTimeout(timeoutMillis);
-        in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
-        out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
-        out.writeLong(token);
-        out.writeInt(partition);
-        out.writeInt(stageAttempt);
-        out.flush();
+        try {
+            socket.setTcpNoDelay(true);
+            socket.connect(new InetSocketAddress(host, port), timeoutMillis);
+            socket.setSoTimeout(timeoutMillis);
+            in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
+            out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+            out.writeLong(token);
+            out.writeInt(partition);
+            out.writeInt(stageAttempt);
+            out.flush();
+        } catch (IOException | RuntimeException | Error e) { // a socket that fails to connect is not left open
+            RoundRelay.closeOnFailure(socket, e);
+            throw e;
+        }
     }
 
     /** Sends this task's frame of {@code round}; returns the other partitions' frames in partition order. */

@@ -2,6 +2,7 @@ package org.sparkmc.spark.sync;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -98,11 +99,16 @@ public final class RoundRelay implements AutoCloseable {
         this.partitions = partitions;
         this.timeoutMillis = timeoutMillis;
         this.server = new ServerSocket();
-        server.setReuseAddress(true);
-        server.bind(new InetSocketAddress(bindHost, 0));
-        Thread thread = new Thread(this::serve, "sparkmc-round-relay");
-        thread.setDaemon(true);
-        thread.start();
+        try {
+            server.setReuseAddress(true);
+            server.bind(new InetSocketAddress(bindHost, 0));
+            Thread thread = new Thread(this::serve, "sparkmc-round-relay");
+            thread.setDaemon(true);
+            thread.start();
+        } catch (IOException | RuntimeException | Error e) { // a socket that fails to bind is not left open
+            closeOnFailure(server, e);
+            throw e;
+        }
     }
 
     /**
@@ -352,6 +358,15 @@ public final class RoundRelay implements AutoCloseable {
             synchronized (answers) {
                 answers.notifyAll(); // a relay thread waiting for an answer gives up
             }
+        }
+    }
+
+    /** Closes what a constructor opened before it failed with {@code failure}, to which a failure to close is added. */
+    static void closeOnFailure(Closeable opened, Throwable failure) {
+        try {
+            opened.close();
+        } catch (IOException e) {
+            failure.addSuppressed(e);
         }
     }
 

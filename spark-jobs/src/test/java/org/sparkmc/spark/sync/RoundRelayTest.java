@@ -318,6 +318,25 @@ class RoundRelayTest {
         });
     }
 
+    /**
+     * A relay or a task's client whose constructor fails after opening its socket closes it: here a relay bound to an
+     * address of no local interface, and a client given a negative timeout, which the socket refuses after it opened.
+     */
+    @Test
+    void aFailedRelayOrClientLeavesNoSocketOpen() throws Exception {
+        SparkConf elsewhere = LOOPBACK.clone().set("spark.driver.bindAddress", "192.0.2.1"); // TEST-NET-1
+        com.sun.management.UnixOperatingSystemMXBean os = (com.sun.management.UnixOperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long before = os.getOpenFileDescriptorCount();
+        for (int i = 0; i < 50; i++) {
+            assertThrows(java.net.BindException.class, () -> RoundRelay.onDriver(elsewhere, 1));
+            assertThrows(IllegalArgumentException.class,
+                    () -> new RoundClient("127.0.0.1", 9, 0L, 0, 0, -1, () -> { }));
+        }
+        long opened = os.getOpenFileDescriptorCount() - before;
+        assertTrue(opened < 20, opened + " more file descriptors open after 100 failed constructors");
+    }
+
     /** A task of {@code attempt} that sends rounds 0..rounds−1 as {partition, round}; its answers, by round. */
     private static CompletableFuture<List<byte[]>> task(RoundRelay relay, int partition, int attempt, int rounds) {
         return CompletableFuture.supplyAsync(() -> {
