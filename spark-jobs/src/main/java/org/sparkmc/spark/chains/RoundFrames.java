@@ -20,6 +20,9 @@ final class RoundFrames {
     /** The driver's answer: the run stopped; the round under way is dropped. */
     static final byte[] STOP = {0};
 
+    /** The fewest bytes a chain's result takes: its round, its state's length, its moves and its rows' count. */
+    private static final int RESULT_BYTES = 1 + 1 + 2 * 8 + 1;
+
     private RoundFrames() {
     }
 
@@ -50,15 +53,15 @@ final class RoundFrames {
     /** The results a task's frame carries, in the order it sent them. */
     static List<RoundResult> decode(byte[] bytes) {
         FrameReader frame = new FrameReader(bytes);
-        int n = frame.varint();
-        List<RoundResult> results = new ArrayList<>(Math.min(n, bytes.length));
+        int n = frame.count(RESULT_BYTES);
+        List<RoundResult> results = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             int round = frame.varint();
             int length = frame.varint();
             ChainState state = JavaFrames.decode(bytes, frame.skip(length), length, ChainState.class);
             long accepted = frame.raw();
             long proposed = frame.raw();
-            double[][] draws = new double[frame.varint()][];
+            double[][] draws = new double[frame.count(1)][];
             for (int p = 0; p < draws.length; p++) {
                 draws[p] = frame.reals();
             }

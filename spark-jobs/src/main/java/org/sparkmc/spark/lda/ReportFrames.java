@@ -78,9 +78,9 @@ final class ReportFrames {
     static Frame decode(byte[] frame) {
         FrameReader in = new FrameReader(frame);
         Head head = head(frame, in);
-        int k = in.varint();
+        int k = in.count(1); // a topic's change takes a byte at least, a cell's three
         int v = in.varint();
-        int n = in.varint();
+        int n = in.count(3);
         int[] words = new int[n];
         int[] topics = new int[n];
         int[] changes = new int[n];
@@ -108,7 +108,7 @@ final class ReportFrames {
     }
 
     private static Head head(byte[] frame, FrameReader in) {
-        int count = in.varint();
+        int count = in.count(2 + 2 * 8);
         List<LdaBlock.BlockFigures> blocks = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             int block = in.varint();

@@ -15,6 +15,9 @@ import scala.Tuple2;
  * for a one-dimensional state. Each round of each step is written and read this way, by the tasks and the driver.
  */
 final class StepFrames {
+    /** The fewest bytes a block's report takes: three whole numbers, four doubles and two arrays' lengths. */
+    private static final int REPORT_BYTES = 3 + 4 * 8 + 2;
+
     private StepFrames() {
     }
 
@@ -38,7 +41,7 @@ final class StepFrames {
 
     static List<ParticleBlock.Report> reports(byte[] frame) {
         FrameReader in = new FrameReader(frame);
-        int n = in.varint();
+        int n = in.count(REPORT_BYTES);
         List<ParticleBlock.Report> reports = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             int block = in.varint();
@@ -70,7 +73,7 @@ final class StepFrames {
 
     static List<ResidualBlock> residuals(byte[] frame) {
         FrameReader in = new FrameReader(frame);
-        int n = in.varint();
+        int n = in.count(1 + 8 + 8);
         List<ResidualBlock> parts = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             parts.add(ResidualBlock.of(in.varint(), in.raw(), in.real()));
@@ -98,7 +101,7 @@ final class StepFrames {
 
     static List<Tuple2<Integer, Offspring>> offspring(byte[] frame) {
         FrameReader in = new FrameReader(frame);
-        int n = in.varint();
+        int n = in.count(1 + 8 + 1);
         List<Tuple2<Integer, Offspring>> runs = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             Offspring o = new Offspring(in.varint(), in.raw(), in.reals());

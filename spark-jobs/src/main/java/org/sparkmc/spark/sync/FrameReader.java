@@ -40,11 +40,22 @@ public final class FrameReader {
         return Double.longBitsToDouble(raw());
     }
 
-    public double[] reals() {
+    /**
+     * A count of entries that take at least {@code bytesEach} bytes each (1 or more), read as a {@link #varint}; fails
+     * when the rest of the frame cannot hold that many, so that a corrupt count fails here, not as an allocation of
+     * gigabytes.
+     */
+    public int count(int bytesEach) {
         int n = varint();
-        if (n < 0 || n > (in.length - at) / 8) { // a corrupt length fails here, not as an array of gigabytes
-            throw truncated();
+        if (n < 0 || n > (in.length - at) / bytesEach) {
+            throw new IllegalStateException("a relay frame of " + in.length + " bytes ends too soon for a count of " + n
+                    + " entries of at least " + bytesEach + " bytes each, with " + (in.length - at) + " bytes left");
         }
+        return n;
+    }
+
+    public double[] reals() {
+        int n = count(8);
         double[] values = new double[n];
         ByteBuffer.wrap(in, at, 8 * n).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(values);
         at += 8 * n;

@@ -3,6 +3,7 @@ package org.sparkmc.spark.sync;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
@@ -13,7 +14,8 @@ import java.io.UncheckedIOException;
  * Java serialisation of an object a relay round carries whole (the {@code lda} counts the driver asks for), readable
  * on a driver or an executor: classes resolve through sparkmc's own class loader first (on an executor the
  * application's jar is not on the system loader's path). What rounds carry every step goes through
- * {@link FrameWriter} instead.
+ * {@link FrameWriter} instead. An array longer than the frame's bytes could hold (a corrupt or hostile length) is
+ * refused before it is allocated.
  */
 public final class JavaFrames {
     private JavaFrames() {
@@ -42,6 +44,12 @@ public final class JavaFrames {
                 }
             }
         }) {
+            // An array's elements take a byte each at least: a longer one is a corrupt length, refused before
+            // the array is allocated (with whatever filter the JVM sets besides).
+            ObjectInputFilter bound = info -> info.arrayLength() > length ? ObjectInputFilter.Status.REJECTED
+                    : ObjectInputFilter.Status.UNDECIDED;
+            ObjectInputFilter jvm = in.getObjectInputFilter();
+            in.setObjectInputFilter(jvm == null ? bound : ObjectInputFilter.merge(bound, jvm));
             return type.cast(in.readObject());
         } catch (IOException | ClassNotFoundException | ClassCastException e) {
             throw new IllegalStateException("an unreadable frame from the relay", e);

@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -84,12 +86,16 @@ public final class RoundClient implements AutoCloseable {
         try {
             send(round, frame);
             awaitReply();
-            byte[][] others = new byte[in.readInt()][];
-            for (int f = 0; f < others.length; f++) {
-                others[f] = new byte[in.readInt()];
-                in.readFully(others[f]);
+            int count = in.readInt();
+            if (count < 0) {
+                throw new IOException("the relay sent a count of " + count + " frames");
             }
-            return others;
+            // as many as come, not as many as a corrupt count says
+            List<byte[]> others = new ArrayList<>(Math.min(count, 1 << 10));
+            for (int f = 0; f < count; f++) {
+                others.add(RoundRelay.readFrame(in, "the relay"));
+            }
+            return others.toArray(new byte[0][]);
         } catch (IOException e) {
             Throwable why = stopped; // the watch's reason, when it closed the socket, rethrown as it was thrown
             if (why == null) {

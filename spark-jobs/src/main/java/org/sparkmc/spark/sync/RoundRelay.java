@@ -5,6 +5,7 @@ import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -12,6 +13,7 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -85,6 +87,8 @@ public final class RoundRelay implements AutoCloseable {
     private volatile Throwable failure;
     /** How long the relay waits for a connection's hello: tasks send it at once, and the accept loop waits on it. */
     static final int HELLO_MILLIS = 60_000;
+    /** The longest frame read into an array of its length at once (see {@link #readFrame}). */
+    static final int FRAME_BYTES_AT_ONCE = 1 << 24;
 
     /**
      * Listens on an ephemeral port of {@code bindHost} for the {@code partitions} tasks of a stage, which reach it at
@@ -310,12 +314,7 @@ public final class RoundRelay implements AutoCloseable {
                 if (round != expected) {
                     throw new IOException("partition " + p + " sent round " + round + ", expected " + expected);
                 }
-                int length = conns[p].in.readInt();
-                if (length < 0) {
-                    throw new IOException("partition " + p + " sent a frame of " + length + " bytes");
-                }
-                frames[p] = new byte[length];
-                conns[p].in.readFully(frames[p]);
+                frames[p] = readFrame(conns[p].in, conns[p]);
             }
             if (answers != null) {
                 rounds.add(new Round(expected, frames, System.nanoTime()));
@@ -343,6 +342,32 @@ public final class RoundRelay implements AutoCloseable {
                 out.flush();
             }
         }
+    }
+
+    /**
+     * Reads a frame's length and bytes from {@code in}, which {@code from} sends. A frame up to
+     * {@link #FRAME_BYTES_AT_ONCE} is read into an array of its length; a longer one into one that grows as its bytes
+     * come (to at most twice what has come), so that a corrupt length fails as a stream that ends too soon, not as an
+     * array of gigabytes.
+     */
+    static byte[] readFrame(DataInputStream in, Object from) throws IOException {
+        int length = in.readInt();
+        if (length < 0) {
+            throw new IOException(from + " sent a frame of " + length + " bytes");
+        }
+        byte[] frame = new byte[Math.min(length, FRAME_BYTES_AT_ONCE)];
+        try {
+            in.readFully(frame);
+            while (frame.length < length) {
+                int read = frame.length;
+                frame = Arrays.copyOf(frame, (int) Math.min(length, 2L * read));
+                in.readFully(frame, read, frame.length - read);
+            }
+        } catch (EOFException e) {
+            throw (EOFException) new EOFException(from + " sent a frame of " + length + " bytes, but its stream "
+                    + "ended first").initCause(e);
+        }
+        return frame;
     }
 
     @Override
@@ -394,6 +419,12 @@ public final class RoundRelay implements AutoCloseable {
 
         void close() {
             close(socket);
+        }
+
+        /** The task, for messages: its partition and where it connects from. */
+        @Override
+        public String toString() {
+            return "partition " + partition + " (" + socket.getRemoteSocketAddress() + ")";
         }
 
         static void close(Socket socket) {

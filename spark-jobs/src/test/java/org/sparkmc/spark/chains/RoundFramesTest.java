@@ -18,6 +18,7 @@ import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.BimodalMixture;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
+import org.sparkmc.spark.sync.FrameWriter;
 
 /**
  * A relayed round's frame carries each chain's state (with its kernel's adapted state), its moves and the rows the
@@ -75,6 +76,21 @@ class RoundFramesTest {
         assertThrows(IllegalStateException.class, () -> RoundFrames.decode(Arrays.copyOf(frame, frame.length - 3)));
         byte[] longer = Arrays.copyOf(frame, frame.length + 1);
         assertThrows(IllegalStateException.class, () -> RoundFrames.decode(longer));
+    }
+
+    /**
+     * A chain's count of rows that the frame's bytes cannot hold (corrupt, or hostile) fails as a frame that ends too
+     * soon for it, before an array of that many rows is allocated (an {@link OutOfMemoryError} for a larger count).
+     */
+    @Test
+    void anAbsurdCountOfRowsFailsBeforeAnythingIsAllocated() {
+        byte[] frame = RoundFrames.encode(List.of(round(1, 100, false)), 0); // ends in its count of rows, 0
+        FrameWriter rows = new FrameWriter(5);
+        rows.varint(1 << 24);
+        byte[] lying = Arrays.copyOf(frame, frame.length - 1 + rows.bytes().length);
+        System.arraycopy(rows.bytes(), 0, lying, frame.length - 1, rows.bytes().length);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> RoundFrames.decode(lying));
+        assertTrue(e.getMessage().contains("ends too soon for a count of 16777216"), e.getMessage());
     }
 
     /** Chain {@code chain}'s first round of {@code iterations}, recording draws when {@code record}. */

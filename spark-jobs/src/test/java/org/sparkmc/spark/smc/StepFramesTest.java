@@ -3,11 +3,14 @@ package org.sparkmc.spark.smc;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.smc.BlockSummary;
 import org.sparkmc.core.smc.ResidualBlock;
+import org.sparkmc.spark.sync.FrameWriter;
 import scala.Tuple2;
 
 /** A relayed step's rounds read back equal to what was written: reports, residual parts and offspring runs. */
@@ -56,6 +59,24 @@ class StepFramesTest {
             assertEquals(runs.get(i)._2().destination(), back.get(i)._2().destination());
             assertEquals(runs.get(i)._2().firstIndex(), back.get(i)._2().firstIndex());
             assertArrayEquals(runs.get(i)._2().states(), back.get(i)._2().states());
+        }
+    }
+
+    /**
+     * A frame whose count of entries its bytes cannot hold (corrupt, or hostile) fails as a frame that ends too soon
+     * for it, before a list of that many entries is allocated (an {@link OutOfMemoryError} for a larger count).
+     */
+    @Test
+    void anAbsurdCountFailsBeforeAnythingIsAllocated() {
+        FrameWriter lying = new FrameWriter(16);
+        lying.varint(1 << 24);
+        lying.real(1.0);
+        byte[] frame = lying.bytes();
+        List<Function<byte[], List<?>>> decoders = List.of(StepFrames::reports, StepFrames::residuals,
+                StepFrames::offspring);
+        for (Function<byte[], List<?>> decoder : decoders) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> decoder.apply(frame));
+            assertTrue(e.getMessage().contains("ends too soon for a count of 16777216"), e.getMessage());
         }
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -289,12 +290,32 @@ class RoundRelayTest {
     }
 
     /**
-     * An {@link Error} in the relay's thread (here the out-of-memory error of a frame longer than an array can be)
-     * ends the relay at once: the driver's next wait fails with it, and a retry's connection is refused, instead of
-     * every attempt waiting out the relay's timeout on a port nobody serves.
+     * An {@link Error} in the relay's thread (here the out-of-memory error of a relay for more partitions than an
+     * array can hold) ends the relay at once: the driver's next wait fails with it, and a retry's connection is
+     * refused, instead of every attempt waiting out the relay's timeout on a port nobody serves.
      */
     @Test
     void anErrorInTheRelayEndsItForTheDriverAndTheTasks() throws Exception {
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            try (RoundRelay relay = RoundRelay.onDriver(LOOPBACK, Integer.MAX_VALUE)) {
+                IllegalStateException failed = assertThrows(IllegalStateException.class, () -> {
+                    while (relay.next(50) == null) {
+                        Thread.onSpinWait();
+                    }
+                });
+                assertTrue(failed.getCause() instanceof OutOfMemoryError, String.valueOf(failed.getCause()));
+                assertThrows(java.io.IOException.class, () -> relay.address().connect(0, 1, () -> { }).close());
+            }
+        });
+    }
+
+    /**
+     * A frame whose length no array can hold (a corrupt or hostile one, even from a task with the token) ends its
+     * attempt as a frame cut short does, and a retry is relayed: the relay allocates as the frame's bytes come, not
+     * as its length says. Allocated at once, the length had been an {@link OutOfMemoryError} that ended the relay.
+     */
+    @Test
+    void aFrameLongerThanAnArrayEndsItsAttemptNotTheRelay() throws Exception {
         assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
             try (RoundRelay relay = RoundRelay.onDriver(LOOPBACK, 1)) {
                 RelayAddress at = relay.address();
@@ -305,17 +326,53 @@ class RoundRelayTest {
                     out.writeInt(0); // stage attempt
                     out.writeInt(0); // round
                     out.writeInt(Integer.MAX_VALUE); // a frame's length no array can hold
+                    out.write(new byte[100]); // and far fewer bytes
                     out.flush();
-                    IllegalStateException failed = assertThrows(IllegalStateException.class, () -> {
-                        while (relay.next(50) == null) {
-                            Thread.onSpinWait();
-                        }
-                    });
-                    assertTrue(failed.getCause() instanceof OutOfMemoryError, String.valueOf(failed.getCause()));
                 }
-                assertThrows(java.io.IOException.class, () -> at.connect(0, 1, () -> { }).close());
+                try (RoundClient retry = at.connect(0, 1, () -> { })) {
+                    assertArrayEquals(new byte[0][], retry.exchange(0, new byte[] {5}));
+                    retry.done();
+                }
+                assertArrayEquals(new byte[] {5}, relay.next(10_000).frames()[0]);
             }
         });
+    }
+
+    /**
+     * A task reads the relay's counts as the relay reads the tasks': a count of frames or a frame's length that no
+     * array can hold ends the exchange as a cut reply does, not as an {@link OutOfMemoryError}.
+     */
+    @Test
+    void aReplyWithAnAbsurdCountFailsAsACutOne() throws Exception {
+        for (int[] reply : new int[][] {{Integer.MAX_VALUE}, {1, Integer.MAX_VALUE}}) {
+            try (java.net.ServerSocket relay = new java.net.ServerSocket(0, 1,
+                    java.net.InetAddress.getLoopbackAddress())) {
+                CompletableFuture<Void> replied = CompletableFuture.runAsync(() -> {
+                    try (java.net.Socket task = relay.accept();
+                            java.io.DataInputStream in = new java.io.DataInputStream(task.getInputStream());
+                            java.io.DataOutputStream out = new java.io.DataOutputStream(task.getOutputStream())) {
+                        in.readFully(new byte[16 + 8 + 1]); // the hello, and round 0's frame of one byte
+                        for (int v : reply) {
+                            out.writeInt(v);
+                        }
+                        out.write(new byte[100]);
+                        out.flush();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+                try (RoundClient client = new RoundClient("127.0.0.1", relay.getLocalPort(), 0L, 0, 0, 10_000,
+                        () -> { })) {
+                    client.exchange(0, new byte[] {1});
+                    fail("a reply cut short was read");
+                } catch (java.io.EOFException expected) {
+                    // the reply ended before its count of frames, or its frame, did
+                } catch (OutOfMemoryError e) { // not for JUnit's assertThrows, which rethrows it and ends the run
+                    fail("allocated as the count said: " + e);
+                }
+                replied.get();
+            }
+        }
     }
 
     /**
