@@ -11,9 +11,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A barrier task's side of a {@link RoundRelay}: per round it sends its frame and gets the other partitions' frames
@@ -35,23 +32,6 @@ public final class RoundClient implements AutoCloseable {
     private final Runnable whileWaiting;
     /** Why the watch closed the socket during a write; set before it closes it, null while it has not. */
     private volatile Throwable stopped;
-    /** Guards {@link #writing}, between the task's thread and the watch. */
-    private final Object writeLock = new Object();
-    /** Whether a frame is being written: the watch acts only then. */
-    private boolean writing;
-
-    /** The one thread, shared by this JVM's clients, that watches their writes; idle ones stay off its queue. */
-    private static final ScheduledThreadPoolExecutor WATCH = watch();
-
-    private static ScheduledThreadPoolExecutor watch() {
-        ScheduledThreadPoolExecutor watch = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "sparkmc-round-client-watch");
-            t.setDaemon(true);
-            return t;
-        });
-        watch.setRemoveOnCancelPolicy(true);
-        return watch;
-    }
 
     /**
      * Connects to the relay at {@code host:port}, with its {@code token}, as {@code partition} of stage attempt
@@ -112,45 +92,17 @@ public final class RoundClient implements AutoCloseable {
         }
     }
 
-    /**
-     * Writes the round's frame while the watch runs the check every {@link #CHECK_MILLIS}. The watch acts only
-     * while the write lasts (the two agree under {@link #writeLock}), and at most once.
-     */
+    /** Writes the round's frame while a {@link WriteWatch} runs the check every {@link #CHECK_MILLIS}. */
     private void send(int round, byte[] frame) throws IOException {
-        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-        synchronized (writeLock) {
-            writing = true;
-        }
-        ScheduledFuture<?> watching = WATCH.scheduleWithFixedDelay(() -> {
-            synchronized (writeLock) {
-                if (!writing) {
-                    return;
-                }
-                Throwable why;
-                try {
-                    whileWaiting.run();
-                    if (System.nanoTime() - deadline <= 0) {
-                        return;
-                    }
-                    why = new SocketTimeoutException("the relay did not take round " + round + "'s frame ("
-                            + frame.length + " bytes) within " + timeoutMillis + " ms");
-                } catch (RuntimeException | Error e) { // an Error too: it would end the watch's runs, not the write
-                    why = e;
-                }
-                writing = false;
-                stop(why);
-            }
-        }, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        WriteWatch watch = new WriteWatch(timeoutMillis, whileWaiting, () -> "the relay did not take round " + round
+                + "'s frame (" + frame.length + " bytes) within " + timeoutMillis + " ms", this::stop);
         try {
             out.writeInt(round);
             out.writeInt(frame.length);
             out.write(frame);
             out.flush();
         } finally {
-            synchronized (writeLock) {
-                writing = false;
-            }
-            watching.cancel(false);
+            watch.end();
         }
     }
 

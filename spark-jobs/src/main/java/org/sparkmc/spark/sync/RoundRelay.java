@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,8 +40,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A retried stage attempt (Spark reruns every task of a failed barrier stage) replaces the older attempt's
  * connections and starts again at round 0; its rounds reach the driver again, and the driver skips those it has.
- * Reads time out after {@code timeoutMillis}, and a failed attempt's sockets are closed, so a lost task fails its
- * peers instead of hanging them. One thread serves the partitions in turn: the tasks write before they read.
+ * Reads time out after {@code timeoutMillis}, and so do the writes of a round's replies (a task that stopped reading
+ * would block them), and a failed attempt's sockets are closed, so a lost task fails its peers instead of hanging
+ * them. One thread serves the partitions in turn: the tasks write before they read.
  */
 public final class RoundRelay implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RoundRelay.class);
@@ -48,7 +50,8 @@ public final class RoundRelay implements AutoCloseable {
     static final int DONE = -1;
     /**
      * The Spark setting of how long a task or the relay waits for a round's frames (the slowest partition's step, or
-     * the driver's answer, must fit), as a Spark time ({@code 30min}, {@code 2h}).
+     * the driver's answer, must fit), as a Spark time ({@code 30min}, {@code 2h}); it bounds the writes of a task's
+     * frame and of the relay's replies too.
      */
     public static final String TIMEOUT_SETTING = "spark.sparkmc.relay.timeout";
     /** Its default: 30 minutes. */
@@ -94,7 +97,8 @@ public final class RoundRelay implements AutoCloseable {
      * Listens on an ephemeral port of {@code bindHost} for the {@code partitions} tasks of a stage, which reach it at
      * {@code host}.
      *
-     * @param timeoutMillis how long a read may wait for a task's frame (a round's slowest step must fit)
+     * @param timeoutMillis how long a read may wait for a task's frame (a round's slowest step must fit), and the
+     *     writes of a round's replies may take
      */
     private RoundRelay(String host, String bindHost, int partitions, int timeoutMillis, boolean answered)
             throws IOException {
@@ -240,9 +244,7 @@ public final class RoundRelay implements AutoCloseable {
                 return;
             } finally {
                 if (attempt != null) {
-                    for (Connection c : attempt) {
-                        c.close();
-                    }
+                    closeAll(attempt);
                 }
             }
         }
@@ -318,29 +320,58 @@ public final class RoundRelay implements AutoCloseable {
             }
             if (answers != null) {
                 rounds.add(new Round(expected, frames, System.nanoTime()));
-                byte[] answer = answerTo(expected);
-                for (Connection c : conns) {
-                    c.out.writeInt(1);
-                    c.out.writeInt(answer.length);
-                    c.out.write(answer);
-                    c.out.flush();
-                }
+                reply(conns, expected, frames, answerTo(expected));
                 continue;
             }
             // Queued for the driver before the tasks get the frames: once they have them, the stage may end at
             // any moment, and the driver, seeing it ended, must find every round it ran.
             rounds.add(new Round(expected, frames, System.nanoTime()));
-            for (int p = 0; p < partitions; p++) {
+            reply(conns, expected, frames, null);
+        }
+    }
+
+    /**
+     * Sends every task its reply to {@code round}: the driver's {@code answer} or, when null, the other partitions'
+     * {@code frames}. A task that stops reading would block the write once the sockets' buffers are full, and a
+     * socket's timeout bounds only reads: the replies must all be written within the timeout, or a
+     * {@link WriteWatch} closes the attempt's sockets and the attempt ends, naming the task.
+     */
+    private void reply(Connection[] conns, int round, byte[][] frames, byte[] answer) throws IOException {
+        WriteWatch watch = new WriteWatch(timeoutMillis, () -> { }, () -> "round " + round + "'s replies",
+                why -> closeAll(conns));
+        int p = 0;
+        IOException failed = null;
+        try {
+            for (; p < partitions; p++) {
                 DataOutputStream out = conns[p].out;
-                out.writeInt(partitions - 1);
-                for (int q = 0; q < partitions; q++) {
-                    if (q != p) {
-                        out.writeInt(frames[q].length);
-                        out.write(frames[q]);
+                if (answer != null) {
+                    out.writeInt(1);
+                    out.writeInt(answer.length);
+                    out.write(answer);
+                } else {
+                    out.writeInt(partitions - 1);
+                    for (int q = 0; q < partitions; q++) {
+                        if (q != p) {
+                            out.writeInt(frames[q].length);
+                            out.write(frames[q]);
+                        }
                     }
                 }
                 out.flush();
             }
+        } catch (IOException e) {
+            failed = e;
+        }
+        if (watch.end() != null) { // the task being written to when the time ran out (the last one, had it ended)
+            IOException timedOut = new SocketTimeoutException(conns[Math.min(p, partitions - 1)] + " did not take "
+                    + "its reply to round " + round + " within " + timeoutMillis + " ms");
+            if (failed != null) {
+                timedOut.initCause(failed);
+            }
+            throw timedOut;
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 
@@ -375,14 +406,18 @@ public final class RoundRelay implements AutoCloseable {
         server.close();
         Connection[] attempt = live;
         if (attempt != null) { // tasks waiting for a round's frames fail now, not after the read timeout
-            for (Connection c : attempt) {
-                c.close();
-            }
+            closeAll(attempt);
         }
         if (answers != null) {
             synchronized (answers) {
                 answers.notifyAll(); // a relay thread waiting for an answer gives up
             }
+        }
+    }
+
+    private static void closeAll(Connection[] attempt) {
+        for (Connection c : attempt) {
+            c.close();
         }
     }
 

@@ -376,6 +376,43 @@ class RoundRelayTest {
     }
 
     /**
+     * A task that stops reading (alive, but no longer taking its replies) cannot hold the relay: a socket's timeout
+     * bounds only reads, and the relay's write of a reply larger than the sockets' buffers would block until TCP gave
+     * up, the task's host acknowledging all the while. The relay's writes end after its timeout (1 s here), closing
+     * the attempt's sockets, so its other task fails then (here with a wait of 10 s of its own), and a retry is
+     * relayed. Without the bound the other task waits out its 10 s, and the retry its timeout, the relay's thread
+     * blocked.
+     */
+    @Test
+    void aTaskThatStopsReadingFailsTheRelaysWritesWithinTheTimeout() throws Exception {
+        SparkConf oneSecond = LOOPBACK.clone().set(RoundRelay.TIMEOUT_SETTING, "1s");
+        try (RoundRelay relay = RoundRelay.onDriver(oneSecond, 2); java.net.Socket deaf = new java.net.Socket()) {
+            RelayAddress at = relay.address();
+            deaf.setReceiveBufferSize(1 << 16);
+            deaf.connect(new java.net.InetSocketAddress(at.host(), at.port()));
+            java.io.DataOutputStream out = new java.io.DataOutputStream(deaf.getOutputStream());
+            out.writeLong(at.token());
+            out.writeInt(0); // partition
+            out.writeInt(0); // stage attempt
+            out.writeInt(0); // round
+            out.writeInt(1);
+            out.write(1);
+            out.flush(); // and never reads
+            try (RoundClient other = new RoundClient(at.host(), at.port(), at.token(), 1, 0, 10_000, () -> { })) {
+                long t0 = System.nanoTime();
+                assertThrows(java.io.EOFException.class, () -> assertTimeoutPreemptively(Duration.ofSeconds(5),
+                        () -> other.exchange(0, new byte[32 << 20]))); // far beyond the deaf task's buffers
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                assertTrue(seconds >= 1, "the relay stopped after " + seconds + " s, before its timeout of 1 s");
+            }
+            List<CompletableFuture<List<byte[]>>> retried = List.of(task(relay, 0, 1, 1), task(relay, 1, 1, 1));
+            for (CompletableFuture<List<byte[]>> task : retried) {
+                assertEquals(1, task.get().size());
+            }
+        }
+    }
+
+    /**
      * A relay or a task's client whose constructor fails after opening its socket closes it: here a relay bound to an
      * address of no local interface, and a client given a negative timeout, which the socket refuses after it opened.
      */
