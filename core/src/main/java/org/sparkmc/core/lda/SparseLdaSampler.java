@@ -50,7 +50,8 @@ public final class SparseLdaSampler implements LdaSampler {
     private final int mask;
     private final int one;
     private final int wideAbove;
-    private final Variant variant;
+    /** What the q bucket takes off the cell of token i's own topic: 1, or 0 in the broken variant. */
+    private final int ownCount;
 
     // Local topic-word counts: row w is cells[rows[2w] .. rows[2w] + rows[2w+1]), with room up to rows[2w+2]
     // (start and length side by side: one cache line per token); a wide row has rows[2w+1] = WIDE and K plain
@@ -94,7 +95,7 @@ public final class SparseLdaSampler implements LdaSampler {
         this.mask = (1 << bits) - 1;
         this.one = 1 << bits;
         this.wideAbove = counts.wideAbove();
-        this.variant = variant;
+        this.ownCount = variant == Variant.EXACT ? 1 : 0;
         int[] srcStarts = counts.rowStarts();
         int[] src = counts.entries();
         rows = new int[2 * vocabularySize + 2];
@@ -294,9 +295,7 @@ public final class SparseLdaSampler implements LdaSampler {
             int t = cell & mask;
             int c = cell >>> bits;
             if (t == k) {
-                if (variant == Variant.EXACT) {
-                    c--;
-                }
+                c -= ownCount;
                 own = j;
             }
             q += coefficient[t] * c;
