@@ -21,6 +21,7 @@ public final class GibbsSampling implements Serializable {
     /** The stream purpose of Gibbs chains. */
     public static final String STREAM = "bn-gibbs";
     private static final int INITIAL_TRIES = 100_000;
+    private static final int[] NO_CHILDREN = {};
 
     private final BayesNet net;
     private final Evidence evidence;
@@ -28,9 +29,12 @@ public final class GibbsSampling implements Serializable {
     private final int[] free;
     /** For variable v and its k-th child: (v's stride among the child's parents) · (the child's cardinality). */
     private final int[][] childStep;
+    /** A deliberately wrong conditional P(x_v | pa(v)) without the children's factors, for tests that must fail. */
+    private final boolean withoutChildren;
 
-    private GibbsSampling(BayesNet net, Evidence evidence, int[] query) {
+    private GibbsSampling(BayesNet net, Evidence evidence, int[] query, boolean withoutChildren) {
         this.net = net;
+        this.withoutChildren = withoutChildren;
         this.evidence = evidence;
         this.query = query;
         this.free = java.util.Arrays.stream(net.orderView()).filter(v -> !evidence.isObserved(v)).toArray();
@@ -51,7 +55,17 @@ public final class GibbsSampling implements Serializable {
 
     public static GibbsSampling of(BayesNet net, Evidence evidence, int... query) {
         return new GibbsSampling(Objects.requireNonNull(net, "net"), WeightedSampling.checkEvidence(net, evidence),
-            WeightedSampling.checkQuery(net, query));
+            WeightedSampling.checkQuery(net, query), false);
+    }
+
+    /**
+     * A deliberately wrong Gibbs sampler that draws each variable from P(x_v | pa(v)) alone, leaving out the
+     * children's factors of its Markov blanket: it ignores evidence below a variable, so it does not sample the
+     * posterior. For tests that must be able to fail.
+     */
+    static GibbsSampling withoutChildFactors(BayesNet net, Evidence evidence, int... query) {
+        return new GibbsSampling(Objects.requireNonNull(net, "net"), WeightedSampling.checkEvidence(net, evidence),
+            WeightedSampling.checkQuery(net, query), true);
     }
 
     /**
@@ -80,7 +94,7 @@ public final class GibbsSampling implements Serializable {
             int k = net.cardinality(v);
             double[] table = net.tableView(v);
             int offset = net.rowOffset(v, state);
-            int[] kids = net.childrenView(v);
+            int[] kids = withoutChildren ? NO_CHILDREN : net.childrenView(v);
             int current = state[v];
             state[v] = 0;
             for (int c = 0; c < kids.length; c++) {

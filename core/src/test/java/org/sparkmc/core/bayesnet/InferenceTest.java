@@ -153,6 +153,25 @@ class InferenceTest {
         assertEquals(50_000, chains.get(0).indicator(0, 0).length);
     }
 
+    /**
+     * The same comparison rejects a Gibbs sampler whose conditional leaves out the children's factors: Burglary is
+     * then drawn from its prior (0.001) instead of its posterior (0.284) given both calls.
+     */
+    @Test
+    void gibbsWithoutTheChildrensFactorsFailsOnTheBurglaryNetwork() throws IOException {
+        BayesNet net = burglary();
+        Evidence e = Evidence.parse(net, "JohnCalls=T,MaryCalls=T");
+        GibbsSampling g = GibbsSampling.withoutChildFactors(net, e, 0);
+        var chains = new java.util.ArrayList<GibbsChain>();
+        for (int c = 0; c < 4; c++) {
+            chains.add(g.chain(new RandomStreams(9), c, 1000, 50_000));
+        }
+        Marginal m = g.posterior(chains, 0, 20);
+        double exact = VariableElimination.posterior(net, e, 0).probabilities()[0];
+        assertTrue(Math.abs(m.probabilities()[0] - exact) > 4 * m.standardErrors()[0],
+            "the broken sampler passed: " + m.probabilities()[0] + " ± " + m.standardErrors()[0] + ", exact " + exact);
+    }
+
     @Test
     void exactInferenceRefusesNetworksTooLargeForIt() {
         // 12 binary roots, all parents of one child: every elimination needs a factor of at least 2^12 entries.
