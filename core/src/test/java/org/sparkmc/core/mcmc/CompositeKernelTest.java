@@ -19,8 +19,9 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.rjmcmc.RjmcmcKernel;
 
 /**
- * Cycles and mixtures of kernels: they sample the target (50 × chi-square at 1%, fail if more than 3 fail: ≈ 0.2%
- * false alarms), each part adapts during warm-up only, and the registry builds them from names.
+ * Cycles and mixtures of kernels: they sample the target (50 × chi-square at 1%, fail if more than 3 fail: ≈ 0.16%
+ * false alarms per kernel, ≈ 0.3% for the test, which checks a cycle and a mixture), each part adapts during warm-up
+ * only, and the registry builds them from names.
  */
 class CompositeKernelTest {
     private final CorrelatedNormal target = new CorrelatedNormal(1, 3, 0.9);

@@ -20,8 +20,9 @@ import org.sparkmc.core.random.Rng;
  * Both Gaussian-mixture Gibbs samplers against the exact posterior of the labels of 5 points with K = 2 (all 32
  * labellings enumerated, p(z | y) ∝ p(y, z) with π, μ, Σ integrated out). The collapsed sampler draws from the
  * Student-t predictive; the full-conditional sampler draws weights, Wishart covariances and means — independent
- * code whose label marginal must agree with the same closed form. Chi-square at 0.1% on 20,000 draws thinned by 5
- * (fixed seeds; 0.1% false alarms per test for a fresh seed).
+ * code whose label marginal must agree with the same closed form. Chi-square on 20,000 draws thinned by 5, at 0.1%
+ * for the full-conditional sampler and at 0.05% for each of the collapsed sampler's two scans (fixed seeds; at most
+ * 0.1% false alarms per test for fresh seeds).
  */
 class GaussianMixtureSamplersTest {
     private static final double[] POINTS = {0, 0, 0.5, 0.2, 2, 1.5, 2.3, 1.9, 1, 1};
@@ -36,7 +37,7 @@ class GaussianMixtureSamplersTest {
         CollapsedGaussianMixture target = new CollapsedGaussianMixture(spec());
         for (GibbsSampler.Scan scan : GibbsSampler.Scan.values()) {
             double p = labelChiSquare(target, GibbsSampler.of(scan), 81);
-            assertTrue(p > 1e-3, scan + ": p = " + p);
+            assertTrue(p > 1e-3 / GibbsSampler.Scan.values().length, scan + ": p = " + p);
         }
     }
 
