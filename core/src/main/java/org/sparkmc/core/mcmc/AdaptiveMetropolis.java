@@ -81,9 +81,19 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
     private final boolean diagonal;
     private final WindowSchedule windows;
     private final boolean sweeps;
+    /**
+     * A deliberately wrong kernel (see {@link #adaptingWhileSampling}) when positive: the length of the windows in
+     * which it keeps learning L after warm-up. 0 for the real kernel.
+     */
+    private final int samplingWindow;
 
     private AdaptiveMetropolis(double initialScale, boolean adapt, double targetAcceptance, boolean diagonal,
             int warmup, boolean sweeps) {
+        this(initialScale, adapt, targetAcceptance, diagonal, warmup, sweeps, 0);
+    }
+
+    private AdaptiveMetropolis(double initialScale, boolean adapt, double targetAcceptance, boolean diagonal,
+            int warmup, boolean sweeps, int samplingWindow) {
         if (!(initialScale > 0) || Double.isInfinite(initialScale)) {
             throw new IllegalArgumentException("initial scale must be positive and finite, is " + initialScale);
         }
@@ -93,6 +103,7 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
         this.diagonal = diagonal;
         this.windows = WindowSchedule.of(warmup);
         this.sweeps = sweeps;
+        this.samplingWindow = samplingWindow;
     }
 
     /**
@@ -125,6 +136,20 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
     static AdaptiveMetropolis withoutSweeps(double initialScale, double targetAcceptance, boolean diagonal,
             int warmup) {
         return new AdaptiveMetropolis(initialScale, true, targetAcceptance, diagonal, warmup, false);
+    }
+
+    /**
+     * A deliberately wrong adaptive Metropolis that does not freeze its proposal after warm-up: while sampling it
+     * keeps estimating Σ̂ from its own positions and replaces L every {@code window} iterations by the Cholesky
+     * factor of the last window's estimate, as in warm-up's windows. The adaptation does not diminish, so the
+     * proposal depends on the chain's recent path and the kept draws do not come from one target-invariant kernel.
+     * For tests that must be able to fail.
+     */
+    static AdaptiveMetropolis adaptingWhileSampling(double initialScale, int warmup, int window) {
+        if (window < 2) {
+            throw new IllegalArgumentException("a window needs at least 2 positions, has " + window);
+        }
+        return new AdaptiveMetropolis(initialScale, true, Double.NaN, false, warmup, true, window);
     }
 
     @Override
@@ -202,6 +227,8 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
             if (sweeps && windows.beforeFinalInterval(iteration)) {
                 sweep(target, state, own.sweepLogScale, rng, iteration);
             }
+        } else if (!warmup && samplingWindow > 0) {
+            keepLearning(own, state.position());
         }
         return Transition.metropolis(accepted, logAccept);
     }
@@ -226,6 +253,20 @@ public final class AdaptiveMetropolis implements Kernel<AdaptiveMetropolis.State
             logScale[i] += ScaleAdaptation.logScaleStep(iteration, accepted, SWEEP_ACCEPTANCE, 1);
         }
         state.moveTo(x, current);
+    }
+
+    /**
+     * The wrong kernel's sampling iteration: the position joins the estimate (the first window also holds the
+     * positions of warm-up's unfinished one), and L changes once it holds a window's positions.
+     */
+    private void keepLearning(State own, double[] x) {
+        own.covariance.update(x);
+        if (own.covariance.count() >= samplingWindow) {
+            if (own.covariance.refresh()) {
+                own.empirical = true;
+            }
+            own.covariance.restart();
+        }
     }
 
     /** One warm-up iteration's adaptation: λ, then the window's estimate, then a new L at a window's end. */

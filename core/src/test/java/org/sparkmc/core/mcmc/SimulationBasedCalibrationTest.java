@@ -34,8 +34,8 @@ import org.sparkmc.core.testing.ChiSquare;
  * the time for fresh seeds (the seeds are fixed). Replications: 1,000 (500 for the costlier logistic slice and
  * mixture runs). Mixture quantities are label-invariant (sorted means, smaller weight) so label switching cannot
  * affect the ranks. Deliberately broken kernels — Gibbs with a wrong conditional, Metropolis–Hastings without its
- * Hastings correction — fail the same test: the same simulations, at the level at which the correct kernel is
- * tested.
+ * Hastings correction, adaptive Metropolis that keeps adapting while it samples — fail the same test: the same
+ * simulations, at the level at which the correct kernel is tested.
  */
 class SimulationBasedCalibrationTest {
     private static final int DRAWS = 99;
@@ -132,6 +132,24 @@ class SimulationBasedCalibrationTest {
         double p = sbc(rng -> normalGamma(rng, true), t -> named("gibbs", 1), 1000, 200, 5, 201);
         assertTrue(p < NORMAL_ALPHA, "the broken Gibbs sampler passed SBC, p = " + p);
     }
+
+    /**
+     * Adaptive Metropolis that does not freeze its proposal after warm-up but keeps learning L from windows of its
+     * own last 4 positions while it samples (non-diminishing adaptation): the simulations and settings of {@code am}
+     * above, which passes, and this kernel fails (p below 1e-5 for 5 seeds). Longer windows distort the draws too
+     * little for this test to see reliably (for 5 seeds: p 2e-8 to 0.01 with windows of 5 positions, 0.1 to 0.6
+     * with 10; 0.04 to 0.7 for a Robbins–Monro scale that keeps adapting with a constant gain of 1); windows of 2 or
+     * 3 positions make the walk collapse.
+     */
+    @Test
+    void adaptiveMetropolisThatKeepsAdaptingWhileSamplingFailsTheSameTest() {
+        double p = sbc(rng -> normalGamma(rng, false),
+                t -> AdaptiveMetropolis.adaptingWhileSampling(0.5, KernelSettings.DEFAULT_WARMUP, AM_WINDOW), 1000,
+                200, 5, 201);
+        assertTrue(p < NORMAL_ALPHA, "the adaptive Metropolis that adapts while sampling passed SBC, p = " + p);
+    }
+
+    static final int AM_WINDOW = 4;
 
     // ---- logistic regression with 2 predictors ---------------------------------------------------------------
 
