@@ -14,10 +14,13 @@ public final class MixtureKernel extends CompositeKernel {
     private static final long serialVersionUID = 1L;
 
     private final double[] cumulative;
+    /** A deliberately wrong choice by the chain's state (see {@link #choosingBySign}), for tests that must fail. */
+    private final boolean bySign;
 
-    private MixtureKernel(List<Kernel<?>> parts, double[] cumulative) {
+    private MixtureKernel(List<Kernel<?>> parts, double[] cumulative, boolean bySign) {
         super(parts);
         this.cumulative = cumulative;
+        this.bySign = bySign;
     }
 
     /** @param weights positive, not necessarily normalised */
@@ -40,15 +43,29 @@ public final class MixtureKernel extends CompositeKernel {
             cumulative[i] = sum;
         }
         cumulative[weights.length - 1] = 1;
-        return new MixtureKernel(List.<Kernel<?>>copyOf(parts), cumulative);
+        return new MixtureKernel(List.<Kernel<?>>copyOf(parts), cumulative, false);
+    }
+
+    /**
+     * A deliberately wrong mixture of two kernels whose choice depends on the chain's state: the first part when the
+     * first coordinate is positive, the second otherwise. Each part leaves the target invariant, but a choice that
+     * depends on where the chain is does not (the chain lingers where the part chosen there moves slowly). For tests
+     * that must be able to fail.
+     */
+    static MixtureKernel choosingBySign(Kernel<?> positive, Kernel<?> otherwise) {
+        return new MixtureKernel(List.of(positive, otherwise), new double[] {0.5, 1}, true);
     }
 
     @Override
     public Transition step(Target target, ChainState chain, List<Object> states, Rng rng, boolean warmup) {
-        double u = rng.uniform();
         int i = 0;
-        while (u >= cumulative[i]) {
-            i++;
+        if (bySign) {
+            i = chain.position()[0] > 0 ? 0 : 1;
+        } else {
+            double u = rng.uniform();
+            while (u >= cumulative[i]) {
+                i++;
+            }
         }
         Transition t = parts.step(i, target, chain, states, rng, warmup);
         if (parts.statNames().isEmpty()) {

@@ -34,8 +34,8 @@ import org.sparkmc.core.testing.ChiSquare;
  * the time for fresh seeds (the seeds are fixed). Replications: 1,000 (500 for the costlier logistic slice and
  * mixture runs). Mixture quantities are label-invariant (sorted means, smaller weight) so label switching cannot
  * affect the ranks. Deliberately broken kernels — Gibbs with a wrong conditional, Metropolis–Hastings without its
- * Hastings correction, adaptive Metropolis that keeps adapting while it samples — fail the same test: the same
- * simulations, at the level at which the correct kernel is tested.
+ * Hastings correction, adaptive Metropolis that keeps adapting while it samples, a mixture whose choice depends on
+ * the state — fail the same test: the same simulations, at the level at which the correct kernel is tested.
  */
 class SimulationBasedCalibrationTest {
     private static final int DRAWS = 99;
@@ -150,6 +150,18 @@ class SimulationBasedCalibrationTest {
     }
 
     static final int AM_WINDOW = 4;
+
+    /**
+     * The parts of {@code mixture(0.3*rwm, gibbs-random)} chosen by the state instead of at random (rwm when μ &gt; 0,
+     * random-scan Gibbs otherwise): each part leaves the posterior invariant, the mixture does not, and it fails the
+     * test the random mixture passes (same simulations).
+     */
+    @Test
+    void aMixtureWhoseChoiceDependsOnTheStateFailsTheSameTest() {
+        double p = sbc(rng -> normalGamma(rng, false),
+                t -> MixtureKernel.choosingBySign(named("rwm", 0.5), named("gibbs-random", 0.5)), 1000, 200, 5, 202);
+        assertTrue(p < COMPOSITE_ALPHA, "the state-dependent mixture passed SBC, p = " + p);
+    }
 
     // ---- logistic regression with 2 predictors ---------------------------------------------------------------
 
