@@ -86,11 +86,7 @@ class AlarmSamplingTest {
     void gibbsSamplingAgreesWithVariableElimination(int set) {
         Evidence e = Evidence.parse(net, EVIDENCE[set]);
         GibbsSampling g = GibbsSampling.of(net, e, query());
-        RandomStreams streams = new RandomStreams(300 + set);
-        List<GibbsChain> chains = new ArrayList<>();
-        for (int c = 0; c < 8; c++) {
-            chains.add(g.chain(streams, c, 500, 10_000));
-        }
+        List<GibbsChain> chains = chains(g, set);
         assertAgrees("Gibbs", e, j -> g.posterior(chains, j, 10));
     }
 
@@ -104,14 +100,20 @@ class AlarmSamplingTest {
         int set = 1;
         Evidence e = Evidence.parse(net, EVIDENCE[set]);
         GibbsSampling g = GibbsSampling.withoutChildFactors(net, e, query());
+        List<GibbsChain> chains = chains(g, set);
+        AssertionError failure = assertThrows(AssertionError.class,
+            () -> assertAgrees("broken Gibbs", e, j -> g.posterior(chains, j, 10)));
+        assertTrue(failure.getMessage().startsWith("broken Gibbs"), failure.getMessage());
+    }
+
+    /** The Gibbs tests' run for evidence set {@code set}: 8 chains of 500 warm-up and 10,000 kept sweeps. */
+    private static List<GibbsChain> chains(GibbsSampling g, int set) {
         RandomStreams streams = new RandomStreams(300 + set);
         List<GibbsChain> chains = new ArrayList<>();
         for (int c = 0; c < 8; c++) {
             chains.add(g.chain(streams, c, 500, 10_000));
         }
-        AssertionError failure = assertThrows(AssertionError.class,
-            () -> assertAgrees("broken Gibbs", e, j -> g.posterior(chains, j, 10)));
-        assertTrue(failure.getMessage().startsWith("broken Gibbs"), failure.getMessage());
+        return chains;
     }
 
     /**

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
@@ -141,10 +143,7 @@ class InferenceTest {
         BayesNet net = burglary();
         Evidence e = Evidence.parse(net, "JohnCalls=T,MaryCalls=T");
         GibbsSampling g = GibbsSampling.of(net, e, 0);
-        var chains = new java.util.ArrayList<GibbsChain>();
-        for (int c = 0; c < 4; c++) {
-            chains.add(g.chain(new RandomStreams(9), c, 1000, 50_000));
-        }
+        List<GibbsChain> chains = burglaryChains(g);
         Marginal m = g.posterior(chains, 0, 20);
         double exact = VariableElimination.posterior(net, e, 0).probabilities()[0];
         assertEquals(exact, m.probabilities()[0], 4 * m.standardErrors()[0]);
@@ -162,14 +161,19 @@ class InferenceTest {
         BayesNet net = burglary();
         Evidence e = Evidence.parse(net, "JohnCalls=T,MaryCalls=T");
         GibbsSampling g = GibbsSampling.withoutChildFactors(net, e, 0);
-        var chains = new java.util.ArrayList<GibbsChain>();
-        for (int c = 0; c < 4; c++) {
-            chains.add(g.chain(new RandomStreams(9), c, 1000, 50_000));
-        }
-        Marginal m = g.posterior(chains, 0, 20);
+        Marginal m = g.posterior(burglaryChains(g), 0, 20);
         double exact = VariableElimination.posterior(net, e, 0).probabilities()[0];
         assertTrue(Math.abs(m.probabilities()[0] - exact) > 4 * m.standardErrors()[0],
             "the broken sampler passed: " + m.probabilities()[0] + " ± " + m.standardErrors()[0] + ", exact " + exact);
+    }
+
+    /** The burglary tests' Gibbs run: 4 chains of 1,000 warm-up and 50,000 kept sweeps, seed 9. */
+    private static List<GibbsChain> burglaryChains(GibbsSampling g) {
+        List<GibbsChain> chains = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            chains.add(g.chain(new RandomStreams(9), c, 1000, 50_000));
+        }
+        return chains;
     }
 
     @Test

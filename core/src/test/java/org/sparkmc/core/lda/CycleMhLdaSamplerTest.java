@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.random.RandomStreams;
@@ -102,22 +103,9 @@ class CycleMhLdaSamplerTest {
      */
     @Test
     void sweepsLeaveTheEnumeratedPosteriorInvariant() {
-        LdaPriors p = new LdaPriors(2, 0.5, 0.3);
-        Corpus c = EnumeratedPosterior.tinyCorpus();
-        char[] z = {0, 1, 1, 0, 1, 0, 0};
-        RandomStreams streams = new RandomStreams(70);
-        for (int[] ranges : new int[][] {null, {1, 4, 5, 7}}) {
-            EnumeratedPosterior posterior = EnumeratedPosterior.of(c, p, z, ranges);
-            String name = ranges == null ? "whole sweep" : "sweep of ranges";
-            double exact = posterior.sweptPValue((q, counts) -> CycleMhLdaSampler.of(q, counts, 2), 100_000, 3,
-                    streams.stream(name));
-            assertTrue(exact >= 0.001, name + ": p = " + exact);
-            for (CycleMhLdaSampler.Variant v : BROKEN) {
-                double broken = posterior.sweptPValue((q, counts) -> CycleMhLdaSampler.broken(v, q, counts, 2),
-                        10_000, 3, streams.stream(name, v.ordinal()));
-                assertTrue(broken < 0.001, name + ": " + v + " passed, p = " + broken);
-            }
-        }
+        EnumeratedPosterior.assertSweepsKeepItExact((q, counts) -> CycleMhLdaSampler.of(q, counts, 2),
+                Arrays.stream(BROKEN).<BiFunction<LdaPriors, TopicWordCounts, LdaSampler>>map(
+                        v -> (q, counts) -> CycleMhLdaSampler.broken(v, q, counts, 2)).toList(), 70);
     }
 
     @Test

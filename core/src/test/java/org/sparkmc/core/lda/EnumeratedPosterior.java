@@ -1,10 +1,13 @@
 package org.sparkmc.core.lda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.BiFunction;
 import org.apache.commons.rng.UniformRandomProvider;
+import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.testing.ChiSquare;
 
 /**
@@ -104,6 +107,29 @@ final class EnumeratedPosterior {
         }
         assertEquals(new String(fixed), new String(others), "a token outside the sweep changed its topic");
         return code;
+    }
+
+    /**
+     * The samplers' sweep test on the {@link #tinyCorpus} (K = 2, α = 0.5, β = 0.3), in two cases: every token swept
+     * (128 assignments), and every document but its first token (32 assignments of the other 5 given the 2 fixed).
+     * In each, {@code exact}'s sweeps must keep 100,000 exact draws exact (p ≥ 0.001), and each of {@code broken}
+     * must fail with 10,000 (p < 0.001). Streams from {@code seed}.
+     */
+    static void assertSweepsKeepItExact(BiFunction<LdaPriors, TopicWordCounts, LdaSampler> exact,
+            List<BiFunction<LdaPriors, TopicWordCounts, LdaSampler>> broken, long seed) {
+        LdaPriors p = new LdaPriors(2, 0.5, 0.3);
+        char[] z = {0, 1, 1, 0, 1, 0, 0};
+        RandomStreams streams = new RandomStreams(seed);
+        for (int[] ranges : new int[][] {null, {1, 4, 5, 7}}) {
+            EnumeratedPosterior posterior = of(tinyCorpus(), p, z, ranges);
+            String name = ranges == null ? "whole sweep" : "sweep of ranges";
+            double pValue = posterior.sweptPValue(exact, 100_000, 3, streams.stream(name));
+            assertTrue(pValue >= 0.001, name + ": p = " + pValue);
+            for (int b = 0; b < broken.size(); b++) {
+                double wrong = posterior.sweptPValue(broken.get(b), 10_000, 3, streams.stream(name, b + 1));
+                assertTrue(wrong < 0.001, name + ": broken sampler " + b + " passed, p = " + wrong);
+            }
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.testing.ChiSquare;
@@ -160,20 +161,8 @@ class SparseLdaSamplerTest {
      */
     @Test
     void sweepsLeaveTheEnumeratedPosteriorInvariant() {
-        LdaPriors p = new LdaPriors(2, 0.5, 0.3);
-        Corpus c = EnumeratedPosterior.tinyCorpus();
-        char[] z = {0, 1, 1, 0, 1, 0, 0};
-        RandomStreams streams = new RandomStreams(80);
-        for (int[] ranges : new int[][] {null, {1, 4, 5, 7}}) {
-            EnumeratedPosterior posterior = EnumeratedPosterior.of(c, p, z, ranges);
-            String name = ranges == null ? "whole sweep" : "sweep of ranges";
-            double exact = posterior.sweptPValue(SparseLdaSampler::of, 100_000, 3, streams.stream(name));
-            assertTrue(exact >= 0.001, name + ": p = " + exact);
-            double broken = posterior.sweptPValue(
-                    (q, counts) -> SparseLdaSampler.broken(SparseLdaSampler.Variant.OWN_WORD_COUNT_KEPT, q, counts),
-                    10_000, 3, streams.stream(name, 1));
-            assertTrue(broken < 0.001, name + ": the broken sampler passed, p = " + broken);
-        }
+        EnumeratedPosterior.assertSweepsKeepItExact(SparseLdaSampler::of, List.of(
+                (q, counts) -> SparseLdaSampler.broken(SparseLdaSampler.Variant.OWN_WORD_COUNT_KEPT, q, counts)), 80);
     }
 
     /** After sweeps, the sampler's local counts are exactly the counts of its assignment. */
