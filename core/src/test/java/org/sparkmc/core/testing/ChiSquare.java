@@ -23,6 +23,9 @@ public final class ChiSquare {
      * about n / ESS times as much as independent draws' do.
      */
     public static double pValue(double[] draws, DoubleUnaryOperator cdf, int bins, double effectiveFraction) {
+        if (!(effectiveFraction > 0 && effectiveFraction <= 1)) {
+            throw new IllegalArgumentException("the effective fraction must be in (0, 1], is " + effectiveFraction);
+        }
         long[] counts = new long[bins];
         for (double x : draws) {
             double u = cdf.applyAsDouble(x);
