@@ -24,6 +24,8 @@ import scala.runtime.AbstractFunction1;
  * <p>Usage: {@code submit/bench spark-jobs org.sparkmc.spark.bench.MinimalJobBenchmark [jobs] [master] [partitions]}
  */
 public final class MinimalJobBenchmark {
+    private static final int CHAIN = 100;
+
     public static void main(String[] args) {
         int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 300;
         String master = args.length > 1 ? args[1] : "local[2]";
@@ -99,26 +101,22 @@ public final class MinimalJobBenchmark {
     /**
      * A job that persists a map of the previous job's RDD and collects a map of it (the lda and smc jobs' step
      * shape). The chain starts again from {@code start} every {@value #CHAIN} jobs, as the jobs cut their lineage:
-     * a lineage hundreds of maps deep overflows the stack when a task is serialised.
+     * a lineage hundreds of maps deep overflows the stack when a task is serialised. (RDDs left persisted are
+     * removed by Spark's context cleaner once unreachable.)
      */
     private static Runnable chainOfPersistedMaps(JavaRDD<Integer> start, boolean unpersistPrevious) {
-        List<JavaRDD<Integer>> chain = new java.util.ArrayList<>(List.of(start));
+        int[] jobs = {0};
+        var previous = new java.util.concurrent.atomic.AtomicReference<>(start);
         return () -> {
-            if (chain.size() > CHAIN) {
-                chain.subList(1, chain.size()).forEach(r -> r.unpersist(false));
-                chain.subList(1, chain.size()).clear();
-            }
-            JavaRDD<Integer> previous = chain.get(chain.size() - 1);
-            JavaRDD<Integer> next = previous.map(x -> x + 1).persist(StorageLevel.MEMORY_AND_DISK());
+            JavaRDD<Integer> from = jobs[0]++ % CHAIN == 0 ? start : previous.get();
+            JavaRDD<Integer> next = from.map(x -> x + 1).persist(StorageLevel.MEMORY_AND_DISK());
             next.map(x -> x).collect();
-            if (unpersistPrevious && previous != start) {
-                previous.unpersist(false);
+            if (unpersistPrevious && from != start) {
+                from.unpersist(false);
             }
-            chain.add(next);
+            previous.set(next);
         };
     }
-
-    private static final int CHAIN = 100;
 
     private static double median(int jobs, Runnable job) {
         for (int i = 0; i < Math.max(20, jobs / 10); i++) {
