@@ -47,7 +47,7 @@ public final class ShardSampler {
      * How each shard samples.
      *
      * @param kernel     a name in {@link #KERNELS}; all adapt in warm-up except {@code independence}, whose proposal
-     *                   is the Laplace approximation N(mode, (scale·sd)²) with the marginal sds
+     *                   is a Student-t (ν = 30) centred at the Laplace mode with scale matrix scale²·H⁻¹
      * @param scale      the kernel's initial scale; NaN for automatic: 1 for the Laplace-shaped kernels
      *                   ({@code laplace-rwm}, {@code independence}), else the geometric mean of the Laplace
      *                   approximation's marginal sds

@@ -157,7 +157,7 @@ public final class LdaJob {
 
     /**
      * The mode to run: the configured one, or for {@code auto} the broadcast mode unless its copies of the
-     * topic–word table would not fit an executor ({@link LdaMode#choose}), from the training corpus' word
+     * topic–word table would not fit an executor ({@link LdaMode#chooseForBytes}), from the training corpus' word
      * frequencies.
      */
     private LdaMode resolveMode(LdaDocuments training) {

@@ -7,7 +7,7 @@ import org.sparkmc.core.InvalidInputException;
 
 /**
  * How the {@code lda} job distributes the topic–word table. {@link #AUTO} picks by the model's size against an
- * executor's heap ({@link #choose}).
+ * executor's heap ({@link #chooseForBytes}).
  */
 public enum LdaMode {
     /** Broadcast while the table's copies fit half an executor's usable heap, model-parallel beyond. */

@@ -488,7 +488,7 @@ public final class SmcJob {
     /**
      * How many of the next {@code remaining} observations to run as one job: one (a job per step) over several
      * partitions; over one partition as many as give the task about 10^7 particle-steps (at most 4,096), and relayed
-     * about 2.5·10^8.
+     * about 5·10^9 (at most 4,096 steps).
      */
     int chunkLength(int remaining) {
         if (config.partitions() != 1 && !relays()) {
