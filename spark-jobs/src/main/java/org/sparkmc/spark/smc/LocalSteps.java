@@ -64,7 +64,7 @@ public final class LocalSteps implements Serializable {
             blocks.add(partition.next().copy()); // the task's own arrays, moved in place below
         }
         blocks.sort(Comparator.comparingInt(ParticleBlock::block));
-        double[] scratch = new double[options.blockSize()];
+        double[] scratch = ParticleBlock.scratchFor(blocks);
         Rebalancing.SpareArrays spare = new Rebalancing.SpareArrays();
         List<GlobalWeights> weights = new ArrayList<>(observations.size());
         boolean[] resampled = new boolean[observations.size()];

@@ -1,6 +1,7 @@
 package org.sparkmc.spark.smc;
 
 import java.io.Serializable;
+import java.util.List;
 import org.apache.spark.TaskContext;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.core.smc.BlockPropagation;
@@ -76,6 +77,14 @@ public final class ParticleBlock implements Serializable {
         summary = BlockPropagation.propagate(kernel, step, observation, states, logWeights, 0, logWeights.length,
                 block, previousLogSum, streams, scratch);
         seconds = (System.nanoTime() - t0) / 1e9;
+    }
+
+    /**
+     * Working space for {@link #moveInPlace} over {@code blocks}: as long as the largest of them, not the configured
+     * block size, which may exceed the particles (a block size of 2·10^9 over 1,000 particles is one block of 1,000).
+     */
+    static double[] scratchFor(List<ParticleBlock> blocks) {
+        return new double[blocks.stream().mapToInt(ParticleBlock::count).max().orElse(0)];
     }
 
     public int block() {

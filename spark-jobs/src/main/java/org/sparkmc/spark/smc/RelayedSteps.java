@@ -88,7 +88,7 @@ final class RelayedSteps extends AbstractFunction1<Iterator<ParticleBlock>, Iter
             blocks.add(copyInput ? b.copy() : b); // the task's own arrays, moved in place below
         }
         blocks.sort(Comparator.comparingInt(ParticleBlock::block));
-        double[] scratch = new double[options.blockSize()];
+        double[] scratch = ParticleBlock.scratchFor(blocks);
         Rebalancing.SpareArrays spare = new Rebalancing.SpareArrays();
         int numBlocks = partitioner.blocks();
         double prev = previousLogSum;

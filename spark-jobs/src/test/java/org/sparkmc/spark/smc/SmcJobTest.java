@@ -74,6 +74,26 @@ class SmcJobTest extends SparkTestBase {
     }
 
     /**
+     * A block size far above the particles makes one block of them all: the task's working space was the block size
+     * (16 GB of doubles here, an out-of-memory exit), and is now the largest block's.
+     */
+    @Test
+    void aBlockSizeAboveTheParticlesIsOneBlockOfThemAll() throws Exception {
+        List<String> filter = null;
+        for (String blockSize : List.of("1000", "2000000000")) {
+            Path out = tmp.resolve("block-" + blockSize);
+            assertEquals(ExitCode.OK, Main.run("smc", "--conf", TestPaths.conf("smc-nile.conf").toString(), "--data",
+                    SmcTestData.nileFile().toString(), "--particles", "1000", "--block-size", blockSize, "--out",
+                    out.toString()));
+            List<String> rows = Files.readAllLines(out.resolve("filter.csv"));
+            if (filter != null) {
+                assertEquals(filter, rows);
+            }
+            filter = rows;
+        }
+    }
+
+    /**
      * A long series' step rows go to Parquet a task (and a part file) per {@link SmcOutput#ROWS_PER_TASK} steps: one
      * task held every row (89 MB at 10^6 steps, with Spark's task-size warning). The rows read back in step order
      * equal filter.csv's.
