@@ -77,6 +77,9 @@ final class CsvLines {
                                 + "has " + fields.length + " fields, the header " + headerFields + ")");
                     }
                     String value = fields[positions[k]];
+                    if (value != null && value.indexOf('\uFFFD') >= 0) {
+                        return notUtf8(where, " (in column '" + names.get(k) + "')", line);
+                    }
                     try {
                         GlmTable.checked(value == null || value.isEmpty() ? null : value, k, names.get(k),
                                 likelihood, () -> where);
@@ -148,9 +151,27 @@ final class CsvLines {
                     return new Header(file, header.line(), header.fields(), true);
                 }
                 header = new Header(file, number, headerFields(file, number, line), false);
+                InvalidInputException notUtf8 = notUtf8(file + " line " + number, " (the header)", line);
+                if (notUtf8 != null) {
+                    throw notUtf8;
+                }
             }
             return header;
         }
+    }
+
+    /**
+     * The error for a line holding U+FFFD, which is how the reader decodes a byte that is not UTF-8 (a column name
+     * would otherwise go to the outputs as "x\uFFFD2"), naming its column as {@link org.sparkmc.spark.io.Utf8Lines}
+     * does; null for a line without one.
+     *
+     * @param where "FILE line N"
+     * @param what  what the line or field is, e.g. " (the header)"
+     */
+    private static InvalidInputException notUtf8(String where, String what, String line) {
+        int at = line.indexOf('\uFFFD');
+        return at < 0 ? null : new InvalidInputException(where + " column " + (at + 1) + what + ": a byte that is not "
+                + "UTF-8; sparkmc reads text as UTF-8: convert the file (e.g. iconv -f latin1 -t utf-8)");
     }
 
     /** The fields of a header line; a line Spark's parser refuses (more than 20,480 fields) is bad input. */

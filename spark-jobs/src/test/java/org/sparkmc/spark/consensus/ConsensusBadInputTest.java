@@ -127,6 +127,22 @@ class ConsensusBadInputTest extends SparkTestBase {
                 "twice.csv line 1 (the header): columns 2 and 3 are both named 'x1'; each column needs its own name");
     }
 
+    /**
+     * A header or a value with a byte that is not UTF-8 (Latin-1's é) is named with its file, line and column: the
+     * header's run went ahead with the column named x, U+FFFD, 2 in its outputs, and the value was "not a number" with
+     * no word of the encoding.
+     */
+    @Test
+    void aByteThatIsNotUtf8IsNamedInAHeaderAndInAValue() throws IOException {
+        Path header = Files.write(tmp.resolve("latin-header.csv"),
+                "y,x1,x\u00e92\n1,0.5,1\n0,0.1,2\n".getBytes(StandardCharsets.ISO_8859_1));
+        assertBad(beforeSpark(header.toString(), "--features", "x1"),
+                "latin-header.csv line 1 column 7 (the header): a byte that is not UTF-8");
+        Path value = Files.write(tmp.resolve("latin-value.csv"),
+                "y,x1,x2\n1,0.5,1\n0,0.1,2\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        assertBad(run(value.toString()), "latin-value.csv line 3 column 8 (in column 'x2'): a byte that is not UTF-8");
+    }
+
     /** A row with fewer fields than the header lacks the columns at its end: its line and the first of them. */
     @Test
     void aRowWithoutAColumnsFieldIsNamedWithItsLine() throws IOException {
