@@ -142,6 +142,25 @@ public class LauncherIT {
         assertFalse(log.contains("\tat ") || log.contains("Exception") || log.contains("ERROR"), log);
     }
 
+    /**
+     * A task that runs out of memory makes Spark end the JVM with exit code 52; the one line the run prints as it
+     * stops said "SIGTERM or Ctrl-C", which sent the user looking for a signal. It now says what happened, and the
+     * staged output is removed as on a signal. (2·10^8 particles need about 3 GB; the heap is 1 GB.)
+     */
+    @Test
+    void runningOutOfMemoryIsNotCalledASignal() throws Exception {
+        Path out = tmp.resolve("oom");
+        Run r = launch("smc", "--conf", TestPaths.conf("smc-nile.conf").toString(), "--data",
+                TestPaths.projectRoot().resolve("data/nile/nile.csv").toString(), "--particles", "200000000",
+                "--out", out.toString());
+        assertEquals(52, r.code(), r.output());
+        assertTrue(r.output().contains("sparkmc smc: stopping: the JVM is shutting down (Spark is ending it after a "
+                + "fatal error in a task, such as running out of memory"), r.output());
+        assertFalse(r.output().contains("SIGTERM"), r.output());
+        assertFalse(Files.exists(out), r.output());
+        assertEquals(List.of(), staging(tmp), r.output());
+    }
+
     private static List<Path> staging(Path dir) throws IOException {
         try (var files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().contains(".sparkmc-tmp-")).toList();
