@@ -24,6 +24,8 @@ public final class ModelParameters implements Serializable {
 
     private final String source;
     private final Map<String, Object> values;
+    /** Where a value was given ("file:line", "--param k=v"), by name, for the messages; absent when unknown. */
+    private final Map<String, String> origins;
     /** The names asked about so far (by this instance; a deserialized copy starts afresh). */
     private transient Set<String> consulted;
 
@@ -32,8 +34,17 @@ public final class ModelParameters implements Serializable {
      * @param values Number, String, Boolean or List of Number values by name
      */
     public ModelParameters(String source, Map<String, ?> values) {
+        this(source, values, Map.of());
+    }
+
+    /**
+     * @param origins where each value was given, by name (a config file's {@code file:line}, a command-line
+     *     option), put before a message about it; names without one are described by {@code source} alone
+     */
+    public ModelParameters(String source, Map<String, ?> values, Map<String, String> origins) {
         this.source = source;
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        this.origins = Collections.unmodifiableMap(new LinkedHashMap<>(origins));
         this.consulted = ConcurrentHashMap.newKeySet();
     }
 
@@ -133,8 +144,8 @@ public final class ModelParameters implements Serializable {
             double[] out = new double[list.size()];
             for (int i = 0; i < out.length; i++) {
                 if (!(list.get(i) instanceof Number n)) {
-                    throw new InvalidInputException(source + ": '" + name + "[" + (i + 1) + "]' must be a number but is "
-                            + list.get(i));
+                    throw new InvalidInputException(where(name) + ": '" + name + "[" + (i + 1) + "]' must be a "
+                            + "number but is " + list.get(i));
                 }
                 out[i] = n.doubleValue();
             }
@@ -157,17 +168,18 @@ public final class ModelParameters implements Serializable {
         double[][] out = new double[rows.size()][];
         for (int i = 0; i < out.length; i++) {
             if (!(rows.get(i) instanceof List<?> row)) {
-                throw new InvalidInputException(source + ": row " + (i + 1) + " of '" + name
+                throw new InvalidInputException(where(name) + ": row " + (i + 1) + " of '" + name
                         + "' must be a list of numbers but is " + rows.get(i));
             }
             if (i > 0 && row.size() != out[0].length) {
-                throw new InvalidInputException(source + ": row " + (i + 1) + " of '" + name + "' has " + row.size()
-                        + " values but row 1 has " + out[0].length + " (a matrix's rows must have the same length)");
+                throw new InvalidInputException(where(name) + ": row " + (i + 1) + " of '" + name + "' has "
+                        + row.size() + " values but row 1 has " + out[0].length
+                        + " (a matrix's rows must have the same length)");
             }
             out[i] = new double[row.size()];
             for (int j = 0; j < out[i].length; j++) {
                 if (!(row.get(j) instanceof Number x)) {
-                    throw new InvalidInputException(source + ": '" + name + "[" + (i + 1) + "][" + (j + 1)
+                    throw new InvalidInputException(where(name) + ": '" + name + "[" + (i + 1) + "][" + (j + 1)
                             + "]' must be a number but is " + row.get(j));
                 }
                 out[i][j] = x.doubleValue();
@@ -187,7 +199,13 @@ public final class ModelParameters implements Serializable {
     }
 
     private InvalidInputException wrongType(String name, String expected, Object actual) {
-        return new InvalidInputException(source + ": model parameter '" + name + "' must be " + expected
-                + " but is '" + actual + "'");
+        return new InvalidInputException(where(name) + ": model parameter '" + name + "' must be " + expected
+                + " but is " + (actual instanceof String ? "the text '" + actual + "'" : "'" + actual + "'"));
+    }
+
+    /** The source, after where {@code name}'s value was given when that is known. */
+    private String where(String name) {
+        String origin = origins.get(name);
+        return origin == null ? source : origin + ": " + source;
     }
 }

@@ -228,7 +228,7 @@ public final class ChainsCommand extends JobCommand {
             source.append(" with data ").append(data);
         }
         values.putAll(modelParams(params));
-        return new ModelParameters(source.toString(), values);
+        return new ModelParameters(source.toString(), values, modelParamOrigins(params));
     }
 
     /** A data file none of whose fields the model read was meant for another model: refuse it. */

@@ -193,12 +193,16 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
     }
 
     /**
-     * Fails on keys that are neither an option of the command nor one of {@code blocks}.
+     * Fails on keys that are neither an option of the command nor one of {@code blocks}; {@code help}, {@code version}
+     * and {@code conf} are command-line acts, not settings, and unknown in a file too.
      */
     public void checkKeys(CommandSpec spec, Set<String> blocks) {
         Set<String> known = new TreeSet<>(blocks);
         Set<String> listed = new TreeSet<>(blocks); // hidden options (old names that only explain the new) unlisted
         for (OptionSpec option : spec.options()) {
+            if (option.usageHelp() || option.versionHelp() || option.longestName().equals(OPTION)) {
+                continue; // a command-line act, not a setting: "conf = other.conf" in a file was silently ignored
+            }
             known.add(stripDashes(option.longestName()));
             if (!option.hidden()) {
                 listed.add(stripDashes(option.longestName()));

@@ -79,9 +79,42 @@ public abstract class JobCommand implements Callable<Integer> {
      *     ({@code [1] x}, which HOCON would drop), naming the option
      */
     protected Map<String, Object> modelParams(Map<String, String> overrides) {
+        refuseAParamGivenTwice();
         Map<String, Object> values = new LinkedHashMap<>(configFile.block(MODEL_PARAMS));
         overrides.forEach((k, v) -> values.put(k, v.strip().startsWith("[") ? list(k, v) : numberOrText(v)));
         return values;
+    }
+
+    /**
+     * Refuses {@code --param k=1 --param k=2}: picocli keeps the last without a word, where a repeated single-valued
+     * option is an error.
+     */
+    private void refuseAParamGivenTwice() {
+        var param = spec.commandLine().getParseResult().matchedOption("--param");
+        if (param == null) {
+            return;
+        }
+        Map<String, String> seen = new LinkedHashMap<>();
+        for (String given : param.originalStringValues()) {
+            String key = given.contains("=") ? given.substring(0, given.indexOf('=')) : given;
+            String earlier = seen.put(key, given);
+            if (earlier != null) {
+                throw new InvalidInputException("--param " + earlier + " and --param " + given + " both set '" + key
+                        + "'; give each model parameter once");
+            }
+        }
+    }
+
+    /**
+     * Where each of {@link #modelParams}'s values was given, for the model's messages: the config file's
+     * {@code file:line}, or the {@code --param} option that overrides it.
+     */
+    protected Map<String, String> modelParamOrigins(Map<String, String> overrides) {
+        Map<String, String> origins = new LinkedHashMap<>();
+        configFile.block(MODEL_PARAMS).keySet().forEach(k -> origins.put(k, configFile.describeBlockKey(MODEL_PARAMS,
+                k)));
+        overrides.forEach((k, v) -> origins.put(k, "--param " + k + "=" + v));
+        return origins;
     }
 
     /** {@code --param key=value} whose value is a list, read as the config file's lists are. */

@@ -231,7 +231,7 @@ public final class SmcCommand extends JobCommand {
     }
 
     private ModelParameters modelParameters() {
-        return new ModelParameters("model '" + model + "'", modelParams(params));
+        return new ModelParameters("model '" + model + "'", modelParams(params), modelParamOrigins(params));
     }
 
     /** The option names, for tests of the help text. */

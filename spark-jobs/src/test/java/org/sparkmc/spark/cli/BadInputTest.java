@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,7 +72,13 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("missing data", new String[] {"chains", "--model", "eight_schools_noncentered",
                     "--data", "/nonexistent/eight.json"}, "model data file '/nonexistent/eight.json' does not exist"),
                 Arguments.of("NaN parameter", new String[] {"chains", "--param", "threshold=NaN"},
-                        "model parameter 'threshold' must be a finite number but is 'NaN'"),
+                        "--param threshold=NaN: model 'bimodal': model parameter 'threshold' must be a finite number "
+                            + "but is 'NaN'"),
+                Arguments.of("text for a number", new String[] {"chains", "--param", "threshold=abc"},
+                        "model parameter 'threshold' must be a number but is the text 'abc'"),
+                Arguments.of("a model parameter given twice (the last was kept)", new String[] {"chains", "--param",
+                    "threshold=3", "--param", "threshold=4"}, "--param threshold=3 and --param threshold=4 both set "
+                        + "'threshold'; give each model parameter once"),
                 Arguments.of("data a directory", new String[] {"chains", "--model", "eight_schools_noncentered",
                     "--data", "/tmp"}, "model data file '/tmp' is a directory; give the JSON file"),
                 Arguments.of("data lacks a field", new String[] {"chains", "--model", "eight_schools_noncentered"},
@@ -275,6 +282,33 @@ public class BadInputTest extends SparkTestBase {
         Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
         assertEquals(ExitCode.BAD_INPUT, r.code);
         assertTrue(r.err.contains("typo.conf:2") && r.err.contains("unknown key 'chians'"), r.err);
+    }
+
+    /** help, version and conf in a config file were taken as known keys and ignored: the run went ahead. */
+    @Test
+    void commandLineActsAreUnknownKeysInAConfigFile() throws IOException {
+        for (String line : List.of("conf = \"/nonexistent/other.conf\"", "help = true", "version = true")) {
+            Path conf = Files.writeString(tmp.resolve("acts.conf"), "chains = 4\n" + line + "\n");
+            Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+            assertEquals(ExitCode.BAD_INPUT, r.code, line + ": " + r.err);
+            String key = line.substring(0, line.indexOf(' '));
+            assertTrue(r.err.contains("acts.conf:2") && r.err.contains("unknown key '" + key + "'"), r.err);
+            String listed = r.err.substring(r.err.indexOf("known keys: [") + "known keys: [".length());
+            assertFalse(List.of(listed.substring(0, listed.indexOf(']')).split(", ")).contains(key), r.err);
+            assertFalse(Files.exists(tmp.resolve("o")));
+        }
+    }
+
+    /** A model parameter of the wrong type in a config file names the file and line (it named only the model). */
+    @Test
+    void aModelParameterOfTheWrongTypeNamesFileAndLine() throws IOException {
+        Path conf = Files.writeString(tmp.resolve("params.conf"),
+                "chains = 4\nmodel-params {\n  threshold = \"5x\"\n}\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("params.conf:3: model 'bimodal': model parameter 'threshold' must be a number but is "
+                + "the text '5x'"), r.err);
+        assertFalse(Files.exists(tmp.resolve("o")));
     }
 
     /** A config value of the wrong type names file and line, without the usage (whose defaults would show it). */
