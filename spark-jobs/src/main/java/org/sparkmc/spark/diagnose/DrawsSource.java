@@ -67,6 +67,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         List<FileStatus> matches = chainsOutputs(expand(inputs, hadoop), format, hadoop);
         String told = format.equals("auto") ? detect(matches, hadoop) : format;
         if (told.equals("parquet")) {
+            refuseWhatIsNotParquet(matches, hadoop);
             return new Located(matches, told, List.of(), List.of());
         }
         List<String> files = files(matches, hadoop);
@@ -103,6 +104,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
             throw new InvalidInputException("no input given: name Parquet draws, CmdStan CSV files or a CSV file");
         }
         List<FileStatus> all = new ArrayList<>();
+        Map<Path, String> givenAs = new HashMap<>();
         for (String input : inputs) {
             try {
                 Path path = UserPaths.path("input", input);
@@ -112,6 +114,14 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                             + (UserPaths.isPattern(input) ? "; names starting with _ or . are left out)" : ")"));
                 }
                 Arrays.sort(found, Comparator.comparing(f -> f.getPath().toString()));
+                for (FileStatus f : found) { // told before Spark reads the chains in both and finds them twice
+                    String earlier = givenAs.putIfAbsent(f.getPath(), input);
+                    if (earlier != null) {
+                        throw new InvalidInputException("input " + f.getPath() + " is given twice ("
+                                + (earlier.equals(input) ? "as '" + input + "' both times"
+                                    : "by '" + earlier + "' and by '" + input + "'") + "); name each input once");
+                    }
+                }
                 all.addAll(Arrays.asList(found));
             } catch (IOException e) {
                 throw unreadable(input, e);
@@ -172,6 +182,35 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         } catch (IOException e) { // the content's, or not there: the file system's own failures are StorageFailures
             throw new InvalidInputException("cannot read '" + first + "': " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Refuses, before Spark starts, a file read as Parquet that does not begin with Parquet's magic bytes (Spark
+     * failed on it with a logged trace). A directory's files are left to Spark, which names a bad one.
+     */
+    private static void refuseWhatIsNotParquet(List<FileStatus> matches, Configuration hadoop) {
+        for (FileStatus f : matches) {
+            try {
+                if (f.isFile() && !startsWithParquetMagic(f.getPath().getFileSystem(hadoop), f)) {
+                    throw new InvalidInputException("input " + f.getPath() + " is not readable Parquet: it does not "
+                            + "begin with Parquet's bytes PAR1; for CSV draws give --format cmdstan or csv, or leave "
+                            + "--format auto");
+                }
+            } catch (IOException e) { // not there any more, or not ours to read
+                throw unreadable(f.getPath(), e);
+            }
+        }
+    }
+
+    private static boolean startsWithParquetMagic(FileSystem fs, FileStatus file) throws IOException {
+        byte[] magic = new byte[4];
+        if (file.getLen() < magic.length) {
+            return false;
+        }
+        try (var in = fs.open(file.getPath())) {
+            in.readFully(0, magic);
+        }
+        return Arrays.equals(magic, "PAR1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     }
 
     /** Whether {@code dir} or a subdirectory holds a .parquet file (hidden names, {@code _…} and {@code .…}, aside). */

@@ -43,4 +43,29 @@ class DrawsSourceLocateTest {
         assertEquals(List.of("a"), read.names());
         assertEquals(1, read.textFiles().size());
     }
+
+    /** A CSV file forced as Parquet, or named .parquet, was refused only by Spark's read, with a logged trace. */
+    @Test
+    void aFileReadAsParquetThatIsNotIsRefusedBeforeSpark() throws IOException {
+        Path plain = Files.writeString(tmp.resolve("draws.csv"), "chain,draw,a\n1,1,0.5\n");
+        String forced = refused(plain.toString(), "parquet");
+        assertTrue(forced.startsWith("input file:" + plain + " is not readable Parquet: it does not begin with "
+                + "Parquet's bytes PAR1"), forced);
+        Path named = Files.copy(plain, tmp.resolve("draws.parquet"));
+        assertTrue(refused(named.toString(), "auto").contains("is not readable Parquet"));
+    }
+
+    /** The same file twice was refused only after Spark had read both ("chain 1 appears in both X and X"). */
+    @Test
+    void anInputGivenTwiceIsRefusedBeforeSpark() throws IOException {
+        Path c1 = Files.writeString(tmp.resolve("c1.csv"), "chain,draw,a\n1,1,0.5\n");
+        Files.writeString(tmp.resolve("c2.csv"), "chain,draw,a\n2,1,0.5\n");
+        String same = assertThrows(InvalidInputException.class, () -> DrawsSource.locate(
+                List.of(c1.toString(), c1.toString()), "auto", new Configuration())).getMessage();
+        assertTrue(same.contains("c1.csv is given twice (as '" + c1 + "' both times)"), same);
+        String glob = assertThrows(InvalidInputException.class, () -> DrawsSource.locate(
+                List.of(tmp.resolve("c*.csv").toString(), c1.toString()), "auto", new Configuration())).getMessage();
+        assertTrue(glob.contains("c1.csv is given twice (by '" + tmp.resolve("c*.csv") + "' and by '" + c1 + "')"),
+                glob);
+    }
 }
