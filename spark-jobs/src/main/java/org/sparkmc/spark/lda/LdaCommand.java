@@ -198,6 +198,10 @@ public final class LdaCommand extends JobCommand {
         if (uci && (vocab == null || vocab.isBlank())) {
             throw new InvalidInputException("--docword needs --vocab FILE (the UCI vocabulary)");
         }
+        if (plain && vocab != null && !vocab.isBlank()) { // it was ignored without a word
+            throw new InvalidInputException("--vocab goes with --docword; with --text the vocabulary is built from the "
+                    + "text (--vocab-size, --min-df)");
+        }
         CheckpointCadence cadence = checkpoint.cadence(checkpointEvery);
         checkPartitions(partitions);
         LdaConfig config = config();

@@ -58,6 +58,10 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, @NotInFingerprint in
         Require.atLeast(blocks, 1, "--blocks");
         Require.atLeast(partitions, 1, "--partitions");
         Require.atLeast(heldOutEvery, 0, "--held-out-every");
+        if (heldOutEvery == 1) { // every id is a multiple of 1: found only after Spark had read the corpus
+            throw new InvalidInputException("--held-out-every must be 0 (no held-out documents) or ≥ 2, is 1: it "
+                    + "would hold out every document and leave none to train on");
+        }
         Require.atLeast(topWords, 1, "--top-words");
         Require.atLeast(lineageInterval, 1, "--lineage-every");
         Require.atLeast(evalBurnIn, 0, "--eval-burn-in");

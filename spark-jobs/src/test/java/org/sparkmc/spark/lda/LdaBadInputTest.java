@@ -141,6 +141,12 @@ class LdaBadInputTest extends SparkTestBase {
                     LdaRuns.VOCAB, "--topic-samples", "0"}, new String[] {"--topic-samples must be ≥ 1, is 0"}),
                 Arguments.of("zero sweeps", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB,
                     "--sweeps", "0"}, new String[] {"--sweeps must be ≥ 1, is 0"}),
+                Arguments.of("every document held out (found only after Spark had read the corpus)", new String[] {
+                    "--docword", LdaRuns.DOCWORD, "--vocab", LdaRuns.VOCAB, "--held-out-every", "1"},
+                        new String[] {"--held-out-every must be 0 (no held-out documents) or ≥ 2, is 1"}),
+                Arguments.of("a vocabulary beside text (it was ignored)", new String[] {"--text", LdaRuns.VOCAB,
+                    "--vocab", LdaRuns.VOCAB}, new String[] {"--vocab goes with --docword; with --text the vocabulary "
+                        + "is built from the text"}),
                 Arguments.of("negative eval burn-in", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--eval-burn-in", "-4"}, new String[] {"--eval-burn-in must be ≥ 0, is -4"}),
                 Arguments.of("zero lineage interval", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
