@@ -37,6 +37,11 @@ public record ChainsConfig(String modelName, @NotInFingerprint Target target, St
         int roundSize, @NotInFingerprint int maxRounds, @NotInFingerprint double minEss,
         @NotInFingerprint double maxRhat, long seed, @NotInFingerprint int partitions,
         @NotInFingerprint long driverDrawsLimit, @NotInFingerprint SyncVia syncVia) implements Serializable {
+    /**
+     * The longest array HotSpot allocates (a round's draws of one chain are arrays of --round-size values; at
+     * 2^31 − 1 the run died with "Requested array size exceeds VM limit").
+     */
+    static final int LONGEST_ARRAY = Integer.MAX_VALUE - 8;
 
     /**
      * Default of {@code driverDrawsLimit}: as many draws as fill an eighth of the driver's heap (8 bytes each), so
@@ -56,9 +61,10 @@ public record ChainsConfig(String modelName, @NotInFingerprint Target target, St
         Require.above(maxRhat, 1, "--max-rhat");
         Require.atLeast(partitions, 1, "--partitions");
         Require.atLeast(driverDrawsLimit, 0, "--driver-draws-limit");
-        if ((long) roundSize * maxRounds > Integer.MAX_VALUE) {
+        if ((long) roundSize * maxRounds > LONGEST_ARRAY) {
             throw new InvalidInputException("round-size × max-rounds, the sampling draws per chain at most, must be ≤ "
-                    + Integer.MAX_VALUE + ", is " + (long) roundSize * maxRounds + "; lower --max-rounds");
+                    + LONGEST_ARRAY + " (the longest array a JVM allocates), is " + (long) roundSize * maxRounds
+                    + "; lower --max-rounds");
         }
         if (((long) warmup + roundSize - 1) / roundSize + maxRounds > Integer.MAX_VALUE) {
             throw new InvalidInputException("warm-up and sampling rounds together must be ≤ " + Integer.MAX_VALUE

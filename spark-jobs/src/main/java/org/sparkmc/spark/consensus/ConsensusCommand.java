@@ -124,6 +124,10 @@ public final class ConsensusCommand extends JobCommand {
         if (data == null || data.isBlank()) {
             throw new InvalidInputException("--data PATH is required (or 'data' in the config file)");
         }
+        if (features.stream().anyMatch(String::isBlank)) { // "features = []" was "no column ''"
+            throw new InvalidInputException("--features names an empty column ('" + String.join(",", features)
+                    + "'); give column names separated by commas, or leave --features out for every other column");
+        }
         String fmt = checkedFormat(data, format, SparkSetup.hadoopConfiguration());
         ShardSampler.Settings sampling = sampling();
         if ((long) shards * chains * iterations > Integer.MAX_VALUE) {

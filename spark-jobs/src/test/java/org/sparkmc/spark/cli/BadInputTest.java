@@ -47,8 +47,11 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("negative partitions", new String[] {"chains", "--partitions", "-2"},
                         "--partitions must be ≥ 0 (0: Spark's default parallelism), is -2"),
                 Arguments.of("max-rounds near the int limit", new String[] {"chains", "--max-rounds", "2147483647"},
-                        "round-size × max-rounds, the sampling draws per chain at most, must be ≤ 2147483647, is "
-                            + "2147483647000; lower --max-rounds"),
+                        "round-size × max-rounds, the sampling draws per chain at most, must be ≤ 2147483639 (the "
+                            + "longest array a JVM allocates), is 2147483647000; lower --max-rounds"),
+                Arguments.of("a round longer than an array (it died with 'Requested array size exceeds VM limit')",
+                    new String[] {"chains", "--round-size", "2147483647", "--max-rounds", "1"}, "must be ≤ "
+                        + "2147483639 (the longest array a JVM allocates), is 2147483647"),
                 Arguments.of("warm-up near the int limit", new String[] {"chains", "--warmup", "2147483647",
                     "--round-size", "1", "--max-rounds", "10"}, "warm-up and sampling rounds together must be ≤ "
                         + "2147483647"),

@@ -356,6 +356,10 @@ class ConsensusBadInputTest extends SparkTestBase {
         assertBad(run(csv.toString(), "--format", "json"), "--format must be one of parquet, csv, is 'json'");
         assertBad(run(tmp.resolve("none.parquet").toString()), "no such file or directory");
         assertBad(run(Files.writeString(tmp.resolve("t.txt"), "y\n").toString()), "give --format parquet");
+        // an empty list in a config file ("no column ''") or an empty name on the command line
+        Path conf = Files.writeString(tmp.resolve("empty.conf"), "features = []\n");
+        assertBad(run(csv.toString(), "--conf", conf.toString()), "--features names an empty column ('')");
+        assertBad(run(csv.toString(), "--features", "x1,,x2"), "--features names an empty column ('x1,,x2')");
     }
 
     private BadInputTest.Result run(String data, String... options) {
