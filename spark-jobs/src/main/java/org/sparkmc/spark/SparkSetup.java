@@ -33,6 +33,7 @@ public final class SparkSetup {
             conf.setMaster(masterOverride);
         }
         withDefaults(conf, appName);
+        refuseALocalMasterSparkCannotRun(conf.get("spark.master"), given);
         try {
             return SparkSession.builder().config(conf).getOrCreate();
         } catch (Exception e) { // Spark's SparkException is checked in Java but thrown undeclared from Scala
@@ -45,6 +46,25 @@ public final class SparkSetup {
             throw e;
         }
     }
+
+    /**
+     * Refuses a {@code local…} master Spark would refuse ({@code local[0]}, {@code local[x]}) before its context
+     * starts: Spark's own refusal came after some sixty lines of its traces. Other masters are Spark's to judge.
+     */
+    static void refuseALocalMasterSparkCannotRun(String master, boolean given) {
+        if (!master.startsWith("local") || master.equals("local") || master.startsWith("local-cluster[")) {
+            return;
+        }
+        java.util.regex.Matcher m = LOCAL_MASTER.matcher(master);
+        if (!m.matches() || !m.group(1).equals("*") && (m.group(1).length() > 9 || Integer.parseInt(m.group(1)) < 1)) {
+            throw new InvalidInputException((given ? "--master" : "spark.master") + " '" + master + "' is not a "
+                    + "master Spark can use; give local[*], local[N] with N ≥ 1, spark://HOST:PORT, yarn or k8s://URL");
+        }
+    }
+
+    /** Spark's local masters: local[N] or local[*], and with a number of task failures allowed, local[N, F]. */
+    private static final java.util.regex.Pattern LOCAL_MASTER =
+            java.util.regex.Pattern.compile("local\\[([0-9]+|\\*)(\\s*,\\s*[0-9]+)?\\]");
 
     /** sparkmc's defaults on top of what spark-submit, the cluster's spark-defaults.conf or a test set. */
     static SparkConf withDefaults(SparkConf conf, String appName) {

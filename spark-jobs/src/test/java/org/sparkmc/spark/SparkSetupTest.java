@@ -1,9 +1,13 @@
 package org.sparkmc.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
 
 import org.apache.spark.SparkConf;
 import org.junit.jupiter.api.Test;
+import org.sparkmc.core.InvalidInputException;
 
 /** sparkmc's Spark defaults: Kryo with its registrator, kept alongside whatever the cluster configures. */
 class SparkSetupTest {
@@ -16,6 +20,21 @@ class SparkSetupTest {
         assertEquals("true", conf.get("spark.kryo.registrationRequired"));
         assertEquals(OURS, conf.get("spark.kryo.registrator"));
         assertEquals("local[*]", conf.get("spark.master"));
+    }
+
+    /** The local masters Spark runs pass; those it refuses (after some sixty lines of traces) are refused first. */
+    @Test
+    void aLocalMasterSparkCannotRunIsRefusedBeforeItStarts() {
+        for (String ok : List.of("local", "local[*]", "local[1]", "local[2]", "local[4, 3]", "local[*,2]",
+                "local-cluster[2, 1, 1024]", "spark://h:7077", "yarn", "k8s://https://h:443")) {
+            SparkSetup.refuseALocalMasterSparkCannotRun(ok, true);
+        }
+        for (String bad : List.of("local[0]", "local[x]", "local[-1]", "local[]", "local2", "local[99999999999]")) {
+            String message = assertThrows(InvalidInputException.class,
+                    () -> SparkSetup.refuseALocalMasterSparkCannotRun(bad, true), bad).getMessage();
+            assertEquals("--master '" + bad + "' is not a master Spark can use; give local[*], local[N] with N ≥ 1, "
+                    + "spark://HOST:PORT, yarn or k8s://URL", message);
+        }
     }
 
     @Test
