@@ -46,6 +46,12 @@ public abstract class JobCommand implements Callable<Integer> {
         return paths;
     }
 
+    /** Whether {@code option} was given, on the command line or by the config file, rather than left at its default. */
+    protected boolean given(String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option)
+                || configFile.origin(spec.findOption(option)) != null;
+    }
+
     /**
      * Checks a {@code --partitions} value: 0 (the default, settled once Spark is up) or a positive count.
      *

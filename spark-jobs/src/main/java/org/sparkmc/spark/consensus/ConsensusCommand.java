@@ -200,6 +200,9 @@ public final class ConsensusCommand extends JobCommand {
             String name = family != null ? Require.oneOf(family, Glm.FAMILIES, "--family") : "logistic";
             if (name.equals("gaussian")) {
                 Require.positive(sigmaPriorScale, "--sigma-prior-scale");
+            } else if (given("--sigma-prior-scale")) { // it was ignored without a word
+                throw new InvalidInputException("--sigma-prior-scale is the prior scale of the gaussian family's σ; "
+                        + "the " + name + " family has no σ: drop the option");
             }
             return Glm.of(name, featureNames, sigmaPriorScale);
         }

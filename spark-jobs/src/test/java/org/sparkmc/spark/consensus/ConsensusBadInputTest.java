@@ -356,6 +356,10 @@ class ConsensusBadInputTest extends SparkTestBase {
         assertBad(run(csv.toString(), "--format", "json"), "--format must be one of parquet, csv, is 'json'");
         assertBad(run(tmp.resolve("none.parquet").toString()), "no such file or directory");
         assertBad(run(Files.writeString(tmp.resolve("t.txt"), "y\n").toString()), "give --format parquet");
+        assertBad(run(csv.toString(), "--family", "logistic", "--sigma-prior-scale", "3"), "--sigma-prior-scale is the "
+                + "prior scale of the gaussian family's σ; the logistic family has no σ: drop the option");
+        Path sigma = Files.writeString(tmp.resolve("sigma.conf"), "sigma-prior-scale = 3\n");
+        assertBad(run(csv.toString(), "--conf", sigma.toString()), "the logistic family has no σ");
         // an empty list in a config file ("no column ''") or an empty name on the command line
         Path conf = Files.writeString(tmp.resolve("empty.conf"), "features = []\n");
         assertBad(run(csv.toString(), "--conf", conf.toString()), "--features names an empty column ('')");
