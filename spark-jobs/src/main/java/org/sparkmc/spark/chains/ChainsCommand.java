@@ -145,8 +145,9 @@ public final class ChainsCommand extends JobCommand {
     public Integer call() {
         configFile.checkKeys(spec, Set.of(MODEL_PARAMS));
         outputOptions.requireOut();
-        Map<String, Object> dataFields = dataFields();
-        ModelParameters parameters = modelParameters(dataFields);
+        ModelDataReader.ModelData modelData = modelData();
+        Map<String, Object> dataFields = modelData == null ? null : modelData.fields();
+        ModelParameters parameters = modelParameters(modelData);
         Target target = ModelCatalog.create(model, parameters);
         checkModelParamsRead(model, parameters, params);
         checkDataRead(parameters, dataFields);
@@ -214,21 +215,25 @@ public final class ChainsCommand extends JobCommand {
         }
     }
 
-    /** The fields of the --data file, or null without one. */
-    private Map<String, Object> dataFields() {
-        return data != null && !data.isBlank() ? ModelDataReader.read(data, SparkSetup.hadoopConfiguration())
-                : null;
+    /** The fields of the --data file and their lines, or null without one. */
+    private ModelDataReader.ModelData modelData() {
+        return data != null && !data.isBlank()
+                ? ModelDataReader.readWithLines(data, SparkSetup.hadoopConfiguration()) : null;
     }
 
-    private ModelParameters modelParameters(Map<String, Object> dataFields) {
+    /** The data file's fields overridden by the model parameters, each named by where it was given. */
+    private ModelParameters modelParameters(ModelDataReader.ModelData modelData) {
         Map<String, Object> values = new LinkedHashMap<>();
+        Map<String, String> origins = new LinkedHashMap<>();
         StringBuilder source = new StringBuilder("model '" + model + "'");
-        if (dataFields != null) {
-            values.putAll(dataFields);
+        if (modelData != null) {
+            values.putAll(modelData.fields());
+            origins.putAll(modelData.lines());
             source.append(" with data ").append(data);
         }
         values.putAll(modelParams(params));
-        return new ModelParameters(source.toString(), values, modelParamOrigins(params));
+        origins.putAll(modelParamOrigins(params));
+        return new ModelParameters(source.toString(), values, origins);
     }
 
     /** A data file none of whose fields the model read was meant for another model: refuse it. */

@@ -24,15 +24,34 @@ public final class ModelDataReader {
     private ModelDataReader() {
     }
 
+    /**
+     * A data file's fields, and where each one's value begins ({@code file:line}), for messages about it.
+     *
+     * @param fields numbers, and lists of them, by name
+     * @param lines  {@code location:line} by name
+     */
+    public record ModelData(Map<String, Object> fields, Map<String, String> lines) {
+    }
+
+    /** The fields of the data file at {@code location}. */
     public static Map<String, Object> read(String location, Configuration hadoopConf) {
+        return readWithLines(location, hadoopConf).fields();
+    }
+
+    /** The fields of the data file at {@code location}, with the line each one's value begins on. */
+    public static ModelData readWithLines(String location, Configuration hadoopConf) {
         Path path = UserPaths.path("--data", location);
         try {
             try (Reader reader = TextFiles.reader(path, hadoopConf)) {
                 ConfigParseOptions options = ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON)
                         .setOriginDescription(location);
                 ConfigObject root = ConfigFactory.parseReader(reader, options).root();
-                root.forEach((name, value) -> requireFinite(location, "'" + name, value));
-                return new LinkedHashMap<>(root.unwrapped());
+                Map<String, String> lines = new LinkedHashMap<>();
+                root.forEach((name, value) -> {
+                    requireFinite(location, "'" + name, value);
+                    lines.put(name, location + ":" + value.origin().lineNumber());
+                });
+                return new ModelData(new LinkedHashMap<>(root.unwrapped()), lines);
             }
         } catch (FileNotFoundException e) {
             boolean directory;

@@ -192,6 +192,19 @@ public class BadInputTest extends SparkTestBase {
         assertFalse(Files.exists(out));
     }
 
+    /** A field of a model's JSON data of the wrong type names the file and the line its value begins on. */
+    @Test
+    void modelDataOfTheWrongTypeNamesFileAndLine() throws IOException {
+        Path data = Files.writeString(tmp.resolve("eight.json"), "{\n  \"J\": 8,\n  \"y\": [28, 8, -3, 7, -1, 1, 18, 12],"
+                + "\n  \"sigma\": [15, 10, 16, 11, 9, \"abc\", 10, 18]\n}\n");
+        Result r = runCapturing("chains", "--model", "eight_schools_noncentered", "--data", data.toString(),
+                "--out", tmp.resolve("out").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains(data + ":4: model 'eight_schools_noncentered' with data " + data + ": 'sigma[6]' "
+                + "must be a number but is abc"), r.err);
+        assertFalse(Files.exists(tmp.resolve("out")));
+    }
+
     /**
      * A save cadence without a checkpoint directory is warned of, not ignored in silence (the run then stops at
      * {@code --report-parameters 0}, before Spark); the default cadence, or one with a directory, is not.
