@@ -195,8 +195,8 @@ public class BadInputTest extends SparkTestBase {
     /** A field of a model's JSON data of the wrong type names the file and the line its value begins on. */
     @Test
     void modelDataOfTheWrongTypeNamesFileAndLine() throws IOException {
-        Path data = Files.writeString(tmp.resolve("eight.json"), "{\n  \"J\": 8,\n  \"y\": [28, 8, -3, 7, -1, 1, 18, 12],"
-                + "\n  \"sigma\": [15, 10, 16, 11, 9, \"abc\", 10, 18]\n}\n");
+        Path data = Files.writeString(tmp.resolve("eight.json"), "{\n  \"J\": 8,\n  \"y\": [28, 8, -3, 7, -1, 1, 18, "
+                + "12],\n  \"sigma\": [15, 10, 16, 11, 9, \"abc\", 10, 18]\n}\n");
         Result r = runCapturing("chains", "--model", "eight_schools_noncentered", "--data", data.toString(),
                 "--out", tmp.resolve("out").toString());
         assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
