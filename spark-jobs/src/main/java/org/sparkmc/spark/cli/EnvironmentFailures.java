@@ -6,8 +6,8 @@ import org.sparkmc.spark.io.CheckpointLease;
 import org.sparkmc.spark.io.StorageFailure;
 
 /**
- * One-line messages for failures of the machine rather than of the run's input or of sparkmc: a full disk, a file
- * system failing to read ({@link StorageFailure}), another run using the checkpoint directory
+ * One-line messages for failures of the machine rather than of the run's input or of sparkmc: a full disk, a task
+ * out of memory, a file system failing to read ({@link StorageFailure}), another run using the checkpoint directory
  * ({@link CheckpointLease.Conflict}), or an executor lost with a local lineage cut that Spark cannot compute again.
  * The output's staging is removed by then ({@code AtomicOutput.close}), so the message can say nothing was written.
  */
@@ -18,6 +18,8 @@ final class EnvironmentFailures {
      * of an RDD unpersisted too early, which sparkmc does not do to a cut it still reads).
      */
     private static final Pattern LOST_CUT = Pattern.compile("Checkpoint block (rdd_\\d+_\\d+) not found");
+    /** An executor's OutOfMemoryError as Spark's job failure quotes it, and its message. */
+    private static final Pattern OUT_OF_MEMORY = Pattern.compile("java\\.lang\\.OutOfMemoryError:?([^\\n]*)");
     /** A path or URI, not a stack frame's {@code java.base/jdk…} (which follows a word character). */
     private static final Pattern PATH = Pattern.compile("(?<![\\w./])([a-z][a-z0-9+.-]*:)?/[^\\s'\"()]+");
 
@@ -30,6 +32,12 @@ final class EnvironmentFailures {
      * create is named by no message).
      */
     static String describe(Throwable e, String places) {
+        String outOfMemory = outOfMemory(e);
+        if (outOfMemory != null) {
+            return "a task ran out of memory (" + outOfMemory + "); nothing was written. Give it more memory "
+                    + "(SPARKMC_JAVA_OPTS=-Xmx8g locally, --executor-memory on a cluster) or less work per task (more "
+                    + "--partitions; fewer particles, chains or draws a task)";
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof CheckpointLease.Conflict) {
                 return t.getMessage();
@@ -48,6 +56,23 @@ final class EnvironmentFailures {
                 return "no space left on device while writing" + where(e, places) + "; nothing was written there and an "
                         + "output it was to replace is intact (free space there, or choose another --out, "
                         + "--checkpoint or spark.local.dir)";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * What ran out, for a failure caused by an {@code OutOfMemoryError}, in a task on an executor (Spark's job
+     * failure names it in its message) or in this JVM; null for any other failure.
+     */
+    static String outOfMemory(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof OutOfMemoryError) {
+                return t.getMessage() == null ? "OutOfMemoryError" : t.getMessage();
+            }
+            Matcher m = t.getMessage() == null ? null : OUT_OF_MEMORY.matcher(t.getMessage());
+            if (m != null && m.find()) {
+                return m.group(1).strip();
             }
         }
         return null;

@@ -10,6 +10,11 @@ public final class ExitCode {
     public static final int BAD_INPUT = 2;
     /** The job finished and wrote its outputs but did not converge, and convergence was required. */
     public static final int NOT_CONVERGED = 3;
+    /**
+     * A task ran out of memory; nothing was written. Spark's own exit code for an {@code OutOfMemoryError}, which it
+     * returns itself when the task ran in the driver's JVM (local mode), and sparkmc when the job failed of it.
+     */
+    public static final int OUT_OF_MEMORY = 52;
 
     private ExitCode() {
     }

@@ -108,8 +108,9 @@ public final class Main implements Callable<Integer> {
     }
 
     /**
-     * Exit 1: one line for a failure of the machine (a full disk), else the error and its stack trace; nothing when
-     * the JVM is shutting down ({@link ShutdownNotice} has said so, and the failure is the shutdown's).
+     * Exit 1: one line for a failure of the machine (a full disk; a task out of memory, exit 52), else the error and
+     * its stack trace; nothing when the JVM is shutting down ({@link ShutdownNotice} has said so, and the failure is
+     * the shutdown's).
      */
     private static int failed(PrintWriter err, CommandLine job, Throwable e) {
         if (ShutdownNotice.inProgress()) {
@@ -119,6 +120,9 @@ public final class Main implements Callable<Integer> {
         String environment = EnvironmentFailures.describe(e, job == null ? null : writtenPlaces(job));
         if (environment != null) {
             err.println(name + ": " + environment);
+            if (EnvironmentFailures.outOfMemory(e) != null) {
+                return ExitCode.OUT_OF_MEMORY;
+            }
         } else {
             err.println(name + " failed: " + e);
             e.printStackTrace(err);

@@ -27,6 +27,24 @@ class EnvironmentFailuresTest {
         assertNull(EnvironmentFailures.describe(new IllegalStateException("a bug"), "--out '/o'"));
     }
 
+    /**
+     * A task out of memory on an executor fails the job with Spark's message quoting the error: one line saying so
+     * (it was the job's exception and its whole trace, exit 1), as for an OutOfMemoryError in this JVM.
+     */
+    @Test
+    void aTaskOutOfMemoryIsOneLine() {
+        Exception spark = new RuntimeException("Job aborted due to stage failure: Task 0 in stage 3.0 failed 4 times, "
+                + "most recent failure: Lost task 0.3 (TID 7) (10.0.0.2 executor 1): java.lang.OutOfMemoryError: Java "
+                + "heap space\n\tat org.sparkmc.core.mcmc.ChainRound.run(ChainRound.java:102)\n");
+        assertEquals("Java heap space", EnvironmentFailures.outOfMemory(spark));
+        assertTrue(EnvironmentFailures.describe(spark, "--out '/o'").startsWith("a task ran out of memory (Java heap "
+                + "space); nothing was written. Give it more memory"), EnvironmentFailures.describe(spark, null));
+        Exception wrapped = new IllegalStateException("round 1", new OutOfMemoryError("Requested array size exceeds "
+                + "VM limit"));
+        assertEquals("Requested array size exceeds VM limit", EnvironmentFailures.outOfMemory(wrapped));
+        assertNull(EnvironmentFailures.outOfMemory(new IllegalStateException("a bug")));
+    }
+
     /** Parquet's writer failing as it creates its file: no message names a path, so the run's options do. */
     @Test
     void aFullDiskNamedByNoMessageNamesTheRunsOutput() {
