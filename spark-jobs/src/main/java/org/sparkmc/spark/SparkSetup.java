@@ -23,7 +23,8 @@ public final class SparkSetup {
     /**
      * The session, started with {@code masterOverride} (--master) as its master if given.
      *
-     * @throws InvalidInputException if Spark refuses the master URL ({@code bogus://x}, {@code local[0]})
+     * @throws InvalidInputException for a master URL Spark cannot use: a {@code local…} one before Spark starts
+     *     ({@code local[0]}), any other when Spark refuses it ({@code bogus://x})
      */
     public static SparkSession session(String appName, String masterOverride) {
         started = true;
@@ -38,7 +39,7 @@ public final class SparkSetup {
             return SparkSession.builder().config(conf).getOrCreate();
         } catch (Exception e) { // Spark's SparkException is checked in Java but thrown undeclared from Scala
             String message = String.valueOf(e.getMessage());
-            if (message.startsWith("Could not parse Master URL") || message.startsWith("Asked to run locally with")) {
+            if (message.startsWith("Could not parse Master URL")) {
                 throw new InvalidInputException((given ? "--master" : "spark.master") + " '" + conf.get("spark.master")
                         + "' is not a master Spark can use (" + message + "); give local[*], local[N] with N ≥ 1, "
                         + "spark://HOST:PORT, yarn or k8s://URL", e);
@@ -56,7 +57,8 @@ public final class SparkSetup {
             return;
         }
         java.util.regex.Matcher m = LOCAL_MASTER.matcher(master);
-        if (!m.matches() || !m.group(1).equals("*") && (m.group(1).length() > 9 || Integer.parseInt(m.group(1)) < 1)) {
+        if (!m.matches() || !m.group(1).equals("*") && (m.group(1).length() > 10
+                || Long.parseLong(m.group(1)) < 1 || Long.parseLong(m.group(1)) > Integer.MAX_VALUE)) {
             throw new InvalidInputException((given ? "--master" : "spark.master") + " '" + master + "' is not a "
                     + "master Spark can use; give local[*], local[N] with N ≥ 1, spark://HOST:PORT, yarn or k8s://URL");
         }

@@ -145,7 +145,7 @@ public final class ModelParameters implements Serializable {
             for (int i = 0; i < out.length; i++) {
                 if (!(list.get(i) instanceof Number n)) {
                     throw new InvalidInputException(where(name) + ": '" + name + "[" + (i + 1) + "]' must be a "
-                            + "number but is " + list.get(i));
+                            + "number but is " + shown(list.get(i)));
                 }
                 out[i] = n.doubleValue();
             }
@@ -180,7 +180,7 @@ public final class ModelParameters implements Serializable {
             for (int j = 0; j < out[i].length; j++) {
                 if (!(row.get(j) instanceof Number x)) {
                     throw new InvalidInputException(where(name) + ": '" + name + "[" + (i + 1) + "][" + (j + 1)
-                            + "]' must be a number but is " + row.get(j));
+                            + "]' must be a number but is " + shown(row.get(j)));
                 }
                 out[i][j] = x.doubleValue();
             }
@@ -200,7 +200,12 @@ public final class ModelParameters implements Serializable {
 
     private InvalidInputException wrongType(String name, String expected, Object actual) {
         return new InvalidInputException(where(name) + ": model parameter '" + name + "' must be " + expected
-                + " but is " + (actual instanceof String ? "the text '" + actual + "'" : "'" + actual + "'"));
+                + " but is " + shown(actual));
+    }
+
+    /** A value as a message shows it: quoted, and called text when it is a string ("the text '5'" is no number). */
+    private static String shown(Object value) {
+        return value instanceof String ? "the text '" + value + "'" : "'" + value + "'";
     }
 
     /** The source, after where {@code name}'s value was given when that is known. */

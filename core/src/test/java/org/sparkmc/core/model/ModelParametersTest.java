@@ -75,7 +75,7 @@ class ModelParametersTest {
     void aRaggedOrMalformedMatrixIsRefusedNamingTheRowOrElement() {
         assertRefused(List.of(List.of(1, 2), List.of(3)), "data.json: row 2 of 'X' has 1 values but row 1 has 2");
         assertRefused(List.of(List.of(1, 2), 3), "data.json: row 2 of 'X' must be a list of numbers but is 3");
-        assertRefused(List.of(List.of(1, "a")), "data.json: 'X[1][2]' must be a number but is a");
+        assertRefused(List.of(List.of(1, "a")), "data.json: 'X[1][2]' must be a number but is the text 'a'");
         assertRefused(List.of(), "data.json: model parameter 'X' must be a matrix as a non-empty list of rows");
         assertRefused(7, "data.json: model parameter 'X' must be a matrix as a non-empty list of rows");
         InvalidInputException missing = assertThrows(InvalidInputException.class,

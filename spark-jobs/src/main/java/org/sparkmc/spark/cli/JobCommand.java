@@ -80,9 +80,9 @@ public abstract class JobCommand implements Callable<Integer> {
      * options (a value that parses as a number is one, a value in brackets a list as HOCON reads it in the config
      * file, e.g. {@code --param 'F=[[1, 1], [0, 1]]'}, otherwise text).
      *
-     * @throws InvalidInputException for a value in brackets that is no HOCON list, or holds two lists side by side
-     *     on one line ({@code [[1, 1] [0, 1]]}, which HOCON would join into one) or a word after a list
-     *     ({@code [1] x}, which HOCON would drop), naming the option
+     * @throws InvalidInputException for a {@code --param} key given twice, a value in brackets that is no HOCON list,
+     *     or one that holds two lists side by side on one line ({@code [[1, 1] [0, 1]]}, which HOCON would join into
+     *     one) or a word after a list ({@code [1] x}, which HOCON would drop), naming the option
      */
     protected Map<String, Object> modelParams(Map<String, String> overrides) {
         refuseAParamGivenTwice();
@@ -96,6 +96,9 @@ public abstract class JobCommand implements Callable<Integer> {
      * option is an error.
      */
     private void refuseAParamGivenTwice() {
+        if (spec == null) { // a command built without picocli (a unit test of its parsing) has no command line
+            return;
+        }
         var param = spec.commandLine().getParseResult().matchedOption("--param");
         if (param == null) {
             return;
@@ -149,16 +152,15 @@ public abstract class JobCommand implements Callable<Integer> {
      * @throws InvalidInputException naming each such key, where it was given, and the keys the model took
      */
     protected void checkModelParamsRead(String model, ModelParameters built, Map<String, String> overrides) {
-        Set<String> given = new TreeSet<>(configFile.block(MODEL_PARAMS).keySet());
-        given.addAll(overrides.keySet());
+        Map<String, String> origins = modelParamOrigins(overrides);
+        Set<String> given = new TreeSet<>(origins.keySet());
         given.removeAll(built.consulted());
         if (given.isEmpty()) {
             return;
         }
         List<String> named = new ArrayList<>();
         for (String key : given) {
-            named.add("'" + key + "' (" + (overrides.containsKey(key) ? "--param " + key + "=" + overrides.get(key)
-                    : configFile.describeBlockKey(MODEL_PARAMS, key)) + ")");
+            named.add("'" + key + "' (" + origins.get(key) + ")");
         }
         Set<String> takes = built.consulted();
         // "with these settings": a model may leave a parameter unread when another one makes it moot (gmm reads n

@@ -210,6 +210,10 @@ public final class ConsensusCommand extends JobCommand {
             throw new InvalidInputException("--model must be class:com.example.MyLikelihood (a RowLikelihood), is '"
                     + model + "'; the built-in models are chosen with --family");
         }
+        if (given("--sigma-prior-scale")) { // a user's likelihood sets its own priors
+            throw new InvalidInputException("--sigma-prior-scale is the prior scale of the gaussian family's σ; a "
+                    + "--model class sets its own priors: drop the option");
+        }
         String className = model.substring(CLASS_PREFIX.length()).trim();
         Class<? extends RowLikelihood> type = UserClasses.load("model", className, RowLikelihood.class,
                 " (add its jar with --classpath)");

@@ -77,8 +77,9 @@ final class CsvLines {
                                 + "has " + fields.length + " fields, the header " + headerFields + ")");
                     }
                     String value = fields[positions[k]];
-                    if (value != null && value.indexOf('\uFFFD') >= 0) {
-                        return notUtf8(where, " (in column '" + names.get(k) + "')", line);
+                    if (value != null && value.indexOf('\uFFFD') >= 0) { // which byte of the line: not told apart
+                        return new InvalidInputException(where + ", column '" + names.get(k) + "': value '" + value
+                                + "' has a byte that is not UTF-8; " + CONVERT);
                     }
                     try {
                         GlmTable.checked(value == null || value.isEmpty() ? null : value, k, names.get(k),
@@ -134,7 +135,7 @@ final class CsvLines {
      * is not blank.
      *
      * @throws org.sparkmc.core.InvalidInputException if its name and its first bytes disagree about gzip, or the header
-     *         does not parse
+     *         does not parse or holds a byte that is not UTF-8
      * @throws IOException           the content's failure (data that break off, a damaged gzip stream)
      * @throws StorageFailure        the file system's
      */
@@ -171,8 +172,11 @@ final class CsvLines {
     private static InvalidInputException notUtf8(String where, String what, String line) {
         int at = line.indexOf('\uFFFD');
         return at < 0 ? null : new InvalidInputException(where + " column " + (at + 1) + what + ": a byte that is not "
-                + "UTF-8; sparkmc reads text as UTF-8: convert the file (e.g. iconv -f latin1 -t utf-8)");
+                + "UTF-8; " + CONVERT);
     }
+
+    private static final String CONVERT = "sparkmc reads text as UTF-8: convert the file (e.g. iconv -f latin1 -t "
+            + "utf-8)";
 
     /** The fields of a header line; a line Spark's parser refuses (more than 20,480 fields) is bad input. */
     private static String[] headerFields(Path file, long number, String line) {

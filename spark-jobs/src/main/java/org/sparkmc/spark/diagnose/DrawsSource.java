@@ -59,12 +59,13 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
 
     /**
      * Finds the inputs' files and their format ({@code auto}: from the files), and a text format's files and header,
-     * with Hadoop's file system alone, so that a missing input, an unknown format, a directory without draws or a
-     * header that names no parameters is refused before Spark starts.
+     * with Hadoop's file system alone, so that a missing input, an input given twice, an unknown format, a directory
+     * without draws, a file read as Parquet that is not, or a header that names no parameters is refused before Spark
+     * starts.
      */
     public static Located locate(List<String> inputs, String format, Configuration hadoop) {
         Require.oneOf(format, List.of("auto", "parquet", "cmdstan", "csv"), "--format");
-        List<FileStatus> matches = chainsOutputs(expand(inputs, hadoop), format, hadoop);
+        List<FileStatus> matches = onceEach(chainsOutputs(expand(inputs, hadoop), format, hadoop));
         String told = format.equals("auto") ? detect(matches, hadoop) : format;
         if (told.equals("parquet")) {
             refuseWhatIsNotParquet(matches, hadoop);
@@ -99,12 +100,15 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         }
     }
 
-    private static List<FileStatus> expand(List<String> inputs, Configuration hadoop) {
+    /** A file or directory an input names, and that input as given. */
+    private record Match(FileStatus status, String input) {
+    }
+
+    private static List<Match> expand(List<String> inputs, Configuration hadoop) {
         if (inputs.isEmpty()) {
             throw new InvalidInputException("no input given: name Parquet draws, CmdStan CSV files or a CSV file");
         }
-        List<FileStatus> all = new ArrayList<>();
-        Map<Path, String> givenAs = new HashMap<>();
+        List<Match> all = new ArrayList<>();
         for (String input : inputs) {
             try {
                 Path path = UserPaths.path("input", input);
@@ -114,15 +118,9 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                             + (UserPaths.isPattern(input) ? "; names starting with _ or . are left out)" : ")"));
                 }
                 Arrays.sort(found, Comparator.comparing(f -> f.getPath().toString()));
-                for (FileStatus f : found) { // told before Spark reads the chains in both and finds them twice
-                    String earlier = givenAs.putIfAbsent(f.getPath(), input);
-                    if (earlier != null) {
-                        throw new InvalidInputException("input " + f.getPath() + " is given twice ("
-                                + (earlier.equals(input) ? "as '" + input + "' both times"
-                                    : "by '" + earlier + "' and by '" + input + "'") + "); name each input once");
-                    }
+                for (FileStatus f : found) {
+                    all.add(new Match(f, input));
                 }
-                all.addAll(Arrays.asList(found));
             } catch (IOException e) {
                 throw unreadable(input, e);
             }
@@ -134,9 +132,10 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
      * A chains job's output directory (it holds {@code draws.parquet} beside summary.json and the rest) stands for
      * its draws.parquet; asked to read it as text, it is refused, naming what to pass instead.
      */
-    private static List<FileStatus> chainsOutputs(List<FileStatus> matches, String format, Configuration hadoop) {
-        List<FileStatus> resolved = new ArrayList<>();
-        for (FileStatus f : matches) {
+    private static List<Match> chainsOutputs(List<Match> matches, String format, Configuration hadoop) {
+        List<Match> resolved = new ArrayList<>();
+        for (Match given : matches) {
+            FileStatus f = given.status();
             Path draws = new Path(f.getPath(), CHAINS_DRAWS);
             try {
                 FileSystem fs = f.getPath().getFileSystem(hadoop);
@@ -145,19 +144,38 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                 FileStatus drawsStatus = f.isDirectory() ? StorageFailure.statusIfAny(fs, draws) : null;
                 Path summary = new Path(f.getPath(), "summary.json");
                 if (drawsStatus == null || StorageFailure.statusIfAny(fs, summary) == null) {
-                    resolved.add(f);
+                    resolved.add(given);
                 } else if (format.equals("cmdstan") || format.equals("csv")) {
                     throw new InvalidInputException(f.getPath() + " is a chains job output: diagnose its "
                             + CHAINS_DRAWS + " (--format auto or parquet), or its cmdstan directory if the run wrote "
                             + "one (--cmdstan-csv)");
                 } else {
-                    resolved.add(drawsStatus);
+                    resolved.add(new Match(drawsStatus, given.input()));
                 }
             } catch (IOException e) {
                 throw unreadable(f.getPath(), e);
             }
         }
         return resolved;
+    }
+
+    /**
+     * The matches, each file or directory once: one given twice (by name, by a glob that also matches it, or as a
+     * chains output and its draws.parquet) is refused before Spark reads its chains twice and finds them so.
+     */
+    private static List<FileStatus> onceEach(List<Match> matches) {
+        Map<Path, String> givenAs = new HashMap<>();
+        List<FileStatus> once = new ArrayList<>();
+        for (Match m : matches) {
+            String earlier = givenAs.putIfAbsent(m.status().getPath(), m.input());
+            if (earlier != null) {
+                throw new InvalidInputException("input " + m.status().getPath() + " is given twice ("
+                        + (earlier.equals(m.input()) ? "as '" + m.input() + "' both times"
+                            : "by '" + earlier + "' and by '" + m.input() + "'") + "); name each input once");
+            }
+            once.add(m.status());
+        }
+        return once;
     }
 
     /**
@@ -193,8 +211,8 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
             try {
                 if (f.isFile() && !startsWithParquetMagic(f.getPath().getFileSystem(hadoop), f)) {
                     throw new InvalidInputException("input " + f.getPath() + " is not readable Parquet: it does not "
-                            + "begin with Parquet's bytes PAR1; for CSV draws give --format cmdstan or csv, or leave "
-                            + "--format auto");
+                            + "begin with Parquet's bytes PAR1; for CSV draws give --format cmdstan or csv"
+                            + (f.getPath().getName().endsWith(".parquet") ? " (or name the file .csv)" : ""));
                 }
             } catch (IOException e) { // not there any more, or not ours to read
                 throw unreadable(f.getPath(), e);
@@ -207,10 +225,11 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         if (file.getLen() < magic.length) {
             return false;
         }
-        try (var in = fs.open(file.getPath())) {
-            in.readFully(0, magic);
+        try (var in = StorageFailure.open(fs, file.getPath())) {
+            in.readFully(magic);
         }
-        return Arrays.equals(magic, "PAR1".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        String start = new String(magic, java.nio.charset.StandardCharsets.US_ASCII);
+        return start.equals("PAR1") || start.equals("PARE"); // PARE: a file whose footer is encrypted
     }
 
     /** Whether {@code dir} or a subdirectory holds a .parquet file (hidden names, {@code _…} and {@code .…}, aside). */

@@ -201,7 +201,7 @@ public class BadInputTest extends SparkTestBase {
                 "--out", tmp.resolve("out").toString());
         assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
         assertTrue(r.err.contains(data + ":4: model 'eight_schools_noncentered' with data " + data + ": 'sigma[6]' "
-                + "must be a number but is abc"), r.err);
+                + "must be a number but is the text 'abc'"), r.err);
         assertFalse(Files.exists(tmp.resolve("out")));
     }
 

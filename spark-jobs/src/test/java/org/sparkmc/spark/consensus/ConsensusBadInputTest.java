@@ -140,7 +140,8 @@ class ConsensusBadInputTest extends SparkTestBase {
                 "latin-header.csv line 1 column 7 (the header): a byte that is not UTF-8");
         Path value = Files.write(tmp.resolve("latin-value.csv"),
                 "y,x1,x2\n1,0.5,1\n0,0.1,2\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
-        assertBad(run(value.toString()), "latin-value.csv line 3 column 8 (in column 'x2'): a byte that is not UTF-8");
+        assertBad(run(value.toString()), "latin-value.csv line 3, column 'x2': value '2\uFFFD' has a byte that is not "
+                + "UTF-8; sparkmc reads text as UTF-8");
     }
 
     /** A row with fewer fields than the header lacks the columns at its end: its line and the first of them. */
@@ -360,6 +361,8 @@ class ConsensusBadInputTest extends SparkTestBase {
                 + "prior scale of the gaussian family's σ; the logistic family has no σ: drop the option");
         Path sigma = Files.writeString(tmp.resolve("sigma.conf"), "sigma-prior-scale = 3\n");
         assertBad(run(csv.toString(), "--conf", sigma.toString()), "the logistic family has no σ");
+        assertBad(run(csv.toString(), "--model", "class:org.sparkmc.spark.consensus.UnitNoiseLinearLikelihood",
+                "--sigma-prior-scale", "3"), "a --model class sets its own priors: drop the option");
         // an empty list in a config file ("no column ''") or an empty name on the command line
         Path conf = Files.writeString(tmp.resolve("empty.conf"), "features = []\n");
         assertBad(run(csv.toString(), "--conf", conf.toString()), "--features names an empty column ('')");

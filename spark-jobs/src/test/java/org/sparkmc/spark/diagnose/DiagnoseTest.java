@@ -402,6 +402,19 @@ class DiagnoseTest extends SparkTestBase {
         assertEquals(List.of("a", "b"), s.get("parameters").findValuesAsText("name"));
     }
 
+    /** A chains job's output and its own draws.parquet are one input given twice, refused before Spark reads it. */
+    @Test
+    void chainsOutputBesideItsDrawsIsGivenTwice() throws IOException {
+        Path job = chainsOutputDirectory();
+        Path out = tmp.resolve("o");
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose", job.toString(),
+                job.resolve("draws.parquet").toString(), "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("draws.parquet is given twice (by '" + job + "' and by '"
+                + job.resolve("draws.parquet") + "')"), r.err());
+        assertFalse(Files.exists(out));
+    }
+
     /** Forcing a text format on a chains job's output directory names what to pass instead of reading summary.csv. */
     @Test
     void chainsOutputDirectoryAsTextExitsTwo() throws IOException {

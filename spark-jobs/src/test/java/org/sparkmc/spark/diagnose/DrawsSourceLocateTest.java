@@ -52,7 +52,8 @@ class DrawsSourceLocateTest {
         assertTrue(forced.startsWith("input file:" + plain + " is not readable Parquet: it does not begin with "
                 + "Parquet's bytes PAR1"), forced);
         Path named = Files.copy(plain, tmp.resolve("draws.parquet"));
-        assertTrue(refused(named.toString(), "auto").contains("is not readable Parquet"));
+        assertTrue(refused(named.toString(), "auto").endsWith("for CSV draws give --format cmdstan or csv (or name the "
+                + "file .csv)"), refused(named.toString(), "auto"));
     }
 
     /** The same file twice was refused only after Spark had read both ("chain 1 appears in both X and X"). */
