@@ -102,7 +102,14 @@ public final class BnJob {
                 se[s] = f.sd() == 0 ? 0 : f.mcseMean();
                 ess[s] = f.essMean();
                 rhat[s] = f.rhat();
-                List<String> why = thresholds.failures(f);
+                List<String> why = new ArrayList<>(thresholds.failures(f));
+                if (Double.isNaN(f.rhat())) {
+                    // Constant in every draw of every chain: R-hat and ESS are undefined, which diagnose lets pass
+                    // (a constant quantity of a model); for a state's indicator it mostly means a chain that never
+                    // visited it, or never left it (P(TRUE) = 0 ± 0 against an exact 0.05 passed as "converged").
+                    why.add("the same in every draw of every chain (a state never visited, or never left; fine only "
+                            + "if the evidence makes it impossible or certain)");
+                }
                 if (!why.isEmpty()) {
                     failing.put(f.name(), why);
                 }

@@ -234,6 +234,22 @@ class BnJobTest extends SparkTestBase {
         assertTrue(w.contains("bulk ESS ") && w.contains(" < 1000000"), w);
     }
 
+    /**
+     * An indicator the same in every draw of every chain has no R-hat or ESS; such a run was reported converged, with
+     * P(LVFAILURE = TRUE) = 0 ± 0 against an exact 0.05 (300 draws: 15 TRUE expected). It is not converged now.
+     */
+    @Test
+    void anIndicatorThatNeverVariedIsNotConverged() throws Exception {
+        JsonNode[] summaries = new JsonNode[1];
+        List<String> warnings = LoggedLines.of(BnJob.class, org.apache.logging.log4j.Level.WARN,
+                () -> summaries[0] = BnRuns.run(tmp.resolve("stuck"), "--method", "gibbs", "--query", "LVFAILURE",
+                        "--chains", "2", "--warmup", "10", "--draws", "150", "--round-size", "100"));
+        assertFalse(summaries[0].get("converged").asBoolean(), summaries[0].toString());
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("LVFAILURE=TRUE: the same in every draw of every chain (a state never "
+                + "visited, or never left"), warnings.get(0));
+    }
+
     @Test
     void exactMethodRunsVariableEliminationOnly() throws Exception {
         JsonNode summary = BnRuns.run(tmp.resolve("exact"), "--method", "exact", "--evidence", "CO=LOW,BP=HIGH",
