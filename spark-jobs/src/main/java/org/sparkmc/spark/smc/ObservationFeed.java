@@ -178,6 +178,10 @@ public final class ObservationFeed {
                 return null;
             }
             if (follow.idleTimeoutSeconds() > 0 && (System.nanoTime() - idleSince) / 1e9 >= follow.idleTimeoutSeconds()) {
+                if (processed == 0) { // a run of no step was committed as a result, with exit 0
+                    throw new InvalidInputException("no batch file arrived in '" + location + "' within --idle-timeout "
+                            + follow.idleTimeoutSeconds() + " s (names starting with '.' or '_' are ignored)");
+                }
                 LOG.warn("smc: no new batch in {} for {} s and no {} marker; ending the stream", location,
                         follow.idleTimeoutSeconds(), END_MARKER);
                 ended = true;

@@ -176,6 +176,12 @@ public final class SmcCommand extends JobCommand {
         if (columns != null && !columns.isBlank()) {
             csv = csv.withValueColumns(Arrays.stream(columns.split(",")).map(String::trim).toList());
         }
+        for (String followOnly : List.of("--poll-seconds", "--idle-timeout")) {
+            if (!follow && given(followOnly)) { // as a save cadence without --checkpoint: said, not refused
+                org.slf4j.LoggerFactory.getLogger(SmcCommand.class).warn("{} has no effect without --follow",
+                        followOnly);
+            }
+        }
         ObservationFeed feed = ObservationFeed.open(data, csv,
                 new ObservationFeed.Follow(follow, pollSeconds, idleTimeout),
                 smcModel.model().observationDimension(), SparkSetup.hadoopConfiguration());

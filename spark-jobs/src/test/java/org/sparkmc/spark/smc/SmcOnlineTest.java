@@ -116,6 +116,18 @@ class SmcOnlineTest extends SparkTestBase {
         assertTrue(!Files.exists(out));
     }
 
+    /** A followed directory where no batch arrives before the idle timeout: no step ran, which was exit 0 and an output. */
+    @Test
+    void noBatchBeforeTheIdleTimeoutExitsTwo() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("empty"));
+        Path out = tmp.resolve("empty-out");
+        BadInputTest.Result r = BadInputTest.runCapturing(concat(RUN, "--data", dir.toString(), "--follow",
+                "--poll-seconds", "0.2", "--idle-timeout", "1", "--out", out.toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("no batch file arrived in '" + dir + "' within --idle-timeout 1.0 s"), r.err());
+        assertTrue(!Files.exists(out));
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
