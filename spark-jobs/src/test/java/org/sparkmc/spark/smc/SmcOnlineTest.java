@@ -116,7 +116,7 @@ class SmcOnlineTest extends SparkTestBase {
         assertTrue(!Files.exists(out));
     }
 
-    /** A followed directory where no batch arrives before the idle timeout: no step ran, which was exit 0 and an output. */
+    /** A followed directory where no batch arrives before the idle timeout: no step ran, once exit 0 and an output. */
     @Test
     void noBatchBeforeTheIdleTimeoutExitsTwo() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("empty"));
