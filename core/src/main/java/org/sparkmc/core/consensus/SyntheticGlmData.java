@@ -71,7 +71,7 @@ public final class SyntheticGlmData implements java.io.Serializable {
             long blockEnd = Math.min(blockStart + ROWS_PER_STREAM, end);
             Rng rng = streams.rng(STREAM, block);
             for (long r = blockStart; r < blockEnd; r++) {
-                double y = nextRow(rng, x);
+                double y = nextRow(rng, x, r);
                 if (r >= first) {
                     int i = (int) (r - first);
                     System.arraycopy(x, 0, features, i * p, p);
@@ -90,12 +90,30 @@ public final class SyntheticGlmData implements java.io.Serializable {
         return new Rows(features, responses);
     }
 
-    /** A row's features (into x) and its response, from the stream. */
-    private double nextRow(Rng rng, double[] x) {
+    /**
+     * A row's features (into x) and its response, from the stream.
+     *
+     * @throws InvalidInputException when the true parameters give row {@code row} a response the model cannot draw
+     *     or a table cannot hold (a Poisson mean beyond the sampler's range, a Gaussian response beyond ±1.8e308):
+     *     such rows failed as a task's crash, or were written as ±Infinity and NaN
+     */
+    private double nextRow(Rng rng, double[] x, long row) {
         for (int j = 0; j < x.length; j++) {
             x[j] = j == 0 && intercept ? 1 : rng.normal();
         }
-        return glm.sampleResponse(glm.linearPredictor(x, 0, truth), truth, rng);
+        double eta = glm.linearPredictor(x, 0, truth);
+        double y;
+        try {
+            y = glm.sampleResponse(eta, truth, rng);
+        } catch (IllegalArgumentException e) { // Commons RNG's Poisson sampler: a mean beyond its range
+            y = Double.NaN;
+        }
+        if (!glm.inSupport(y)) {
+            throw new InvalidInputException("synthetic " + glm.name() + " data: row " + (row + 1) + " has the linear "
+                    + "predictor " + eta + ", whose response cannot be drawn as a finite " + glm.name() + " value; "
+                    + "give smaller true coefficients (or, gaussian, a smaller sigma)");
+        }
+        return y;
     }
 
     /**

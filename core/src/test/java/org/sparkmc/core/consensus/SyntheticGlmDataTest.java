@@ -40,6 +40,29 @@ class SyntheticGlmDataTest {
     }
 
     /**
+     * True coefficients whose rows the model cannot draw are refused naming the row: a Poisson mean e^22 beyond the
+     * sampler's range (a task crashed with "mean not within closed range"), and Gaussian responses beyond ±1.8e308
+     * (written as ±Infinity and NaN, which consensus then refused).
+     */
+    @Test
+    void rowsTheModelCannotDrawAreRefused() {
+        SyntheticGlmData poisson = new SyntheticGlmData(new PoissonGlm(Glm.coefficientNames(2)), new double[] {22, 1},
+                true, new RandomStreams(5));
+        String p = org.junit.jupiter.api.Assertions.assertThrows(org.sparkmc.core.InvalidInputException.class,
+                () -> poisson.rows(0, 100)).getMessage();
+        assertTrue(p.startsWith("synthetic poisson data: row ") && p.contains("cannot be drawn as a finite poisson "
+                + "value; give smaller true coefficients"), p);
+        SyntheticGlmData gaussian = new SyntheticGlmData(GaussianGlm.withUnknownSd(Glm.coefficientNames(2), 1),
+                new double[] {1e308, 1e308, 0}, true, new RandomStreams(5));
+        String g = org.junit.jupiter.api.Assertions.assertThrows(org.sparkmc.core.InvalidInputException.class,
+                () -> gaussian.rows(0, 100)).getMessage();
+        assertTrue(g.startsWith("synthetic gaussian data: row "), g);
+        // the ordinary sizes still draw
+        assertEquals(100, new SyntheticGlmData(new PoissonGlm(Glm.coefficientNames(2)), new double[] {10, 1}, true,
+                new RandomStreams(5)).rows(0, 100).responses().length);
+    }
+
+    /**
      * Least squares on 10^5 rows of the Gaussian linear model (σ = e^0 = 1) recovers β: each estimate has sd about
      * σ/√n = 0.0032, and the tolerance is 0.02 (over 6 sds: false-failure rate below 1e-8 for the four).
      */

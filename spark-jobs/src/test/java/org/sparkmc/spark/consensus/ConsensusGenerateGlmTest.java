@@ -21,6 +21,19 @@ class ConsensusGenerateGlmTest extends SparkTestBase {
     @TempDir
     Path tmp;
 
+    /** Coefficients whose rows cannot be drawn end in exit 2 and one line, not a task's crash (exit 1, 500 lines). */
+    @Test
+    void rowsTheModelCannotDrawExitTwo() {
+        Path out = tmp.resolve("overflow");
+        org.sparkmc.spark.cli.BadInputTest.Result r = org.sparkmc.spark.cli.BadInputTest.runCapturing("generate-glm",
+                "--rows", "1000", "--family", "poisson", "--features", "2", "--coefficients", "22,1", "--out",
+                out.toString());
+        assertEquals(org.sparkmc.spark.cli.ExitCode.BAD_INPUT, r.code(), r.err());
+        org.junit.jupiter.api.Assertions.assertTrue(r.err().contains("synthetic poisson data: row ")
+                && !r.err().contains("\tat "), r.err());
+        org.junit.jupiter.api.Assertions.assertFalse(Files.exists(out));
+    }
+
     @Test
     void theRowsDoNotDependOnThePartitions() throws Exception {
         String[] options = {"--rows", "10000", "--features", "3", "--seed", "5", "--family", "poisson"};
