@@ -402,9 +402,19 @@ public final class CheckpointStates {
     static String settingsDifference(String saved, String now) {
         java.util.Map<String, String> a = settings(saved);
         java.util.Map<String, String> b = settings(now);
+        java.util.Set<String> onlyThere = new java.util.TreeSet<>(a.keySet());
+        onlyThere.removeAll(b.keySet());
+        java.util.Set<String> onlyHere = new java.util.TreeSet<>(b.keySet());
+        onlyHere.removeAll(a.keySet());
+        if (2 * onlyHere.size() > b.size()) { // most of this run's settings are unknown there: another job's state
+            return "it holds another job's state: it has the settings " + String.join(", ", onlyThere)
+                    + ", this job has " + String.join(", ", onlyHere);
+        }
         List<String> out = new java.util.ArrayList<>();
         for (String key : differingKeys(saved, now)) {
-            out.add(key + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now " + b.getOrDefault(key, "(none)"));
+            out.add(key + (key.equals("params-sha256") ? " (a digest of the model's parameters and data file: one of "
+                    + "them changed)" : "") + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now "
+                    + b.getOrDefault(key, "(none)"));
         }
         return out.isEmpty() ? "checkpoint " + saved + ", now " + now : String.join("; ", out);
     }

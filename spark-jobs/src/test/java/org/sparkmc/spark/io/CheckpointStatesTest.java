@@ -200,6 +200,14 @@ class CheckpointStatesTest {
         assertEquals("kernel: checkpoint cycle(rwm, slice), now rwm; seed: checkpoint 1, now (none)",
                 CheckpointStates.settingsDifference("model=a kernel=cycle(rwm, slice) seed=1 chains=4",
                         "model=a kernel=rwm chains=4"));
+        // The digest of a model's parameters and data says what it stands for (it was a bare "params-sha256").
+        assertEquals("params-sha256 (a digest of the model's parameters and data file: one of them changed): "
+                + "checkpoint 0f, now 1e", CheckpointStates.settingsDifference("model=a params-sha256=0f seed=1",
+                        "model=a params-sha256=1e seed=1"));
+        // Another job's checkpoint: which settings each side has (it listed every setting, "(none)" on one side).
+        assertEquals("it holds another job's state: it has the settings particles, resampling, this job has chains, "
+                + "round-size, topics", CheckpointStates.settingsDifference("settings-form=2 seed=1 particles=100 "
+                        + "resampling=systematic", "settings-form=2 seed=1 chains=4 round-size=100 topics=5"));
 
         Path state = dir.resolve("state-00007.json");
         Files.writeString(state, Files.readString(state).replace("\"n\":7", "\"n\":8"));
