@@ -174,7 +174,13 @@ public final class ChainsCommand extends JobCommand {
             ChainsCheckpoint store = checkpoint.dir() == null ? null
                     : new ChainsCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration(), kernelInstance);
             if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts
-                store.loadForResume(checked.fingerprint(), checked.warmupRounds() + 1);
+                ChainsCheckpoint.Saved saved = store.loadForResume(checked.fingerprint(), checked.warmupRounds() + 1);
+                int sampled = saved == null ? 0 : saved.round() - checked.warmupRounds();
+                if (sampled > checked.maxRounds()) { // it committed them all, more than asked for, without a word
+                    throw new InvalidInputException("checkpoint " + checkpoint.dir() + " holds " + sampled
+                            + " sampling rounds: --max-rounds must be at least " + sampled + " to resume it, is "
+                            + checked.maxRounds() + " (a resumed run keeps every round it has)");
+                }
             }
             SparkSession spark = outputOptions.session("sparkmc chains");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());

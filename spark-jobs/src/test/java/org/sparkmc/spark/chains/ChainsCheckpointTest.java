@@ -57,6 +57,11 @@ class ChainsCheckpointTest extends SparkTestBase {
         Path old = copy(checkpoint, tmp.resolve("old"));
         Path older = copy(checkpoint, tmp.resolve("older"));
 
+        // Fewer rounds than the checkpoint holds: it committed them all, more than asked, without a word.
+        assertRefused(run("--max-rounds", "1", "--checkpoint", checkpoint.toString(), "--resume", "--out",
+                tmp.resolve("fewer").toString()), tmp.resolve("fewer"),
+                "holds 2 sampling rounds: --max-rounds must be at least 2 to resume it, is 1");
+
         // (c) A clean resume, on one partition instead of two, finishes as the uninterrupted run did.
         Path resumed = tmp.resolve("resumed");
         BadInputTest.Result r = resume(checkpoint, resumed, "--partitions", "1");
