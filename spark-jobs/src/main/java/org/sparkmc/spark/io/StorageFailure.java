@@ -36,8 +36,11 @@ public final class StorageFailure extends UncheckedIOException {
      */
     public static String reason(IOException cause) {
         String message = cause.getMessage();
-        return message == null || message.isBlank() ? cause.getClass().getSimpleName()
+        String first = message == null || message.isBlank() ? cause.getClass().getSimpleName()
                 : message.strip().lines().findFirst().orElse("");
+        return cause instanceof org.apache.hadoop.fs.ChecksumException ? first + " (the file does not match the "
+                + "hidden .NAME.crc file Hadoop wrote beside it: a file edited since keeps a stale one, so delete the "
+                + ".crc file; otherwise the copy is corrupt)" : first;
     }
 
     /**

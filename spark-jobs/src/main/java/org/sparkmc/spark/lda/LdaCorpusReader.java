@@ -130,7 +130,7 @@ public final class LdaCorpusReader {
         } catch (FileNotFoundException e) {
             throw new InvalidInputException("no such file: " + docword, e);
         } catch (IOException e) {
-            throw new InvalidInputException("cannot read " + docword + ": " + e.getMessage(), e);
+            throw new InvalidInputException("cannot read " + docword + ": " + StorageFailure.reason(e), e);
         }
         String[] words;
         try (Reader in = TextFiles.reader(UserPaths.path("--vocab", vocab), conf)) {
@@ -138,7 +138,7 @@ public final class LdaCorpusReader {
         } catch (FileNotFoundException e) {
             throw new InvalidInputException("no such file: " + vocab, e);
         } catch (IOException e) {
-            throw new InvalidInputException("cannot read " + vocab + ": " + e.getMessage(), e);
+            throw new InvalidInputException("cannot read " + vocab + ": " + StorageFailure.reason(e), e);
         }
         if (header.lines() == 0) {
             throw new InvalidInputException(docword + ": the header says NNZ=0 (no word counts): the corpus has no "

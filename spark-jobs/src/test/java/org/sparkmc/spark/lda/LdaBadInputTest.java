@@ -197,6 +197,27 @@ class LdaBadInputTest extends SparkTestBase {
                 tmp.resolve("out").toString()), Stream.of(options)).toArray(String[]::new);
     }
 
+    /**
+     * A vocabulary Hadoop wrote (with its hidden .crc beside it) and a user edited since: the bare "Checksum error"
+     * now says what it means and what to do.
+     */
+    @Test
+    void anEditedFileBesideAStaleChecksumSaysWhatToDo() throws IOException {
+        String[] args = withCorpus("1\n3\n1\n1 1 2\n");
+        Path vocab = tmp.resolve("vocab.txt");
+        org.apache.hadoop.fs.FileSystem local = org.apache.hadoop.fs.FileSystem.getLocal(
+                new org.apache.hadoop.conf.Configuration());
+        Files.delete(vocab);
+        try (var out = local.create(new org.apache.hadoop.fs.Path(vocab.toString()))) {
+            out.write(VOCAB3.getBytes(StandardCharsets.UTF_8));
+        }
+        assertTrue(Files.exists(tmp.resolve(".vocab.txt.crc")));
+        Files.writeString(vocab, "alpha\nbetA\ngamma\n"); // edited by hand: the .crc is stale
+        assertBadInput(tmp.resolve("out"), args, new String[] {"Checksum error", "the file does not match the hidden "
+                + ".NAME.crc file Hadoop wrote beside it: a file edited since keeps a stale one, so delete the .crc "
+                + "file"});
+    }
+
     @Test
     void vocabularyShorterThanTheHeaderSays() throws IOException {
         assertBadInput(tmp.resolve("out"), withCorpus("1\n4\n1\n1 1 2\n"),
