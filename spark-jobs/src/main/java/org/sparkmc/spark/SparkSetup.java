@@ -57,8 +57,9 @@ public final class SparkSetup {
             return;
         }
         java.util.regex.Matcher m = LOCAL_MASTER.matcher(master);
-        if (!m.matches() || !m.group(1).equals("*") && (m.group(1).length() > 10
-                || Long.parseLong(m.group(1)) < 1 || Long.parseLong(m.group(1)) > Integer.MAX_VALUE)) {
+        long threads = !m.matches() || m.group(1).equals("*") ? 1 : m.group(1).length() > 10 ? 0
+                : Long.parseLong(m.group(1));
+        if (!m.matches() || threads < 1 || threads > Integer.MAX_VALUE) {
             throw new InvalidInputException((given ? "--master" : "spark.master") + " '" + master + "' is not a "
                     + "master Spark can use; give local[*], local[N] with N ≥ 1, spark://HOST:PORT, yarn or k8s://URL");
         }

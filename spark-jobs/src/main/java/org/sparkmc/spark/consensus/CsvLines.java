@@ -23,6 +23,7 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
 import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.TextFiles;
+import org.sparkmc.spark.io.Utf8Lines;
 
 /**
  * A CSV table's files read again on the driver, line by line through Hadoop's FileSystem, to name the line of a bad
@@ -79,7 +80,7 @@ final class CsvLines {
                     String value = fields[positions[k]];
                     if (value != null && value.indexOf('\uFFFD') >= 0) { // which byte of the line: not told apart
                         return new InvalidInputException(where + ", column '" + names.get(k) + "': value '" + value
-                                + "' has a byte that is not UTF-8; " + CONVERT);
+                                + "' has a byte that is not UTF-8; " + Utf8Lines.CONVERT);
                     }
                     try {
                         GlmTable.checked(value == null || value.isEmpty() ? null : value, k, names.get(k),
@@ -152,31 +153,25 @@ final class CsvLines {
                     return new Header(file, header.line(), header.fields(), true);
                 }
                 header = new Header(file, number, headerFields(file, number, line), false);
-                InvalidInputException notUtf8 = notUtf8(file + " line " + number, " (the header)", line);
-                if (notUtf8 != null) {
-                    throw notUtf8;
-                }
+                refuseNotUtf8(file + " line " + number, line);
             }
             return header;
         }
     }
 
     /**
-     * The error for a line holding U+FFFD, which is how the reader decodes a byte that is not UTF-8 (a column name
-     * would otherwise go to the outputs as "x\uFFFD2"), naming its column as {@link org.sparkmc.spark.io.Utf8Lines}
-     * does; null for a line without one.
+     * Refuses a header holding U+FFFD, which is how the reader decodes a byte that is not UTF-8 (a column name would
+     * otherwise go to the outputs as "x\uFFFD2"), naming its column as {@link Utf8Lines} does.
      *
      * @param where "FILE line N"
-     * @param what  what the line or field is, e.g. " (the header)"
      */
-    private static InvalidInputException notUtf8(String where, String what, String line) {
-        int at = line.indexOf('\uFFFD');
-        return at < 0 ? null : new InvalidInputException(where + " column " + (at + 1) + what + ": a byte that is not "
-                + "UTF-8; " + CONVERT);
+    private static void refuseNotUtf8(String where, String header) {
+        int at = header.indexOf('\uFFFD');
+        if (at >= 0) {
+            throw new InvalidInputException(where + " column " + (at + 1) + " (the header): a byte that is not UTF-8; "
+                    + Utf8Lines.CONVERT);
+        }
     }
-
-    private static final String CONVERT = "sparkmc reads text as UTF-8: convert the file (e.g. iconv -f latin1 -t "
-            + "utf-8)";
 
     /** The fields of a header line; a line Spark's parser refuses (more than 20,480 fields) is bad input. */
     private static String[] headerFields(Path file, long number, String line) {

@@ -15,6 +15,9 @@ import org.sparkmc.core.InvalidInputException;
  */
 public final class Utf8Lines {
     private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    /** What every refusal of a byte that is not UTF-8 advises. */
+    public static final String CONVERT = "sparkmc reads text as UTF-8: convert the file (e.g. iconv -f latin1 -t "
+            + "utf-8)";
     private final String file;
     private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -45,7 +48,7 @@ public final class Utf8Lines {
         int at = firstError(bytes, offset, length);
         if (at >= 0) {
             throw new InvalidInputException(String.format("%s line %d column %d: byte 0x%02X (byte %d of the line) is"
-                    + " not UTF-8; sparkmc reads text as UTF-8: convert the file (e.g. iconv -f latin1 -t utf-8)", file,
+                    + " not UTF-8; " + CONVERT, file,
                     line, chars.position() + 1, bytes[at] & 0xff, at - offset + 1));
         }
     }
