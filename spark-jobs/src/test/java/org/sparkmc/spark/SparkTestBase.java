@@ -1,7 +1,11 @@
 package org.sparkmc.spark;
 
 import com.holdenkarau.spark.testing.SharedJavaSparkContext;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.SparkConf;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,5 +42,29 @@ public abstract class SparkTestBase extends SharedJavaSparkContext {
     /** A session on the shared context. */
     protected SparkSession spark() {
         return SparkSession.builder().getOrCreate();
+    }
+
+    /** How many Spark jobs {@code action} started on the shared context (0: whatever it refused, it refused first). */
+    protected int sparkJobs(Runnable action) {
+        AtomicInteger jobs = new AtomicInteger();
+        SparkListener counter = new SparkListener() {
+            @Override
+            public void onJobStart(SparkListenerJobStart job) {
+                jobs.incrementAndGet();
+            }
+        };
+        try {
+            spark().sparkContext().listenerBus().waitUntilEmpty(10_000);
+            spark().sparkContext().addSparkListener(counter);
+            try {
+                action.run();
+                spark().sparkContext().listenerBus().waitUntilEmpty(10_000);
+                return jobs.get();
+            } finally {
+                spark().sparkContext().removeSparkListener(counter);
+            }
+        } catch (TimeoutException e) {
+            throw new AssertionError("Spark's listener bus did not drain in 10 s", e);
+        }
     }
 }

@@ -301,6 +301,19 @@ public final class CheckpointStates {
      * @throws InvalidInputException if the state is corrupt, unreadable or was made with another fingerprint
      */
     public JsonNode loadNewest(String expectedFingerprint) {
+        return loadNewest(expectedFingerprint, false);
+    }
+
+    /**
+     * As {@link #loadNewest}, comparing only the settings {@code partialFingerprint} names: what a run knows before it
+     * reads its data (a fingerprint without its {@code data-…} pairs, say), checked before Spark starts. The run
+     * still loads the state with its whole fingerprint once it has the rest.
+     */
+    public JsonNode loadNewestComparing(String partialFingerprint) {
+        return loadNewest(partialFingerprint, true);
+    }
+
+    private JsonNode loadNewest(String expectedFingerprint, boolean onlyItsSettings) {
         try {
             if (!fs.exists(dir)) {
                 return null;
@@ -332,6 +345,9 @@ public final class CheckpointStates {
                 throw new InvalidInputException("checkpoint " + dir + " was written by an earlier sparkmc (its settings"
                         + " are recorded in an older form this one cannot compare); remove the checkpoint directory to"
                         + " start over");
+            }
+            if (onlyItsSettings) {
+                fingerprint = restricted(fingerprint, settings(expectedFingerprint).keySet());
             }
             if (!fingerprint.equals(expectedFingerprint)) {
                 List<String> keys = differingKeys(fingerprint, expectedFingerprint);
@@ -430,6 +446,17 @@ public final class CheckpointStates {
         keys.addAll(b.keySet());
         keys.removeIf(key -> java.util.Objects.equals(a.get(key), b.get(key)));
         return List.copyOf(keys);
+    }
+
+    /** {@code fingerprint}'s pairs whose keys are in {@code keys}, in its order. */
+    private static String restricted(String fingerprint, java.util.Set<String> keys) {
+        List<String> pairs = new java.util.ArrayList<>();
+        settings(fingerprint).forEach((key, value) -> {
+            if (keys.contains(key)) {
+                pairs.add(key + "=" + value);
+            }
+        });
+        return String.join(" ", pairs);
     }
 
     private static java.util.Map<String, String> settings(String fingerprint) {

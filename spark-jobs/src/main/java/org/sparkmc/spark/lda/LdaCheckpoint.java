@@ -146,6 +146,41 @@ final class LdaCheckpoint {
         }
     }
 
+    /**
+     * Before Spark starts, on {@code --resume}: the newest state checked against the settings known before the corpus
+     * is read ({@link LdaConfig#settingsFingerprint}), and its topics there and Parquet (their footers read), so that
+     * other settings, too few {@code --sweeps} or a damaged checkpoint are refused in a second, before the run reads
+     * the corpus or touches the directory. The corpus is checked against the state once it is read ({@link #load}).
+     */
+    void checkBeforeSpark(LdaConfig config) {
+        JsonNode doc = states.loadNewestComparing(config.settingsFingerprint());
+        if (doc == null) {
+            return;
+        }
+        Path topics = new Path(states.dir(), doc.path("topics").asText());
+        try {
+            if (!states.fileSystem().exists(topics)) {
+                throw new InvalidInputException("checkpoint " + states.dir() + " is incomplete: its topics " + topics
+                        + " are missing; remove the checkpoint directory to start over");
+            }
+            states.checkParquetFooters(topics);
+        } catch (InvalidInputException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw new InvalidInputException("checkpoint " + topics + " cannot be read ("
+                    + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
+        }
+        checkSweeps(doc.path("sweeps").asInt(), config.sweeps());
+    }
+
+    /** Refuses to resume a checkpoint after {@code saved} sweeps with fewer {@code --sweeps} in all. */
+    void checkSweeps(int saved, int sweeps) {
+        if (saved > sweeps) {
+            throw new InvalidInputException("checkpoint in " + states.dir() + " is after sweep " + saved
+                    + ": --sweeps must be at least " + saved + " to resume it, is " + sweeps);
+        }
+    }
+
     /** The newest saved state, verified; null when the directory holds none. */
     Saved load(String expectedFingerprint) {
         JsonNode doc = states.loadNewest(expectedFingerprint);

@@ -224,6 +224,9 @@ public final class LdaCommand extends JobCommand {
         try (AtomicOutput output = outputOptions.open(runPaths().input("--docword", docword).input("--vocab", vocab)
                 .input("--text", text).apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir));
                 ResumeOptions.Claim claim = checkpoint.claim()) {
+            if (checkpoint.resume()) { // other settings or a damaged checkpoint are refused before Spark starts
+                new LdaCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration()).checkBeforeSpark(config);
+            }
             SparkSession spark = outputOptions.session("sparkmc lda");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             if (partitions <= 0) {

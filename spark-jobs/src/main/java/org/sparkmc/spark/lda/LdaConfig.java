@@ -157,8 +157,20 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, @NotInFingerprint in
      * resumes only in that mode with the same synchronisation of the totals.
      */
     public String fingerprint(LdaCorpus corpus, LdaMode resolved) {
-        return Fingerprint.of(this, new Resolved(resolved, resolved == LdaMode.MODEL_PARALLEL ? totalsSync : null),
-                Data.of(corpus));
+        return Fingerprint.of(this, resolved(resolved), Data.of(corpus));
+    }
+
+    /**
+     * The part of {@link #fingerprint} known before the corpus is read: the settings, and the mode when it was given
+     * rather than left to {@code auto} (which resolves by the corpus). A checkpoint made with other settings is
+     * refused with it before Spark starts ({@link org.sparkmc.spark.io.CheckpointStates#loadNewestComparing}).
+     */
+    public String settingsFingerprint() {
+        return mode == LdaMode.AUTO ? Fingerprint.of(this) : Fingerprint.of(this, resolved(mode));
+    }
+
+    private Resolved resolved(LdaMode resolved) {
+        return new Resolved(resolved, resolved == LdaMode.MODEL_PARALLEL ? totalsSync : null);
     }
 
     /**

@@ -91,6 +91,18 @@ public final class LdaJob {
                 config.blocks(), config.partitions(), config.kernel(), config.seed());
         LdaCheckpoint checkpoint = checkpointing.dir() == null ? null
                 : new LdaCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
+        LdaMode mode = resolveMode(training);
+        if (mode == LdaMode.MODEL_PARALLEL) {
+            LOG.info("lda: model-parallel: the topic-word table in {} word slices rotating over the {} blocks, topic "
+                    + "totals synchronised every {}", config.blocks(), config.blocks(),
+                    config.totalsSync().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        }
+        String fingerprint = config.fingerprint(input, mode);
+        LdaCheckpoint.Saved saved = checkpointing.resume() ? checkpoint.load(fingerprint) : null;
+        if (saved != null) {
+            checkpoint.checkSweeps(saved.sweeps(), config.sweeps());
+        }
+        // Only a checkpoint this run resumes is tidied, and before Spark makes its own rdd/<uuid> there.
         int leftovers = checkpoint == null || !checkpointing.resume() ? 0 : checkpoint.deleteLeftovers();
         if (leftovers > 0) {
             LOG.info("lda: deleted {} leftovers of an earlier run killed before its end in {} (lineage cuts, "
@@ -100,19 +112,6 @@ public final class LdaJob {
             sc.setCheckpointDir(checkpointing.lineageDir());
         } else if (checkpoint != null) {
             sc.setCheckpointDir(checkpoint.rddDirectory());
-        }
-        LdaMode mode = resolveMode(training);
-        if (mode == LdaMode.MODEL_PARALLEL) {
-            LOG.info("lda: model-parallel: the topic-word table in {} word slices rotating over the {} blocks, topic "
-                    + "totals synchronised every {}", config.blocks(), config.blocks(),
-                    config.totalsSync().name().toLowerCase(Locale.ROOT).replace('_', '-'));
-        }
-        String fingerprint = config.fingerprint(input, mode);
-        LdaCheckpoint.Saved saved = checkpointing.resume() ? checkpoint.load(fingerprint) : null;
-        if (saved != null && saved.sweeps() > config.sweeps()) {
-            throw new InvalidInputException("checkpoint in " + checkpointing.dir() + " is after sweep "
-                    + saved.sweeps() + ": --sweeps must be at least " + saved.sweeps() + " to resume it, is "
-                    + config.sweeps());
         }
         // Both block sets are built from the input read once: the held-out ones are cached here for the evaluation,
         // the training ones when the sweeps start (lineage cut after the first step), and then the input is released.

@@ -12,12 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -379,24 +375,10 @@ class ConsensusBadInputTest extends SparkTestBase {
      * header or a Parquet schema).
      */
     private BadInputTest.Result beforeSpark(String data, String... options) {
-        AtomicInteger jobs = new AtomicInteger();
-        SparkListener counter = new SparkListener() {
-            @Override
-            public void onJobStart(SparkListenerJobStart job) {
-                jobs.incrementAndGet();
-            }
-        };
-        spark().sparkContext().addSparkListener(counter);
-        try {
-            BadInputTest.Result r = run(data, options);
-            spark().sparkContext().listenerBus().waitUntilEmpty(10_000);
-            assertEquals(0, jobs.get(), "Spark jobs ran before the refusal: " + r.err());
-            return r;
-        } catch (TimeoutException e) {
-            throw new AssertionError("Spark's listener bus did not drain in 10 s", e);
-        } finally {
-            spark().sparkContext().removeSparkListener(counter);
-        }
+        BadInputTest.Result[] r = new BadInputTest.Result[1];
+        int jobs = sparkJobs(() -> r[0] = run(data, options));
+        assertEquals(0, jobs, "Spark jobs ran before the refusal: " + r[0].err());
+        return r[0];
     }
 
     /** {@code text} in UTF-8, gzip-compressed. */

@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -31,13 +27,13 @@ class ParquetDrawsTest extends SparkTestBase {
     Path tmp;
 
     @Test
-    void oneJobLooksAtBothColumnsAndNamesTheFirstFileWithANumberBeyond32Bits() throws TimeoutException {
+    void oneJobLooksAtBothColumnsAndNamesTheFirstFileWithANumberBeyond32Bits() {
         Dataset<Row> fits = read(write("fits", 1, 1, 2, 3));
-        assertEquals(1, jobs(() -> ParquetDraws.checkNumbersFitInts(fits)));
+        assertEquals(1, sparkJobs(() -> ParquetDraws.checkNumbersFitInts(fits)));
 
         Dataset<Row> beyond = read(write("a", 1, 1, 1, 99_999_999_999L), write("b", 99_999_999_998L, 1, 1, 1));
         InvalidInputException[] thrown = new InvalidInputException[1];
-        assertEquals(1, jobs(() -> thrown[0] = assertThrows(InvalidInputException.class,
+        assertEquals(1, sparkJobs(() -> thrown[0] = assertThrows(InvalidInputException.class,
                 () -> ParquetDraws.checkNumbersFitInts(beyond))));
         String message = thrown[0].getMessage();
         assertTrue(message.contains("/a/part-") && message.contains(".parquet: column 'draw' holds 99999999999; chain "
@@ -56,25 +52,5 @@ class ParquetDrawsTest extends SparkTestBase {
 
     private Dataset<Row> read(String... paths) {
         return spark().read().parquet(paths);
-    }
-
-    /** The Spark jobs {@code action} ran. */
-    private int jobs(Runnable action) throws TimeoutException {
-        AtomicInteger jobs = new AtomicInteger();
-        SparkListener counter = new SparkListener() {
-            @Override
-            public void onJobStart(SparkListenerJobStart job) {
-                jobs.incrementAndGet();
-            }
-        };
-        spark().sparkContext().listenerBus().waitUntilEmpty(10_000);
-        spark().sparkContext().addSparkListener(counter);
-        try {
-            action.run();
-            spark().sparkContext().listenerBus().waitUntilEmpty(10_000);
-            return jobs.get();
-        } finally {
-            spark().sparkContext().removeSparkListener(counter);
-        }
     }
 }

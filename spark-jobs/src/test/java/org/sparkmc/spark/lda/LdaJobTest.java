@@ -350,20 +350,66 @@ class LdaJobTest extends SparkTestBase {
                 .toArray(String[]::new);
     }
 
+    /**
+     * A checkpoint made with other settings, resumed with fewer sweeps than it holds, or with its topics missing or
+     * damaged is refused before Spark starts (no Spark job runs; it took a read of the corpus, and a trace of
+     * Spark's for the topics), and the directory is left as it was: an earlier run's leftover lineage cut is kept and
+     * no new one is made. A state file edited by hand is refused as corrupt.
+     */
     @Test
     void corruptOrForeignCheckpointsAreRefused() throws IOException {
         Path checkpoint = tmp.resolve("ckpt");
         assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(tmp.resolve("a"), 2, "--checkpoint", checkpoint.toString())));
-        assertEquals(ExitCode.BAD_INPUT, Main.run(LdaRuns.kos(tmp.resolve("b"), 4, "--checkpoint",
-                checkpoint.toString(), "--resume", "--topics", "12")));
+        Path leftover = Files.createDirectories(checkpoint.resolve("rdd/00000000-0000-0000-0000-000000000000/rdd-3"));
+        List<Path> lineage = listing(checkpoint.resolve("rdd"));
+        assertRefusedBeforeSpark(checkpoint, 4, "was made by a run with other settings (num-topics: checkpoint 10, "
+                + "now 12)", "--topics", "12", "--alpha", "5");
+        assertRefusedBeforeSpark(checkpoint, 4, "was made by a run with other settings (mode: checkpoint broadcast, "
+                + "now model-parallel; totals-sync: checkpoint none, now sweep)", "--mode", "model-parallel");
+        assertRefusedBeforeSpark(checkpoint, 1, "is after sweep 2: --sweeps must be at least 2 to resume it, is 1");
+        Path topics = checkpoint.resolve("topics-00002.parquet");
+        Path part;
+        try (var files = Files.list(topics)) {
+            part = files.filter(p -> p.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+        }
+        Files.writeString(part, "not parquet");
+        Files.deleteIfExists(part.resolveSibling("." + part.getFileName() + ".crc"));
+        assertRefusedBeforeSpark(checkpoint, 4, "topics-00002.parquet cannot be read (");
+        org.apache.commons.io.FileUtils.deleteDirectory(topics.toFile());
+        assertRefusedBeforeSpark(checkpoint, 4, "is incomplete: its topics ");
+        assertTrue(Files.isDirectory(leftover), "an earlier run's lineage cut was deleted by a refused run");
+        assertEquals(lineage, listing(checkpoint.resolve("rdd")), "a refused run changed the lineage directories");
+
         Path state;
         try (var files = Files.list(checkpoint)) {
-            state = files.filter(p -> p.getFileName().toString().matches("state-\\d+\\.json")).findFirst().orElseThrow();
+            state = files.filter(p -> p.getFileName().toString().matches("state-\\d+\\.json")).findFirst()
+                    .orElseThrow();
         }
         Files.writeString(state, Files.readString(state).replace("\"sweeps\":2", "\"sweeps\":3"));
         Files.deleteIfExists(state.resolveSibling("." + state.getFileName() + ".crc"));
-        assertEquals(ExitCode.BAD_INPUT, Main.run(LdaRuns.kos(tmp.resolve("c"), 4, "--checkpoint",
-                checkpoint.toString(), "--resume")));
-        assertTrue(Files.notExists(tmp.resolve("b")) && Files.notExists(tmp.resolve("c")));
+        assertRefusedBeforeSpark(checkpoint, 4, "is corrupt (its SHA-256 does not match its content)");
+    }
+
+    private static List<Path> listing(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.sorted().toList();
+        }
+    }
+
+    /**
+     * Resuming {@code checkpoint} to {@code sweeps} with {@code options} is refused with {@code expected}, before any
+     * Spark job.
+     */
+    private void assertRefusedBeforeSpark(Path checkpoint, int sweeps, String expected, String... options) {
+        Path out = tmp.resolve("refused");
+        List<String> args = new ArrayList<>(List.of(options));
+        args.addAll(List.of("--checkpoint", checkpoint.toString(), "--resume"));
+        BadInputTest.Result[] r = new BadInputTest.Result[1];
+        String[] run = LdaRuns.kos(out, sweeps, args.toArray(String[]::new));
+        int jobs = sparkJobs(() -> r[0] = BadInputTest.runCapturing(run));
+        assertEquals(ExitCode.BAD_INPUT, r[0].code(), r[0].err());
+        assertTrue(r[0].err().contains(expected), r[0].err());
+        assertEquals(0, jobs, "Spark jobs ran before the refusal: " + r[0].err());
+        assertTrue(Files.notExists(out));
     }
 }
