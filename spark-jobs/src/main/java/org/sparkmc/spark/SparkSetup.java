@@ -3,6 +3,7 @@ package org.sparkmc.spark;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
+import org.apache.spark.scheduler.ExternalClusterManager;
 import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
 
@@ -23,8 +24,8 @@ public final class SparkSetup {
     /**
      * The session, started with {@code masterOverride} (--master) as its master if given.
      *
-     * @throws InvalidInputException for a master URL Spark cannot use: a {@code local…} one before Spark starts
-     *     ({@code local[0]}), any other when Spark refuses it ({@code bogus://x})
+     * @throws InvalidInputException for a master URL Spark cannot use, before its context starts ({@code local[0]},
+     *     {@code bogus://x}: {@link #refuseAMasterSparkCannotUse}), or when Spark refuses it
      */
     public static SparkSession session(String appName, String masterOverride) {
         started = true;
@@ -34,36 +35,53 @@ public final class SparkSetup {
             conf.setMaster(masterOverride);
         }
         withDefaults(conf, appName);
-        refuseALocalMasterSparkCannotRun(conf.get("spark.master"), given);
+        refuseAMasterSparkCannotUse(conf.get("spark.master"), given);
         try {
             return SparkSession.builder().config(conf).getOrCreate();
         } catch (Exception e) { // Spark's SparkException is checked in Java but thrown undeclared from Scala
             String message = String.valueOf(e.getMessage());
             if (message.startsWith("Could not parse Master URL")) {
                 throw new InvalidInputException((given ? "--master" : "spark.master") + " '" + conf.get("spark.master")
-                        + "' is not a master Spark can use (" + message + "); give local[*], local[N] with N ≥ 1, "
-                        + "spark://HOST:PORT, yarn or k8s://URL", e);
+                        + "' is not a master Spark can use (" + message + "); " + MASTERS, e);
             }
             throw e;
         }
     }
 
     /**
-     * Refuses a {@code local…} master Spark would refuse ({@code local[0]}, {@code local[x]}) before its context
-     * starts: Spark's own refusal came after some sixty lines of its traces. Other masters are Spark's to judge.
+     * Refuses a master Spark would refuse before its context starts, as Spark sorts them: a {@code local…} one it
+     * cannot run ({@code local[0]}, {@code local[x]}), and any but {@code local…} and {@code spark://…} that no
+     * cluster manager on the class path takes ({@code bogus://x}; {@code yarn} or {@code k8s://…} without Spark's
+     * module for it). Spark's own refusal came after some sixty lines of its traces.
      */
-    static void refuseALocalMasterSparkCannotRun(String master, boolean given) {
-        if (!master.startsWith("local") || master.equals("local") || master.startsWith("local-cluster[")) {
+    static void refuseAMasterSparkCannotUse(String master, boolean given) {
+        String option = (given ? "--master" : "spark.master") + " '" + master + "'";
+        if (master.equals("local") || master.startsWith("local-cluster[") || master.startsWith("spark://")) {
             return;
         }
-        java.util.regex.Matcher m = LOCAL_MASTER.matcher(master);
-        long threads = !m.matches() || m.group(1).equals("*") ? 1 : m.group(1).length() > 10 ? 0
-                : Long.parseLong(m.group(1));
-        if (!m.matches() || threads < 1 || threads > Integer.MAX_VALUE) {
-            throw new InvalidInputException((given ? "--master" : "spark.master") + " '" + master + "' is not a "
-                    + "master Spark can use; give local[*], local[N] with N ≥ 1, spark://HOST:PORT, yarn or k8s://URL");
+        if (master.startsWith("local")) {
+            java.util.regex.Matcher m = LOCAL_MASTER.matcher(master);
+            long threads = !m.matches() || m.group(1).equals("*") ? 1 : m.group(1).length() > 10 ? 0
+                    : Long.parseLong(m.group(1));
+            if (!m.matches() || threads < 1 || threads > Integer.MAX_VALUE) {
+                throw new InvalidInputException(option + " is not a master Spark can use; " + MASTERS);
+            }
+            return;
         }
+        ClassLoader loader = Thread.currentThread().getContextClassLoader() != null
+                ? Thread.currentThread().getContextClassLoader() : SparkSetup.class.getClassLoader();
+        for (ExternalClusterManager manager : java.util.ServiceLoader.load(ExternalClusterManager.class, loader)) {
+            if (manager.canCreate(master)) {
+                return;
+            }
+        }
+        throw new InvalidInputException(option + " is not a master Spark can use: no cluster manager on the class path "
+                + "takes it; " + MASTERS + " (yarn and k8s:// need Spark's YARN or Kubernetes module, as spark-submit "
+                + "of a Spark distribution built with them has)");
     }
+
+    /** What to give instead of a master Spark cannot use. */
+    private static final String MASTERS = "give local[*], local[N] with N ≥ 1, spark://HOST:PORT, yarn or k8s://URL";
 
     /** Spark's local masters: local[N] or local[*], and with a number of task failures allowed, local[N, F]. */
     private static final java.util.regex.Pattern LOCAL_MASTER =

@@ -22,19 +22,40 @@ class SparkSetupTest {
         assertEquals("local[*]", conf.get("spark.master"));
     }
 
-    /** The local masters Spark runs pass; those it refuses (after some sixty lines of traces) are refused first. */
+    /**
+     * The masters Spark runs pass; those it refuses (after some sixty lines of traces) are refused first: a local one
+     * it cannot run, and one no cluster manager on the class path takes (this class path has Spark's core only, so
+     * yarn and k8s:// too, which Spark refuses here alike).
+     */
     @Test
-    void aLocalMasterSparkCannotRunIsRefusedBeforeItStarts() {
+    void aMasterSparkCannotUseIsRefusedBeforeItStarts() {
         for (String ok : List.of("local", "local[*]", "local[1]", "local[2]", "local[4, 3]", "local[*,2]",
-                "local-cluster[2, 1, 1024]", "spark://h:7077", "yarn", "k8s://https://h:443")) {
-            SparkSetup.refuseALocalMasterSparkCannotRun(ok, true);
+                "local-cluster[2, 1, 1024]", "spark://h:7077", "spark://h:7077,g:7077")) {
+            SparkSetup.refuseAMasterSparkCannotUse(ok, true);
         }
         for (String bad : List.of("local[0]", "local[x]", "local[-1]", "local[]", "local2", "local[99999999999]")) {
             String message = assertThrows(InvalidInputException.class,
-                    () -> SparkSetup.refuseALocalMasterSparkCannotRun(bad, true), bad).getMessage();
+                    () -> SparkSetup.refuseAMasterSparkCannotUse(bad, true), bad).getMessage();
             assertEquals("--master '" + bad + "' is not a master Spark can use; give local[*], local[N] with N ≥ 1, "
                     + "spark://HOST:PORT, yarn or k8s://URL", message);
         }
+        for (String bad : List.of("bogus://x", "yarn", "k8s://https://h:443", "mesos://h:5050")) {
+            String message = assertThrows(InvalidInputException.class,
+                    () -> SparkSetup.refuseAMasterSparkCannotUse(bad, false), bad).getMessage();
+            assertEquals("spark.master '" + bad + "' is not a master Spark can use: no cluster manager on the class "
+                    + "path takes it; give local[*], local[N] with N ≥ 1, spark://HOST:PORT, yarn or k8s://URL (yarn "
+                    + "and k8s:// need Spark's YARN or Kubernetes module, as spark-submit of a Spark distribution built "
+                    + "with them has)", message);
+        }
+    }
+
+    /**
+     * A master a cluster manager on the class path takes passes, as yarn does where Spark's YARN module is:
+     * {@link SchemeOnlyClusterManager}, listed in the test resources' services, takes {@code sparkmc-test://}.
+     */
+    @Test
+    void aMasterAClusterManagerTakesPasses() {
+        SparkSetup.refuseAMasterSparkCannotUse(SchemeOnlyClusterManager.SCHEME + "h:1", true);
     }
 
     @Test
