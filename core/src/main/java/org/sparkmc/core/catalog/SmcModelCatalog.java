@@ -74,9 +74,9 @@ public final class SmcModelCatalog {
     }
 
     private static SmcModel localLevel(boolean guided, ModelParameters p) {
-        LocalLevelModel m = new LocalLevelModel(p.getDouble("observation_variance", 15099),
-                p.getDouble("level_variance", 1469.1), p.getDouble("initial_mean", 1120),
-                p.getDouble("initial_variance", 1e7));
+        LocalLevelModel m = new LocalLevelModel(p.getDoubleAbove("observation_variance", 15099, 0),
+                p.getDoubleAbove("level_variance", 1469.1, 0), p.getDouble("initial_mean", 1120),
+                p.getDoubleAbove("initial_variance", 1e7, 0));
         return new SmcModel("local-level", m, List.of("level"), filter(guided),
                 guided ? ParticleKernel.guided(m, m.optimalProposal()) : ParticleKernel.bootstrap(m),
                 m.asLinearGaussian());
@@ -101,7 +101,7 @@ public final class SmcModelCatalog {
                     + "use filter = bootstrap");
         }
         StochasticVolatilityModel m = new StochasticVolatilityModel(p.getDouble("phi", 0.91),
-                p.getDouble("sigma", 1.0), p.getDouble("beta", 0.5));
+                p.getDoubleAbove("sigma", 1.0, 0), p.getDoubleAbove("beta", 0.5, 0));
         return new SmcModel("stochastic-volatility", m, List.of("log_volatility"), filter(false),
                 ParticleKernel.bootstrap(m), null);
     }

@@ -27,7 +27,7 @@ public final class CollapsedGaussianMixture implements FullConditionals {
         this(MixtureSpec.of(p));
         double nu0 = p.getDouble("nu0", spec.d + 2);
         if (!(nu0 > spec.d + 1)) {
-            throw new InvalidInputException(p.source() + ": gmm_collapsed reports each cluster's posterior-mean"
+            throw new InvalidInputException(p.where("nu0") + ": gmm_collapsed reports each cluster's posterior-mean"
                     + " covariance S_n/(nu_n - d - 1), which needs nu0 > d + 1 = " + (spec.d + 1) + "; got nu0 = "
                     + nu0);
         }

@@ -19,9 +19,9 @@ public final class EightSchoolsNoncentered implements GradientTarget {
     private final double[] sigma;
 
     public EightSchoolsNoncentered(ModelParameters data) {
-        this(data.source(), data.getDoubleArray("y"), data.getDoubleArray("sigma"));
+        this(data.source(), data.getDoubleArray("y"), data.getDoubleArrayAbove("sigma", 0));
         if (data.has("J") && data.getInt("J") != y.length) {
-            throw new InvalidInputException(data.source() + ": J = " + data.getInt("J") + " but y has " + y.length
+            throw new InvalidInputException(data.where("J") + ": J = " + data.getInt("J") + " but y has " + y.length
                     + " values");
         }
     }

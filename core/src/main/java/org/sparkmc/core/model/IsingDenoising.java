@@ -37,8 +37,8 @@ public final class IsingDenoising implements MarkovRandomField, FullConditionals
     private final Graph graph;
 
     public IsingDenoising(ModelParameters p) {
-        this(p.has("height") ? p.getInt("height") : 64, p.has("width") ? p.getInt("width") : 64,
-                p.getDouble("J", 1), p.getDouble("sigma", 2), noisyFrom(p), cleanFrom(p),
+        this(p.getInt("height", 64, 1), p.getInt("width", 64, 1), p.getDouble("J", 1),
+                p.getDoubleAbove("sigma", 2, 0), noisyFrom(p), cleanFrom(p),
                 p.has("image-seed") ? (long) p.getDouble("image-seed") : 1, p.getDouble("report-pixels-up-to", 256));
     }
 
@@ -111,12 +111,7 @@ public final class IsingDenoising implements MarkovRandomField, FullConditionals
         if (p.has("noisy")) {
             return null;
         }
-        int h = p.has("height") ? p.getInt("height") : 64;
-        int w = p.has("width") ? p.getInt("width") : 64;
-        if (h <= 0 || w <= 0) {
-            throw new InvalidInputException(p.source() + ": ising height and width must be positive");
-        }
-        return syntheticImage(h, w);
+        return syntheticImage(p.getInt("height", 64, 1), p.getInt("width", 64, 1));
     }
 
     /**

@@ -24,7 +24,7 @@ public final class KidscoreMomiq implements GradientTarget {
     public KidscoreMomiq(ModelParameters data) {
         this(data.source(), data.getDoubleArray("mom_iq"), data.getDoubleArray("kid_score"));
         if (data.has("N") && data.getInt("N") != n) {
-            throw new InvalidInputException(data.source() + ": N = " + data.getInt("N") + " but kid_score has "
+            throw new InvalidInputException(data.where("N") + ": N = " + data.getInt("N") + " but kid_score has "
                     + (int) n + " values");
         }
     }

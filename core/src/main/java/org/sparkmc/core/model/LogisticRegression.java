@@ -30,10 +30,10 @@ public final class LogisticRegression implements LaplaceApproximation.Source, Gr
     private final LaplaceApproximation laplace;
 
     public LogisticRegression(ModelParameters params) {
-        this(designFrom(params), outcomeFrom(params), namesFrom(params), params.getDouble("prior-sd", 10),
+        this(designFrom(params), outcomeFrom(params), namesFrom(params), params.getDoubleAbove("prior-sd", 10, 0),
                 "mode".equals(params.has("init") ? params.getString("init") : "dispersed"));
         if (params.has("init") && !List.of("mode", "dispersed").contains(params.getString("init"))) {
-            throw new InvalidInputException(params.source() + ": init must be 'mode' or 'dispersed', is '"
+            throw new InvalidInputException(params.where("init") + ": init must be 'mode' or 'dispersed', is '"
                     + params.getString("init") + "'");
         }
     }
@@ -83,7 +83,7 @@ public final class LogisticRegression implements LaplaceApproximation.Source, Gr
         for (int j = 0; j < cols.length; j++) {
             columns[j] = params.getDoubleArray(cols[j]);
             if (columns[j].length != n) {
-                throw new InvalidInputException(params.source() + ": column '" + cols[j] + "' has "
+                throw new InvalidInputException(params.where(cols[j]) + ": column '" + cols[j] + "' has "
                         + columns[j].length + " values, the outcome has " + n);
             }
             if (standardise) {

@@ -58,31 +58,23 @@ public final class MixtureSpec implements Serializable {
         int dim;
         if (p.has("points")) {
             points = p.getDoubleArray("points");
-            dim = p.has("dim") ? p.getInt("dim") : 2;
+            dim = p.getInt("dim", 2, 1);
         } else {
             dim = 2;
-            int n = p.has("n") ? p.getInt("n") : 300;
+            int n = p.getInt("n", 300, 1);
             long seed = p.has("data-seed") ? (long) p.getDouble("data-seed") : 1;
             points = synthetic(n, seed);
         }
-        int k = p.has("K") ? p.getInt("K") : 4;
+        int k = p.getInt("K", 4, 1);
         double[] m0 = p.has("m0") ? p.getDoubleArray("m0") : new double[dim];
         if (m0.length != dim) {
-            throw new InvalidInputException(p.source() + ": m0 has " + m0.length + " values, expected " + dim);
+            throw new InvalidInputException(p.where("m0") + ": m0 has " + m0.length + " values, expected " + dim);
         }
-        double s0 = p.getDouble("s0", 1);
-        double kappa0 = p.getDouble("kappa0", 0.01);
-        double nu0 = p.getDouble("nu0", dim + 2);
-        if (!(s0 > 0) || Double.isInfinite(s0) || !(kappa0 > 0) || Double.isInfinite(kappa0)) {
-            throw new InvalidInputException(p.source() + ": s0 and kappa0 must be positive and finite, got s0 = " + s0
-                    + ", kappa0 = " + kappa0);
-        }
-        if (!(nu0 > dim - 1) || Double.isInfinite(nu0)) {
-            throw new InvalidInputException(p.source() + ": nu0 must be finite and > dim - 1 = " + (dim - 1)
-                    + ", got " + nu0);
-        }
+        double s0 = p.getDoubleAbove("s0", 1, 0);
+        double kappa0 = p.getDoubleAbove("kappa0", 0.01, 0);
+        double nu0 = p.getDoubleAbove("nu0", dim + 2, dim - 1); // the prior's degrees of freedom: > dim − 1
         NormalInverseWishart prior = new NormalInverseWishart(m0, kappa0, nu0, Matrices.identity(dim, s0 * s0));
-        return new MixtureSpec(points, dim, k, p.getDouble("alpha", 1), prior);
+        return new MixtureSpec(points, dim, k, p.getDoubleAbove("alpha", 1, 0), prior);
     }
 
     /**

@@ -104,6 +104,35 @@ public final class ModelParameters implements Serializable {
         return has(name) ? getDouble(name) : defaultValue;
     }
 
+    /**
+     * The number {@code name}, or {@code defaultValue} when absent; one not above {@code bound} is refused with where
+     * it was given (a scale of 0 or a negative concentration, say).
+     */
+    public double getDoubleAbove(String name, double defaultValue, double bound) {
+        return above(name, getDouble(name, defaultValue), bound);
+    }
+
+    /** The number {@code name}, which must be given and above {@code bound}. */
+    public double getDoubleAbove(String name, double bound) {
+        return above(name, getDouble(name), bound);
+    }
+
+    private double above(String name, double d, double bound) {
+        if (!(d > bound)) {
+            throw wrongType(name, "a number > " + shownBound(bound), values.get(name));
+        }
+        return d;
+    }
+
+    /** The whole number {@code name}, or {@code defaultValue} when absent; one below {@code min} is refused. */
+    public int getInt(String name, int defaultValue, int min) {
+        int i = has(name) ? getInt(name) : defaultValue;
+        if (i < min) {
+            throw wrongType(name, "a whole number ≥ " + min, values.get(name));
+        }
+        return i;
+    }
+
     public int getInt(String name) {
         double d = getDouble(name);
         if (d != Math.rint(d) || Math.abs(d) > Integer.MAX_VALUE) {
@@ -152,6 +181,18 @@ public final class ModelParameters implements Serializable {
             return out;
         }
         throw wrongType(name, "an array of numbers", v);
+    }
+
+    /** The array of numbers {@code name}, each above {@code bound}; the first that is not is refused by its index. */
+    public double[] getDoubleArrayAbove(String name, double bound) {
+        double[] out = getDoubleArray(name);
+        for (int i = 0; i < out.length; i++) {
+            if (!(out[i] > bound)) {
+                throw new InvalidInputException(where(name) + ": '" + name + "[" + (i + 1) + "]' must be a number > "
+                        + shownBound(bound) + " but is " + shown(((List<?>) values.get(name)).get(i)));
+            }
+        }
+        return out;
     }
 
     /**
@@ -203,13 +244,21 @@ public final class ModelParameters implements Serializable {
                 + " but is " + shown(actual));
     }
 
+    /** A bound as a message shows it: 0, not 0.0. */
+    private static String shownBound(double bound) {
+        return bound == Math.rint(bound) && Math.abs(bound) < 1e15 ? Long.toString((long) bound) : Double.toString(bound);
+    }
+
     /** A value as a message shows it: quoted, and called text when it is a string ("the text '5'" is no number). */
     private static String shown(Object value) {
         return value instanceof String ? "the text '" + value + "'" : "'" + value + "'";
     }
 
-    /** The source, after where {@code name}'s value was given when that is known. */
-    private String where(String name) {
+    /**
+     * Where {@code name}'s value was given, for a model's own message about it: the source, after the value's origin
+     * ({@code file:line}, {@code --param name=value}) when that is known.
+     */
+    public String where(String name) {
         String origin = origins.get(name);
         return origin == null ? source : origin + ": " + source;
     }

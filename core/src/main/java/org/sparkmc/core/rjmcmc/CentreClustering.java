@@ -66,10 +66,12 @@ public final class CentreClustering implements TransDimensionalTarget {
      * {@code birth_var} (τ²), {@code walk_scale} (0.5).
      */
     public CentreClustering(ModelParameters p) {
-        this(p.has("y") ? p.getDoubleArray("y") : new double[0], p.getDouble("sigma"), p.getDouble("centre_mean", 0),
-                p.getDouble("centre_var", 4), p.has("lambda") ? poissonPrior(p.getDouble("lambda"),
-                        p.has("kmax") ? p.getInt("kmax") : 10) : new double[p.has("kmax") ? p.getInt("kmax") : 10],
-                p.getDouble("birth_var", p.getDouble("centre_var", 4)), p.getDouble("walk_scale", 0.5));
+        this(p.has("y") ? p.getDoubleArray("y") : new double[0], p.getDoubleAbove("sigma", 0),
+                p.getDouble("centre_mean", 0), p.getDoubleAbove("centre_var", 4, 0),
+                p.has("lambda") ? poissonPrior(p.getDoubleAbove("lambda", 0), p.getInt("kmax", 10, 1))
+                        : new double[p.getInt("kmax", 10, 1)],
+                p.getDoubleAbove("birth_var", p.getDoubleAbove("centre_var", 4, 0), 0),
+                p.getDoubleAbove("walk_scale", 0.5, 0));
     }
 
     /** log of a Poisson(λ) probability function on 1..kmax (unnormalised: the truncation constant is dropped). */

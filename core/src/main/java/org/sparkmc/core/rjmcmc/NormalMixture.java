@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.AhrensDieterMarsagliaTsangGammaSampler;
-import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.random.Categorical;
 import org.sparkmc.core.random.Rng;
@@ -75,14 +74,11 @@ public final class NormalMixture implements TransDimensionalTarget {
     }
 
     private static MixturePrior prior(ModelParameters p) {
-        int kmax = p.has("kmax") ? p.getInt("kmax") : 30;
-        if (kmax < 1) {
-            throw new InvalidInputException(p.source() + ": kmax must be ≥ 1, is " + kmax);
-        }
+        int kmax = p.getInt("kmax", 30, 1);
         MixturePrior rg = MixturePrior.richardsonGreen(p.getDoubleArray("y"), kmax);
-        return new MixturePrior(p.getDouble("xi", rg.xi()), p.getDouble("kappa", rg.kappa()),
-                p.getDouble("alpha", rg.alpha()), p.getDouble("g", rg.g()), p.getDouble("h", rg.h()),
-                p.getDouble("delta", rg.delta()), kmax, new double[kmax]);
+        return new MixturePrior(p.getDouble("xi", rg.xi()), p.getDoubleAbove("kappa", rg.kappa(), 0),
+                p.getDoubleAbove("alpha", rg.alpha(), 0), p.getDoubleAbove("g", rg.g(), 0),
+                p.getDoubleAbove("h", rg.h(), 0), p.getDoubleAbove("delta", rg.delta(), 0), kmax, new double[kmax]);
     }
 
     private static double[] grid(ModelParameters p) {
@@ -90,10 +86,7 @@ public final class NormalMixture implements TransDimensionalTarget {
         double min = Arrays.stream(y).min().orElse(0);
         double max = Arrays.stream(y).max().orElse(1);
         double pad = 0.1 * (max - min);
-        int points = p.has("grid_points") ? p.getInt("grid_points") : 25;
-        if (points < 0) {
-            throw new InvalidInputException(p.source() + ": grid_points must be ≥ 0, is " + points);
-        }
+        int points = p.getInt("grid_points", 25, 0);
         return evenGrid(p.getDouble("grid_min", min - pad), p.getDouble("grid_max", max + pad), points);
     }
 

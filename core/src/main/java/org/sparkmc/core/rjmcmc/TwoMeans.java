@@ -76,10 +76,10 @@ public final class TwoMeans implements TransDimensionalTarget {
      * {@code aux_var} (1 for the split's v, ν for the birth), {@code walk_scale} (0.5).
      */
     public TwoMeans(ModelParameters p) {
-        this(p.getDoubleArray("y"), p.getDouble("sigma"), p.getDouble("prior_mean", 0), p.getDouble("prior_var", 4),
-                p.getDouble("prior_two", 0.5), jump(p), p.getDouble("aux_var",
-                        jump(p) == Jump.SPLIT_MERGE ? 1 : p.getDouble("prior_var", 4)),
-                p.getDouble("walk_scale", 0.5));
+        this(p.getDoubleArray("y"), p.getDoubleAbove("sigma", 0), p.getDouble("prior_mean", 0),
+                p.getDoubleAbove("prior_var", 4, 0), p.getDouble("prior_two", 0.5), jump(p), p.getDoubleAbove("aux_var",
+                        jump(p) == Jump.SPLIT_MERGE ? 1 : p.getDoubleAbove("prior_var", 4, 0), 0),
+                p.getDoubleAbove("walk_scale", 0.5, 0));
     }
 
     private static Jump jump(ModelParameters p) {
@@ -87,7 +87,7 @@ public final class TwoMeans implements TransDimensionalTarget {
         return switch (s) {
             case "split_merge" -> Jump.SPLIT_MERGE;
             case "birth_death" -> Jump.BIRTH_DEATH;
-            default -> throw new InvalidInputException(p.source() + ": jump must be split_merge or birth_death, is '"
+            default -> throw new InvalidInputException(p.where("jump") + ": jump must be split_merge or birth_death, is '"
                     + s + "'");
         };
     }

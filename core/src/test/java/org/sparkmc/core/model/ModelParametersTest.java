@@ -83,6 +83,42 @@ class ModelParametersTest {
         assertTrue(missing.getMessage().contains("model parameter 'X' is missing"), missing.getMessage());
     }
 
+    /**
+     * A value out of a model's range is refused naming where it was given (a config file's line, a --param), what
+     * it must be and what it is; a default passes, and so does a value in range.
+     */
+    @Test
+    void aValueOutOfRangeIsRefusedWithWhereItWasGiven() {
+        ModelParameters p = new ModelParameters("model 'ising'", Map.of("sigma", -1, "height", 0, "s", List.of(2, 0)),
+                Map.of("sigma", "run.conf:7", "height", "--param height=0"));
+        assertEquals("run.conf:7: model 'ising': model parameter 'sigma' must be a number > 0 but is '-1'",
+                assertThrows(InvalidInputException.class, () -> p.getDoubleAbove("sigma", 2, 0)).getMessage());
+        assertEquals("--param height=0: model 'ising': model parameter 'height' must be a whole number ≥ 1 but is '0'",
+                assertThrows(InvalidInputException.class, () -> p.getInt("height", 64, 1)).getMessage());
+        assertEquals("model 'ising': 's[2]' must be a number > 0.5 but is '0'",
+                assertThrows(InvalidInputException.class, () -> p.getDoubleArrayAbove("s", 0.5)).getMessage());
+        assertEquals(64, p.getInt("width", 64, 1));
+        assertEquals(2.0, p.getDoubleAbove("J", 2, 0));
+        assertEquals(-1.0, p.getDoubleAbove("sigma", -1.5));
+    }
+
+    /** Each built-in model refuses a scale of 0 with where it was given, before any sampling. */
+    @Test
+    void builtInModelsRefuseAScaleOfZeroWithItsOrigin() {
+        Map<String, Map<String, Object>> cases = Map.of("ising_denoising", Map.of("sigma", 0), "gmm",
+                Map.of("kappa0", 0), "logistic_regression", Map.of("prior-sd", 0, "predictors", "x", "outcome", "o", "x", List.of(1, 2, 4),
+                        "o", List.of(0, 1, 1)), "rj_two_means", Map.of("y", List.of(1, 2), "sigma", 0),
+                "rj_clustering", Map.of("sigma", 0), "rj_normal_mixture", Map.of("y", List.of(1, 2, 4), "h", 0));
+        cases.forEach((model, values) -> {
+            String bad = values.keySet().stream().filter(k -> values.get(k).equals(0)).findFirst().orElseThrow();
+            ModelParameters p = new ModelParameters("model '" + model + "'", values, Map.of(bad, "m.conf:3"));
+            String message = assertThrows(InvalidInputException.class, () -> ModelCatalog.create(model, p), model)
+                    .getMessage();
+            assertTrue(message.startsWith("m.conf:3: model '" + model + "': model parameter '" + bad + "' must be a "
+                    + "number > 0 but is '0'"), message);
+        });
+    }
+
     private static void assertRefused(Object value, String message) {
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> new ModelParameters("data.json", Map.of("X", value)).getMatrix("X"));

@@ -93,8 +93,9 @@ class TargetsTest {
         assertMessage("d.json: y and sigma need the same non-zero length, have 1 and 2",
                 () -> ModelCatalog.create("eight_schools_noncentered", new ModelParameters("d.json",
                         Map.of("y", List.of(1), "sigma", List.of(1, 2)))));
-        assertMessage("d.json: sigma[2] must be > 0", () -> ModelCatalog.create("eight_schools_noncentered",
-                new ModelParameters("d.json", Map.of("y", List.of(1, 2), "sigma", List.of(1, 0)))));
+        assertMessage("d.json:4: d.json: 'sigma[2]' must be a number > 0 but is '0'", () -> ModelCatalog.create(
+                "eight_schools_noncentered", new ModelParameters("d.json", Map.of("y", List.of(1, 2), "sigma",
+                        List.of(1, 0)), Map.of("sigma", "d.json:4"))));
         assertMessage("d.json: mom_iq and kid_score need the same non-zero length, have 2 and 1",
                 () -> ModelCatalog.create("kidscore_momiq", new ModelParameters("d.json",
                         Map.of("mom_iq", List.of(1, 2), "kid_score", List.of(1)))));
