@@ -246,7 +246,8 @@ public final class ModelParameters implements Serializable {
 
     /** A bound as a message shows it: 0, not 0.0. */
     private static String shownBound(double bound) {
-        return bound == Math.rint(bound) && Math.abs(bound) < 1e15 ? Long.toString((long) bound) : Double.toString(bound);
+        return bound == Math.rint(bound) && Math.abs(bound) < 1e15 ? Long.toString((long) bound)
+                : Double.toString(bound);
     }
 
     /** A value as a message shows it: quoted, and called text when it is a string ("the text '5'" is no number). */

@@ -87,8 +87,8 @@ public final class TwoMeans implements TransDimensionalTarget {
         return switch (s) {
             case "split_merge" -> Jump.SPLIT_MERGE;
             case "birth_death" -> Jump.BIRTH_DEATH;
-            default -> throw new InvalidInputException(p.where("jump") + ": jump must be split_merge or birth_death, is '"
-                    + s + "'");
+            default -> throw new InvalidInputException(p.where("jump") + ": jump must be split_merge or birth_death, "
+                    + "is '" + s + "'");
         };
     }
 

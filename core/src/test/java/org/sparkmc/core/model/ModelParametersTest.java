@@ -105,10 +105,13 @@ class ModelParametersTest {
     /** Each built-in model refuses a scale of 0 with where it was given, before any sampling. */
     @Test
     void builtInModelsRefuseAScaleOfZeroWithItsOrigin() {
-        Map<String, Map<String, Object>> cases = Map.of("ising_denoising", Map.of("sigma", 0), "gmm",
-                Map.of("kappa0", 0), "logistic_regression", Map.of("prior-sd", 0, "predictors", "x", "outcome", "o", "x", List.of(1, 2, 4),
-                        "o", List.of(0, 1, 1)), "rj_two_means", Map.of("y", List.of(1, 2), "sigma", 0),
-                "rj_clustering", Map.of("sigma", 0), "rj_normal_mixture", Map.of("y", List.of(1, 2, 4), "h", 0));
+        Map<String, Map<String, Object>> cases = Map.of("ising_denoising", Map.of("sigma", 0),
+                "gmm", Map.of("kappa0", 0),
+                "logistic_regression", Map.of("prior-sd", 0, "predictors", "x", "outcome", "o", "x", List.of(1, 2, 4),
+                        "o", List.of(0, 1, 1)),
+                "rj_two_means", Map.of("y", List.of(1, 2), "sigma", 0),
+                "rj_clustering", Map.of("sigma", 0),
+                "rj_normal_mixture", Map.of("y", List.of(1, 2, 4), "h", 0));
         cases.forEach((model, values) -> {
             String bad = values.keySet().stream().filter(k -> values.get(k).equals(0)).findFirst().orElseThrow();
             ModelParameters p = new ModelParameters("model '" + model + "'", values, Map.of(bad, "m.conf:3"));
