@@ -229,6 +229,23 @@ public class LauncherIT {
         assertTrue(said.contains("no such file"), said);
     }
 
+    /**
+     * Bad input an executor finds (a cell that is no number, read by Spark's task) is said in one line: Spark's
+     * warning with the task's trace and its ERROR "… failed 1 times; aborting job" are dropped (the latter printed
+     * before the message).
+     */
+    @Test
+    void badInputFoundByATaskIsOneLine() throws Exception {
+        Path csv = Files.writeString(tmp.resolve("bad.csv"), "y,x1\n1,0.5\n0,0.2\n1,abc\n0,0.1\n");
+        Run run = launch("consensus", "--data", csv.toString(), "--features", "x1", "--family", "logistic",
+                "--shards", "1", "--warmup", "10", "--iterations", "10", "--out", tmp.resolve("c").toString());
+        assertEquals(2, run.code(), run.output());
+        List<String> said = run.output().lines().filter(l -> !l.contains(" INFO ")).toList();
+        assertEquals(List.of("sparkmc consensus: " + csv.toUri().toString().replace("file:///", "file:/")
+                + " line 4, column 'x1': value is 'abc', expected a number"), said, run.output());
+        assertFalse(Files.exists(tmp.resolve("c")));
+    }
+
     /** Runs the launcher with class loading logged; returns its one line, checking it exited 2 before Spark. */
     private static String refusedWithoutSpark(String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(TestPaths.projectRoot().resolve("submit/sparkmc").toString()));
