@@ -1,6 +1,7 @@
 package org.sparkmc.spark.chains;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.sparkmc.spark.cli.KilledDriver.with;
 
@@ -84,6 +85,29 @@ class ChainsResumeIT {
         assertEquals(2, foreign.code(), foreign.output());
         assertTrue(foreign.output().contains("other settings (seed: checkpoint ")
                 && foreign.output().contains(", now 99)"), foreign.output());
+
+        // A round's draws damaged inside a file whose footer still reads: refused in one line once Spark reads it.
+        Path part;
+        try (var files = Files.list(checkpoint.resolve("rounds/round-00002.parquet"))) {
+            part = files.filter(p -> p.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+        }
+        byte[] original = Files.readAllBytes(part);
+        byte[] bytes = original.clone();
+        for (int i = bytes.length / 3; i < bytes.length / 3 + 64; i++) {
+            bytes[i] ^= 0x5a;
+        }
+        Files.write(part, bytes);
+        Path crc = part.resolveSibling("." + part.getFileName() + ".crc");
+        byte[] crcBytes = Files.readAllBytes(crc);
+        Files.delete(crc); // as on HDFS or S3, where no .crc file catches it first
+        LauncherIT.Run damaged = LauncherIT.launch(with(shortRun, "--out", tmp.resolve("d").toString(), "--resume"));
+        assertEquals(2, damaged.code(), damaged.output());
+        assertTrue(damaged.output().contains("sparkmc chains: checkpoint draws ")
+                && damaged.output().contains("round-00002.parquet cannot be read ("), damaged.output());
+        assertFalse(damaged.output().contains("\tat ") || damaged.output().contains("ERROR"), damaged.output());
+        assertFalse(Files.exists(tmp.resolve("d")));
+        Files.write(part, original);
+        Files.write(crc, crcBytes);
 
         Path state;
         try (var files = Files.list(checkpoint)) {
