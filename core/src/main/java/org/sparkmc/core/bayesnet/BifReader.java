@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 
 /**
@@ -131,6 +132,9 @@ public final class BifReader {
             if (t.text.equals("property")) {
                 skipToSemicolon();
             } else if (t.text.equals("type")) {
+                if (values != null) { // the second replaced the first without a word
+                    throw in.error(t, "variable " + name + " has a second 'type' line; give its states once");
+                }
                 Token kind = in.word("'discrete'");
                 if (!kind.text.equals("discrete")) {
                     throw in.error(kind, "variable " + name + ": only discrete variables are supported, found '"
@@ -332,7 +336,7 @@ public final class BifReader {
         for (int s = 0; s < k; s++) {
             Token t = in.word("a probability");
             try {
-                values[s] = Double.parseDouble(t.text);
+                values[s] = DecimalNumbers.parse(t.text);
             } catch (NumberFormatException ex) {
                 throw in.error(t, "variable " + variable + ", " + what + ": expected a probability, found '" + t.text + "'");
             }

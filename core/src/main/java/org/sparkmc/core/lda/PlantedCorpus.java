@@ -46,6 +46,8 @@ public final class PlantedCorpus {
     public static final double LENGTH_SHAPE = 2;
     /** The largest mean document length taken. */
     public static final double MAX_MEAN_LENGTH = 1e7;
+    /** The largest α taken, as {@code lda} takes: beyond it θ is uniform to double precision, and gammas overflow. */
+    public static final double MAX_ALPHA = 1e6;
     /** The largest Zipf exponent taken. */
     public static final double MAX_ZIPF_EXPONENT = 10;
 
@@ -71,7 +73,7 @@ public final class PlantedCorpus {
                     + vocabularySize + "], is " + topics);
             require(meanLength >= 1 && meanLength <= MAX_MEAN_LENGTH, "mean length must be in [1, 1e7], is "
                     + meanLength);
-            require(alpha > 0 && Double.isFinite(alpha), "alpha must be > 0, is " + alpha);
+            require(alpha > 0 && alpha <= MAX_ALPHA, "alpha must be in (0, 1e6], is " + alpha);
             require(zipfExponent >= 0 && zipfExponent <= MAX_ZIPF_EXPONENT, "Zipf exponent must be in [0, 10], is "
                     + zipfExponent);
             require(background >= 0 && background < 1, "background must be in [0, 1), is " + background);
@@ -325,18 +327,46 @@ public final class PlantedCorpus {
         return new Document(id, words, counts, length);
     }
 
-    /** θ ~ Dirichlet(α), as its cumulative sums; drawn again in the (for α ≥ 0.01, vanishing) case all gammas underflow. */
+    /**
+     * θ ~ Dirichlet(α), as its cumulative sums, from K gamma draws; where every one underflows to 0 (α ≪ 1: a
+     * Gamma(α) draw is G·U^(1/α), G ~ Gamma(α + 1)), the same law drawn again in log space ({@link #thetaFromLogs}).
+     */
     private double[] theta(UniformRandomProvider rng, int k) {
         ContinuousSampler gamma = AhrensDieterMarsagliaTsangGammaSampler.of(rng,
                 settings.alpha(), 1);
         double[] c = new double[k];
         double sum = 0;
-        while (!(sum > 0 && Double.isFinite(sum))) {
-            sum = 0;
-            for (int t = 0; t < k; t++) {
-                sum += gamma.sample();
-                c[t] = sum;
-            }
+        for (int t = 0; t < k; t++) {
+            sum += gamma.sample();
+            c[t] = sum;
+        }
+        if (!(sum > 0)) {
+            return thetaFromLogs(rng, k);
+        }
+        for (int t = 0; t < k; t++) {
+            c[t] /= sum;
+        }
+        return c;
+    }
+
+    /**
+     * θ ~ Dirichlet(α) from log Gamma(α) draws, log G + log(U)/α with G ~ Gamma(α + 1) and U uniform on (0, 1],
+     * normalised by their largest: no component underflows before the largest is 1.
+     */
+    private double[] thetaFromLogs(UniformRandomProvider rng, int k) {
+        double alpha = settings.alpha();
+        ContinuousSampler gamma = AhrensDieterMarsagliaTsangGammaSampler.of(rng, alpha + 1, 1);
+        double[] logs = new double[k];
+        double max = Double.NEGATIVE_INFINITY;
+        for (int t = 0; t < k; t++) {
+            logs[t] = Math.log(gamma.sample()) + Math.log(1 - rng.nextDouble()) / alpha;
+            max = Math.max(max, logs[t]);
+        }
+        double[] c = new double[k];
+        double sum = 0;
+        for (int t = 0; t < k; t++) {
+            sum += Math.exp(logs[t] - max);
+            c[t] = sum;
         }
         for (int t = 0; t < k; t++) {
             c[t] /= sum;

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 
 /**
@@ -111,6 +112,10 @@ public final class ObservationCsv {
         String[] names = new String[width];
         for (int c = 0; c < width; c++) {
             names[c] = header != null ? header[c] : "y" + (c + 1);
+            if (names[c].isEmpty()) { // it was taken as a column named '', and a row's empty last field as missing
+                throw new InvalidInputException(source + " line " + headerLine + ": column " + (c + 1) + " has no name"
+                        + (c == width - 1 ? " (does the header end in a comma?)" : "") + "; every column needs one");
+            }
             for (int d = 0; d < c; d++) {
                 if (names[d].equals(names[c])) { // which of the two would a column option mean?
                     throw new InvalidInputException(source + " line " + headerLine + ": columns " + (d + 1) + " and "
@@ -204,7 +209,7 @@ public final class ObservationCsv {
         }
         double v;
         try {
-            v = Double.parseDouble(s);
+            v = DecimalNumbers.parse(s);
         } catch (NumberFormatException e) {
             throw new InvalidInputException(source + " line " + lineNo + ": column '" + column + "' holds '" + field
                     + "', expected a number (or NA for a missing value)");
@@ -224,7 +229,7 @@ public final class ObservationCsv {
         boolean named = false;
         for (String f : fields) {
             try {
-                Double.parseDouble(f.strip());
+                DecimalNumbers.parse(f.strip());
                 return false;
             } catch (NumberFormatException e) {
                 named |= !MISSING_TOKENS.contains(f.strip().toLowerCase(Locale.ROOT));

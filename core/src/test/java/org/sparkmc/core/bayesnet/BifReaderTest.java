@@ -123,6 +123,11 @@ class BifReaderTest {
         assertTrue(error(SMALL.replace("probability ( B | A )", "probability ( B | C )")).contains(
             "variable C is not declared"));
         assertTrue(error(SMALL.replace("[ 3 ]", "[ 4 ]")).contains("declares 4 states but lists 3"));
+        assertTrue(error(SMALL.replace("variable A { type discrete [ 2 ] { yes, no }; }", "variable A { type discrete "
+            + "[ 2 ] { yes, no };\n type discrete [ 3 ] { x, y, z }; }")).startsWith("test.bif:4: variable A has a "
+            + "second 'type' line; give its states once"));
+        assertTrue(error(SMALL.replace("table 0.3, 0.7;", "table 0.3f, 0.7;")).contains(
+            "variable A, table: expected a probability, found '0.3f'"));
         assertTrue(error(SMALL.replace("0.2, 0.3, 0.5", "-0.2, 0.7, 0.5")).contains("is not in [0, 1]"));
         assertTrue(error(SMALL.replace("probability ( A ) { table 0.3, 0.7; }", "")).contains(
             "variable A has no probability block"));

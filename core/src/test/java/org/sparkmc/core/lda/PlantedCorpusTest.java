@@ -19,6 +19,36 @@ class PlantedCorpusTest {
     private static final double Z = 4.0;
 
     /**
+     * With α = 1e-12 every gamma draw of θ underflows (it drew again for ever): θ is then a vertex of the simplex,
+     * so with no background every document's words are one topic's own words (word of rank r belongs to topic
+     * r mod K), and the topic is uniform over the K = 5: each topic's share of 2,000 documents within 4 standard
+     * errors of 1/5 (5 checks at 6.3e-5: ≤ 3.2e-4 false alarms; fixed seed). α above 1e6 is refused.
+     */
+    @Test
+    void aTinyAlphaGivesSingleTopicDocumentsAndAHugeOneIsRefused() {
+        PlantedCorpus.Settings tiny = new PlantedCorpus.Settings(2_000, 30, 5, 20, 1e-12, 1.0, 0, 7L);
+        PlantedCorpus model = PlantedCorpus.of(tiny);
+        int[] topicOfWord = new int[30];
+        for (int r = 0; r < 30; r++) {
+            topicOfWord[model.wordOfRank(r)] = r % 5;
+        }
+        int[] documents = new int[5];
+        for (long id = 1; id <= tiny.documents(); id++) {
+            int[] words = model.document(id).words();
+            int topic = topicOfWord[words[0]];
+            for (int w : words) {
+                assertEquals(topic, topicOfWord[w], "document " + id + " mixes topics");
+            }
+            documents[topic]++;
+        }
+        double se = Math.sqrt(0.2 * 0.8 / 2_000);
+        for (int t = 0; t < 5; t++) {
+            assertTrue(Math.abs(documents[t] / 2_000.0 - 0.2) < Z * se, "topic " + t + ": " + documents[t]);
+        }
+        assertThrows(IllegalArgumentException.class, () -> new PlantedCorpus.Settings(10, 30, 5, 20, 1.1e6, 1, 0, 1));
+    }
+
+    /**
      * Documents are i.i.d., so each word's count per document has mean L·m_w (m the model's marginal, L the mean
      * length) and the mean over D = 2,000 documents is nearly normal with the standard error estimated from the
      * documents. 50 checks (the 30 most frequent words and the 20 topics' own-word groups, which between them cover

@@ -67,6 +67,15 @@ class ObservationCsvTest {
         // two columns of one name: which would --time-column year mean?
         String twice = error("# Nile\nyear,year\n1871,1120\n", d.withTimeColumn("year"));
         assertTrue(twice.contains("obs.csv line 2: columns 1 and 2 are both named 'year'"), twice);
+        // an empty name (a header ending in a comma) was a column '' whose empty fields made every row missing
+        String nameless = error("t,a,\n1,1,\n2,2,\n", d);
+        assertTrue(nameless.contains("obs.csv line 1: column 3 has no name (does the header end in a comma?)"),
+                nameless);
+        // Java's own number forms are no numbers here: 1120d, hexadecimal
+        for (String java : List.of("1120d", "0x460p0", "2F")) {
+            String suffix = error("t,y\n1," + java + "\n", d);
+            assertTrue(suffix.contains("line 2: column 'y' holds '" + java + "', expected a number"), suffix);
+        }
         // a first row with one stray word is a bad data row, not a header
         String stray = error("1,abc\n2,3\n", d);
         assertTrue(stray.contains("line 1"), stray);

@@ -118,6 +118,13 @@ public final class BnCommand extends JobCommand {
         BayesNet net = NetworkReader.read(network, SparkSetup.hadoopConfiguration());
         Evidence e = NetworkNames.evidence(net, evidence);
         int[] q = NetworkNames.query(net, query);
+        for (int v : q) { // its marginal is 1 at the observed state: Gibbs gave it R-hat NaN and "NOT converged"
+            if (e.isObserved(v)) {
+                throw new InvalidInputException("--query names " + net.variable(v) + ", which --evidence fixes ("
+                        + net.variable(v) + "=" + net.state(v, e.state(v)) + "); its posterior is that state with "
+                        + "probability 1: leave it out of --query");
+            }
+        }
         BnConfig config = new BnConfig(network, net, e, q, m, exactMode, samples, blockSize, chains, warmup, draws,
                 roundSize, seed, partitions, maxRhat, minEss);
         ExactAnswer exactAnswer = ExactAnswer.of(config);

@@ -5,7 +5,9 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigIncludeContext;
 import com.typesafe.config.ConfigIncluder;
+import com.typesafe.config.ConfigIncluderClasspath;
 import com.typesafe.config.ConfigIncluderFile;
+import com.typesafe.config.ConfigIncluderURL;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigUtil;
@@ -124,10 +126,11 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
      * Reads {@code include "x.conf"} and {@code include required("x.conf")} alike as the file x.conf in the including
      * file's directory (or the absolute path given), and refuses one that does not exist: HOCON's own includer skips
      * a missing plain include silently and looks for a missing required one on the classpath, so a mistyped name
-     * would go unnoticed or be reported as a classpath resource.
+     * would go unnoticed or be reported as a classpath resource. {@code include url(…)} and {@code include
+     * classpath(…)} are refused: a missing one was skipped silently too, and what they read is no file of the run's.
      */
     private record FileIncluder(File including, int depth, List<String> included)
-            implements ConfigIncluder, ConfigIncluderFile {
+            implements ConfigIncluder, ConfigIncluderFile, ConfigIncluderURL, ConfigIncluderClasspath {
         private static final int MAX_DEPTH = 20;
 
         @Override
@@ -138,6 +141,22 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
         @Override
         public ConfigObject include(ConfigIncludeContext context, String what) {
             return includeFile(context, new File(what));
+        }
+
+        @Override
+        public ConfigObject includeURL(ConfigIncludeContext context, java.net.URL what) {
+            throw notAFile("url(\"" + what + "\")");
+        }
+
+        @Override
+        public ConfigObject includeResources(ConfigIncludeContext context, String what) {
+            throw notAFile("classpath(\"" + what + "\")");
+        }
+
+        private InvalidInputException notAFile(String include) {
+            return new InvalidInputException("config file '" + including + "' has 'include " + include + "'; include "
+                    + "a file by its path instead (include \"x.conf\", or file(\"x.conf\"), read from the including "
+                    + "file's directory)");
         }
 
         @Override

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.spark.io.RunPaths;
@@ -172,7 +173,7 @@ public abstract class JobCommand implements Callable<Integer> {
 
     private static Object numberOrText(String v) {
         try {
-            return Double.parseDouble(v);
+            return DecimalNumbers.parse(v);
         } catch (NumberFormatException e) {
             return v;
         }

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.fs.UnsupportedFileSystemException;
+import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.bn.BnCommand;
@@ -52,6 +53,9 @@ public final class Main implements Callable<Integer> {
     public static int run(String... args) {
         PrintWriter err = new PrintWriter(System.err, true);
         CommandLine commandLine = new CommandLine(new Main());
+        // Numbers in decimal only, on the command line and from a config file alike: 0.5d or 0x1p-1 is no number.
+        commandLine.registerConverter(Double.class, DecimalNumbers::parse);
+        commandLine.registerConverter(Double.TYPE, DecimalNumbers::parse);
         ConfigFile configFile;
         try {
             String conf = ConfigFile.find(args);

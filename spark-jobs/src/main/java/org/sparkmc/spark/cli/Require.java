@@ -62,6 +62,11 @@ public final class Require {
         return within(value, min, true, max, true, option);
     }
 
+    /** A number in {@code (min, max]} (NaN is refused). */
+    public static double inLeftOpenRange(double value, double min, double max, String option) {
+        return within(value, min, false, max, true, option);
+    }
+
     /** A number in {@code [min, max)} (NaN is refused). */
     public static double inHalfOpenRange(double value, double min, double max, String option) {
         return within(value, min, true, max, false, option);

@@ -16,6 +16,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
+import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
 import org.sparkmc.core.consensus.ShardAssignment;
@@ -212,7 +213,7 @@ final class GlmTable {
             throw refused(where, column, "is empty, expected a number");
         } else if (v instanceof String s) {
             try {
-                x = Double.parseDouble(s.trim());
+                x = DecimalNumbers.parse(s.trim());
             } catch (NumberFormatException e) {
                 throw refused(where, column, "is '" + s + "', expected a number");
             }

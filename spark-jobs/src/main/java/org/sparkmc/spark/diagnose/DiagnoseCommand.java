@@ -72,7 +72,7 @@ public final class DiagnoseCommand extends JobCommand {
     public Integer call() {
         configFile.checkKeys(spec, Set.of());
         outputOptions.requireOut();
-        if (minEssPerChain != null && spec.commandLine().getParseResult().hasMatchedOption("--min-ess")) {
+        if (minEssPerChain != null && given("--min-ess")) { // from the command line or the config file
             throw new InvalidInputException("give --min-ess (over all chains) or --min-ess-per-chain, not both");
         }
         Require.above(maxRhat, 1, "--max-rhat");

@@ -13,6 +13,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.schema.Type;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
@@ -69,6 +71,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         String told = format.equals("auto") ? detect(matches, hadoop) : format;
         if (told.equals("parquet")) {
             refuseWhatIsNotParquet(matches, hadoop);
+            refuseInputsWithOtherColumns(matches, hadoop);
             return new Located(matches, told, List.of(), List.of());
         }
         List<String> files = files(matches, hadoop);
@@ -218,6 +221,67 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                 throw unreadable(f.getPath(), e);
             }
         }
+    }
+
+    /**
+     * Refuses, before Spark starts, Parquet inputs whose columns differ, from the footer of each input's first file:
+     * Spark takes one file's schema for all, so a parameter that only some inputs hold was left out without a word
+     * (CSV inputs are refused so: their parameters must be the first file's).
+     */
+    private static void refuseInputsWithOtherColumns(List<FileStatus> matches, Configuration hadoop) {
+        Path firstInput = null;
+        List<String> firstColumns = null;
+        for (FileStatus input : matches) {
+            try {
+                FileSystem fs = input.getPath().getFileSystem(hadoop);
+                FileStatus file = firstParquetFile(fs, input);
+                if (file == null) {
+                    continue;
+                }
+                List<String> columns;
+                try (ParquetFileReader reader = ParquetFileReader.open(StorageFailure.parquetFile(file, hadoop))) {
+                    columns = reader.getFooter().getFileMetaData().getSchema().getFields().stream()
+                            .map(Type::getName).sorted().toList();
+                } catch (StorageFailure e) {
+                    throw e;
+                } catch (IOException | RuntimeException e) { // not Parquet, cut short: Spark names it as it reads
+                    continue;
+                }
+                if (firstColumns == null) {
+                    firstInput = input.getPath();
+                    firstColumns = columns;
+                } else if (!columns.equals(firstColumns)) {
+                    List<String> lacks = new ArrayList<>(firstColumns);
+                    lacks.removeAll(columns);
+                    List<String> extra = new ArrayList<>(columns);
+                    extra.removeAll(firstColumns);
+                    throw new InvalidInputException("input " + input.getPath() + " (" + file.getPath().getName()
+                            + ") has columns " + columns + " but the first input, " + firstInput + ", has "
+                            + firstColumns + (lacks.isEmpty() ? "" : ": it lacks " + lacks)
+                            + (extra.isEmpty() ? "" : (lacks.isEmpty() ? ": " : ", and ") + "it adds " + extra)
+                            + "; every input needs the same parameters (Spark would read one input's columns only)");
+                }
+            } catch (IOException e) { // not there any more, or not ours to read
+                throw unreadable(input.getPath(), e);
+            }
+        }
+    }
+
+    /** A Parquet file itself, or the first .parquet file by name in a directory and its subdirectories; or null. */
+    private static FileStatus firstParquetFile(FileSystem fs, FileStatus input) throws IOException {
+        if (input.isFile()) {
+            return input;
+        }
+        FileStatus[] entries = StorageFailure.list(fs, input.getPath());
+        Arrays.sort(entries, Comparator.comparing(f -> f.getPath().getName()));
+        for (FileStatus f : entries) {
+            FileStatus found = f.isDirectory() ? firstParquetFile(fs, f)
+                    : f.getPath().getName().endsWith(".parquet") ? f : null;
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
     }
 
     private static boolean startsWithParquetMagic(FileSystem fs, FileStatus file) throws IOException {

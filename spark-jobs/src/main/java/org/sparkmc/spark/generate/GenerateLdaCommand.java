@@ -138,7 +138,7 @@ public final class GenerateLdaCommand extends JobCommand {
         if (meanLength != null) {
             Require.inRange(meanLength, 1, PlantedCorpus.MAX_MEAN_LENGTH, "--mean-length");
         }
-        Require.positive(alpha, "--alpha");
+        Require.inLeftOpenRange(alpha, 0, PlantedCorpus.MAX_ALPHA, "--alpha");
         Require.inRange(zipfExponent, 0, PlantedCorpus.MAX_ZIPF_EXPONENT, "--zipf-exponent");
         Require.inHalfOpenRange(background, 0, 1, "--background");
         return new PlantedCorpus.Settings(documents != null ? documents : base.documents(), v, k,

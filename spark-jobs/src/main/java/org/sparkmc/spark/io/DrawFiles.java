@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 
 /**
@@ -67,6 +68,16 @@ public final class DrawFiles {
         if (names.isEmpty()) {
             throw new InvalidInputException(source + ": the header names no parameter");
         }
+        if (format == Format.CMDSTAN) {
+            WarmUp.of(source, lines.settings); // another method's output is refused from the first file's comments
+        }
+        for (int j = 0; j < names.size(); j++) {
+            if (names.get(j).isEmpty()) {
+                throw new InvalidInputException(source + ":" + lines.headerLine + ": column " + (columns.get(j) + 1)
+                        + " has no name" + (columns.get(j) == header.length - 1 ? " (does the header end in a comma?)"
+                        : "") + "; every column needs one");
+            }
+        }
         Map<String, Integer> seen = new HashMap<>();
         for (int j = 0; j < names.size(); j++) {
             Integer first = seen.putIfAbsent(names.get(j), columns.get(j));
@@ -118,12 +129,32 @@ public final class DrawFiles {
         if (format == Format.CSV && !(clean(header[0]).equals("chain") && clean(header[1]).equals("draw"))) {
             return Parsed.failure(source + ":" + lines.headerLine + ": header must start with 'chain,draw'");
         }
+        WarmUp warmUp = WarmUp.NONE;
+        if (format == Format.CMDSTAN) {
+            try {
+                warmUp = WarmUp.of(source, lines.settings);
+            } catch (InvalidInputException e) {
+                return Parsed.failure(e.getMessage());
+            }
+        }
         Map<Integer, TreeMap<Integer, double[]>> rows = new TreeMap<>();
         int sequence = 0;
+        int dataRows = 0;
+        boolean adaptationEnded = false;
         String line;
         while ((line = lines.next()) != null) {
+            if (format == Format.CMDSTAN && !adaptationEnded && line.startsWith(WarmUp.ADAPTATION_END)) {
+                adaptationEnded = true;
+                if (dataRows != warmUp.rows()) {
+                    return Parsed.failure(source + ":" + lines.number + ": " + warmUp.mismatch(dataRows));
+                }
+                continue;
+            }
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
+            }
+            if (format == Format.CMDSTAN && ++dataRows <= warmUp.rows()) {
+                continue; // a saved warm-up draw (save_warmup): not a draw from the posterior
             }
             String[] fields = line.split(",", -1);
             if (fields.length != header.length) {
@@ -149,7 +180,7 @@ public final class DrawFiles {
             for (int j = 0; j < values.length; j++) {
                 String field = clean(fields[columns.get(j)]);
                 try {
-                    values[j] = Double.parseDouble(field);
+                    values[j] = DecimalNumbers.parse(field);
                 } catch (NumberFormatException e) {
                     return Parsed.failure(source + ":" + lines.number + ": '" + abbreviate(field) + "' in column '"
                             + names.get(j) + "' is not a number");
@@ -239,6 +270,54 @@ public final class DrawFiles {
         return s.length() > 40 ? s.substring(0, 40) + "…" : s;
     }
 
+    /** A CmdStan comment {@code #   num_warmup = 1000 (Default)}: the key and its value. */
+    private static final java.util.regex.Pattern SETTING =
+            java.util.regex.Pattern.compile("#\\s*(\\w+)\\s*=\\s*(\\S+).*");
+
+    /**
+     * The warm-up draws a CmdStan file holds before its sampling draws: with {@code save_warmup = true} (or 1), one
+     * row per {@code thin} of {@code num_warmup} iterations, ⌈num_warmup / thin⌉, ended by the
+     * {@code # Adaptation terminated} comment when the sampler adapted; none otherwise. Output of a method other
+     * than {@code sample} or {@code generate_quantities} (variational, optimize…) holds no MCMC draws: refused.
+     */
+    record WarmUp(int rows, String settings) {
+        static final String ADAPTATION_END = "# Adaptation terminated";
+        static final WarmUp NONE = new WarmUp(0, "save_warmup = false");
+
+        static WarmUp of(String source, Map<String, String> settings) {
+            String method = settings.get("method");
+            if (method != null && !method.equals("sample") && !method.equals("generate_quantities")) {
+                throw new InvalidInputException(source + ": CmdStan's '" + method + "' output (method = " + method
+                        + "), not MCMC draws; diagnose reads the output of method = sample (or generate_quantities)");
+            }
+            String save = settings.getOrDefault("save_warmup", "false");
+            if (!save.equals("1") && !save.equals("true")) {
+                return NONE;
+            }
+            long warmup = whole(source, settings, "num_warmup", 1000);
+            long thin = Math.max(1, whole(source, settings, "thin", 1));
+            long rows = (warmup + thin - 1) / thin;
+            return new WarmUp((int) Math.min(rows, Integer.MAX_VALUE), "save_warmup = " + save + ", num_warmup = "
+                    + warmup + ", thin = " + thin);
+        }
+
+        private static long whole(String source, Map<String, String> settings, String key, long otherwise) {
+            String value = settings.get(key);
+            try {
+                return value == null ? otherwise : Math.max(0, Long.parseLong(value));
+            } catch (NumberFormatException e) {
+                throw new InvalidInputException(source + ": its comment '" + key + " = " + value + "' is not a whole "
+                        + "number; CmdStan writes one there");
+            }
+        }
+
+        /** What is wrong when {@code found} rows come before the end of adaptation. */
+        String mismatch(int found) {
+            return "found " + found + " draws before '" + ADAPTATION_END + "' where its settings (" + settings
+                    + ") give " + rows + " warm-up draws; is the file cut or joined from others?";
+        }
+    }
+
     /** A reader that knows the number of the line it returned last and of the header line. */
     private static final class LineCounter extends BufferedReader {
         int number;
@@ -248,6 +327,9 @@ public final class DrawFiles {
             super(in);
         }
 
+        /** CmdStan's settings from the {@code # key = value} comments before the header, the first of each key. */
+        final Map<String, String> settings = new HashMap<>();
+
         @Override
         public String readLine() throws IOException {
             String line = super.readLine();
@@ -255,6 +337,10 @@ public final class DrawFiles {
                 number++;
                 if (headerLine == 0 && !line.isBlank() && !line.startsWith("#")) {
                     headerLine = number;
+                }
+                java.util.regex.Matcher setting = SETTING.matcher(line);
+                if (headerLine == 0 && setting.matches()) {
+                    settings.putIfAbsent(setting.group(1), setting.group(2));
                 }
             }
             return line;

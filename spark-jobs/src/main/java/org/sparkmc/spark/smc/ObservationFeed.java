@@ -210,6 +210,10 @@ public final class ObservationFeed {
         String late = null;
         for (FileStatus s : listing) {
             String name = s.getPath().getName();
+            if (s.isDirectory()) { // its files were skipped without a word, and their steps with them
+                throw new InvalidInputException("observations " + location + " hold a directory '" + name + "'; "
+                        + "batch files go directly in the directory given (names starting with _ or . are skipped)");
+            }
             if (!s.isFile()) { // hidden names are not listed
                 continue;
             }

@@ -174,7 +174,14 @@ public final class SmcCommand extends JobCommand {
             csv = csv.withTimeColumn(timeColumn.trim());
         }
         if (columns != null && !columns.isBlank()) {
-            csv = csv.withValueColumns(Arrays.stream(columns.split(",")).map(String::trim).toList());
+            List<String> named = Arrays.stream(columns.split(",")).map(String::trim).toList();
+            for (int i = 0; i < named.size(); i++) { // the output's columns must differ: it failed as Spark wrote them
+                if (named.indexOf(named.get(i)) < i) {
+                    throw new InvalidInputException("--columns names '" + named.get(i) + "' twice; name each "
+                            + "observation column once");
+                }
+            }
+            csv = csv.withValueColumns(named);
         }
         for (String followOnly : List.of("--poll-seconds", "--idle-timeout")) {
             if (!follow && given(followOnly)) { // as a save cadence without --checkpoint: said, not refused

@@ -54,6 +54,11 @@ class BnBadInputTest extends SparkTestBase {
                 Arguments.of("no query", new String[] {}, new String[] {"--query VARIABLE is required"}),
                 Arguments.of("query twice", new String[] {"--query", "CO", "--query", "CO"},
                         new String[] {"variable CO twice"}),
+                Arguments.of("query fixed by the evidence", new String[] {"--query", "CO,CVP", "--evidence",
+                    "CVP=LOW", "--method", "gibbs"}, new String[] {"--query names CVP, which --evidence fixes "
+                        + "(CVP=LOW); its posterior is that state with probability 1: leave it out of --query"}),
+                Arguments.of("a decimal number in Java's own form", new String[] {"--query", "CO", "--max-rhat",
+                    "1.01d"}, new String[] {"--max-rhat", "1.01d"}),
                 Arguments.of("zero samples", new String[] {"--query", "CO", "--samples", "0"},
                         new String[] {"--samples must be ≥ 1, is 0"}),
                 Arguments.of("negative samples", new String[] {"--query", "CO", "--samples", "-5"},

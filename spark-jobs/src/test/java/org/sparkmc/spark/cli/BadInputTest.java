@@ -251,6 +251,23 @@ public class BadInputTest extends SparkTestBase {
         assertFalse(Files.exists(out));
     }
 
+    /**
+     * {@code include url(…)} and {@code include classpath(…)} are refused, present or missing (a missing one was
+     * skipped silently, and one that is there was read without the checks a file gets).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"classpath(\"nothere-at-all.conf\")", "url(\"file:///nothere.conf\")",
+        "required(classpath(\"log4j2.properties\"))"})
+    void includesOfUrlsAndClasspathResourcesExitTwo(String include) throws IOException {
+        Path conf = Files.writeString(tmp.resolve("main.conf"), "chains = 4\ninclude " + include + "\n");
+        Path out = tmp.resolve("o");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.contains("config file '" + conf + "' has 'include "), r.err);
+        assertTrue(r.err.contains("include a file by its path instead"), r.err);
+        assertFalse(Files.exists(out));
+    }
+
     /** An included file is read from the including file's directory, its keys checked with its own name and line. */
     @Test
     void includedFileIsReadBesideTheConfig() throws IOException {

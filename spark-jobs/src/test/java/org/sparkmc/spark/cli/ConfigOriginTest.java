@@ -69,7 +69,7 @@ class ConfigOriginTest {
                         "--topics must be ≤ the vocabulary size 2000, is 3000"),
                 Arguments.of(List.of("generate-lda"), "mean-length", "0.5",
                         "--mean-length must be in [1, 10000000], is 0.5"),
-                Arguments.of(List.of("generate-lda"), "alpha", "0", "--alpha must be a finite number > 0, is 0"),
+                Arguments.of(List.of("generate-lda"), "alpha", "0", "--alpha must be in (0, 1000000], is 0"),
                 Arguments.of(List.of("generate-lda"), "zipf-exponent", "11",
                         "--zipf-exponent must be in [0, 10], is 11"),
                 Arguments.of(List.of("generate-lda"), "background", "1", "--background must be in [0, 1), is 1"),

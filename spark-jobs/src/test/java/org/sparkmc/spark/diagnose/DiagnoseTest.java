@@ -62,7 +62,54 @@ class DiagnoseTest extends SparkTestBase {
     @Test
     void stanBernFixture() throws IOException {
         Path dir = TestPaths.sharedData().resolve("diagnostics/stan_bern");
-        JsonNode s = run(tmp.resolve("bern"), dir.resolve("bern*.csv").toString());
+        assertStanBern(run(tmp.resolve("bern"), dir.resolve("bern*.csv").toString()));
+    }
+
+    /**
+     * --min-ess and --min-ess-per-chain together are refused, from the command line and from a config file alike (a
+     * config file's pair kept the per-chain one and dropped --min-ess without a word).
+     */
+    @Test
+    void minEssAndMinEssPerChainTogetherExitTwo() throws IOException {
+        String bern = TestPaths.sharedData().resolve("diagnostics/stan_bern/bern1.csv").toString();
+        Path conf = Files.writeString(tmp.resolve("both.conf"), "min-ess = 100000\nmin-ess-per-chain = 1\n");
+        for (String[] args : List.of(new String[] {"diagnose", bern, "--min-ess", "100000", "--min-ess-per-chain", "1"},
+                new String[] {"diagnose", "--conf", conf.toString(), bern})) {
+            Path out = tmp.resolve("both");
+            List<String> withOut = new ArrayList<>(List.of(args));
+            withOut.addAll(List.of("--out", out.toString()));
+            BadInputTest.Result r = BadInputTest.runCapturing(withOut.toArray(String[]::new));
+            assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+            assertTrue(r.err().contains("give --min-ess (over all chains) or --min-ess-per-chain, not both"), r.err());
+            assertFalse(Files.exists(out));
+        }
+    }
+
+    /**
+     * The same chains saved with their warm-up (save_warmup = true: 1,000 warm-up rows before "# Adaptation
+     * terminated", here of values far from the posterior) give the same summary: the warm-up rows are dropped (they
+     * were read as draws: R-hat 1.10 and a bulk ESS of 27 for theta).
+     */
+    @Test
+    void savedWarmUpDrawsAreNotDiagnosed() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("saved-warmup"));
+        for (int c = 1; c <= 4; c++) {
+            StringBuilder out = new StringBuilder();
+            for (String line : Files.readAllLines(TestPaths.sharedData().resolve("diagnostics/stan_bern/bern" + c
+                    + ".csv"))) {
+                if (line.startsWith("# Adaptation terminated")) {
+                    for (int k = 1; k <= 1000; k++) {
+                        out.append("-9,0.9,0.9,1,3,0,9.5,").append(0.99 - k * 1e-4).append('\n');
+                    }
+                }
+                out.append(line.contains("save_warmup") ? "#     save_warmup = true" : line).append('\n');
+            }
+            Files.writeString(dir.resolve("bern" + c + ".csv"), out);
+        }
+        assertStanBern(run(tmp.resolve("bern-warmup"), dir.resolve("bern*.csv").toString()));
+    }
+
+    private static void assertStanBern(JsonNode s) {
         assertEquals(4, s.get("chains").asInt());
         assertEquals(1000, s.get("draws_per_chain").asInt());
         assertEquals(List.of("lp__", "theta"), s.get("parameters").findValuesAsText("name"));
@@ -223,9 +270,22 @@ class DiagnoseTest extends SparkTestBase {
                         + "columns 3 and 5 both name parameter 'a'; each parameter needs its own column"),
                 Arguments.of("stan-repeated.csv", "# comment\nlp__,a.1,b,a[1]\n-1,0.5,1,2\n", "stan-repeated.csv:2: "
                         + "columns 2 and 4 both name parameter 'a[1]'"),
+                Arguments.of("nameless.csv", "chain,draw,,a\n1,1,0.5,0.1\n2,1,1,1\n", "nameless.csv:1: column 3 has no "
+                        + "name; every column needs one"),
+                Arguments.of("trailing.csv", "# c\nlp__,a,\n-1,0.5,\n", "trailing.csv:2: column 3 has no name (does "
+                        + "the header end in a comma?)"),
                 Arguments.of("nothing.csv", "", "empty file"),
                 Arguments.of("what.csv", "x,y\n1,2\n", "what.csv:1: cannot tell the format"),
-                Arguments.of("stan.csv", "# comment\nlp__,theta\n-1,0.5\n-2\n", "stan.csv:4: expected 2 values"));
+                Arguments.of("stan.csv", "# comment\nlp__,theta\n-1,0.5\n-2\n", "stan.csv:4: expected 2 values"),
+                Arguments.of("advi.csv", "# method = variational\nlp__,log_p__,log_g__,theta\n0,0,0,0.2\n0,-1,-1,0.3\n",
+                        "advi.csv: CmdStan's 'variational' output (method = variational), not MCMC draws"),
+                Arguments.of("cut.csv", "#     num_warmup = 3\n#     save_warmup = 1\nlp__,theta\n-1,0.5\n-1,0.6\n"
+                        + "# Adaptation terminated\n-1,0.4\n", "cut.csv:6: found 2 draws before '# Adaptation "
+                        + "terminated' where its settings (save_warmup = 1, num_warmup = 3, thin = 1) give 3 warm-up "
+                        + "draws"),
+                Arguments.of("unsaved.csv", "#     save_warmup = false\nlp__,theta\n-1,0.5\n# Adaptation terminated\n"
+                        + "-1,0.4\n", "unsaved.csv:4: found 1 draws before '# Adaptation terminated' where its "
+                        + "settings (save_warmup = false) give 0 warm-up draws"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -371,6 +431,30 @@ class DiagnoseTest extends SparkTestBase {
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("no .csv file in the inputs (") && r.err().contains("Parquet draws: .parquet "
                 + "files, or directories holding them, also in subdirectories"), r.err());
+    }
+
+    /**
+     * Parquet inputs whose columns differ are refused before Spark starts, naming what the later one lacks: Spark
+     * read every input with one input's schema, and a parameter only some held was left out without a word.
+     */
+    @Test
+    void parquetInputsWithOtherParametersExitTwo() {
+        Path both = parquet("both", goodRows());
+        StructType schema = new StructType().add("chain", DataTypes.IntegerType).add("draw", DataTypes.IntegerType)
+                .add("a", DataTypes.DoubleType);
+        Path onlyA = tmp.resolve("only-a.parquet");
+        spark().createDataFrame(List.of(RowFactory.create(3, 1, 0.1), RowFactory.create(3, 2, 0.2),
+                RowFactory.create(3, 3, 0.3)), schema).coalesce(1).write().parquet(onlyA.toString());
+        for (List<Path> order : List.of(List.of(both, onlyA), List.of(onlyA, both))) {
+            Path out = tmp.resolve("mixed");
+            BadInputTest.Result r = BadInputTest.runCapturing("diagnose", order.get(0).toString(),
+                    order.get(1).toString(), "--out", out.toString());
+            assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+            assertTrue(r.err().contains("has columns [a, chain, draw] but the first input, ")
+                    || r.err().contains("has columns [a, b, chain, draw] but the first input, "), r.err());
+            assertTrue(r.err().contains(order.get(0).equals(both) ? "it lacks [b]" : "it adds [b]"), r.err());
+            assertFalse(Files.exists(out));
+        }
     }
 
     /**

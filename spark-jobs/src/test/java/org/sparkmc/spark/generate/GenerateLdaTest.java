@@ -105,6 +105,8 @@ class GenerateLdaTest extends SparkTestBase {
             {"--topics", "0"},
             {"--vocabulary", "10", "--topics", "20"},
             {"--alpha", "-1"},
+            {"--alpha", "1e308"},
+            {"--alpha", "0.5d"},
             {"--background", "1"},
             {"--mean-length", "0.5"},
             {"--documents", "0"},

@@ -35,6 +35,8 @@ class SmcBadInputTest extends SparkTestBase {
         String nile = SmcTestData.nileFile().toString();
         return Stream.of(
                 Arguments.of("zero particles", List.of("--data", nile, "--particles", "0"), "--particles must be ≥ 1, is 0"),
+                Arguments.of("a column twice", List.of("--data", nile, "--columns", "flow,flow"),
+                        "--columns names 'flow' twice; name each observation column once"),
                 Arguments.of("unknown sync-via", List.of("--data", nile, "--sync-via", "barrier"),
                         "--sync-via must be auto, relay or jobs, is 'barrier'"),
                 Arguments.of("negative particles", List.of("--data", nile, "--particles", "-5"),
@@ -82,7 +84,8 @@ class SmcBadInputTest extends SparkTestBase {
                 Arguments.of("old --checkpoint-dir", List.of("--data", nile, "--checkpoint-dir", "/tmp/cuts"),
                         "--checkpoint-dir was renamed --lineage-dir"),
                 Arguments.of("non-positive variance", List.of("--data", nile, "--param", "level_variance=-1"),
-                        "level variance must be positive"),
+                        "--param level_variance=-1: model 'local-level': model parameter 'level_variance' must be a "
+                        + "number > 0 but is '-1.0'"),
                 Arguments.of("misspelt parameter", List.of("--data", nile, "--param", "observation_varaince=100"),
                         "model 'local-level' does not read parameter 'observation_varaince'"),
                 Arguments.of("parameter of another model", List.of("--conf",
@@ -131,6 +134,14 @@ class SmcBadInputTest extends SparkTestBase {
         for (boolean follow : new boolean[] {false, true}) {
             String said = feedError(dir, year, follow);
             assertTrue(said.endsWith(dir + "/b1.csv line 3: 3 fields, expected 2 (as in the header year,flow)"), said);
+        }
+        // A subdirectory's batch files were skipped without a word, and their time steps with them.
+        Path nested = Files.createDirectories(tmp.resolve("nested/sub"));
+        Files.writeString(nested.resolveSibling("b1.csv"), "year,flow\n1871,1120\n");
+        Files.writeString(nested.resolve("b2.csv"), "year,flow\n1872,1160\n");
+        for (boolean follow : new boolean[] {false, true}) {
+            String said = feedError(nested.getParent(), year, follow);
+            assertTrue(said.contains(" hold a directory 'sub'; batch files go directly in the directory given"), said);
         }
     }
 
