@@ -7,6 +7,7 @@ import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.UserClasses;
 import org.sparkmc.core.mcmc.AdaptiveMetropolis;
@@ -137,7 +138,7 @@ public final class KernelCatalog {
                 weights[i] = 1;
                 if (star > 0 && item.substring(0, star).trim().matches("[0-9.eE+-]+")) {
                     try {
-                        weights[i] = Double.parseDouble(item.substring(0, star).trim());
+                        weights[i] = DecimalNumbers.parse(item.substring(0, star).trim());
                     } catch (NumberFormatException e) {
                         throw new InvalidInputException("kernel '" + name + "': bad mixture weight in '" + item + "'");
                     }

@@ -252,6 +252,9 @@ public final class ModelParameters implements Serializable {
 
     /** A value as a message shows it: quoted, and called text when it is a string ("the text '5'" is no number). */
     private static String shown(Object value) {
+        if (value instanceof Double d && d == Math.rint(d) && Math.abs(d) < 1e15) { // --param height=0: '0', not '0.0'
+            return "'" + d.longValue() + "'";
+        }
         return value instanceof String ? "the text '" + value + "'" : "'" + value + "'";
     }
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import org.sparkmc.core.CsvFields;
 import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 
@@ -89,9 +90,11 @@ public final class ObservationCsv {
                 if (trimmed.isEmpty() || trimmed.startsWith("#")) {
                     continue;
                 }
-                String[] fields = split(trimmed);
-                if (fields == null) {
-                    throw new InvalidInputException(source + " line " + lineNo + ": unterminated quoted field");
+                String[] fields;
+                try {
+                    fields = CsvFields.split(trimmed);
+                } catch (IllegalArgumentException e) { // "11"20 was glued into 1120
+                    throw new InvalidInputException(source + " line " + lineNo + ": " + e.getMessage(), e);
                 }
                 if (header == null && rows.isEmpty() && looksLikeHeader(fields)) {
                     header = fields;
@@ -236,33 +239,5 @@ public final class ObservationCsv {
             }
         }
         return named;
-    }
-
-    /** The fields of a line, or null if a quote is left open. */
-    private static String[] split(String line) {
-        List<String> out = new ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char ch = line.charAt(i);
-            if (ch == '"') {
-                if (quoted && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                    cur.append('"');
-                    i++;
-                } else {
-                    quoted = !quoted;
-                }
-            } else if (ch == ',' && !quoted) {
-                out.add(cur.toString().strip());
-                cur.setLength(0);
-            } else {
-                cur.append(ch);
-            }
-        }
-        if (quoted) {
-            return null;
-        }
-        out.add(cur.toString().strip());
-        return out.toArray(new String[0]);
     }
 }

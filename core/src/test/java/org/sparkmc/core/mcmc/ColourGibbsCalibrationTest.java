@@ -16,13 +16,13 @@ import org.sparkmc.core.random.Rng;
  * correct kernel fails at most 0.1% of the time) on Ising denoising of 9 sites: spins drawn exactly from the Ising
  * prior p(x) ∝ exp(J Σ_{i~j} x_i x_j) by enumerating its 512 states, then y_i = x_i + N(0, σ²), σ = 2. Two graphs:
  * the 3×3 grid (2 colours, J = 0.5) and the 3×3 triangular lattice (3 colours, J = 0.25). The reported quantities
- * (magnetisation, energy, agreement) take few values, so the ranks break ties at random. Measured on the grid over 40
- * seeds with 1,000 replications: one Bonferroni p below 0.05, none below 0.01; on the lattice over 6 seeds (and 6
- * at J = 0.4): none below 0.1. Each graph's broken variant fails the same test: on the grid, updating all sites at
- * once from the old state (p ≤ 3e-51 over 5 seeds); on the lattice, folding its three colours into two phases, which
- * a grid cannot tell from the kernel, with 2,000 replications (p = 6.5e-9 and 4.6e-9 over 2 seeds; with 1,000,
- * 6e-4 to 0.035 over 4, too weak for the test; tagged heavy, as it takes a minute or more: {@link ColourGibbsTest}
- * fails it by enumeration in the default build). Fixed seeds.
+ * (magnetisation, energy, and agreement or each spin) take few values, so the ranks break ties at random. Measured
+ * with 1,000 replications, on the grid over 40 seeds: one Bonferroni p below 0.05, none below 0.01; on the lattice
+ * over 20 seeds: one below 0.05 (0.009), none below 0.001. Each graph's broken variant fails the same test: on the
+ * grid, updating all sites at once from the old state (p ≤ 3e-51 over 5 seeds); on the lattice, folding its three
+ * colours into two phases, which a grid cannot tell from the kernel, with 2,000 replications (p = 6.5e-9 and 4.6e-9
+ * over 2 seeds; with 1,000, 1.2e-6 to 0.035 over 5, too weak for the test; tagged heavy, as it takes a minute or
+ * more: {@link ColourGibbsTest} fails it by enumeration in the default build). Fixed seeds.
  */
 class ColourGibbsCalibrationTest {
     private static final double ALPHA = 1e-3;

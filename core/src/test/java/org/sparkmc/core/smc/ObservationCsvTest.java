@@ -61,7 +61,9 @@ class ObservationCsvTest {
         String infinite = error("t,y\n1,Infinity\n", d);
         assertTrue(infinite.contains("finite"), infinite);
         String quote = error("t,y\n1,\"2\n", d);
-        assertTrue(quote.contains("line 2") && quote.contains("quoted"), quote);
+        assertTrue(quote.contains("line 2: field 2 opens a quote that the line does not close"), quote);
+        String glued = error("t,y\n1,\"11\"20\n", d); // it was read as 1120
+        assertTrue(glued.contains("line 2: field 2 has text after its closing quote"), glued);
         String noTime = error("t,y\n1,2\nNA,3\n", d);
         assertTrue(noTime.contains("line 3") && noTime.contains("time"), noTime);
         // two columns of one name: which would --time-column year mean?

@@ -113,6 +113,7 @@ public final class BnCommand extends JobCommand {
             throw new InvalidInputException("--network PATH is required (a BIF file, e.g. data/alarm/alarm.bif)");
         }
         BnMethod m = BnMethod.parse(method);
+        warnOfOptionsTheMethodDoesNotUse(m);
         ExactMode exactMode = ExactMode.parse(exact);
         // Validate every count before reading anything, then the network, names and evidence before Spark starts.
         BayesNet net = NetworkReader.read(network, SparkSetup.hadoopConfiguration());
@@ -180,5 +181,28 @@ public final class BnCommand extends JobCommand {
         }
         w.println(output == null ? "no --out: nothing written" : "outputs in " + output.target());
         w.flush();
+    }
+
+    /** Options that only another method reads were taken without a word: said, as smc says of --poll-seconds. */
+    private void warnOfOptionsTheMethodDoesNotUse(BnMethod m) {
+        List<String> sampling = List.of("--samples", "--block-size");
+        List<String> gibbs = List.of("--chains", "--warmup", "--draws", "--round-size", "--max-rhat", "--min-ess",
+                "--require-convergence");
+        List<String> unused = new ArrayList<>();
+        if (m != BnMethod.LW && m != BnMethod.REJECTION) {
+            unused.addAll(sampling);
+        }
+        if (m != BnMethod.GIBBS) {
+            unused.addAll(gibbs);
+        }
+        if (m == BnMethod.EXACT) {
+            unused.addAll(List.of("--seed", "--partitions"));
+        }
+        for (String option : unused) {
+            if (given(option)) {
+                org.slf4j.LoggerFactory.getLogger(BnCommand.class).warn("{} has no effect with --method {}", option,
+                        m.option());
+            }
+        }
     }
 }

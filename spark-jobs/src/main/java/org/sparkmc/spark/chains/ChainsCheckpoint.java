@@ -88,6 +88,7 @@ final class ChainsCheckpoint {
             if (draws != null) {
                 draws.unpersist(false);
             }
+            CheckpointStates.rethrowUnlessDamaged(e);
             throw unreadable(path, e);
         }
         if (!found.equals(expected)) {

@@ -49,13 +49,30 @@ public final class Main implements Callable<Integer> {
         System.exit(code);
     }
 
+    /**
+     * An option's number, in decimal ({@link DecimalNumbers}); picocli names the option and the value. A class, not
+     * a method reference: OpenJDK 17.0.15 crashed (SIGSEGV in adjust_lambda_proxy_class_dictionary) at the end of
+     * every run recording the class archive ({@code submit/sparkmc}'s -XX:ArchiveClassesAtExit) with
+     * {@code DecimalNumbers::parse} registered.
+     */
+    private static final class DecimalConverter implements CommandLine.ITypeConverter<Double> {
+        @Override
+        public Double convert(String text) {
+            try {
+                return DecimalNumbers.parse(text);
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("'" + text + "' is not a decimal number");
+            }
+        }
+    }
+
     /** Runs a job and returns its exit code (tests call this instead of {@link #main}). */
     public static int run(String... args) {
         PrintWriter err = new PrintWriter(System.err, true);
         CommandLine commandLine = new CommandLine(new Main());
         // Numbers in decimal only, on the command line and from a config file alike: 0.5d or 0x1p-1 is no number.
-        commandLine.registerConverter(Double.class, DecimalNumbers::parse);
-        commandLine.registerConverter(Double.TYPE, DecimalNumbers::parse);
+        commandLine.registerConverter(Double.class, new DecimalConverter());
+        commandLine.registerConverter(Double.TYPE, new DecimalConverter());
         ConfigFile configFile;
         try {
             String conf = ConfigFile.find(args);

@@ -122,6 +122,9 @@ public final class GenerateGlmCommand extends JobCommand {
         if (glm.dimension() > p) {
             Require.positive(sigma, "--sigma");
             truth[p] = Math.log(sigma);
+        } else if (given("--sigma")) { // it was ignored without a word, as consensus's --sigma-prior-scale was
+            throw new InvalidInputException("--sigma is the gaussian family's noise scale; the " + family
+                    + " family has no σ: drop the option");
         }
         return truth;
     }

@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.Type;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -70,7 +71,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         List<FileStatus> matches = onceEach(chainsOutputs(expand(inputs, hadoop), format, hadoop));
         String told = format.equals("auto") ? detect(matches, hadoop) : format;
         if (told.equals("parquet")) {
-            refuseWhatIsNotParquet(matches, hadoop);
+            refuseWhatIsNotParquet(matches, hadoop, format.equals("auto"));
             refuseInputsWithOtherColumns(matches, hadoop);
             return new Located(matches, told, List.of(), List.of());
         }
@@ -209,10 +210,18 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
      * Refuses, before Spark starts, a file read as Parquet that does not begin with Parquet's magic bytes (Spark
      * failed on it with a logged trace). A directory's files are left to Spark, which names a bad one.
      */
-    private static void refuseWhatIsNotParquet(List<FileStatus> matches, Configuration hadoop) {
+    private static void refuseWhatIsNotParquet(List<FileStatus> matches, Configuration hadoop, boolean detected) {
         for (FileStatus f : matches) {
             try {
                 if (f.isFile() && !startsWithParquetMagic(f.getPath().getFileSystem(hadoop), f)) {
+                    FileStatus parquet = !detected ? null : matches.stream().filter(m -> m != f
+                            && (m.isDirectory() || m.getPath().getName().endsWith(".parquet"))).findFirst()
+                            .orElse(null);
+                    if (parquet != null && !f.getPath().getName().endsWith(".parquet")) { // --format would not help
+                        throw new InvalidInputException("inputs of two formats: " + parquet.getPath() + " is Parquet "
+                                + "draws, " + f.getPath() + " is not; diagnose reads one format a run (Parquet, "
+                                + "CmdStan CSV or chain,draw CSV): give them to separate runs, or convert one");
+                    }
                     throw new InvalidInputException("input " + f.getPath() + " is not readable Parquet: it does not "
                             + "begin with Parquet's bytes PAR1; for CSV draws give --format cmdstan or csv"
                             + (f.getPath().getName().endsWith(".parquet") ? " (or name the file .csv)" : ""));
@@ -224,9 +233,9 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
     }
 
     /**
-     * Refuses, before Spark starts, Parquet inputs whose columns differ, from the footer of each input's first file:
-     * Spark takes one file's schema for all, so a parameter that only some inputs hold was left out without a word
-     * (CSV inputs are refused so: their parameters must be the first file's).
+     * Refuses, before Spark starts, Parquet inputs whose draw columns ({@link #readAsDraws}) differ, from the footer of
+     * each input's first file: Spark takes one file's schema for all, so a parameter that only some inputs hold was
+     * left out without a word (CSV inputs are refused so: their parameters must be the first file's).
      */
     private static void refuseInputsWithOtherColumns(List<FileStatus> matches, Configuration hadoop) {
         Path firstInput = null;
@@ -241,7 +250,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                 List<String> columns;
                 try (ParquetFileReader reader = ParquetFileReader.open(StorageFailure.parquetFile(file, hadoop))) {
                     columns = reader.getFooter().getFileMetaData().getSchema().getFields().stream()
-                            .map(Type::getName).sorted().toList();
+                            .filter(DrawsSource::readAsDraws).map(Type::getName).sorted().toList();
                 } catch (StorageFailure e) {
                     throw e;
                 } catch (IOException | RuntimeException e) { // not Parquet, cut short: Spark names it as it reads
@@ -265,6 +274,23 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                 throw unreadable(input.getPath(), e);
             }
         }
+    }
+
+    /**
+     * Whether {@link #readParquet} reads a column of this footer type: chain, draw and the numeric columns other than
+     * sampler columns ({@code …__} but lp__); a text label or pandas' {@code __index_level_0__} may differ.
+     */
+    private static boolean readAsDraws(Type column) {
+        String name = column.getName();
+        if (name.endsWith("__") && !name.equals("lp__") || !column.isPrimitive()) {
+            return false;
+        }
+        return switch (column.asPrimitiveType().getPrimitiveTypeName()) {
+            case INT32, INT64, FLOAT, DOUBLE -> true;
+            case BINARY, FIXED_LEN_BYTE_ARRAY -> column.getLogicalTypeAnnotation()
+                    instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation;
+            default -> false;
+        };
     }
 
     /** A Parquet file itself, or the first .parquet file by name in a directory and its subdirectories; or null. */

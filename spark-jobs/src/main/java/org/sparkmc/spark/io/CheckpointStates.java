@@ -401,6 +401,36 @@ public final class CheckpointStates {
         return sorted;
     }
 
+    /**
+     * Rethrows Spark's failure to read a checkpoint's data file unless it is the file's content (Spark's
+     * {@code FAILED_READ_FILE}, a file gone, a page that does not decode, a checksum that does not match, bad
+     * values): a lost connection or executor, or any other failure, is no damaged checkpoint, and a retry may pass
+     * where "remove the checkpoint directory" would throw good work away. The caller refuses the checkpoint when
+     * this returns.
+     */
+    public static void rethrowUnlessDamaged(Exception failure) {
+        boolean content = false;
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.SocketException || t instanceof java.net.UnknownHostException
+                    || t instanceof java.io.InterruptedIOException) {
+                content = false;
+                break;
+            }
+            content |= t instanceof org.apache.spark.SparkThrowable st && st.getCondition() != null
+                    && DAMAGE.matcher(st.getCondition()).lookingAt()
+                    || t instanceof org.apache.parquet.io.ParquetDecodingException
+                    || t instanceof org.apache.hadoop.fs.ChecksumException || t instanceof InvalidInputException;
+        }
+        if (!content) {
+            throw failure instanceof RuntimeException r ? r
+                    : new IllegalStateException("reading the checkpoint failed: " + rootMessage(failure), failure);
+        }
+    }
+
+    /** Spark's error conditions for a file that is not there or does not read as what it should be. */
+    private static final java.util.regex.Pattern DAMAGE =
+            java.util.regex.Pattern.compile("FAILED_READ_FILE|PATH_NOT_FOUND|UNABLE_TO_INFER_SCHEMA");
+
     /** The first line of the message of the innermost cause (Spark wraps a task's failure several times). */
     public static String rootMessage(Throwable e) {
         Throwable t = e;

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.sparkmc.core.CsvFields;
 import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 
@@ -239,15 +240,16 @@ public final class DrawFiles {
                 + "; draws must be numbered without gaps";
     }
 
-    private static String[] header(String source, BufferedReader in) throws IOException {
+    /** The header's names, quoted ones ({@code "theta[1,1]"}) whole. */
+    private static String[] header(String source, LineCounter in) throws IOException {
         String line;
         while ((line = in.readLine()) != null) {
             if (!line.isBlank() && !line.startsWith("#")) {
-                String[] names = line.split(",", -1);
-                for (int i = 0; i < names.length; i++) {
-                    names[i] = clean(names[i]);
+                try {
+                    return CsvFields.split(line);
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidInputException(source + ":" + in.number + ": " + e.getMessage(), e);
                 }
-                return names;
             }
         }
         throw new InvalidInputException(source + ": no header line (only comments or nothing)");
@@ -277,7 +279,8 @@ public final class DrawFiles {
     /**
      * The warm-up draws a CmdStan file holds before its sampling draws: with {@code save_warmup = true} (or 1), one
      * row per {@code thin} of {@code num_warmup} iterations, ⌈num_warmup / thin⌉, ended by the
-     * {@code # Adaptation terminated} comment when the sampler adapted; none otherwise. Output of a method other
+     * {@code # Adaptation terminated} comment when the sampler adapted; none otherwise, and none for
+     * {@code algorithm = fixed_param}, which runs no warm-up though it writes those settings. Output of a method other
      * than {@code sample} or {@code generate_quantities} (variational, optimize…) holds no MCMC draws: refused.
      */
     record WarmUp(int rows, String settings) {
@@ -291,8 +294,8 @@ public final class DrawFiles {
                         + "), not MCMC draws; diagnose reads the output of method = sample (or generate_quantities)");
             }
             String save = settings.getOrDefault("save_warmup", "false");
-            if (!save.equals("1") && !save.equals("true")) {
-                return NONE;
+            if (!save.equals("1") && !save.equals("true") || "fixed_param".equals(settings.get("algorithm"))) {
+                return NONE; // fixed_param runs no warm-up, whatever num_warmup and save_warmup say
             }
             long warmup = whole(source, settings, "num_warmup", 1000);
             long thin = Math.max(1, whole(source, settings, "thin", 1));

@@ -218,8 +218,9 @@ final class LdaCheckpoint {
             sums = spark.read().parquet(location).javaRDD()
                     .map(r -> new Tuple2<>(r.getInt(0), CheckpointStates.sha256((byte[]) r.get(1)))).collect();
         } catch (Exception e) { // SparkException is checked in Scala's sense only: it arrives undeclared
-            throw new InvalidInputException("checkpoint " + location + " cannot be read (" + e.getMessage()
-                    + "); remove the checkpoint directory to start over", e);
+            CheckpointStates.rethrowUnlessDamaged(e);
+            throw new InvalidInputException("checkpoint " + location + " cannot be read ("
+                    + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
         }
         Map<Integer, String> found = new TreeMap<>();
         sums.forEach(t -> found.put(t._1(), t._2()));

@@ -190,6 +190,7 @@ final class SmcCheckpoint {
                     .persist(org.apache.spark.storage.StorageLevel.MEMORY_AND_DISK());
             found = CheckpointStates.byId(particles.map(SmcCheckpoint::blockDigest).collect());
         } catch (Exception e) { // SparkException is checked in Scala's sense only: it arrives undeclared
+            CheckpointStates.rethrowUnlessDamaged(e);
             throw unreadable(path, e);
         }
         if (!found.equals(state.blockSha256())) {

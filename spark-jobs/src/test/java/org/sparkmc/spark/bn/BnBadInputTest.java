@@ -201,4 +201,21 @@ class BnBadInputTest extends SparkTestBase {
             throw new java.io.UncheckedIOException(e);
         }
     }
+
+    /** Options another method reads are warned of (they were taken without a word); the method's own are not. */
+    @Test
+    void optionsTheMethodDoesNotUseAreWarnedOf() throws Exception {
+        String out = tmp.resolve("o").toString();
+        // --query NOPE stops the run after the warnings, before Spark.
+        assertEquals(java.util.List.of("--samples has no effect with --method exact",
+                "--chains has no effect with --method exact",
+                "--require-convergence has no effect with --method exact"),
+                org.sparkmc.spark.LoggedLines.of(BnCommand.class, () -> BadInputTest.runCapturing("bn", "--network",
+                        BnRuns.alarmPath(), "--method", "exact", "--samples", "5", "--chains", "7",
+                        "--require-convergence", "--query", "NOPE", "--out", out)));
+        assertEquals(java.util.List.of("--samples has no effect with --method gibbs"),
+                org.sparkmc.spark.LoggedLines.of(BnCommand.class, () -> BadInputTest.runCapturing("bn", "--network",
+                        BnRuns.alarmPath(), "--method", "gibbs", "--samples", "5", "--chains", "7", "--query", "NOPE",
+                        "--out", out)));
+    }
 }

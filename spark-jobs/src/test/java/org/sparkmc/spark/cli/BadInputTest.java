@@ -146,6 +146,9 @@ public class BadInputTest extends SparkTestBase {
                         "--features must be in [1, 10000], is 2000000000"),
                 Arguments.of(new String[] {"generate-glm", "--family", "gaussian", "--sigma", "0"},
                         "--sigma must be a finite number > 0, is 0"),
+                Arguments.of(new String[] {"generate-glm", "--sigma", "5"}, "--sigma is the gaussian family's noise "
+                        + "scale; the logistic family has no σ: drop the option"),
+                Arguments.of(new String[] {"generate-glm", "--coefficients", "1,2f"}, "'2f' is not a decimal number"),
                 Arguments.of(new String[] {"generate-glm", "--partitions", "-1"},
                         "--partitions must be ≥ 0 (0: Spark's default parallelism), is -1"),
                 Arguments.of(new String[] {"generate-lda", "--top-words", "0"}, "--top-words must be ≥ 1, is 0"));

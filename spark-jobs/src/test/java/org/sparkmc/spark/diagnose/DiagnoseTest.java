@@ -109,6 +109,25 @@ class DiagnoseTest extends SparkTestBase {
         assertStanBern(run(tmp.resolve("bern-warmup"), dir.resolve("bern*.csv").toString()));
     }
 
+    /**
+     * fixed_param runs no warm-up, though CmdStan writes num_warmup and save_warmup = 1 in its header: every row is
+     * a draw (as many would have been dropped as warm-up).
+     */
+    @Test
+    void fixedParamDrawsAreAllKept() throws IOException {
+        for (int c = 1; c <= 2; c++) {
+            StringBuilder csv = new StringBuilder("# method = sample (Default)\n#   sample\n#     num_samples = 5\n"
+                    + "#     num_warmup = 1000 (Default)\n#     save_warmup = 1\n#     thin = 1 (Default)\n"
+                    + "#     algorithm = fixed_param\nlp__,accept_stat__,mu\n");
+            for (int d = 1; d <= 5; d++) {
+                csv.append("0,0,").append(c + 0.1 * d).append('\n');
+            }
+            Files.writeString(tmp.resolve("fixed-" + c + ".csv"), csv);
+        }
+        JsonNode s = run(tmp.resolve("fixed"), tmp.resolve("fixed-*.csv").toString());
+        assertEquals(5, s.get("draws_per_chain").asInt());
+    }
+
     private static void assertStanBern(JsonNode s) {
         assertEquals(4, s.get("chains").asInt());
         assertEquals(1000, s.get("draws_per_chain").asInt());
@@ -170,6 +189,41 @@ class DiagnoseTest extends SparkTestBase {
             close(e.get("quantile2_q5").asDouble(), p.get("q5"), 1e-6, name + " q5");
             close(e.get("quantile2_q95").asDouble(), p.get("q95"), 1e-6, name + " q95");
         }
+    }
+
+    /**
+     * Parquet draws and a CSV file together are refused as two formats (it advised --format cmdstan or csv, which
+     * would then fail on the Parquet input).
+     */
+    @Test
+    void parquetAndCsvInputsTogetherExitTwo() throws IOException {
+        Path parquet = parquet("draws", goodRows());
+        Path csv = Files.writeString(tmp.resolve("more.csv"), "chain,draw,a,b\n3,1,0.1,1\n3,2,0.2,1\n3,3,0.3,1\n");
+        Path out = tmp.resolve("two-formats");
+        BadInputTest.Result r = BadInputTest.runCapturing("diagnose", parquet.toString(), csv.toString(), "--out",
+                out.toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("inputs of two formats: ") && r.err().contains("draws.parquet is Parquet draws, ")
+                && r.err().contains("more.csv is not; diagnose reads one format a run"), r.err());
+        assertFalse(Files.exists(out));
+    }
+
+    /**
+     * A quoted header name keeps its commas (posterior's and ArviZ's matrix names, "theta[1,1]"): it was split into
+     * "theta[1" and "1]", and refused as a parameter named twice.
+     */
+    @Test
+    void quotedHeaderNamesKeepTheirCommas() throws IOException {
+        StringBuilder csv = new StringBuilder("chain,draw,\"theta[1,1]\",\"theta[1,2]\"\n");
+        for (int chain = 1; chain <= 2; chain++) {
+            for (int draw = 1; draw <= 4; draw++) {
+                csv.append(chain).append(',').append(draw).append(',').append(0.1 * draw).append(',')
+                        .append(chain - 0.2 * draw).append('\n');
+            }
+        }
+        Path file = Files.writeString(tmp.resolve("matrix.csv"), csv);
+        JsonNode s = run(tmp.resolve("matrix"), file.toString());
+        assertEquals(List.of("theta[1,1]", "theta[1,2]"), s.get("parameters").findValuesAsText("name"));
     }
 
     /**
@@ -438,7 +492,7 @@ class DiagnoseTest extends SparkTestBase {
      * read every input with one input's schema, and a parameter only some held was left out without a word.
      */
     @Test
-    void parquetInputsWithOtherParametersExitTwo() {
+    void parquetInputsWithOtherParametersExitTwo() throws IOException {
         Path both = parquet("both", goodRows());
         StructType schema = new StructType().add("chain", DataTypes.IntegerType).add("draw", DataTypes.IntegerType)
                 .add("a", DataTypes.DoubleType);
@@ -455,6 +509,20 @@ class DiagnoseTest extends SparkTestBase {
             assertTrue(r.err().contains(order.get(0).equals(both) ? "it lacks [b]" : "it adds [b]"), r.err());
             assertFalse(Files.exists(out));
         }
+        // Columns the reader leaves out may differ: a sampler column in one input, a text label in the other.
+        StructType sampler = new StructType().add("chain", DataTypes.IntegerType).add("draw", DataTypes.IntegerType)
+                .add("a", DataTypes.DoubleType).add("b", DataTypes.DoubleType)
+                .add("accept_stat__", DataTypes.DoubleType);
+        Path withSampler = tmp.resolve("sampler.parquet");
+        spark().createDataFrame(List.of(RowFactory.create(3, 1, 0.1, 1.0, 0.9), RowFactory.create(3, 2, 0.2, 1.0, 0.8),
+                RowFactory.create(3, 3, 0.3, 1.0, 0.7)), sampler).coalesce(1).write().parquet(withSampler.toString());
+        StructType labelled = new StructType().add("chain", DataTypes.IntegerType).add("draw", DataTypes.IntegerType)
+                .add("a", DataTypes.DoubleType).add("b", DataTypes.DoubleType).add("label", DataTypes.StringType);
+        Path withLabel = tmp.resolve("label.parquet");
+        spark().createDataFrame(List.of(RowFactory.create(4, 1, 0.4, 2.0, "x"), RowFactory.create(4, 2, 0.1, 2.0, "y"),
+                RowFactory.create(4, 3, 0.2, 2.0, "z")), labelled).coalesce(1).write().parquet(withLabel.toString());
+        JsonNode s = run(tmp.resolve("out-kept"), withSampler.toString(), withLabel.toString());
+        assertEquals(List.of("a", "b"), s.get("parameters").findValuesAsText("name"));
     }
 
     /**

@@ -243,4 +243,25 @@ class CheckpointStatesTest {
                 CheckpointStates.digest(1, 1, new double[] {otherNaN}));
         assertEquals(List.of("2:b", "10:a"), CheckpointStates.byId(List.of("10:a", "2:b")));
     }
+
+    /**
+     * A checkpoint file whose content does not read is damaged (the caller refuses it, exit 2); a lost connection
+     * under the same read, or any other failure (a lost executor), is rethrown as it is: "remove the checkpoint
+     * directory" would throw good work away.
+     */
+    @Test
+    void onlyAFilesContentMakesADamagedCheckpoint() {
+        CheckpointStates.rethrowUnlessDamaged(new org.apache.spark.SparkException("task failed",
+                new org.apache.parquet.io.ParquetDecodingException("could not read page")));
+        CheckpointStates.rethrowUnlessDamaged(new RuntimeException(new org.apache.hadoop.fs.ChecksumException("crc",
+                4)));
+        RuntimeException lost = new RuntimeException("ExecutorLostFailure (executor 1 exited)");
+        assertTrue(lost == assertThrows(RuntimeException.class, () -> CheckpointStates.rethrowUnlessDamaged(lost)));
+        org.apache.spark.SparkException reset = new org.apache.spark.SparkException("task failed",
+                new org.apache.parquet.io.ParquetDecodingException("read failed",
+                        new java.net.SocketException("Connection reset")));
+        IllegalStateException said = assertThrows(IllegalStateException.class,
+                () -> CheckpointStates.rethrowUnlessDamaged(reset));
+        assertTrue(said.getCause() == reset && said.getMessage().contains("Connection reset"), said.getMessage());
+    }
 }

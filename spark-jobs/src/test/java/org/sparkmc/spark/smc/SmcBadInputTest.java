@@ -85,7 +85,7 @@ class SmcBadInputTest extends SparkTestBase {
                         "--checkpoint-dir was renamed --lineage-dir"),
                 Arguments.of("non-positive variance", List.of("--data", nile, "--param", "level_variance=-1"),
                         "--param level_variance=-1: model 'local-level': model parameter 'level_variance' must be a "
-                        + "number > 0 but is '-1.0'"),
+                        + "number > 0 but is '-1'"),
                 Arguments.of("misspelt parameter", List.of("--data", nile, "--param", "observation_varaince=100"),
                         "model 'local-level' does not read parameter 'observation_varaince'"),
                 Arguments.of("parameter of another model", List.of("--conf",
