@@ -119,7 +119,7 @@ public final class ModelParameters implements Serializable {
 
     private double above(String name, double d, double bound) {
         if (!(d > bound)) {
-            throw wrongType(name, "a number > " + shownBound(bound), values.get(name));
+            throw wrongType(name, "a number > " + number(bound), values.get(name));
         }
         return d;
     }
@@ -189,7 +189,7 @@ public final class ModelParameters implements Serializable {
         for (int i = 0; i < out.length; i++) {
             if (!(out[i] > bound)) {
                 throw new InvalidInputException(where(name) + ": '" + name + "[" + (i + 1) + "]' must be a number > "
-                        + shownBound(bound) + " but is " + shown(((List<?>) values.get(name)).get(i)));
+                        + number(bound) + " but is " + shown(((List<?>) values.get(name)).get(i)));
             }
         }
         return out;
@@ -244,16 +244,15 @@ public final class ModelParameters implements Serializable {
                 + " but is " + shown(actual));
     }
 
-    /** A bound as a message shows it: 0, not 0.0. */
-    private static String shownBound(double bound) {
-        return bound == Math.rint(bound) && Math.abs(bound) < 1e15 ? Long.toString((long) bound)
-                : Double.toString(bound);
+    /** A number as a message shows it: 0, not 0.0 (--param height=0 arrives as a double). */
+    private static String number(double x) {
+        return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
     }
 
     /** A value as a message shows it: quoted, and called text when it is a string ("the text '5'" is no number). */
     private static String shown(Object value) {
-        if (value instanceof Double d && d == Math.rint(d) && Math.abs(d) < 1e15) { // --param height=0: '0', not '0.0'
-            return "'" + d.longValue() + "'";
+        if (value instanceof Double d) {
+            return "'" + number(d) + "'";
         }
         return value instanceof String ? "the text '" + value + "'" : "'" + value + "'";
     }

@@ -190,7 +190,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         for (FileStatus f : matches) {
             try {
                 if (f.getPath().getName().endsWith(".parquet")
-                        || f.isDirectory() && holdsParquet(f.getPath().getFileSystem(hadoop), f.getPath())) {
+                        || f.isDirectory() && firstParquetFile(f.getPath().getFileSystem(hadoop), f) != null) {
                     return "parquet";
                 }
             } catch (IOException e) { // not there any more, or not ours to list
@@ -293,7 +293,10 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         };
     }
 
-    /** A Parquet file itself, or the first .parquet file by name in a directory and its subdirectories; or null. */
+    /**
+     * A Parquet file itself, or the first .parquet file by name in a directory and its subdirectories (hidden names,
+     * {@code _…} and {@code .…}, aside); or null.
+     */
     private static FileStatus firstParquetFile(FileSystem fs, FileStatus input) throws IOException {
         if (input.isFile()) {
             return input;
@@ -320,16 +323,6 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         }
         String start = new String(magic, java.nio.charset.StandardCharsets.US_ASCII);
         return start.equals("PAR1") || start.equals("PARE"); // PARE: a file whose footer is encrypted
-    }
-
-    /** Whether {@code dir} or a subdirectory holds a .parquet file (hidden names, {@code _…} and {@code .…}, aside). */
-    private static boolean holdsParquet(FileSystem fs, Path dir) throws IOException {
-        for (FileStatus f : StorageFailure.list(fs, dir)) {
-            if (f.isDirectory() ? holdsParquet(fs, f.getPath()) : f.getPath().getName().endsWith(".parquet")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static List<String> files(List<FileStatus> matches, Configuration hadoop) {
