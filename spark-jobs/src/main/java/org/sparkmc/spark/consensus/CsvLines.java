@@ -6,10 +6,8 @@ import com.univocity.parsers.csv.CsvParserSettings;
 import com.univocity.parsers.csv.UnescapedQuoteHandling;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -23,7 +21,6 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
 import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.TextFiles;
-import org.sparkmc.spark.io.Utf8Lines;
 
 /**
  * A CSV table's files read again on the driver, line by line through Hadoop's FileSystem, to name the line of a bad
@@ -78,10 +75,6 @@ final class CsvLines {
                                 + "has " + fields.length + " fields, the header " + headerFields + ")");
                     }
                     String value = fields[positions[k]];
-                    if (value != null && value.indexOf('\uFFFD') >= 0) { // which byte of the line: not told apart
-                        return new InvalidInputException(where + ", column '" + names.get(k) + "': value '" + value
-                                + "' has a byte that is not UTF-8; " + Utf8Lines.CONVERT);
-                    }
                     try {
                         GlmTable.checked(value == null || value.isEmpty() ? null : value, k, names.get(k),
                                 likelihood, () -> where);
@@ -96,6 +89,8 @@ final class CsvLines {
                 }
             }
             return null;
+        } catch (InvalidInputException e) { // a byte that is not UTF-8, or compressed data that break off
+            return e;
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": cannot be read again to find its bad line: " + e.getMessage(), e);
         }
@@ -136,7 +131,7 @@ final class CsvLines {
      * is not blank.
      *
      * @throws org.sparkmc.core.InvalidInputException if its name and its first bytes disagree about gzip, or the header
-     *         does not parse or holds a byte that is not UTF-8
+     *         does not parse, or it or the line after it holds a byte that is not UTF-8
      * @throws IOException           the content's failure (data that break off, a damaged gzip stream)
      * @throws StorageFailure        the file system's
      */
@@ -153,23 +148,8 @@ final class CsvLines {
                     return new Header(file, header.line(), header.fields(), true);
                 }
                 header = new Header(file, number, headerFields(file, number, line), false);
-                refuseNotUtf8(file + " line " + number, line);
             }
             return header;
-        }
-    }
-
-    /**
-     * Refuses a header holding U+FFFD, which is how the reader decodes a byte that is not UTF-8 (a column name would
-     * otherwise go to the outputs as "x\uFFFD2"), naming its column as {@link Utf8Lines} does.
-     *
-     * @param where "FILE line N"
-     */
-    private static void refuseNotUtf8(String where, String header) {
-        int at = header.indexOf('\uFFFD');
-        if (at >= 0) {
-            throw new InvalidInputException(where + " column " + (at + 1) + " (the header): a byte that is not UTF-8; "
-                    + Utf8Lines.CONVERT);
         }
     }
 
@@ -211,10 +191,12 @@ final class CsvLines {
         }
     }
 
-    /** A file's lines, read as {@link TextFiles#decompressed} opens them: once, checked, decompressed by name. */
+    /**
+     * A file's lines as {@link TextFiles#reader} reads them: decompressed by name, a byte that is not UTF-8 refused
+     * with its line and column (Spark's reader would pass it on as U+FFFD, which a file may also hold as a character).
+     */
     private static BufferedReader open(Configuration hadoop, Path path) throws IOException {
-        return new BufferedReader(new InputStreamReader(TextFiles.decompressed(path, hadoop).stream(),
-                StandardCharsets.UTF_8));
+        return new BufferedReader(TextFiles.reader(path, hadoop));
     }
 
     /** Spark's {@code _metadata.file_path} is a URI; a plain path is taken as it is. */

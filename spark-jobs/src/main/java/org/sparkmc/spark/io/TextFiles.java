@@ -138,28 +138,30 @@ public final class TextFiles {
             return n;
         }
 
-        /** Reads the next line's bytes up to and with its '\n' into {@link #pending}. */
+        /**
+         * Reads the next line's bytes, with its end (\n, \r\n or \r, as {@link java.io.BufferedReader#readLine}
+         * ends lines), into {@link #pending}.
+         */
         private void nextLine() throws IOException {
             int n = 0;
-            int b;
             while (true) {
-                try {
-                    b = in.read();
-                } catch (IOException e) { // the data's (the file system's are StorageFailures)
-                    if (codec != null) {
-                        throw incomplete(path, codec, lineNo, e);
-                    }
-                    throw e;
-                }
+                int b = readByte();
                 if (b < 0) {
                     ended = true;
                     break;
                 }
-                if (n == line.length) {
-                    line = Arrays.copyOf(line, 2 * n);
-                }
-                line[n++] = (byte) b;
+                append(b, n++);
                 if (b == '\n') {
+                    break;
+                }
+                if (b == '\r') {
+                    in.mark(1);
+                    int next = readByte();
+                    if (next == '\n') {
+                        append(next, n++);
+                    } else if (next >= 0) {
+                        in.reset();
+                    }
                     break;
                 }
             }
@@ -168,6 +170,25 @@ public final class TextFiles {
             lines.check(line, from, n - from, lineNo);
             pending = new String(line, from, n - from, StandardCharsets.UTF_8);
             at = 0;
+        }
+
+        private void append(int b, int n) {
+            if (n == line.length) {
+                line = Arrays.copyOf(line, 2 * n);
+            }
+            line[n] = (byte) b;
+        }
+
+        /** The next byte, or -1 at the end; a compressed stream's failure is named as data that break off. */
+        private int readByte() throws IOException {
+            try {
+                return in.read();
+            } catch (IOException e) { // the data's (the file system's are StorageFailures)
+                if (codec != null) {
+                    throw incomplete(path, codec, lineNo, e);
+                }
+                throw e;
+            }
         }
 
         @Override

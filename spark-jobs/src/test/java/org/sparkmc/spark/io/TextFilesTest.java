@@ -78,6 +78,24 @@ class TextFilesTest {
         assertTrue(e instanceof org.apache.hadoop.fs.ChecksumException, e.toString());
     }
 
+    /**
+     * Lines end as {@link java.io.BufferedReader#readLine} ends them (\n, \r\n, or \r alone), so a byte that is not
+     * UTF-8 is named with the line an editor shows, and a file of \r-ended lines is not read whole as one line.
+     */
+    @Test
+    void aByteThatIsNotUtf8IsNamedWithItsLineWhateverTheLineEnds() throws IOException {
+        Configuration conf = new Configuration();
+        for (String end : new String[] {"\n", "\r\n", "\r"}) {
+            java.nio.file.Path file = Files.write(tmp.resolve("ends.txt"),
+                    ("one" + end + end + "tw\u00e9" + end).getBytes(StandardCharsets.ISO_8859_1));
+            InvalidInputException e = assertThrows(InvalidInputException.class, () -> readAll(file, conf));
+            assertTrue(e.getMessage().contains("ends.txt line 3 column 3: byte 0xE9 (byte 3 of the line) is not UTF-8"),
+                    e.getMessage());
+            Files.writeString(file, "one" + end + end + "two\uFFFD" + end); // the character itself is UTF-8
+            assertEquals(3, readAll(file, conf), "lines of " + end.replace("\r", "\\r").replace("\n", "\\n"));
+        }
+    }
+
     private static long readAll(java.nio.file.Path file, Configuration conf) throws IOException {
         try (var in = new java.io.BufferedReader(TextFiles.reader(new Path(FaultyFileSystem.uri(file)), conf))) {
             return in.lines().count();
