@@ -89,7 +89,7 @@ final class ChainsCheckpoint {
                 draws.unpersist(false);
             }
             CheckpointStates.rethrowUnlessDamaged(e);
-            throw unreadable(path, e);
+            throw CheckpointStates.unreadable("draws", path, e);
         }
         if (!found.equals(expected)) {
             draws.unpersist(false);
@@ -110,19 +110,9 @@ final class ChainsCheckpoint {
     Saved loadForResume(String expectedFingerprint, int firstSamplingRound) {
         Saved saved = load(expectedFingerprint);
         for (int r = firstSamplingRound; saved != null && r <= saved.round(); r++) {
-            String path = roundDraws(r);
-            try {
-                files.checkParquetFooters(new Path(path));
-            } catch (IOException | RuntimeException e) {
-                throw unreadable(path, e);
-            }
+            files.checkParquetData(new Path(roundDraws(r)), "draws");
         }
         return saved;
-    }
-
-    private static InvalidInputException unreadable(String path, Exception e) {
-        return new InvalidInputException("checkpoint draws " + path + " cannot be read ("
-                + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
     }
 
     /**

@@ -272,18 +272,39 @@ public final class CheckpointStates {
     }
 
     /**
-     * Checks that every data file of the Parquet directory {@code path} (hidden {@code _} and {@code .} files aside)
-     * is Parquet: its footer reads. Needs no Spark, so a checkpoint's damaged file is refused before Spark starts,
-     * not by a failed Spark task that logs its trace first.
+     * Checks that the saved Parquet data {@code path} are there and that every data file of them (hidden {@code _}
+     * and {@code .} files aside) is Parquet: its footer reads. Needs no Spark, so a checkpoint's damaged file is
+     * refused before Spark starts, not by a failed Spark task that logs its trace first.
      *
-     * @throws IOException naming what does not read
+     * @param what what the data are, for the message: "draws", "particles", "topics"
+     * @throws InvalidInputException naming them if they are missing or a file does not read
      */
-    public void checkParquetFooters(Path path) throws IOException {
-        for (FileStatus part : fs.listStatus(path, p -> !UserPaths.hidden(p))) {
-            try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(part, fs.getConf()))) {
-                reader.getFooter();
+    public void checkParquetData(Path path, String what) {
+        try {
+            if (!fs.exists(path)) {
+                throw new InvalidInputException("checkpoint " + dir + " is incomplete: its " + what + " " + path
+                        + " are missing; remove the checkpoint directory to start over");
             }
+            for (FileStatus part : fs.listStatus(path, p -> !UserPaths.hidden(p))) {
+                try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(part,
+                        fs.getConf()))) {
+                    reader.getFooter();
+                }
+            }
+        } catch (InvalidInputException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw unreadable(what, path, e);
         }
+    }
+
+    /**
+     * "checkpoint WHAT PATH cannot be read (the root cause); remove the checkpoint directory to start over": saved
+     * data that do not read, before Spark starts or as Spark reads them.
+     */
+    public static InvalidInputException unreadable(String what, Object path, Exception e) {
+        return new InvalidInputException("checkpoint " + what + " " + path + " cannot be read (" + rootMessage(e)
+                + "); remove the checkpoint directory to start over", e);
     }
 
     /** Moves {@code from} (a file or directory) to {@code to}, replacing whatever is there. */

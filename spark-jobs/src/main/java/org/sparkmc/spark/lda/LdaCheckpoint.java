@@ -157,19 +157,7 @@ final class LdaCheckpoint {
         if (doc == null) {
             return;
         }
-        Path topics = new Path(states.dir(), doc.path("topics").asText());
-        try {
-            if (!states.fileSystem().exists(topics)) {
-                throw new InvalidInputException("checkpoint " + states.dir() + " is incomplete: its topics " + topics
-                        + " are missing; remove the checkpoint directory to start over");
-            }
-            states.checkParquetFooters(topics);
-        } catch (InvalidInputException e) {
-            throw e;
-        } catch (IOException | RuntimeException e) {
-            throw new InvalidInputException("checkpoint " + topics + " cannot be read ("
-                    + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
-        }
+        states.checkParquetData(new Path(states.dir(), doc.path("topics").asText()), "topics");
         checkSweeps(doc.path("sweeps").asInt(), config.sweeps());
     }
 
@@ -219,8 +207,7 @@ final class LdaCheckpoint {
                     .map(r -> new Tuple2<>(r.getInt(0), CheckpointStates.sha256((byte[]) r.get(1)))).collect();
         } catch (Exception e) { // SparkException is checked in Scala's sense only: it arrives undeclared
             CheckpointStates.rethrowUnlessDamaged(e);
-            throw new InvalidInputException("checkpoint " + location + " cannot be read ("
-                    + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
+            throw CheckpointStates.unreadable("topics", location, e);
         }
         Map<Integer, String> found = new TreeMap<>();
         sums.forEach(t -> found.put(t._1(), t._2()));
@@ -260,8 +247,7 @@ final class LdaCheckpoint {
         try {
             bytes = states.readFile(sampleName(sweep));
         } catch (IOException e) {
-            throw new InvalidInputException("checkpoint topic sample " + path + " cannot be read (" + e.getMessage()
-                    + "); remove the checkpoint directory to start over", e);
+            throw CheckpointStates.unreadable("topic sample", path, e);
         }
         if (!CheckpointStates.sha256(bytes).equals(sha256)) {
             throw new InvalidInputException("checkpoint topic sample " + path + " is corrupt: it does not match the "

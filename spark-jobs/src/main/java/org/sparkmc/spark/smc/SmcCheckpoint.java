@@ -148,25 +148,8 @@ final class SmcCheckpoint {
         List<String> expected = new ArrayList<>();
         doc.get("block_sha256").forEach(s -> expected.add(s.asText()));
         Path path = new Path(files.dir(), doc.get("particles").asText());
-        try {
-            if (!files.fileSystem().exists(path)) {
-                throw new InvalidInputException("checkpoint " + files.dir() + " is incomplete: its particles " + path
-                        + " are missing; remove the checkpoint directory to start over");
-            }
-        } catch (IOException e) {
-            throw new InvalidInputException("cannot read checkpoint in " + files.dir() + ": " + e.getMessage(), e);
-        }
-        try {
-            files.checkParquetFooters(path);
-        } catch (IOException | RuntimeException e) {
-            throw unreadable(path, e);
-        }
+        files.checkParquetData(path, "particles");
         return new State(saved, expected, path);
-    }
-
-    private static InvalidInputException unreadable(Path path, Exception e) {
-        return new InvalidInputException("checkpoint particles " + path + " are corrupt or unreadable ("
-                + CheckpointStates.rootMessage(e) + "); remove the checkpoint directory to start over", e);
     }
 
     /**
@@ -191,7 +174,7 @@ final class SmcCheckpoint {
             found = CheckpointStates.byId(particles.map(SmcCheckpoint::blockDigest).collect());
         } catch (Exception e) { // SparkException is checked in Scala's sense only: it arrives undeclared
             CheckpointStates.rethrowUnlessDamaged(e);
-            throw unreadable(path, e);
+            throw CheckpointStates.unreadable("particles", path, e);
         }
         if (!found.equals(state.blockSha256())) {
             particles.unpersist(false);
@@ -255,8 +238,7 @@ final class SmcCheckpoint {
             try {
                 bytes = files.readFile(name);
             } catch (IOException e) {
-                throw new InvalidInputException("checkpoint " + files.dir() + " is incomplete: its rows " + path
-                        + " cannot be read (" + e.getMessage() + "); remove the checkpoint directory to start over", e);
+                throw CheckpointStates.unreadable("rows", path, e);
             }
             if (!CheckpointStates.sha256(bytes).equals(sha256) || links > maxLinks) {
                 throw new InvalidInputException("checkpoint rows " + path + " are corrupt (their SHA-256 does not "
@@ -269,8 +251,7 @@ final class SmcCheckpoint {
                 name = previous == null || previous.isNull() ? null : previous.asText();
                 sha256 = name == null ? null : segment.get("previous_sha256").asText();
             } catch (IOException | RuntimeException e) {
-                throw new InvalidInputException("checkpoint rows " + path + " are unreadable (" + e.getMessage()
-                        + "); remove the checkpoint directory to start over", e);
+                throw CheckpointStates.unreadable("rows", path, e);
             }
         }
         List<StepRow> rows = new ArrayList<>();

@@ -146,6 +146,9 @@ class ChainsCheckpointTest extends SparkTestBase {
         BadInputTest.Result r = resume(checkpoint, out);
         assertRefused(r, out, "round-00002.parquet cannot be read (");
         assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+
+        deleteTree(checkpoint.resolve("rounds/round-00002.parquet"));
+        assertRefused(resume(checkpoint, out), out, "is incomplete: its draws ");
     }
 
     private static void assertRefused(BadInputTest.Result r, Path out, String expected) {

@@ -156,7 +156,7 @@ class SmcCheckpointTest extends SparkTestBase {
         Files.move(truncated, particles);
         r = resume(checkpoint, "truncated");
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
-        assertTrue(r.err().contains("step-0000020.parquet are corrupt or unreadable"), r.err());
+        assertTrue(r.err().contains("step-0000020.parquet cannot be read ("), r.err());
         assertFalse(r.err().contains("\tat "), r.err());
         assertFalse(Files.exists(tmp.resolve("truncated")));
         // Found without Spark, as the command does before Spark starts: no failed task logs a trace first.
@@ -165,7 +165,7 @@ class SmcCheckpointTest extends SparkTestBase {
                 .get("fingerprint").asText();
         InvalidInputException e = assertThrows(InvalidInputException.class,
                 () -> new SmcCheckpoint(checkpoint.toString(), new Configuration()).checkBeforeSpark(fingerprint));
-        assertTrue(e.getMessage().contains("step-0000020.parquet are corrupt or unreadable"), e.getMessage());
+        assertTrue(e.getMessage().contains("step-0000020.parquet cannot be read ("), e.getMessage());
 
         // The paged copy: refused the same way once Spark reads it, exit 2, nothing written.
         deleteTree(particles);
@@ -173,7 +173,7 @@ class SmcCheckpointTest extends SparkTestBase {
         new SmcCheckpoint(checkpoint.toString(), new Configuration()).checkBeforeSpark(fingerprint);
         r = resume(checkpoint, "paged");
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
-        assertTrue(r.err().contains("step-0000020.parquet are corrupt or unreadable"), r.err());
+        assertTrue(r.err().contains("step-0000020.parquet cannot be read ("), r.err());
         assertFalse(r.err().contains("\tat "), r.err());
         assertFalse(Files.exists(tmp.resolve("paged")));
 
