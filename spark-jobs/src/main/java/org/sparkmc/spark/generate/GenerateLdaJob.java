@@ -81,7 +81,10 @@ final class GenerateLdaJob {
         return new Written(tokens.value(), lines.value(), partitions);
     }
 
-    /** The planted topics' top words: {@code topic,rank,word_id,word,probability}, word ids 0-based as in topics.csv. */
+    /**
+     * The planted topics' top words: {@code topic,rank,word_id,word,probability}, ranks from 1 and word ids from 0 as
+     * in the lda job's topics.csv.
+     */
     static String plantedTopicsCsv(PlantedCorpus model, int topWords) {
         int v = model.settings().vocabularySize();
         StringBuilder csv = new StringBuilder("topic,rank,word_id,word,probability\n");
@@ -89,7 +92,7 @@ final class GenerateLdaJob {
             double[] phi = model.phi(t);
             int[] top = model.topWords(t, Math.min(topWords, v));
             for (int r = 0; r < top.length; r++) {
-                csv.append(t).append(',').append(r).append(',').append(top[r]).append(',').append(word(top[r], v))
+                csv.append(t).append(',').append(r + 1).append(',').append(top[r]).append(',').append(word(top[r], v))
                         .append(',').append(phi[top[r]]).append('\n');
             }
         }

@@ -53,6 +53,8 @@ class GenerateLdaTest extends SparkTestBase {
         List<String> planted = Files.readAllLines(gen.resolve("planted_topics.csv"));
         assertEquals("topic,rank,word_id,word,probability", planted.get(0));
         assertEquals(1 + 20 * 20, planted.size());
+        assertTrue(planted.get(1).startsWith("0,1,") && planted.get(20).startsWith("0,20,"), "ranks from 1, as in "
+                + "the lda job's topics.csv: " + planted.subList(1, 3));
 
         Path lda = tmp.resolve("lda");
         BadInputTest.Result l = run("lda", "--docword", gen.resolve("docword").toString(), "--vocab",
