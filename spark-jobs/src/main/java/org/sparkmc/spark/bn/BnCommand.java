@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
             + "over executors with R-hat, or exact variable elimination on the driver.",
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input, 3 Gibbs not converged with "
-            + "--require-convergence, 1 anything else."})
+            + "--require-convergence, 52 out of memory (nothing written), 1 anything else."})
 public final class BnCommand extends JobCommand {
     @Option(names = "--network", paramLabel = "PATH",
             description = "The network in BIF (e.g. data/alarm/alarm.bif), read through Hadoop's FileSystem.")
@@ -183,7 +183,10 @@ public final class BnCommand extends JobCommand {
         w.flush();
     }
 
-    /** Options that only another method reads were taken without a word: said, as smc says of --poll-seconds. */
+    /**
+     * Options on the command line that only another method reads were taken without a word: said, as smc says of
+     * --poll-seconds. A config file's are not: one file may hold the settings of several methods.
+     */
     private void warnOfOptionsTheMethodDoesNotUse(BnMethod m) {
         List<String> sampling = List.of("--samples", "--block-size");
         List<String> gibbs = List.of("--chains", "--warmup", "--draws", "--round-size", "--max-rhat", "--min-ess",
@@ -199,7 +202,7 @@ public final class BnCommand extends JobCommand {
             unused.addAll(List.of("--seed", "--partitions"));
         }
         for (String option : unused) {
-            if (given(option)) {
+            if (givenOnTheCommandLine(option)) {
                 org.slf4j.LoggerFactory.getLogger(BnCommand.class).warn("{} has no effect with --method {}", option,
                         m.option());
             }

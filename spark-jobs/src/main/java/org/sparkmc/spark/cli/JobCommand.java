@@ -49,8 +49,16 @@ public abstract class JobCommand implements Callable<Integer> {
 
     /** Whether {@code option} was given, on the command line or by the config file, rather than left at its default. */
     protected boolean given(String option) {
-        return spec.commandLine().getParseResult().hasMatchedOption(option)
-                || configFile.origin(spec.findOption(option)) != null;
+        return givenOnTheCommandLine(option) || configFile.origin(spec.findOption(option)) != null;
+    }
+
+    /**
+     * Whether {@code option} was given on the command line. Warnings of options the run does not use ask this, not
+     * {@link #given}: a config file may hold the settings of the modes it is not run in (one file for several
+     * {@code --method}s).
+     */
+    protected boolean givenOnTheCommandLine(String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 
     /**

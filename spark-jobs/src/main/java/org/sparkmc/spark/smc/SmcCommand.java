@@ -38,7 +38,8 @@ import picocli.CommandLine.Option;
             + "block size, whatever the number of partitions.",
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input (also a corrupt checkpoint, or one from other "
-            + "settings or data), 1 anything else (including a weight collapse, or weights that become NaN or +∞)."})
+            + "settings or data), 52 out of memory (nothing written), 1 anything else (including a weight collapse, or "
+            + "weights that become NaN or +∞)."})
 public final class SmcCommand extends JobCommand {
 
     /** Help from {@link CatalogHelp}. */
@@ -184,7 +185,7 @@ public final class SmcCommand extends JobCommand {
             csv = csv.withValueColumns(named);
         }
         for (String followOnly : List.of("--poll-seconds", "--idle-timeout")) {
-            if (!follow && given(followOnly)) { // as a save cadence without --checkpoint: said, not refused
+            if (!follow && givenOnTheCommandLine(followOnly)) { // said, not refused; a config file may hold them
                 org.slf4j.LoggerFactory.getLogger(SmcCommand.class).warn("{} has no effect without --follow",
                         followOnly);
             }

@@ -217,5 +217,10 @@ class BnBadInputTest extends SparkTestBase {
                 org.sparkmc.spark.LoggedLines.of(BnCommand.class, () -> BadInputTest.runCapturing("bn", "--network",
                         BnRuns.alarmPath(), "--method", "gibbs", "--samples", "5", "--chains", "7", "--query", "NOPE",
                         "--out", out)));
+        // A config file may hold the settings of several methods, as conf/bn-alarm.conf does: not warned of.
+        Path conf = Files.writeString(tmp.resolve("both.conf"), "samples = 5\nchains = 7\nwarmup = 10\n");
+        assertEquals(java.util.List.of(), org.sparkmc.spark.LoggedLines.of(BnCommand.class,
+                () -> BadInputTest.runCapturing("bn", "--conf", conf.toString(), "--network", BnRuns.alarmPath(),
+                        "--method", "exact", "--query", "NOPE", "--out", out)));
     }
 }
