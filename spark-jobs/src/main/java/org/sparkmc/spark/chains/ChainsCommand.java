@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
             + "after each round the driver computes R-hat and ESS of every parameter and stops when all pass.",
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input, 3 not converged with --require-convergence, "
-            + "1 anything else."})
+            + "52 out of memory (nothing written), 1 anything else."})
 public final class ChainsCommand extends JobCommand {
 
     /** Help from {@link CatalogHelp}. */

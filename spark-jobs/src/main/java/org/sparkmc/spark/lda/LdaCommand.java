@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
             + "over the blocks. Held-out documents are scored by document completion.",
             "Input: a UCI bag-of-words pair (--docword, --vocab) or plain text with one document per line (--text). "
             + "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
-            + "line overrides it. Exit codes: 0 done, 2 bad input, 1 anything else."})
+            + "line overrides it. Exit codes: 0 done, 2 bad input, 52 out of memory (nothing written), 1 anything "
+            + "else."})
 public final class LdaCommand extends JobCommand {
     @Option(names = "--docword", paramLabel = "PATH", description = "UCI docword file (docword.*.txt or .txt.gz), or a directory whose files in path order make "
                 + "one (the first holding the header), as generate-lda writes it.")
