@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.apache.hadoop.fs.ChecksumFileSystem;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -58,6 +59,14 @@ final class OutputManifest {
         }
     }
 
+    /**
+     * {@code fs} listing its checksum files too: a checksum file system (Hadoop's local one) hides every
+     * {@code .NAME.crc}, so a user's file of that name would be deleted with the output unseen.
+     */
+    private static FileSystem withChecksumFiles(FileSystem fs) {
+        return fs instanceof ChecksumFileSystem checksums ? checksums.getRawFileSystem() : fs;
+    }
+
     /** The file a Hadoop checksum file {@code dir/.NAME.crc} belongs to ({@code dir/NAME}), else null. */
     private static String checksummed(String entry) {
         int slash = entry.lastIndexOf('/') + 1;
@@ -91,7 +100,7 @@ final class OutputManifest {
         doc.get("entries").forEach(e -> ours.add(e.asText()));
         ours.add(SUCCESS);
         List<String> foreign = new ArrayList<>();
-        for (String entry : entries(fs, dir)) {
+        for (String entry : entries(withChecksumFiles(fs), dir)) {
             String owner = checksummed(entry);
             if (!ours.contains(entry) && (owner == null || !ours.contains(owner))) {
                 foreign.add(entry);

@@ -132,6 +132,14 @@ public class OutputSafetyTest extends SparkTestBase {
         assertTrue(r.err().contains("it holds 1 entry sparkmc did not write: notes.txt"), r.err());
         assertEquals("my notes", Files.readString(out.resolve("notes.txt")));
         assertEquals(List.of("o"), listing(tmp));
+        // A name Hadoop's local file system keeps for its checksums, with no file of ours beside it: the user's too
+        // (that file system hides such names from its listings, so it was deleted unseen).
+        Files.delete(out.resolve("notes.txt"));
+        Files.writeString(out.resolve(".precious.crc"), "mine");
+        Result crc = runCapturing(chains("--out", out.toString(), "--overwrite"));
+        assertEquals(ExitCode.BAD_INPUT, crc.code(), crc.err());
+        assertTrue(crc.err().contains("it holds 1 entry sparkmc did not write: .precious.crc"), crc.err());
+        assertEquals("mine", Files.readString(out.resolve(".precious.crc")));
     }
 
     /** The old code deleted the data file it was about to read: --data DIR/x.json --out DIR --overwrite. */
