@@ -2,6 +2,7 @@ package org.sparkmc.spark;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
+import java.util.List;
 import org.apache.spark.serializer.KryoRegistrator;
 import org.sparkmc.core.bayesnet.WeightedCounts;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
@@ -41,7 +42,18 @@ public final class SparkmcKryoRegistrator implements KryoRegistrator {
         for (Class<?> c : SmcClasses.shipped()) {
             kryo.register(c);
         }
-        kryo.register(org.apache.spark.sql.types.BooleanType$.class); // filter.parquet's boolean columns
+        // A table's schema: Spark ships a Parquet file's (read in a job of its own) and filter.parquet's boolean
+        // columns through Kryo, so every type a Parquet column can have in Spark is registered.
+        for (Class<?> type : List.of(org.apache.spark.sql.types.BooleanType$.class,
+                org.apache.spark.sql.types.ByteType$.class, org.apache.spark.sql.types.ShortType$.class,
+                org.apache.spark.sql.types.IntegerType$.class, org.apache.spark.sql.types.LongType$.class,
+                org.apache.spark.sql.types.FloatType$.class, org.apache.spark.sql.types.DoubleType$.class,
+                org.apache.spark.sql.types.DecimalType.class, org.apache.spark.sql.types.StringType.class,
+                org.apache.spark.sql.types.DateType$.class, org.apache.spark.sql.types.TimestampType$.class,
+                org.apache.spark.sql.types.TimestampNTZType$.class, org.apache.spark.sql.types.NullType$.class,
+                org.apache.spark.sql.types.MapType.class, org.apache.spark.sql.types.VariantType$.class)) {
+            kryo.register(type);
+        }
         // Records (Kryo 4 cannot construct them): Java serialization inside Kryo.
         JavaSerializer java = new JavaSerializer();
         // chains: a chain's kernel state is any kernel's own (serializable) type, so the state goes through Java
