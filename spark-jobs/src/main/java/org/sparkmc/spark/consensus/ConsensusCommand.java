@@ -140,7 +140,7 @@ public final class ConsensusCommand extends JobCommand {
         new ConsensusConfig(data, modelName(), null, priorSd, shards, sampling, combiner, seed);
         // So is what the table's headers or footers decide: its columns, its rows.
         Path tablePath = UserPaths.path("--data", data); // Spark and Hadoop get it as a path: "run:2/t.csv" is no URI
-        TableCheck.check(SparkSetup.hadoopConfiguration(), tablePath, fmt, response, features);
+        TableCheck.check(SparkSetup.hadoopConfiguration(), tablePath, fmt, response, features, shards);
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data))) {
             SparkSession spark = outputOptions.session("sparkmc consensus");
             GlmTable table = GlmTable.open(spark, tablePath.toString(), fmt, response, features);

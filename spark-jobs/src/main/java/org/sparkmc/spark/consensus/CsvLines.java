@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -114,16 +115,27 @@ final class CsvLines {
 
         /** "…: columns I and J are both named 'C'; …" if the header names a column twice (Spark: C1, C2), else null. */
         String namingAColumnTwice() {
-            for (int j = 0; j < fields.length; j++) {
-                for (int i = 0; i < j; i++) {
-                    if (fields[i] != null && fields[i].equals(fields[j])) {
-                        return where() + ": columns " + (i + 1) + " and " + (j + 1) + " are both named '" + fields[j]
-                                + "'; each column needs its own name";
-                    }
+            return CsvLines.namingAColumnTwice(where(), Arrays.asList(fields));
+        }
+    }
+
+    /**
+     * "WHERE: columns I and J are both named 'C'; …" if {@code names} hold a name twice, null if not. As Spark matches
+     * column names (spark.sql.caseSensitive off), case does not tell two names apart.
+     */
+    static String namingAColumnTwice(String where, List<String> names) {
+        for (int j = 0; j < names.size(); j++) {
+            for (int i = 0; i < j; i++) {
+                String a = names.get(i);
+                String b = names.get(j);
+                if (a != null && b != null && a.toLowerCase(Locale.ROOT).equals(b.toLowerCase(Locale.ROOT))) {
+                    return where + ": columns " + (i + 1) + " and " + (j + 1) + (a.equals(b) ? " are both named '"
+                            + b + "'" : " are named '" + a + "' and '" + b + "', which Spark takes for one name")
+                            + "; each column needs its own name";
                 }
             }
-            return null;
         }
+        return null;
     }
 
     /**

@@ -37,8 +37,9 @@ import org.sparkmc.spark.io.UnreadableFiles;
  * file's), a Parquet file's footer (not Parquet), a table without rows (CSV: no line after the headers; Parquet: the
  * footers' row counts), and the {@code --response} and {@code --features} columns: there, and for Parquet of a
  * numeric type. A directory is its files by name, hidden ones ({@code _…}, {@code .…}) left out as Spark leaves
- * them; one with subdirectories (a partitioned table, whose columns are also in directory names) gets its columns
- * checked on Spark's schema instead ({@link GlmTable#open}). The values are Spark's to check, row by row.
+ * them; one of partition directories (a partitioned table, whose columns are also in the directories' names,
+ * {@code column=value}) gets its columns checked on Spark's schema instead ({@link GlmTable#open}), and any other
+ * subdirectory, which Spark would pass over, is refused. The values are Spark's to check, row by row.
  *
  * <p>Only a directory's first {@value #CHECKED_FILES} files by name are read here, {@value #THREADS} at a time (an
  * object store answers each request in 50–100 ms): Spark checks the rest as it reads them ({@link GlmTable}: a
@@ -61,11 +62,13 @@ final class TableCheck {
     }
 
     /**
-     * Checks the table at {@code path} in {@code format} ("csv", "parquet").
+     * Checks the table at {@code path} in {@code format} ("csv", "parquet"); a Parquet table whose footers count
+     * fewer rows than {@code shards} is refused too.
      *
      * @throws InvalidInputException naming the file (and line) at fault
      */
-    static void check(Configuration hadoop, Path path, String format, String response, List<String> features) {
+    static void check(Configuration hadoop, Path path, String format, String response, List<String> features,
+            int shards) {
         try {
             FileSystem fs = path.getFileSystem(hadoop);
             FileStatus status = StorageFailure.status(fs, path);
@@ -74,6 +77,7 @@ final class TableCheck {
             if (entries.isEmpty()) {
                 throw noRows(path, named, "the directory holds no file (names starting with _ or . are hidden)");
             }
+            refuseSubdirectoriesSparkWouldNotRead(path, entries);
             List<FileStatus> checked = entries.subList(0, Math.min(entries.size(), CHECKED_FILES));
             if (checked.size() < entries.size()) {
                 LOG.info("consensus: the first {} of the {} files of {} are checked before Spark starts; Spark "
@@ -82,10 +86,36 @@ final class TableCheck {
             if (format.equals("csv")) {
                 csv(hadoop, path, entries, checked, named, response, features);
             } else if (entries.stream().noneMatch(FileStatus::isDirectory)) {
-                parquet(hadoop, path, entries, checked, named, response, features);
+                parquet(hadoop, path, entries, checked, named, response, features, shards);
             }
         } catch (IOException e) { // not there, or not ours to read: the file system's failures are StorageFailures
             throw new InvalidInputException("--data " + path + ": cannot be read: " + StorageFailure.reason(e), e);
+        }
+    }
+
+    /**
+     * Refuses a directory that holds a subdirectory Spark would pass over without a word (its files were left out of
+     * the rows), or files beside partition directories: a table's files go directly in it, or all in partition
+     * directories named {@code column=value}.
+     */
+    private static void refuseSubdirectoriesSparkWouldNotRead(Path path, List<FileStatus> entries) {
+        boolean files = false;
+        String partition = null;
+        for (FileStatus f : entries) {
+            String name = f.getPath().getName();
+            if (!f.isDirectory()) {
+                files = true;
+            } else if (name.indexOf('=') > 0) {
+                partition = name;
+            } else {
+                throw new InvalidInputException("the table " + path + " holds a directory '" + name + "', which Spark "
+                        + "would pass over with its files; a table's files go directly in the directory given, or "
+                        + "in partition directories named column=value (names starting with _ or . are skipped)");
+            }
+        }
+        if (files && partition != null) {
+            throw new InvalidInputException("the table " + path + " holds both files and the partition directory '"
+                    + partition + "'; put every file in a partition directory, or none");
         }
     }
 
@@ -136,12 +166,17 @@ final class TableCheck {
                     + headers.get(0).line() + ")");
         }
         CsvLines.Header first = headers.get(0);
-        List<String> columns = new ArrayList<>();
-        for (int i = 0; i < first.fields().length; i++) {
-            String name = first.fields()[i];
-            columns.add(name == null || name.isEmpty() ? "_c" + i : name); // Spark's name for a column without one
+        String[] names = first.fields();
+        for (int i = 0; i < names.length; i++) {
+            if (names[i] == null || names[i].isBlank()) { // Spark names it _cI, then finds the header unlike that
+                throw new InvalidInputException(first.where() + ": column " + (i + 1) + " has no name"
+                        + (i == names.length - 1 ? " (does the header end in a comma?)" : i == 0 ? " (an index "
+                        + "written without one, as pandas' to_csv does? write it with index=False)" : "")
+                        + "; each column needs a name");
+            }
         }
-        features(first.where(), columns, c -> null, c -> first.where(), response, features, "--features");
+        features(first.where(), Arrays.asList(names), c -> null, c -> first.where(), response, features,
+                "--features");
     }
 
     /** A CSV file's header ({@link CsvLines#header}); content that does not decode is bad input naming the file. */
@@ -159,10 +194,23 @@ final class TableCheck {
 
     /** @see #csv */
     private static void parquet(Configuration hadoop, Path path, List<FileStatus> files, List<FileStatus> checked,
-            List<FileStatus> named, String response, List<String> features) {
+            List<FileStatus> named, String response, List<String> features, int shards) {
         List<Footer> footers = readAll(checked, f -> footer(hadoop, f));
-        if (checked.size() == files.size() && footers.stream().mapToLong(Footer::rows).sum() == 0) {
+        long rows = footers.stream().mapToLong(Footer::rows).sum();
+        if (checked.size() == files.size() && rows == 0) {
             throw noRows(path, named, "its Parquet footer" + (files.size() == 1 ? " counts" : "s count") + " 0 rows");
+        }
+        if (checked.size() == files.size() && rows < shards) {
+            throw new InvalidInputException("the table " + path + " has " + rows + " rows (its Parquet footer"
+                    + (files.size() == 1 ? "" : "s") + "), fewer than --shards " + shards + ": every shard needs "
+                    + "rows; give at most " + rows + " shards");
+        }
+        for (int i = 0; i < footers.size(); i++) {
+            List<String> names = footers.get(i).schema().getFields().stream().map(Type::getName).toList();
+            String twice = CsvLines.namingAColumnTwice(checked.get(i).getPath().toString(), names);
+            if (twice != null) {
+                throw new InvalidInputException(twice);
+            }
         }
         String firstFile = checked.get(0).getPath().toString();
         List<String> chosen = features;

@@ -2,6 +2,7 @@ package org.sparkmc.spark.consensus;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -19,6 +20,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
@@ -113,6 +115,64 @@ class ConsensusBadInputTest extends SparkTestBase {
                 "extra.csv line 3: the line has 4 fields, the header 3 (a comma inside a value needs quotes)");
         Path comma = Files.writeString(tmp.resolve("comma.csv"), "y,x1,x2\n1,0.5,1\n0,1,234.5,2\n");
         assertBad(run(comma.toString()), "comma.csv line 3: the line has 4 fields, the header 3");
+    }
+
+    /**
+     * A Parquet file naming a column twice (names differing only in case count as one, as Spark matches them) is
+     * refused from its footer, as a CSV header is (it failed with exit 1 and Spark's trace); so is a Parquet table
+     * with fewer rows than shards (it was left to Spark, which took minutes to plan 10^5 shards of 3 rows).
+     */
+    @Test
+    void aParquetColumnNamedTwiceAndFewerRowsThanShardsAreRefusedFromTheFooters() {
+        Path twice = tmp.resolve("twice.parquet");
+        spark().conf().set("spark.sql.caseSensitive", "true"); // only to write the file
+        try {
+            spark().createDataFrame(List.of(RowFactory.create(1.0, 0.5, 1.0), RowFactory.create(0.0, 0.1, 2.0)),
+                    DataTypes.createStructType(List.of(DataTypes.createStructField("y", DataTypes.DoubleType, false),
+                            DataTypes.createStructField("x1", DataTypes.DoubleType, false),
+                            DataTypes.createStructField("X1", DataTypes.DoubleType, false)))).coalesce(1).write()
+                    .parquet(twice.toString());
+        } finally {
+            spark().conf().unset("spark.sql.caseSensitive");
+        }
+        assertBad(beforeSpark(twice.toString()), "twice.parquet/part-", ": columns 2 and 3 are named 'x1' and 'X1', "
+                + "which Spark takes for one name; each column needs its own name");
+        Path three = tmp.resolve("three.parquet");
+        spark().createDataFrame(List.of(RowFactory.create(1.0, 0.5), RowFactory.create(0.0, 0.1),
+                RowFactory.create(1.0, 0.2)), DataTypes.createStructType(List.of(
+                    DataTypes.createStructField("y", DataTypes.DoubleType, false),
+                    DataTypes.createStructField("x1", DataTypes.DoubleType, false)))).coalesce(1).write()
+                .parquet(three.toString());
+        InvalidInputException few = assertThrows(InvalidInputException.class,
+                () -> TableCheck.check(new Configuration(), new org.apache.hadoop.fs.Path(three.toString()), "parquet",
+                        "y", List.of(), 4));
+        assertTrue(few.getMessage().contains("three.parquet has 3 rows (its Parquet footer), fewer than --shards 4: "
+                + "every shard needs rows; give at most 3 shards"), few.getMessage());
+    }
+
+    /**
+     * A directory of the table that Spark would pass over (not a partition directory, column=value) is refused
+     * before Spark: its files' rows were left out without a word. So are files beside partition directories, and a
+     * CSV header with a column without a name (Spark named it _cI, then refused the header as unlike that name).
+     */
+    @Test
+    void aSubdirectorySparkWouldPassOverAndANamelessColumnAreRefused() throws IOException {
+        Path table = Files.createDirectory(tmp.resolve("mixed"));
+        Files.writeString(table.resolve("a.csv"), "y,x1\n1,0.5\n0,0.1\n");
+        Files.createDirectory(table.resolve("more"));
+        Files.writeString(table.resolve("more/b.csv"), "y,x1\n1,0.2\n");
+        assertBad(beforeSpark(table.toString(), "--format", "csv"), "mixed holds a directory 'more', which Spark "
+                + "would pass over with its files; a table's files go directly in the directory given, or in "
+                + "partition directories named column=value");
+        Files.move(table.resolve("more"), table.resolve("k=1"));
+        assertBad(beforeSpark(table.toString(), "--format", "csv"), "mixed holds both files and the partition "
+                + "directory 'k=1'; put every file in a partition directory, or none");
+        Path trailing = Files.writeString(tmp.resolve("trailing.csv"), "y,x1,x2,\n1,0.5,1,\n0,0.1,2,\n");
+        assertBad(beforeSpark(trailing.toString()), "trailing.csv line 1 (the header): column 4 has no name (does "
+                + "the header end in a comma?); each column needs a name");
+        Path index = Files.writeString(tmp.resolve("index.csv"), ",y,x1\n0,1,0.5\n1,0,0.1\n");
+        assertBad(beforeSpark(index.toString()), "index.csv line 1 (the header): column 1 has no name (an index "
+                + "written without one, as pandas' to_csv does? write it with index=False)");
     }
 
     /** A header naming a column twice is named as the file has it (Spark would call the two x11 and x12). */
@@ -282,7 +342,7 @@ class ConsensusBadInputTest extends SparkTestBase {
                 .parquet(parquet.toString());
         try {
             TableCheck.check(new Configuration(), new org.apache.hadoop.fs.Path(FaultyFileSystem.uri(csv)), "csv",
-                    "y", List.of());
+                    "y", List.of(), 1);
             assertEquals(1, FaultyFileSystem.opens(), "opens of t.csv.gz for its header");
             FaultyFileSystem.failReads(name -> name.startsWith("t.") || name.startsWith("part-"));
             for (Path table : List.of(csv, parquet)) {
@@ -312,9 +372,9 @@ class ConsensusBadInputTest extends SparkTestBase {
             Files.writeString(headers.resolve(name), "y,x1\n" + (last ? "1,0.5\n" : ""));
         }
         TableCheck.check(new Configuration(), new org.apache.hadoop.fs.Path(headers.toString()), "csv", "y",
-                List.of());
+                List.of(), 1);
         TableCheck.check(new Configuration(), new org.apache.hadoop.fs.Path(mixed.toString()), "csv", "y",
-                List.of());
+                List.of(), 1);
     }
 
     /** A header of more than 20,480 fields (Spark's most) failed with exit 1 and univocity's trace. */
