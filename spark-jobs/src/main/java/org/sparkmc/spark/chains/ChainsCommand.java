@@ -69,10 +69,10 @@ public final class ChainsCommand extends JobCommand {
             description = "Adapt the proposal scale during warm-up (frozen after). Default: ${DEFAULT-VALUE}.")
     private boolean adapt;
 
-    @Option(names = "--target-accept", paramLabel = "A", defaultValue = "NaN",
+    @Option(names = "--target-accept", paramLabel = "A",
             description = "Acceptance rate adaptation aims at. Default: 0.44 in one dimension, 0.234 otherwise; "
                 + "nuts: 0.8 (Stan's delta).")
-    private double targetAccept;
+    private Double targetAccept;
 
     @Option(names = "--chains", paramLabel = "N", defaultValue = "8",
             description = "Number of chains (at least 2). Default: ${DEFAULT-VALUE}.")
@@ -153,17 +153,18 @@ public final class ChainsCommand extends JobCommand {
         checkDataRead(parameters, dataFields);
         // The kernel's settings are checked here, by option, before the kernel is built from them.
         Require.positive(scale, "--scale");
-        if (!Double.isNaN(targetAccept)) { // NaN: the kernel's default
+        if (targetAccept != null) { // else the kernel's default
             Require.inOpenRange(targetAccept, 0, 1, "--target-accept");
         }
+        double accept = targetAccept != null ? targetAccept : Double.NaN; // NaN: the kernel's default
         Require.atLeast(threads, 1, "--threads");
         Require.atLeast(warmup, 0, "--warmup");
         Kernel<?> kernelInstance = KernelCatalog.create(kernel,
-                new KernelSettings(scale, adapt, targetAccept, threads, warmup), target);
+                new KernelSettings(scale, adapt, accept, threads, warmup), target);
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
         ChainsConfig checked = new ChainsConfig(model, target, Fingerprint.sha256(parameters.asMap()), kernel,
-                kernelInstance, scale, adapt, targetAccept, chains, warmup, roundSize, maxRounds, minEss, maxRhat, seed,
+                kernelInstance, scale, adapt, accept, chains, warmup, roundSize, maxRounds, minEss, maxRhat, seed,
                 Math.max(partitions, 1), driverDraws(), syncVia.value());
         CheckpointCadence cadence = checkpoint.cadence(checkpointEvery);
         checkRelayable(checked);

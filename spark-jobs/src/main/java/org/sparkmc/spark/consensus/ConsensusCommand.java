@@ -90,10 +90,10 @@ public final class ConsensusCommand extends JobCommand {
                 + "Default: ${DEFAULT-VALUE}.")
     private String kernel;
 
-    @Option(names = "--scale", paramLabel = "X", defaultValue = "NaN",
+    @Option(names = "--scale", paramLabel = "X",
             description = "The kernel's initial scale. Default: 1 for laplace-rwm and independence, else the "
                 + "geometric mean of the shard's Laplace sds.")
-    private double scale;
+    private Double scale;
 
     @Option(names = "--warmup", paramLabel = "N",
             description = "Warm-up iterations per chain (adapting; discarded). Default: "
@@ -161,7 +161,7 @@ public final class ConsensusCommand extends JobCommand {
      */
     private ShardSampler.Settings sampling() {
         Require.oneOf(kernel, List.copyOf(new TreeSet<>(ShardSampler.KERNELS)), "--kernel");
-        if (!Double.isNaN(scale)) { // NaN: the kernel's automatic scale
+        if (scale != null) { // else the kernel's automatic scale
             Require.positive(scale, "--scale");
         }
         Require.atLeast(chains, 2, "--chains", "for R-hat within a shard");
@@ -169,7 +169,7 @@ public final class ConsensusCommand extends JobCommand {
             Require.atLeast(warmup, 0, "--warmup");
         }
         Require.atLeast(iterations, 2, "--iterations");
-        return new ShardSampler.Settings(kernel, scale, chains,
+        return new ShardSampler.Settings(kernel, scale != null ? scale : Double.NaN, chains,
                 warmup != null ? warmup : ShardSampler.defaultWarmup(kernel), iterations);
     }
 

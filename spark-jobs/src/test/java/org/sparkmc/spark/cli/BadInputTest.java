@@ -120,6 +120,12 @@ public class BadInputTest extends SparkTestBase {
                         "--min-ess must be a finite number ≥ 0, is NaN"),
                 Arguments.of(new String[] {"chains", "--min-ess", "Infinity"},
                         "--min-ess must be a finite number ≥ 0, is Infinity"),
+                // NaN was how these options said "the kernel's default", so a NaN given was taken as that
+                Arguments.of(new String[] {"chains", "--target-accept", "NaN"},
+                        "--target-accept must be in (0, 1), is NaN"),
+                Arguments.of(new String[] {"consensus", "--data", org.sparkmc.spark.TestPaths.projectRoot()
+                    .resolve("data/pima/pima.csv").toString(), "--scale", "NaN"},
+                        "--scale must be a finite number > 0, is NaN"),
                 Arguments.of(new String[] {"chains", "--driver-draws-limit", "-1"},
                         "--driver-draws-limit must be ≥ 0, is -1"),
                 Arguments.of(new String[] {"chains", "--report-parameters", "0"},
