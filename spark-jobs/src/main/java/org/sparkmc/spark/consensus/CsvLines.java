@@ -56,6 +56,7 @@ final class CsvLines {
     static InvalidInputException firstBadLine(Configuration hadoop, String file, List<String> names, int[] positions,
             RowLikelihood likelihood) {
         CsvParser parser = new CsvParser(sparkDefaults());
+        String shown = shown(file);
         try (BufferedReader lines = open(hadoop, path(file))) {
             long number = 0;
             int headerFields = -1;
@@ -69,7 +70,7 @@ final class CsvLines {
                     headerFields = fields.length;
                     continue;
                 }
-                String where = file + " line " + number;
+                String where = shown + " line " + number;
                 for (int k = 0; k < names.size(); k++) {
                     if (positions[k] >= fields.length) {
                         return new InvalidInputException(where + ", column '" + names.get(k) + "': no value (the line "
@@ -93,7 +94,7 @@ final class CsvLines {
         } catch (InvalidInputException e) { // a byte that is not UTF-8, or compressed data that break off
             return e;
         } catch (IOException e) {
-            throw new UncheckedIOException(file + ": cannot be read again to find its bad line: " + e.getMessage(), e);
+            throw new UncheckedIOException(shown + ": cannot be read again to find its bad line: " + e.getMessage(), e);
         }
     }
 
@@ -209,6 +210,14 @@ final class CsvLines {
      */
     private static BufferedReader open(Configuration hadoop, Path path) throws IOException {
         return new BufferedReader(TextFiles.reader(path, hadoop));
+    }
+
+    /**
+     * A file as Spark names it ({@code _metadata.file_path}, a URI) as a message shows it: decoded, as Hadoop's Path
+     * prints it ("file:/data/my table.csv", not "my%20table.csv").
+     */
+    static String shown(String file) {
+        return path(file).toString();
     }
 
     /** Spark's {@code _metadata.file_path} is a URI; a plain path is taken as it is. */

@@ -291,7 +291,7 @@ final class GlmTable {
 
                 /** "FILE row N" (Parquet), "FILE" (CSV: the driver finds the line). */
                 private String where() {
-                    String file = current.getString(0);
+                    String file = CsvLines.shown(current.getString(0));
                     return current.isNullAt(1) ? file : file + " row " + (current.getLong(1) + 1);
                 }
             };

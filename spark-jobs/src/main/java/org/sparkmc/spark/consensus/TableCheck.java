@@ -3,6 +3,7 @@ package org.sparkmc.spark.consensus;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -54,9 +55,10 @@ final class TableCheck {
     private static final int THREADS = 16;
     /** What to try for a file that does not read as Parquet. */
     static final String PARQUET_HINT = "for a CSV table use --format csv";
+    /** What to try for a Parquet file read as CSV. */
+    private static final String PARQUET_TABLE_HINT = "for a Parquet table use --format parquet";
     /** What to try for a file that does not read as CSV. */
-    static final String CSV_HINT = "check the file (a .gz file must be whole gzip), or for a Parquet table use "
-            + "--format parquet";
+    static final String CSV_HINT = "check the file (a .gz file must be whole gzip), or " + PARQUET_TABLE_HINT;
 
     private TableCheck() {
     }
@@ -185,6 +187,21 @@ final class TableCheck {
             return CsvLines.header(hadoop, file);
         } catch (IOException e) { // the file system's own failures are StorageFailures, not IOExceptions
             throw UnreadableFiles.reading(file, "CSV", CSV_HINT, e);
+        } catch (InvalidInputException e) { // bytes that are not UTF-8: Parquet's, say, under --format csv
+            if (startsLikeParquet(hadoop, file)) {
+                throw new InvalidInputException(file + " is a Parquet file (it starts with PAR1), not CSV; "
+                        + PARQUET_TABLE_HINT, e);
+            }
+            throw e;
+        }
+    }
+
+    /** Whether {@code file}'s first bytes are Parquet's magic number; false when they cannot be read. */
+    private static boolean startsLikeParquet(Configuration hadoop, Path file) {
+        try (var in = StorageFailure.open(file.getFileSystem(hadoop), file)) {
+            return Arrays.equals(in.readNBytes(4), "PAR1".getBytes(StandardCharsets.US_ASCII));
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

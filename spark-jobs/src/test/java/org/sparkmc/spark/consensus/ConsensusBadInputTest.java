@@ -220,6 +220,8 @@ class ConsensusBadInputTest extends SparkTestBase {
         Path csv = Files.writeString(tmp.resolve("bad.csv"), "y,x1,x2\n1,0.5,1\n0,0.1,2\n1,0.3,abc\n0,1,1\n");
         BadInputTest.Result r = run(csv.toString());
         assertBad(r, "bad.csv line 4, column 'x2': value is 'abc', expected a number");
+        Path spaced = Files.writeString(tmp.resolve("bad data.csv"), "y,x1,x2\n1,0.5,1\n0,abc,2\n");
+        assertBad(run(spaced.toString()), "/bad data.csv line 3, column 'x1': value is 'abc'"); // not bad%20data
         Path empty = Files.writeString(tmp.resolve("empty.csv"), "y,x1,x2\n1,0.5,1\n0,,2\n");
         assertBad(run(empty.toString()), "empty.csv line 3, column 'x1': value is empty, expected a number");
         // quoted fields, Windows line ends and blank lines: the line number is the one an editor shows
@@ -325,6 +327,10 @@ class ConsensusBadInputTest extends SparkTestBase {
         Path csv = Files.writeString(tmp.resolve("rows.csv"), rows);
         assertBad(beforeSpark(csv.toString(), "--format", "parquet"), "rows.csv is not readable Parquet: its footer "
                 + "cannot be read (not Parquet, or truncated); for a CSV table use --format csv");
+        Path parquet = tmp.resolve("p.parquet"); // its bytes are no UTF-8, and converting them was no advice
+        spark().read().option("header", "true").csv(csv.toString()).coalesce(1).write().parquet(parquet.toString());
+        assertBad(beforeSpark(parquet.toString(), "--format", "csv"), ".parquet is a Parquet file (it starts with "
+                + "PAR1), not CSV; for a Parquet table use --format parquet");
     }
 
     /**
