@@ -1,6 +1,7 @@
 package org.sparkmc.spark.chains;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -8,10 +9,13 @@ import org.apache.spark.sql.SparkSession;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.catalog.KernelCatalog;
 import org.sparkmc.core.catalog.ModelCatalog;
+import org.sparkmc.core.mcmc.ChainRound;
+import org.sparkmc.core.mcmc.ChainState;
 import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.mcmc.KernelSettings;
 import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.model.Target;
+import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.CatalogHelp;
 import org.sparkmc.spark.cli.ExitCode;
@@ -168,6 +172,7 @@ public final class ChainsCommand extends JobCommand {
                 Math.max(partitions, 1), driverDraws(), syncVia.value());
         CheckpointCadence cadence = checkpoint.cadence(checkpointEvery);
         checkRelayable(checked);
+        checkTheDriverHoldsTheChains(checked);
         Require.atLeast(reportParameters, 1, "--report-parameters");
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()));
@@ -198,6 +203,29 @@ public final class ChainsCommand extends JobCommand {
                     + "outputs in %s%n", result.converged() ? "converged" : "NOT converged", result.samplingRounds(),
                     result.drawsPerChain(), result.seconds(), output.target());
             return !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
+        }
+    }
+
+    /**
+     * Refuses more chains than the driver can hold: it keeps every chain's state between rounds (2^31 chains kept it
+     * building states until its heap ran out). One chain's start, serialized, gives a chain's size; the states may
+     * take half the driver's heap.
+     */
+    private static void checkTheDriverHoldsTheChains(ChainsConfig config) {
+        ChainState one = ChainRound.start(1, config.target(), config.kernel(), new RandomStreams(config.seed()));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(one);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        long heap = Runtime.getRuntime().maxMemory();
+        long most = Math.max(2, heap / 2 / bytes.size());
+        if (config.chains() > most) {
+            throw new InvalidInputException(String.format(Locale.ROOT, "--chains %d: the driver keeps every chain's "
+                    + "state, about %d bytes each here (%.1f GB in all), and can spare half its heap, %.1f GB: run at "
+                    + "most %d chains, or give the driver more memory (spark-submit --driver-memory, or -Xmx)",
+                    config.chains(), bytes.size(), (double) bytes.size() * config.chains() / 1e9, heap / 2e9, most));
         }
     }
 

@@ -120,6 +120,9 @@ public class BadInputTest extends SparkTestBase {
                         "--min-ess must be a finite number ≥ 0, is NaN"),
                 Arguments.of(new String[] {"chains", "--min-ess", "Infinity"},
                         "--min-ess must be a finite number ≥ 0, is Infinity"),
+                // the driver built states until its heap ran out
+                Arguments.of(new String[] {"chains", "--chains", "2147483647"},
+                        "--chains 2147483647: the driver keeps every chain's state, about "),
                 // NaN was how these options said "the kernel's default", so a NaN given was taken as that
                 Arguments.of(new String[] {"chains", "--target-accept", "NaN"},
                         "--target-accept must be in (0, 1), is NaN"),
