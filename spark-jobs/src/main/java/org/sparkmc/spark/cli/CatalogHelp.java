@@ -22,6 +22,9 @@ public final class CatalogHelp extends ListResourceBundle {
             {"chains.kernel", "Transition kernel: " + KernelCatalog.CATALOG.helpList() + "; or "
                 + KernelCatalog.PROPOSAL_PREFIX + "<class> (your Proposal), " + KernelCatalog.CLASS_PREFIX
                 + "<class> (your Kernel), cycle(k1,k2,...), mixture(w1*k1,w2*k2,...). Default: ${DEFAULT-VALUE}."},
+            // picocli looks an option's key up with the command's qualified name first: only chains reads this one
+            {"sparkmc.chains.sync-via", SyncViaOption.HOW + ", nothing is checkpointed and the driver can hold every "
+                + "draw" + SyncViaOption.WHICH},
             {"smc.model", "State-space model: " + SmcModelCatalog.CATALOG.helpList() + ". Default: "
                 + "${DEFAULT-VALUE}."},
         };
