@@ -6,8 +6,12 @@ import com.univocity.parsers.csv.CsvParserSettings;
 import com.univocity.parsers.csv.UnescapedQuoteHandling;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -22,6 +26,7 @@ import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.RowLikelihood;
 import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.TextFiles;
+import org.sparkmc.spark.io.Utf8Lines;
 
 /**
  * A CSV table's files read again on the driver, line by line through Hadoop's FileSystem, to name the line of a bad
@@ -38,6 +43,11 @@ import org.sparkmc.spark.io.TextFiles;
  */
 final class CsvLines {
     private static final Logger LOG = LoggerFactory.getLogger(CsvLines.class);
+    /**
+     * What a byte that is not UTF-8 is read as: a lone surrogate, which no UTF-8 text decodes to (Spark reads such a
+     * byte as U+FFFD, which a file may also hold as a character of its own).
+     */
+    private static final char NOT_UTF8 = '\uDBFF';
     /** The most fields a line may have: Spark's default {@code maxColumns}. */
     private static final int MAX_COLUMNS = 20480;
 
@@ -77,6 +87,11 @@ final class CsvLines {
                                 + "has " + fields.length + " fields, the header " + headerFields + ")");
                     }
                     String value = fields[positions[k]];
+                    if (value != null && value.indexOf(NOT_UTF8) >= 0) { // which byte of the line: not told apart
+                        return new InvalidInputException(where + ", column '" + names.get(k) + "': value '"
+                                + value.replace(NOT_UTF8, '\uFFFD') + "' has a byte that is not UTF-8; "
+                                + Utf8Lines.CONVERT);
+                    }
                     try {
                         GlmTable.checked(value == null || value.isEmpty() ? null : value, k, names.get(k),
                                 likelihood, () -> where);
@@ -91,8 +106,6 @@ final class CsvLines {
                 }
             }
             return null;
-        } catch (InvalidInputException e) { // a byte that is not UTF-8, or compressed data that break off
-            return e;
         } catch (IOException e) {
             throw new UncheckedIOException(shown + ": cannot be read again to find its bad line: " + e.getMessage(), e);
         }
@@ -144,7 +157,7 @@ final class CsvLines {
      * is not blank.
      *
      * @throws org.sparkmc.core.InvalidInputException if its name and its first bytes disagree about gzip, or the header
-     *         does not parse, or it or the line after it holds a byte that is not UTF-8
+     *         does not parse or holds a byte that is not UTF-8
      * @throws IOException           the content's failure (data that break off, a damaged gzip stream)
      * @throws StorageFailure        the file system's
      */
@@ -161,8 +174,24 @@ final class CsvLines {
                     return new Header(file, header.line(), header.fields(), true);
                 }
                 header = new Header(file, number, headerFields(file, number, line), false);
+                refuseNotUtf8(file + " line " + number, line);
             }
             return header;
+        }
+    }
+
+    /**
+     * Refuses a header holding a byte that is not UTF-8 (a column name would otherwise go to the outputs as
+     * "x\uFFFD2"), naming its column as {@link Utf8Lines} does. Only the header: a row's byte is Spark's to read, and
+     * refused by {@link #firstBadLine} only in a column the model uses.
+     *
+     * @param where "FILE line N"
+     */
+    private static void refuseNotUtf8(String where, String header) {
+        int at = header.indexOf(NOT_UTF8);
+        if (at >= 0) {
+            throw new InvalidInputException(where + " column " + (at + 1) + " (the header): a byte that is not UTF-8; "
+                    + Utf8Lines.CONVERT);
         }
     }
 
@@ -205,11 +234,13 @@ final class CsvLines {
     }
 
     /**
-     * A file's lines as {@link TextFiles#reader} reads them: decompressed by name, a byte that is not UTF-8 refused
-     * with its line and column (Spark's reader would pass it on as U+FFFD, which a file may also hold as a character).
+     * A file's lines, read as {@link TextFiles#decompressed} opens them: once, checked, decompressed by name; a byte
+     * that is not UTF-8 read as {@link #NOT_UTF8}.
      */
     private static BufferedReader open(Configuration hadoop, Path path) throws IOException {
-        return new BufferedReader(TextFiles.reader(path, hadoop));
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE).replaceWith(String.valueOf(NOT_UTF8));
+        return new BufferedReader(new InputStreamReader(TextFiles.decompressed(path, hadoop).stream(), utf8));
     }
 
     /**

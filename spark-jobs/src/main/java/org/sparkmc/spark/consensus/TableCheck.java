@@ -3,7 +3,6 @@ package org.sparkmc.spark.consensus;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -189,17 +188,17 @@ final class TableCheck {
             throw UnreadableFiles.reading(file, "CSV", CSV_HINT, e);
         } catch (InvalidInputException e) { // bytes that are not UTF-8: Parquet's, say, under --format csv
             if (startsLikeParquet(hadoop, file)) {
-                throw new InvalidInputException(file + " is a Parquet file (it starts with PAR1), not CSV; "
-                        + PARQUET_TABLE_HINT, e);
+                throw new InvalidInputException(file + " is a Parquet file (it starts with Parquet's magic number), "
+                        + "not CSV; " + PARQUET_TABLE_HINT, e);
             }
             throw e;
         }
     }
 
-    /** Whether {@code file}'s first bytes are Parquet's magic number; false when they cannot be read. */
+    /** Whether {@code file} starts like Parquet ({@link UnreadableFiles#startsLikeParquet}); false if unreadable. */
     private static boolean startsLikeParquet(Configuration hadoop, Path file) {
-        try (var in = StorageFailure.open(file.getFileSystem(hadoop), file)) {
-            return Arrays.equals(in.readNBytes(4), "PAR1".getBytes(StandardCharsets.US_ASCII));
+        try {
+            return UnreadableFiles.startsLikeParquet(file.getFileSystem(hadoop), file);
         } catch (IOException | RuntimeException e) {
             return false;
         }

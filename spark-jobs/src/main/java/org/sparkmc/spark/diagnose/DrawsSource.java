@@ -213,7 +213,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
     private static void refuseWhatIsNotParquet(List<FileStatus> matches, Configuration hadoop, boolean detected) {
         for (FileStatus f : matches) {
             try {
-                if (f.isFile() && !startsWithParquetMagic(f.getPath().getFileSystem(hadoop), f)) {
+                if (f.isFile() && !UnreadableFiles.startsLikeParquet(f.getPath().getFileSystem(hadoop), f.getPath())) {
                     FileStatus parquet = !detected ? null : matches.stream().filter(m -> m != f
                             && (m.isDirectory() || m.getPath().getName().endsWith(".parquet"))).findFirst()
                             .orElse(null);
@@ -311,18 +311,6 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
             }
         }
         return null;
-    }
-
-    private static boolean startsWithParquetMagic(FileSystem fs, FileStatus file) throws IOException {
-        byte[] magic = new byte[4];
-        if (file.getLen() < magic.length) {
-            return false;
-        }
-        try (var in = StorageFailure.open(fs, file.getPath())) {
-            in.readFully(magic);
-        }
-        String start = new String(magic, java.nio.charset.StandardCharsets.US_ASCII);
-        return start.equals("PAR1") || start.equals("PARE"); // PARE: a file whose footer is encrypted
     }
 
     private static List<String> files(List<FileStatus> matches, Configuration hadoop) {

@@ -1,5 +1,8 @@
 package org.sparkmc.spark.io;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkThrowable;
 import org.sparkmc.core.InvalidInputException;
@@ -13,6 +16,17 @@ public final class UnreadableFiles {
     private static final String FOOTER = "its footer cannot be read (not Parquet, or truncated)";
 
     private UnreadableFiles() {
+    }
+
+    /**
+     * Whether {@code file} starts with Parquet's magic number (PAR1, or PARE for a file whose footer is encrypted), to
+     * name a Parquet file read as something else.
+     */
+    public static boolean startsLikeParquet(FileSystem fs, Path file) throws IOException {
+        try (var in = StorageFailure.open(fs, file)) {
+            String start = new String(in.readNBytes(4), StandardCharsets.US_ASCII);
+            return start.equals("PAR1") || start.equals("PARE");
+        }
     }
 
     /**

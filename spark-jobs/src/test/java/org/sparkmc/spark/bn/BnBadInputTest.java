@@ -219,8 +219,10 @@ class BnBadInputTest extends SparkTestBase {
                         "--out", out)));
         // A config file may hold the settings of several methods, as conf/bn-alarm.conf does: not warned of.
         Path conf = Files.writeString(tmp.resolve("both.conf"), "samples = 5\nchains = 7\nwarmup = 10\n");
+        BadInputTest.Result[] run = new BadInputTest.Result[1];
         assertEquals(java.util.List.of(), org.sparkmc.spark.LoggedLines.of(BnCommand.class,
-                () -> BadInputTest.runCapturing("bn", "--conf", conf.toString(), "--network", BnRuns.alarmPath(),
-                        "--method", "exact", "--query", "NOPE", "--out", out)));
+                () -> run[0] = BadInputTest.runCapturing("bn", "--conf", conf.toString(), "--network",
+                        BnRuns.alarmPath(), "--method", "exact", "--query", "NOPE", "--out", out)));
+        assertTrue(run[0].err().contains("unknown variable 'NOPE'"), "the config file was read: " + run[0].err());
     }
 }
