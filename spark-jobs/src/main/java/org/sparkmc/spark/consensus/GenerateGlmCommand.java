@@ -73,12 +73,17 @@ public final class GenerateGlmCommand extends JobCommand {
      * driver out of memory (exit 1) before Spark wrote a row.
      */
     static final int MAX_FEATURES = 10_000;
+    /** The most --rows: 10^15, about 8 PB of features, far under where the row blocks' count would overflow. */
+    static final long MAX_ROWS = 1_000_000_000_000_000L;
 
     @Override
     public Integer call() {
         configFile.checkKeys(spec, Set.of());
         outputOptions.requireOut();
         checkPartitions(partitions);
+        if (rows > MAX_ROWS) { // near Long.MAX_VALUE the row blocks' count overflowed, and no row was written
+            throw new InvalidInputException("--rows must be ≤ " + MAX_ROWS + ", is " + rows);
+        }
         Require.atLeast(rows, 1, "--rows");
         Require.inRange(features, 1, MAX_FEATURES, "--features");
         List<String> names = featureNames(features, intercept);

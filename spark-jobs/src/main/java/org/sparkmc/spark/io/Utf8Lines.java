@@ -46,11 +46,22 @@ public final class Utf8Lines {
      */
     public void check(byte[] bytes, int offset, int length, long line) {
         int at = firstError(bytes, offset, length);
+        if (at >= 0 && line == 1 && at == offset && startsLikeUtf16(bytes, offset, length)) { // iconv -f latin1: NULs
+            throw new InvalidInputException(file + ": the file is UTF-16 (it starts with UTF-16's byte-order mark); "
+                    + "sparkmc reads text as UTF-8: convert the file (e.g. iconv -f utf-16 -t utf-8)");
+        }
         if (at >= 0) {
             throw new InvalidInputException(String.format("%s line %d column %d: byte 0x%02X (byte %d of the line) is"
                     + " not UTF-8; " + CONVERT, file,
                     line, chars.position() + 1, bytes[at] & 0xff, at - offset + 1));
         }
+    }
+
+    /** Whether the bytes start with UTF-16's byte-order mark, little- or big-endian (FF FE, FE FF). */
+    private static boolean startsLikeUtf16(byte[] bytes, int offset, int length) {
+        int a = length >= 2 ? bytes[offset] & 0xff : 0;
+        int b = length >= 2 ? bytes[offset + 1] & 0xff : 0;
+        return a == 0xFF && b == 0xFE || a == 0xFE && b == 0xFF;
     }
 
     /** The index of the first byte that is not UTF-8 (the characters before it in {@link #chars}), or -1. */

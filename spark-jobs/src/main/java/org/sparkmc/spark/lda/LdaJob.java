@@ -92,6 +92,11 @@ public final class LdaJob {
         LdaCheckpoint checkpoint = checkpointing.dir() == null ? null
                 : new LdaCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
         LdaMode mode = resolveMode(training);
+        if (mode == LdaMode.MODEL_PARALLEL && config.blocks() > training.vocabularySize()) { // it failed with a trace
+            throw new InvalidInputException("--blocks " + config.blocks() + ": the model-parallel mode cuts the "
+                    + "vocabulary into one word slice a block, and the training documents use "
+                    + training.vocabularySize() + " words; give at most " + training.vocabularySize() + " blocks");
+        }
         if (mode == LdaMode.MODEL_PARALLEL) {
             LOG.info("lda: model-parallel: the topic-word table in {} word slices rotating over the {} blocks, topic "
                     + "totals synchronised every {}", config.blocks(), config.blocks(),

@@ -149,6 +149,9 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of(new String[] {"diagnose"}, "no input given: name Parquet draws, CmdStan CSV files or a "
                         + "CSV file"),
                 Arguments.of(new String[] {"generate-glm", "--rows", "0"}, "--rows must be ≥ 1, is 0"),
+                // its row blocks' count overflowed: no row written, exit 0
+                Arguments.of(new String[] {"generate-glm", "--rows", "9223372036854775807"},
+                        "--rows must be ≤ 1000000000000000, is 9223372036854775807"),
                 Arguments.of(new String[] {"generate-glm", "--features", "-2"},
                         "--features must be in [1, 10000], is -2"),
                 Arguments.of(new String[] {"generate-glm", "--features", "2000000000"},

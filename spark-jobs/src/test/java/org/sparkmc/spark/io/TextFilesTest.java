@@ -88,11 +88,28 @@ class TextFilesTest {
         for (String end : new String[] {"\n", "\r\n", "\r"}) {
             java.nio.file.Path file = Files.write(tmp.resolve("ends.txt"),
                     ("one" + end + end + "tw\u00e9" + end).getBytes(StandardCharsets.ISO_8859_1));
-            InvalidInputException e = assertThrows(InvalidInputException.class, () -> readAll(file, conf));
+            InvalidInputException e = assertThrows(InvalidInputException.class, () -> readLocal(file, conf));
             assertTrue(e.getMessage().contains("ends.txt line 3 column 3: byte 0xE9 (byte 3 of the line) is not UTF-8"),
                     e.getMessage());
             Files.writeString(file, "one" + end + end + "two\uFFFD" + end); // the character itself is UTF-8
-            assertEquals(3, readAll(file, conf), "lines of " + end.replace("\r", "\\r").replace("\n", "\\n"));
+            assertEquals(3, readLocal(file, conf), "lines of " + end.replace("\r", "\\r").replace("\n", "\\n"));
+        }
+    }
+
+    /** A UTF-16 file is named as UTF-16: the Latin-1 conversion the general message advises gave text full of NULs. */
+    @Test
+    void aUtf16FileIsNamedAsUtf16() throws IOException {
+        java.nio.file.Path file = Files.write(tmp.resolve("utf16.txt"),
+                ("\uFEFFone two\n").getBytes(StandardCharsets.UTF_16LE));
+        InvalidInputException e = assertThrows(InvalidInputException.class, () -> readLocal(file, new Configuration()));
+        assertTrue(e.getMessage().contains("utf16.txt: the file is UTF-16 (it starts with UTF-16's byte-order mark); "
+                + "sparkmc reads text as UTF-8: convert the file (e.g. iconv -f utf-16 -t utf-8)"), e.getMessage());
+    }
+
+    /** {@link #readAll} on the local file system, so that {@link FaultyFileSystem}'s count of opens is not moved. */
+    private static long readLocal(java.nio.file.Path file, Configuration conf) throws IOException {
+        try (var in = new java.io.BufferedReader(TextFiles.reader(new Path(file.toUri()), conf))) {
+            return in.lines().count();
         }
     }
 

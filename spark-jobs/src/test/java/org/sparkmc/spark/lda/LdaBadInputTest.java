@@ -187,6 +187,15 @@ class LdaBadInputTest extends SparkTestBase {
         assertBadInput(tmp.resolve("out"), all, expected);
     }
 
+    /** More model-parallel blocks than words: one word slice a block cannot be cut (it failed with exit 1). */
+    @Test
+    void moreModelParallelBlocksThanWordsAreRefused() throws IOException {
+        assertBadInput(tmp.resolve("out"), withCorpus("3\n3\n5\n1 1 2\n1 2 1\n2 3 4\n3 1 1\n3 2 2\n", "--mode",
+                "model-parallel", "--blocks", "8", "--topics", "2", "--sweeps", "1", "--held-out-every", "0"),
+                new String[] {"--blocks 8: the model-parallel mode cuts the vocabulary into one word slice a block, "
+                        + "and the training documents use 3 words; give at most 3 blocks"});
+    }
+
     /** {@code lda} on this docword text and a three-word vocabulary, both written to the test's directory. */
     private String[] withCorpus(String docword, String... options) throws IOException {
         Path file = tmp.resolve("docword.txt");
