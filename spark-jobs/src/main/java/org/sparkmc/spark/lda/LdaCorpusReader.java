@@ -407,8 +407,17 @@ public final class LdaCorpusReader {
             List<Path> files = new ArrayList<>();
             for (FileStatus m : matched) {
                 if (m.isDirectory()) {
-                    Arrays.stream(StorageFailure.list(fs, m.getPath())).filter(FileStatus::isFile)
-                            .map(FileStatus::getPath).forEach(files::add);
+                    for (FileStatus f : StorageFailure.list(fs, m.getPath())) {
+                        if (f.isDirectory()) { // its files were left out of the corpus without a word
+                            throw new InvalidInputException(label + " " + m.getPath() + " holds a directory '"
+                                    + f.getPath().getName() + "', whose files would be left out; put them directly in "
+                                    + m.getPath().getName() + ", or name them with a pattern (names starting with _ "
+                                    + "or . are skipped)");
+                        }
+                        if (f.isFile()) {
+                            files.add(f.getPath());
+                        }
+                    }
                 } else if (!UserPaths.hidden(m.getPath())) {
                     files.add(m.getPath());
                 } else { // named: a pattern's matches leave hidden names out

@@ -180,6 +180,17 @@ class LdaCorpusFilesTest extends SparkTestBase {
         assertTrue(Files.exists(out.resolve("_SUCCESS")), r.err());
     }
 
+    /** A subdirectory of a --text directory: its files were left out of the corpus without a word. */
+    @Test
+    void aSubdirectoryOfATextDirectoryIsRefused() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("corpus").resolve("sub"));
+        Files.writeString(tmp.resolve("corpus").resolve("a.txt"), "zebra river\nriver stone\n");
+        Files.writeString(dir.resolve("b.txt"), "zebra stone\n");
+        assertBadInput(new String[] {"lda", "--text", tmp.resolve("corpus").toString(), "--out",
+            tmp.resolve("out").toString()}, "corpus holds a directory 'sub', whose files would be left out; put them "
+                + "directly in corpus, or name them with a pattern");
+    }
+
     @Test
     void colonInAGlobbedDirectoryIsNamed() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("texts").resolve("a:b"));
