@@ -30,9 +30,14 @@ public final class BestOfChains {
      *
      * @param chain its index, 0 … C−1
      * @param seed its root seed ({@link #chainSeed})
-     * @param score its mean log p(w, z) per token over its last {@value #SCORE_WINDOW} sweeps
+     * @param score its mean log p(w, z) per token over its last {@code sweeps} sweeps
+     * @param sweeps how many sweeps the score is the mean of: {@value #SCORE_WINDOW}, or all it ran when fewer
      */
-    public record Score(int chain, long seed, double score) {
+    public record Score(int chain, long seed, double score, int sweeps) {
+        /** The score of a chain whose log p(w, z) per token after sweeps 1, 2, … is {@code perToken}. */
+        public static Score of(int chain, long seed, double[] perToken) {
+            return new Score(chain, seed, BestOfChains.score(perToken), Math.min(SCORE_WINDOW, perToken.length));
+        }
     }
 
     /**
@@ -111,7 +116,7 @@ public final class BestOfChains {
                     lastSweeps[s - from] = driver.logLikelihood() / corpus.numTokens();
                 }
             }
-            scores.add(new Score(c, seed, score(lastSweeps)));
+            scores.add(Score.of(c, seed, lastSweeps));
             if (best(scores) == c) {
                 best = driver;
                 chosen = c;

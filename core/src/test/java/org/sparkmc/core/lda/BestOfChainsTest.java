@@ -58,11 +58,14 @@ class BestOfChainsTest {
         assertEquals(-0.5, BestOfChains.score(history), 1e-12);
         assertEquals(-9.5, BestOfChains.score(new double[] {-10, -9}), 1e-12);
         assertThrows(IllegalArgumentException.class, () -> BestOfChains.score(new double[0]));
-        List<BestOfChains.Score> scores = List.of(new BestOfChains.Score(0, 1, -5), new BestOfChains.Score(1, 2, -4),
-                new BestOfChains.Score(2, 3, -4), new BestOfChains.Score(3, 4, Double.NaN));
+        assertEquals(10, BestOfChains.Score.of(0, 1, history).sweeps());
+        assertEquals(2, BestOfChains.Score.of(0, 1, new double[] {-10, -9}).sweeps()); // fewer sweeps than the window
+        List<BestOfChains.Score> scores = List.of(new BestOfChains.Score(0, 1, -5, 10),
+                new BestOfChains.Score(1, 2, -4, 10), new BestOfChains.Score(2, 3, -4, 10),
+                new BestOfChains.Score(3, 4, Double.NaN, 10));
         assertEquals(1, BestOfChains.best(scores));
-        assertEquals(1, BestOfChains.best(List.of(new BestOfChains.Score(0, 1, Double.NaN),
-                new BestOfChains.Score(1, 2, -7))));
+        assertEquals(1, BestOfChains.best(List.of(new BestOfChains.Score(0, 1, Double.NaN, 10),
+                new BestOfChains.Score(1, 2, -7, 10))));
         assertThrows(IllegalArgumentException.class, () -> BestOfChains.best(List.of()));
     }
 

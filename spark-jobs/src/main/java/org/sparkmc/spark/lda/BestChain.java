@@ -18,9 +18,9 @@ final class BestChain {
     private int chosen = -1;
 
     /** The score of a chain's log-likelihood rows: the mean per-token log p(w, z) of the last sweeps (sweep 0 not). */
-    static double score(List<LoglikRow> history) {
+    static BestOfChains.Score score(int chain, long seed, List<LoglikRow> history) {
         double[] perToken = history.stream().filter(r -> r.sweep() > 0).mapToDouble(LoglikRow::perToken).toArray();
-        return BestOfChains.score(perToken);
+        return BestOfChains.Score.of(chain, seed, perToken);
     }
 
     /**
@@ -28,7 +28,7 @@ final class BestChain {
      * than every earlier one (the earlier best is then closed), else closed. Returns its score.
      */
     BestOfChains.Score offer(int chain, long seed, LdaRun run, List<LoglikRow> history, PosteriorMeanTopics mean) {
-        BestOfChains.Score s = new BestOfChains.Score(chain, seed, score(history));
+        BestOfChains.Score s = score(chain, seed, history);
         scores.add(s);
         if (BestOfChains.best(scores) == scores.size() - 1) {
             if (best != null) {

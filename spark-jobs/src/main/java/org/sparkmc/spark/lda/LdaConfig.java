@@ -144,11 +144,20 @@ public record LdaConfig(LdaPriors priors, LdaKernel kernel, @NotInFingerprint in
      * at most the partitions (the partitions change no number).
      */
     ModelParallelSpark.Options modelParallelOptions() {
+        return new ModelParallelSpark.Options(priors, blocks, partitionsIn(LdaMode.MODEL_PARALLEL), seed, kernel,
+                lineageInterval, totalsSync);
+    }
+
+    /**
+     * The partitions a run in {@code mode} uses: {@code --partitions}, or in the model-parallel mode the largest
+     * divisor of the blocks that is at most that.
+     */
+    public int partitionsIn(LdaMode mode) {
         int n = partitions;
-        while (blocks % n != 0) {
+        while (mode == LdaMode.MODEL_PARALLEL && blocks % n != 0) {
             n--;
         }
-        return new ModelParallelSpark.Options(priors, blocks, n, seed, kernel, lineageInterval, totalsSync);
+        return n;
     }
 
     /**

@@ -98,9 +98,12 @@ public final class LdaJob {
                     + training.vocabularySize() + " words; give at most " + training.vocabularySize() + " blocks");
         }
         if (mode == LdaMode.MODEL_PARALLEL) {
+            int partitions = config.partitionsIn(mode);
             LOG.info("lda: model-parallel: the topic-word table in {} word slices rotating over the {} blocks, topic "
-                    + "totals synchronised every {}", config.blocks(), config.blocks(),
-                    config.totalsSync().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+                    + "totals synchronised every {}, on {} partitions{}", config.blocks(), config.blocks(),
+                    config.totalsSync().name().toLowerCase(Locale.ROOT).replace('_', '-'), partitions,
+                    partitions == config.partitions() ? "" : " (the largest divisor of " + config.blocks()
+                            + " blocks that is at most --partitions " + config.partitions() + ")");
         }
         String fingerprint = config.fingerprint(input, mode);
         LdaCheckpoint.Saved saved = checkpointing.resume() ? checkpoint.load(fingerprint) : null;
@@ -329,7 +332,7 @@ public final class LdaJob {
                     mean);
             LOG.info("lda: chain {} of {} (seed {}) scored log p(w,z)/token {} over its last {} sweeps{}", chain + 1,
                     chains.chains(), s.seed(), String.format(Locale.ROOT, "%.5f", s.score()),
-                    Math.min(BestOfChains.SCORE_WINDOW, chains.chainSweeps()),
+                    s.sweeps(),
                     explored.chosen() == chain ? " (the best so far)" : "");
             chain++;
             if (chain < chains.chains()) {

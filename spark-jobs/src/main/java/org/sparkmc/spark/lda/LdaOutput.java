@@ -208,8 +208,7 @@ public final class LdaOutput {
         BestOfChains.Score chosen = result.chains().get(result.chosenChain());
         Map<String, Object> chains = new LinkedHashMap<>();
         chains.put("chains", result.chains().size());
-        chains.put("score", "mean log p(w,z) per token over each chain's last " + BestOfChains.SCORE_WINDOW
-                + " chain sweeps");
+        chains.put("score", "mean log p(w,z) per token over each chain's last " + chosen.sweeps() + " chain sweeps");
         chains.put("chosen", chosen.chain());
         chains.put("chosen_seed", chosen.seed());
         chains.put("explored", each);
@@ -237,7 +236,7 @@ public final class LdaOutput {
         top.put("sweeps", config.sweeps());
         top.put("sync_interval", config.syncInterval());
         top.put("blocks", config.blocks());
-        top.put("partitions", config.partitions());
+        top.put("partitions", config.partitionsIn(result.mode()));
         top.put("seed", config.seed());
         top.put("mode", result.mode().label());
         if (result.mode() == LdaMode.MODEL_PARALLEL) {

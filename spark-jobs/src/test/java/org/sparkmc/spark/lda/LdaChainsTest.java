@@ -122,6 +122,8 @@ class LdaChainsTest {
                     mode);
             JsonNode chains = summary(out).get("chains");
             assertEquals(4, chains.get("explored").size());
+            assertEquals("mean log p(w,z) per token over each chain's last 6 chain sweeps", // fewer than the window
+                    chains.get("score").asText());
             int best = 0;
             for (int c = 0; c < 4; c++) {
                 JsonNode chain = chains.get("explored").get(c);

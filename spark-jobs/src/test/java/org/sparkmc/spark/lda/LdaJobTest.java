@@ -280,17 +280,20 @@ class LdaJobTest extends SparkTestBase {
     /**
      * The model-parallel mode resumes too, with either kernel: 2 sweeps checkpointed, resumed to 4 on another number
      * of partitions, equal a straight run of 4 (topics, log-likelihoods, document topics); its checkpoint is refused
-     * in the broadcast mode.
+     * in the broadcast mode. The summary gives the partitions used: a divisor of the blocks.
      */
     @ParameterizedTest
     @CsvSource({"sparse, sparse-gibbs", "cycle-mh, cycle-mh"})
     void modelParallelRunResumesOnlyInItsMode(String kernel, String kernelInSummary) {
         Path straight = tmp.resolve("straight");
         String checkpoint = tmp.resolve("ckpt").toString();
-        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(straight, 4, "--mode", "model-parallel", "--kernel", kernel)));
+        assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(straight, 4, "--mode", "model-parallel", "--kernel", kernel,
+                "--partitions", "3")));
         String summary = LdaRuns.read(straight.resolve("summary.json"));
         assertTrue(summary.contains("\"mode\" : \"model-parallel\"") && summary.contains("\"kernel\" : \""
                 + kernelInSummary + "\""), summary);
+        // 4 blocks run on the largest divisor of 4 that is at most --partitions 3, and the summary says so.
+        assertTrue(summary.contains("\"partitions\" : 2,"), summary);
         assertEquals(ExitCode.OK, Main.run(LdaRuns.kos(tmp.resolve("first"), 2, "--mode", "model-parallel",
                 "--kernel", kernel, "--checkpoint", checkpoint, "--checkpoint-every", "2")));
         BadInputTest.Result broadcast = BadInputTest.runCapturing(LdaRuns.kos(tmp.resolve("broadcast"), 4,
