@@ -201,11 +201,6 @@ public final class BnCommand extends JobCommand {
         if (m == BnMethod.EXACT) {
             unused.addAll(List.of("--seed", "--partitions"));
         }
-        for (String option : unused) {
-            if (givenOnTheCommandLine(option)) {
-                org.slf4j.LoggerFactory.getLogger(BnCommand.class).warn("{} has no effect with --method {}", option,
-                        m.option());
-            }
-        }
+        warnOfNoEffect(unused, "with --method " + m.option());
     }
 }

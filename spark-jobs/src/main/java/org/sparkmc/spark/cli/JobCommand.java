@@ -62,6 +62,19 @@ public abstract class JobCommand implements Callable<Integer> {
     }
 
     /**
+     * Warns, as "OPTION has no effect {@code why}", of each of {@code options} given on the command line: the run
+     * does not read them, and would otherwise take them without a word. Said, not refused; a config file's are not
+     * warned of ({@link #givenOnTheCommandLine}).
+     */
+    protected void warnOfNoEffect(List<String> options, String why) {
+        for (String option : options) {
+            if (givenOnTheCommandLine(option)) {
+                org.slf4j.LoggerFactory.getLogger(getClass()).warn("{} has no effect {}", option, why);
+            }
+        }
+    }
+
+    /**
      * Checks a {@code --partitions} value: 0 (the default, settled once Spark is up) or a positive count.
      *
      * @throws InvalidInputException if it is negative

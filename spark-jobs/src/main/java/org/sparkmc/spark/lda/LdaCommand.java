@@ -1,5 +1,6 @@
 package org.sparkmc.spark.lda;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -206,6 +207,7 @@ public final class LdaCommand extends JobCommand {
         CheckpointCadence cadence = checkpoint.cadence(checkpointEvery);
         checkPartitions(partitions);
         LdaConfig config = config();
+        warnOfOptionsWithoutEffect(uci, config);
         LdaChains several = LdaChains.of(chains, chainSweeps, config,
                 checkpoint.dir() != null || checkpoint.resume());
         LdaCorpusReader.TextOptions textOptions = null;
@@ -279,5 +281,28 @@ public final class LdaCommand extends JobCommand {
         return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
                 evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery, leftToRight,
                 leftToRightMoves, via, LdaMode.parse(mode), sync);
+    }
+
+    /** Options on the command line that this run does not read, which it took without a word. */
+    private void warnOfOptionsWithoutEffect(boolean uci, LdaConfig config) {
+        if (uci) {
+            warnOfNoEffect(List.of("--vocab-size", "--min-df", "--keep-stop-words"),
+                    "with --docword (they build the vocabulary of --text)");
+        }
+        if (chains == 1) {
+            warnOfNoEffect(List.of("--chain-sweeps"), "with one chain (--chains 1)");
+        }
+        if (config.mode() == LdaMode.BROADCAST) {
+            warnOfNoEffect(List.of("--totals-sync"), "with --mode broadcast (it is the model-parallel mode's)");
+        }
+        if (topicSamples == 1) {
+            warnOfNoEffect(List.of("--topic-sample-every"), "with one topic sample (--topic-samples 1)");
+        }
+        if (heldOutEvery == 0) {
+            warnOfNoEffect(List.of("--eval-burn-in", "--eval-samples", "--left-to-right", "--left-to-right-moves"),
+                    "with --held-out-every 0 (no document is held out to evaluate)");
+        } else if (leftToRight == 0) {
+            warnOfNoEffect(List.of("--left-to-right-moves"), "without --left-to-right");
+        }
     }
 }

@@ -184,11 +184,8 @@ public final class SmcCommand extends JobCommand {
             }
             csv = csv.withValueColumns(named);
         }
-        for (String followOnly : List.of("--poll-seconds", "--idle-timeout")) {
-            if (!follow && givenOnTheCommandLine(followOnly)) { // said, not refused; a config file may hold them
-                org.slf4j.LoggerFactory.getLogger(SmcCommand.class).warn("{} has no effect without --follow",
-                        followOnly);
-            }
+        if (!follow) {
+            warnOfNoEffect(List.of("--poll-seconds", "--idle-timeout"), "without --follow");
         }
         ObservationFeed feed = ObservationFeed.open(data, csv,
                 new ObservationFeed.Follow(follow, pollSeconds, idleTimeout),

@@ -196,6 +196,39 @@ class LdaBadInputTest extends SparkTestBase {
                         + "and the training documents use 3 words; give at most 3 blocks"});
     }
 
+    /**
+     * Options the run does not read are warned of (they were taken without a word), a config file's not: one file
+     * may hold the settings of several runs. A missing corpus stops the runs after the warnings, before Spark.
+     */
+    @Test
+    void optionsWithoutEffectAreWarnedOf() throws Exception {
+        String missing = tmp.resolve("missing.txt").toString();
+        String[] noEffect = {"lda", "--docword", missing, "--vocab", missing, "--out", tmp.resolve("o").toString(),
+            "--min-df", "3", "--chain-sweeps", "5", "--mode", "broadcast", "--totals-sync", "sub-step",
+            "--topic-sample-every", "3", "--held-out-every", "0", "--eval-samples", "4", "--left-to-right-moves", "2"};
+        assertEquals(java.util.List.of(
+                "--min-df has no effect with --docword (they build the vocabulary of --text)",
+                "--chain-sweeps has no effect with one chain (--chains 1)",
+                "--totals-sync has no effect with --mode broadcast (it is the model-parallel mode's)",
+                "--topic-sample-every has no effect with one topic sample (--topic-samples 1)",
+                "--eval-samples has no effect with --held-out-every 0 (no document is held out to evaluate)",
+                "--left-to-right-moves has no effect with --held-out-every 0 (no document is held out to evaluate)"),
+                org.sparkmc.spark.LoggedLines.of(LdaCommand.class, () -> BadInputTest.runCapturing(noEffect)));
+        // Each option with the setting that reads it is not warned of.
+        String[] used = {"lda", "--text", missing, "--out", tmp.resolve("o").toString(), "--min-df", "3",
+            "--chains", "2", "--chain-sweeps", "5", "--mode", "model-parallel", "--totals-sync", "sub-step",
+            "--topic-samples", "2", "--topic-sample-every", "3", "--eval-samples", "4", "--left-to-right", "5",
+            "--left-to-right-moves", "2"};
+        assertEquals(java.util.List.of(), org.sparkmc.spark.LoggedLines.of(LdaCommand.class,
+                () -> BadInputTest.runCapturing(used)));
+        Path conf = Files.writeString(tmp.resolve("all.conf"), "min-df = 3\nchain-sweeps = 5\n");
+        BadInputTest.Result[] run = new BadInputTest.Result[1];
+        assertEquals(java.util.List.of(), org.sparkmc.spark.LoggedLines.of(LdaCommand.class,
+                () -> run[0] = BadInputTest.runCapturing("lda", "--conf", conf.toString(), "--docword", missing,
+                        "--vocab", missing, "--out", tmp.resolve("o").toString())));
+        assertEquals(ExitCode.BAD_INPUT, run[0].code(), run[0].err());
+    }
+
     /** {@code lda} on this docword text and a three-word vocabulary, both written to the test's directory. */
     private String[] withCorpus(String docword, String... options) throws IOException {
         Path file = tmp.resolve("docword.txt");
