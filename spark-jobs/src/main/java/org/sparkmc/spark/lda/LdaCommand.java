@@ -45,7 +45,8 @@ public final class LdaCommand extends JobCommand {
     @Option(names = "--text", paramLabel = "PATH",
             description = "Plain text, one document per line (a file, a directory, or a glob such as dir/*.txt; files "
                 + "are read in path order); a document's id is its line number over all files. Tokenised by Spark "
-                + "ML's RegexTokenizer, StopWordsRemover and CountVectorizer.")
+                + "ML's RegexTokenizer, StopWordsRemover and CountVectorizer: a token is a lowercased run of letters "
+                + "and digits, two or more long, with the apostrophes inside a word (don't).")
     private String text;
 
     @Option(names = "--vocab-size", paramLabel = "N", defaultValue = "10000",

@@ -68,6 +68,9 @@ public final class LdaCorpusReader {
      */
     public record TextOptions(int vocabularySize, int minDocumentFrequency, boolean removeStopWords,
             String tokenPattern, int minTokenLength) {
+        /** What separates tokens: anything but letters, digits and apostrophes between two of them. */
+        private static final String GAPS = "(?:[^\\p{L}\\p{N}']|(?<![\\p{L}\\p{N}])'|'(?![\\p{L}\\p{N}]))+";
+
         public TextOptions {
             if (vocabularySize < 1 || minDocumentFrequency < 1 || minTokenLength < 1) {
                 throw new InvalidInputException("vocabulary size, min document frequency and min token length must "
@@ -80,9 +83,12 @@ public final class LdaCorpusReader {
             return of(10_000, 2, true);
         }
 
-        /** The given vocabulary cut and stop-word choice, tokens of letters/digits at least 2 long. */
+        /**
+         * The given vocabulary cut and stop-word choice, tokens of letters/digits at least 2 long. An apostrophe
+         * inside a word is part of it (don't); at a word's edge it is not, so 'apple' and apple are one word.
+         */
         public static TextOptions of(int vocabularySize, int minDocumentFrequency, boolean removeStopWords) {
-            return new TextOptions(vocabularySize, minDocumentFrequency, removeStopWords, "[^\\p{L}\\p{N}']+", 2);
+            return new TextOptions(vocabularySize, minDocumentFrequency, removeStopWords, GAPS, 2);
         }
     }
 

@@ -13,6 +13,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.core.random.RandomStreams;
@@ -89,5 +94,20 @@ class LdaTextCorpusTest extends SparkTestBase {
         assertEquals(120 + BLANK_LINES, summary.get("documents").asInt() + BLANK_LINES);
         // Held out: documents whose line number is a multiple of 10 — lines 10, 20, …, 120 but the blank line 70.
         assertEquals(11, summary.get("held_out_documents").asInt());
+    }
+
+    /**
+     * Tokens are lowercased runs of letters and digits, with an apostrophe inside a word kept (don't) and one at its
+     * edge dropped ('apple' is apple); one-character tokens are dropped, as the README says.
+     */
+    @Test
+    void tokensAreWordsWithInnerApostrophes() {
+        Dataset<Row> docs = spark().createDataFrame(List.of(RowFactory.create(
+                "'Apple' apple, DON'T students' rock 'n' roll a I'm 42 x2 ''quoted'' l'été -- über")),
+                new StructType().add("text", DataTypes.StringType));
+        List<String> words = LdaCorpusReader.tokenize(docs, LdaCorpusReader.TextOptions.of(10, 1, false))
+                .select("words").first().getList(0);
+        assertEquals(List.of("apple", "apple", "don't", "students", "rock", "roll", "i'm", "42", "x2", "quoted",
+                "l'été", "über"), words);
     }
 }
