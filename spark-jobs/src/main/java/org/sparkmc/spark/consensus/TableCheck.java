@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.spark.io.StorageFailure;
 import org.sparkmc.spark.io.UnreadableFiles;
+import org.sparkmc.spark.io.UserPaths;
 
 /**
  * The consensus table's files checked on the driver through Hadoop's FileSystem, before Spark starts: a CSV file's
@@ -109,9 +110,8 @@ final class TableCheck {
             } else if (name.indexOf('=') > 0) {
                 partition = name;
             } else {
-                throw new InvalidInputException("the table " + path + " holds a directory '" + name + "', which Spark "
-                        + "would pass over with its files; a table's files go directly in the directory given, or "
-                        + "in partition directories named column=value (names starting with _ or . are skipped)");
+                throw UserPaths.holdingADirectory("the table", path, name, "a table's files go directly in the "
+                        + "directory given, or in partition directories named column=value");
             }
         }
         if (files && partition != null) {

@@ -69,6 +69,15 @@ public final class UserPaths {
         return p.getName().startsWith("_") || p.getName().startsWith(".");
     }
 
+    /**
+     * The refusal of the directory {@code dir}, a {@code what}, that holds the directory {@code name}: its files would
+     * be left out without a word (Spark's and Hadoop's listings do not descend). {@code instead} says where they go.
+     */
+    public static InvalidInputException holdingADirectory(String what, Object dir, String name, String instead) {
+        return new InvalidInputException(what + " " + dir + " holds a directory '" + name + "', whose files would be "
+                + "left out; " + instead + " (names starting with _ or . are skipped)");
+    }
+
     /** Whether {@code location} is a glob pattern: it holds {@code *}, {@code ?}, {@code [} or <code>{</code>. */
     public static boolean isPattern(String location) {
         return location.chars().anyMatch(c -> "*?[{".indexOf(c) >= 0);

@@ -415,10 +415,8 @@ public final class LdaCorpusReader {
                 if (m.isDirectory()) {
                     for (FileStatus f : StorageFailure.list(fs, m.getPath())) {
                         if (f.isDirectory()) { // its files were left out of the corpus without a word
-                            throw new InvalidInputException(label + " " + m.getPath() + " holds a directory '"
-                                    + f.getPath().getName() + "', whose files would be left out; put them directly in "
-                                    + m.getPath().getName() + ", or name them with a pattern (names starting with _ "
-                                    + "or . are skipped)");
+                            throw UserPaths.holdingADirectory(label, m.getPath(), f.getPath().getName(),
+                                    "put them directly in " + m.getPath().getName() + ", or name them with a pattern");
                         }
                         if (f.isFile()) {
                             files.add(f.getPath());

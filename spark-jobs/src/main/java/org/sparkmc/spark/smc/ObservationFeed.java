@@ -211,8 +211,8 @@ public final class ObservationFeed {
         for (FileStatus s : listing) {
             String name = s.getPath().getName();
             if (s.isDirectory()) { // its files were skipped without a word, and their steps with them
-                throw new InvalidInputException("observations " + location + " hold a directory '" + name + "'; "
-                        + "batch files go directly in the directory given (names starting with _ or . are skipped)");
+                throw UserPaths.holdingADirectory("the observations directory", location, name, "batch files go "
+                        + "directly in the directory given");
             }
             if (!s.isFile()) { // hidden names are not listed
                 continue;

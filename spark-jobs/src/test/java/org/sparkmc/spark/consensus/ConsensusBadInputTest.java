@@ -161,9 +161,9 @@ class ConsensusBadInputTest extends SparkTestBase {
         Files.writeString(table.resolve("a.csv"), "y,x1\n1,0.5\n0,0.1\n");
         Files.createDirectory(table.resolve("more"));
         Files.writeString(table.resolve("more/b.csv"), "y,x1\n1,0.2\n");
-        assertBad(beforeSpark(table.toString(), "--format", "csv"), "mixed holds a directory 'more', which Spark "
-                + "would pass over with its files; a table's files go directly in the directory given, or in "
-                + "partition directories named column=value");
+        assertBad(beforeSpark(table.toString(), "--format", "csv"), "mixed holds a directory 'more', whose files "
+                + "would be left out; a table's files go directly in the directory given, or in partition directories "
+                + "named column=value");
         Files.move(table.resolve("more"), table.resolve("k=1"));
         assertBad(beforeSpark(table.toString(), "--format", "csv"), "mixed holds both files and the partition "
                 + "directory 'k=1'; put every file in a partition directory, or none");

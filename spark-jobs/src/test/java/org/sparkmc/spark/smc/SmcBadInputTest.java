@@ -141,7 +141,8 @@ class SmcBadInputTest extends SparkTestBase {
         Files.writeString(nested.resolve("b2.csv"), "year,flow\n1872,1160\n");
         for (boolean follow : new boolean[] {false, true}) {
             String said = feedError(nested.getParent(), year, follow);
-            assertTrue(said.contains(" hold a directory 'sub'; batch files go directly in the directory given"), said);
+            assertTrue(said.contains(" holds a directory 'sub', whose files would be left out; batch files go "
+                    + "directly in the directory given"), said);
         }
     }
 
