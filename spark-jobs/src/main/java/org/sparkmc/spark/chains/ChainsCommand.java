@@ -28,6 +28,7 @@ import org.sparkmc.spark.io.AtomicOutput;
 import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.ModelDataReader;
 import org.sparkmc.spark.run.CheckpointCadence;
+import org.sparkmc.spark.sync.JavaFrames;
 import org.sparkmc.spark.sync.SyncVia;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -215,20 +216,15 @@ public final class ChainsCommand extends JobCommand {
      */
     private static void checkTheDriverHoldsTheChains(ChainsConfig config) {
         ChainState one = ChainRound.start(1, config.target(), config.kernel(), new RandomStreams(config.seed()));
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
-            out.writeObject(one);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        int bytes = JavaFrames.encode(one).length;
         long heap = Runtime.getRuntime().maxMemory();
-        long most = Math.max(2, heap / 8 / bytes.size());
+        long most = Math.max(2, heap / 8 / bytes);
         if (config.chains() > most) {
             throw new InvalidInputException(String.format(Locale.ROOT, "--chains %d: the driver keeps every chain's "
                     + "state, about %d bytes each here (%.1f GB in all), and copies of them go to the tasks and back; "
                     + "its heap of %.1f GB holds no more than %d chains: run fewer, or give the driver more memory "
-                    + "(spark-submit --driver-memory, or -Xmx)", config.chains(), bytes.size(),
-                    (double) bytes.size() * config.chains() / 1e9, heap / 1e9, most));
+                    + "(spark-submit --driver-memory, or -Xmx)", config.chains(), bytes,
+                    (double) bytes * config.chains() / 1e9, heap / 1e9, most));
         }
     }
 

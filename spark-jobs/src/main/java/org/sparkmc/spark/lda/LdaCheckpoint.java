@@ -2,11 +2,9 @@ package org.sparkmc.spark.lda;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +25,7 @@ import org.apache.spark.sql.types.StructType;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.TopicWordCounts;
 import org.sparkmc.spark.io.CheckpointStates;
+import org.sparkmc.spark.sync.JavaFrames;
 import scala.Tuple2;
 
 /**
@@ -224,15 +223,7 @@ final class LdaCheckpoint {
      * next state file.
      */
     String saveSample(int sweep, TopicWordCounts counts) {
-        byte[] bytes;
-        try (ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-                ObjectOutputStream out = new ObjectOutputStream(buffer)) {
-            out.writeObject(counts);
-            out.flush();
-            bytes = buffer.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        byte[] bytes = JavaFrames.encode(counts);
         try {
             return states.writeFile(sampleName(sweep), bytes);
         } catch (IOException e) {
