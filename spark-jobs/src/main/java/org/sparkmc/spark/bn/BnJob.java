@@ -103,7 +103,7 @@ public final class BnJob {
                 ess[s] = f.essMean();
                 rhat[s] = f.rhat();
                 List<String> why = new ArrayList<>(thresholds.failures(f));
-                if (Double.isNaN(f.rhat())) {
+                if (Thresholds.constant(f)) {
                     // Constant in every draw of every chain: R-hat and ESS are undefined, which diagnose lets pass
                     // (a constant quantity of a model); for a state's indicator it mostly means a chain that never
                     // visited it, or never left it (P(TRUE) = 0 ± 0 against an exact 0.05 passed as "converged").

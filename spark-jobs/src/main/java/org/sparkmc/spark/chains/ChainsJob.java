@@ -25,6 +25,7 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.diagnose.ByParameter;
 import org.sparkmc.spark.diagnose.ParameterResult;
+import org.sparkmc.spark.diagnose.Thresholds;
 import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.run.StepRunner;
@@ -349,7 +350,7 @@ public final class ChainsJob implements SteppedJob {
 
     /** Whether the diagnostics say the run has converged; keeps the full summaries they carry. */
     private RoundDiagnostics conclude(RoundDiagnostics d) {
-        converged = d.maxRhat() < config.maxRhat() && d.minBulk() >= config.minEss() && d.minTail() >= config.minEss();
+        converged = new Thresholds(config.maxRhat(), config.minEss()).allPass(d.briefs());
         if (d.full() != null) {
             finalResults = d.full();
         }

@@ -15,15 +15,16 @@ import org.sparkmc.spark.diagnose.ParameterResult;
 
 /**
  * A sampling round's diagnostics in the {@code chains} job: the worst R-hat, bulk ESS and tail ESS over the
- * summarised parameters (skipping undefined ones), with the last round the full summaries ({@code full}, else null),
+ * summarised parameters (skipping undefined ones) to show, each parameter's brief summary to judge, with the last round the full summaries ({@code full}, else null),
  * and the seconds they took. {@link #onDriver} computes them from the driver's copy of the draws.
  */
-record RoundDiagnostics(double maxRhat, double minBulk, double minTail, List<ParameterResult> full, double seconds) {
+record RoundDiagnostics(double maxRhat, double minBulk, double minTail, List<ParameterSummary> briefs,
+        List<ParameterResult> full, double seconds) {
 
     static RoundDiagnostics of(List<ParameterSummary> briefs, List<ParameterResult> full, long startedNanos) {
         return new RoundDiagnostics(worst(briefs, ParameterSummary::rhat, true),
                 worst(briefs, ParameterSummary::essBulk, false), worst(briefs, ParameterSummary::essTail, false),
-                full, (System.nanoTime() - startedNanos) / 1e9);
+                briefs, full, (System.nanoTime() - startedNanos) / 1e9);
     }
 
     static RoundDiagnostics ofFull(List<ParameterResult> full, long startedNanos) {

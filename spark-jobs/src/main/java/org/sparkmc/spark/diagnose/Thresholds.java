@@ -5,25 +5,63 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
+import org.sparkmc.core.diagnostics.ParameterSummary;
 
 /**
  * When a parameter counts as converged: R-hat below {@code maxRhat} and bulk and tail ESS at least {@code minEss}.
- * Undefined diagnostics (posterior's NA, e.g. for a constant) do not count as failures.
+ * The one verdict of {@code diagnose}, {@code chains}, {@code bn}'s Gibbs and the reports.
+ *
+ * <p>Where posterior gives NA: a parameter constant in every draw of every chain (to within its tolerance, as a
+ * model's fixed quantity is) passes. Draws that vary but leave R-hat or the bulk ESS undefined fail: chains too short
+ * to split, or each chain stuck at a value of its own (within-chain variance 0, R-hat ∞). An undefined tail ESS alone
+ * does not fail: a discrete or 0/1 quantity whose 5% or 95% quantile is its minimum or maximum has one, as in
+ * posterior, and the bulk ESS still judges it.
  */
 public record Thresholds(double maxRhat, double minEss) implements Serializable {
 
+    /** Below this sd the draws are constant to posterior's tolerance (its range test, 2^-52; sd ≤ range). */
+    private static final double CONSTANT_SD = 0x1.0p-52;
+
     /** Why a parameter fails, or an empty list. */
     public List<String> failures(FullParameterSummary s) {
+        return failures(s.brief());
+    }
+
+    /** Why a parameter fails, or an empty list. */
+    public List<String> failures(ParameterSummary s) {
         List<String> why = new ArrayList<>();
-        if (s.rhat() >= maxRhat) {
+        if (constant(s)) {
+            return why;
+        }
+        if (Double.isNaN(s.rhat())) {
+            why.add("R-hat undefined (NA) though the draws vary: chains too short to split, or each chain stuck at "
+                    + "a value of its own (R-hat ∞)");
+        } else if (s.rhat() >= maxRhat) {
             why.add(String.format(Locale.ROOT, "R-hat %.4f ≥ %.3f", s.rhat(), maxRhat));
         }
-        if (s.essBulk() < minEss) {
+        if (Double.isNaN(s.essBulk())) {
+            why.add("bulk ESS undefined (NA): too few draws per chain");
+        } else if (s.essBulk() < minEss) {
             why.add(String.format(Locale.ROOT, "bulk ESS %.0f < %.0f", s.essBulk(), minEss));
         }
         if (s.essTail() < minEss) {
             why.add(String.format(Locale.ROOT, "tail ESS %.0f < %.0f", s.essTail(), minEss));
         }
         return why;
+    }
+
+    /** Whether every parameter passes. */
+    public boolean allPass(List<ParameterSummary> summaries) {
+        return summaries.stream().allMatch(s -> failures(s).isEmpty());
+    }
+
+    /** Whether the draws were the same in every draw of every chain, so that posterior's diagnostics are NA. */
+    public static boolean constant(ParameterSummary s) {
+        return Double.isNaN(s.rhat()) && s.sd() < CONSTANT_SD;
+    }
+
+    /** {@link #constant(ParameterSummary)} of the full summary. */
+    public static boolean constant(FullParameterSummary s) {
+        return constant(s.brief());
     }
 }

@@ -243,6 +243,36 @@ class DiagnoseTest extends DiagnoseTestBase {
         assertTrue(minEss < 800, "the case where the two rules used to disagree: min ESS " + minEss);
     }
 
+    /**
+     * Undefined diagnostics are not a pass: with 2 chains of 3 draws, {@code a} varies but R-hat is NA (too short
+     * to split) and {@code b} stays at each chain's own value (R-hat ∞); both used to pass while {@code chains} failed
+     * the same draws. Only {@code k}, the same in every draw, passes. Deterministic: no random draws.
+     */
+    @Test
+    void undefinedDiagnosticsFailUnlessTheDrawsAreConstant() throws IOException {
+        Path csv = tmp.resolve("short.csv");
+        Files.writeString(csv, "chain,draw,k,a,b\n1,1,7,0.1,1\n1,2,7,0.2,1\n1,3,7,0.3,1\n"
+                + "2,1,7,0.15,2\n2,2,7,0.25,2\n2,3,7,0.35,2\n");
+        BadInputTest.Result r = BadInputTest.runCapturingOut("diagnose", csv.toString(), "--require-convergence",
+                "--out", tmp.resolve("short").toString());
+        assertEquals(ExitCode.NOT_CONVERGED, r.code(), r.err());
+        assertTrue(r.err().contains("2 of 3 parameters fail"), r.err());
+        assertTrue(r.err().contains("a: R-hat undefined (NA) though the draws vary")
+                && r.err().contains("b: R-hat undefined (NA) though the draws vary"), r.err());
+        assertTrue(!r.err().contains("k:"), r.err());
+    }
+
+    /** The same too-short draws fail in chains and, read back, in diagnose. */
+    @Test
+    void tooShortChainsFailInChainsAndInDiagnose() throws IOException {
+        Path job = tmp.resolve("job");
+        assertEquals(ExitCode.NOT_CONVERGED, Main.run("chains", "--model", "bimodal", "--chains", "2", "--warmup",
+                "10", "--round-size", "3", "--max-rounds", "1", "--require-convergence", "--out", job.toString()));
+        BadInputTest.Result r = BadInputTest.runCapturingOut("diagnose", job.toString(), "--require-convergence",
+                "--out", tmp.resolve("diagnosed").toString());
+        assertEquals(ExitCode.NOT_CONVERGED, r.code(), r.err());
+    }
+
     @Test
     void failingParametersExitThreeWithAList() throws IOException {
         Path csv = TestPaths.sharedData().resolve("diagnostics/one_chain_shifted_1sd.csv");
