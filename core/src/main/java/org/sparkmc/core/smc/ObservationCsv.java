@@ -15,8 +15,9 @@ import org.sparkmc.core.InvalidInputException;
 
 /**
  * Reads observations from comma-separated text: an optional header line, then one row per time step with an
- * optional time column and one or more numeric observation columns. Blank lines and lines starting with '#' are
- * skipped; fields may be double-quoted. Missing values ({@code NA}, {@code NaN}, an empty field) fail or become
+ * optional time column and one or more numeric observation columns. Lines starting with '#' are skipped, and so are
+ * blank lines, except between the data rows of a file of one column, where a blank line is that row's empty field
+ * (as pandas writes a series' NaN); fields may be double-quoted. Missing values ({@code NA}, {@code NaN}, an empty field) fail or become
  * NaN as {@link MissingObservations} says. Any other problem is an {@link InvalidInputException} naming the
  * source, the line and what was expected.
  */
@@ -76,6 +77,7 @@ public final class ObservationCsv {
     public static Observations read(Reader reader, String source, Options options, TimeOrder order) {
         List<String[]> rows = new ArrayList<>();
         List<Integer> lineNumbers = new ArrayList<>();
+        List<Integer> blanks = new ArrayList<>();
         String[] header = null;
         int headerLine = 0;
         try (BufferedReader in = new BufferedReader(reader)) {
@@ -86,6 +88,10 @@ public final class ObservationCsv {
                 String trimmed = line.strip();
                 if (lineNo == 1 && trimmed.startsWith("\uFEFF")) {
                     trimmed = trimmed.substring(1);
+                }
+                if (trimmed.isEmpty() && !rows.isEmpty()) {
+                    blanks.add(lineNo); // a missing value if the rows turn out to have one field
+                    continue;
                 }
                 if (trimmed.isEmpty() || trimmed.startsWith("#")) {
                     continue;
@@ -101,6 +107,13 @@ public final class ObservationCsv {
                     headerLine = lineNo;
                     continue;
                 }
+                if (!blanks.isEmpty() && (header != null ? header.length : rows.get(0).length) == 1) {
+                    for (int blank : blanks) { // as pandas writes a one-column series' NaN: the step stays in place
+                        rows.add(new String[] {""});
+                        lineNumbers.add(blank);
+                    }
+                }
+                blanks.clear();
                 rows.add(fields);
                 lineNumbers.add(lineNo);
             }
@@ -185,8 +198,9 @@ public final class ObservationCsv {
                 double v = parse(f[c], source, lineNo, names[c]);
                 if (Double.isNaN(v) && options.missing() == MissingObservations.FAIL) {
                     throw new InvalidInputException(source + " line " + lineNo + ": column '" + names[c]
-                            + "' is missing ('" + f[c] + "'); set missing observations to 'skip' to treat the"
-                            + " step as unobserved");
+                            + "' is missing ('" + f[c] + "'" + (width == 1 && f[c].isEmpty() ? ": a blank line, "
+                            + "which in a file of one column is an empty value" : "") + "); set missing "
+                            + "observations to 'skip' to treat the step as unobserved");
                 }
                 values[r][k] = v;
             }

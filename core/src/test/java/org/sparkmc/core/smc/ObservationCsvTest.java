@@ -47,6 +47,23 @@ class ObservationCsvTest {
         assertArrayEquals(new double[] {3, 4}, o.value(1));
     }
 
+    /**
+     * A one-column series written by pandas has a blank line for each NaN: that step stays in place (it was dropped,
+     * shifting every later observation one step earlier). Blank lines elsewhere are still skipped.
+     */
+    @Test
+    void aBlankLineInAOneColumnFileIsAMissingValue() {
+        String text = "flow\n1120\n1160\n\n963\n1210\n\n";
+        Observations skipped = read(text, ObservationCsv.Options.defaults().withMissing(MissingObservations.SKIP));
+        assertEquals(5, skipped.size(), "the trailing blank line is not a step");
+        assertTrue(Double.isNaN(skipped.value(2)[0]));
+        assertEquals(963, skipped.value(3)[0]);
+        String failed = error(text, ObservationCsv.Options.defaults());
+        assertTrue(failed.contains("obs.csv line 4: column 'flow' is missing ('': a blank line"), failed);
+        assertEquals(2, read("\nflow\n\n1120\n1160\n", ObservationCsv.Options.defaults()).size(),
+                "blank lines before the first row are not steps");
+    }
+
     @Test
     void malformedInputNamesSourceLineAndColumn() {
         ObservationCsv.Options d = ObservationCsv.Options.defaults();
