@@ -207,13 +207,20 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
     }
 
     /**
-     * Refuses, before Spark starts, a file read as Parquet that does not begin with Parquet's magic bytes (Spark
-     * failed on it with a logged trace). A directory's files are left to Spark, which names a bad one.
+     * Refuses, before Spark starts, a file read as Parquet that does not begin and end with Parquet's magic bytes,
+     * and a directory read as Parquet that holds no file or such a file (Spark failed on them with a logged trace,
+     * and on an empty directory with "unable to infer schema").
      */
     private static void refuseWhatIsNotParquet(List<FileStatus> matches, Configuration hadoop, boolean detected) {
         for (FileStatus f : matches) {
             try {
-                if (f.isFile() && !UnreadableFiles.startsLikeParquet(f.getPath().getFileSystem(hadoop), f.getPath())) {
+                FileSystem fs = f.getPath().getFileSystem(hadoop);
+                if (f.isDirectory()) {
+                    refuseADirectoryThatIsNotParquet(fs, f);
+                    continue;
+                }
+                String why = UnreadableFiles.notParquet(fs, f);
+                if (why != null) {
                     FileStatus parquet = !detected ? null : matches.stream().filter(m -> m != f
                             && (m.isDirectory() || m.getPath().getName().endsWith(".parquet"))).findFirst()
                             .orElse(null);
@@ -222,12 +229,47 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                                 + "draws, " + f.getPath() + " is not; diagnose reads one format a run (Parquet, "
                                 + "CmdStan CSV or chain,draw CSV): give them to separate runs, or convert one");
                     }
-                    throw new InvalidInputException("input " + f.getPath() + " is not readable Parquet: it does not "
-                            + "begin with Parquet's bytes PAR1; for CSV draws give --format cmdstan or csv"
+                    throw new InvalidInputException("input " + f.getPath() + " is not readable Parquet: " + why
+                            + "; for CSV draws give --format cmdstan or csv"
                             + (f.getPath().getName().endsWith(".parquet") ? " (or name the file .csv)" : ""));
                 }
             } catch (IOException e) { // not there any more, or not ours to read
                 throw unreadable(f.getPath(), e);
+            }
+        }
+    }
+
+    /** Refuses a directory of Parquet draws without a file Spark would read, or with one that is not Parquet. */
+    private static void refuseADirectoryThatIsNotParquet(FileSystem fs, FileStatus dir) throws IOException {
+        List<FileStatus> files = new ArrayList<>();
+        visibleFiles(fs, dir, files);
+        if (files.isEmpty()) {
+            throw new InvalidInputException("input " + dir.getPath() + " holds no file to read as Parquet draws "
+                    + "(names starting with _ or . are left out, such as _SUCCESS): is the run that writes it done?");
+        }
+        for (FileStatus file : files) {
+            String why = UnreadableFiles.notParquet(fs, file);
+            if (why != null) {
+                throw new InvalidInputException("input " + dir.getPath() + ": " + file.getPath().getName()
+                        + " is not readable Parquet: " + why + "; Spark reads every file of a directory of Parquet "
+                        + "draws (names starting with _ or . aside): for CSV draws give --format cmdstan or csv");
+            }
+        }
+    }
+
+    /** The files under {@code dir} that Spark's Parquet reader reads: all, at any depth, but hidden names. */
+    private static void visibleFiles(FileSystem fs, FileStatus dir, List<FileStatus> into) throws IOException {
+        FileStatus[] entries = StorageFailure.list(fs, dir.getPath());
+        Arrays.sort(entries, Comparator.comparing(f -> f.getPath().getName()));
+        for (FileStatus f : entries) {
+            String name = f.getPath().getName();
+            if (name.startsWith("_") || name.startsWith(".")) {
+                continue;
+            }
+            if (f.isDirectory()) {
+                visibleFiles(fs, f, into);
+            } else {
+                into.add(f);
             }
         }
     }
@@ -253,8 +295,8 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                             .filter(DrawsSource::readAsDraws).map(Type::getName).sorted().toList();
                 } catch (StorageFailure e) {
                     throw e;
-                } catch (IOException | RuntimeException e) { // not Parquet, cut short: Spark names it as it reads
-                    continue;
+                } catch (IOException | RuntimeException e) { // begins and ends as Parquet, yet is not
+                    throw UnreadableFiles.parquetFooter(file.getPath(), "for CSV draws use --format cmdstan or csv", e);
                 }
                 if (firstColumns == null) {
                     firstInput = input.getPath();

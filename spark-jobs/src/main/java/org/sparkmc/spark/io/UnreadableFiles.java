@@ -2,6 +2,7 @@ package org.sparkmc.spark.io;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkThrowable;
@@ -26,6 +27,26 @@ public final class UnreadableFiles {
         try (var in = StorageFailure.open(fs, file)) {
             String start = new String(in.readNBytes(4), StandardCharsets.US_ASCII);
             return start.equals("PAR1") || start.equals("PARE");
+        }
+    }
+
+    /**
+     * Why {@code file} cannot be Parquet, from its first and last 4 bytes (the magic number a Parquet file begins and
+     * ends with), or null if it may be: "it does not begin with Parquet's bytes PAR1", or "it is cut short: …".
+     */
+    public static String notParquet(FileSystem fs, FileStatus file) throws IOException {
+        if (!startsLikeParquet(fs, file.getPath())) {
+            return "it does not begin with Parquet's bytes PAR1";
+        }
+        long length = file.getLen();
+        if (length < 12) {
+            return "it is cut short (" + length + " bytes; a Parquet file ends with a footer and PAR1)";
+        }
+        try (var in = StorageFailure.open(fs, file.getPath())) {
+            in.seek(length - 4);
+            String end = new String(in.readNBytes(4), StandardCharsets.US_ASCII);
+            return end.equals("PAR1") || end.equals("PARE") ? null
+                    : "it is cut short: it does not end with Parquet's bytes PAR1 (a copy that did not finish?)";
         }
     }
 

@@ -56,6 +56,32 @@ class DrawsSourceLocateTest {
                 + "file .csv)"), refused(named.toString(), "auto"));
     }
 
+    /**
+     * Directories read as Parquet that Spark could not read: empty, only _SUCCESS, text files, or a file cut short.
+     * They exited 1 with Spark's 144-line "unable to infer schema" trace, or 2 after a logged trace, after Spark
+     * started; now locate refuses them.
+     */
+    @Test
+    void aDirectoryReadAsParquetThatHoldsNoneIsRefusedBeforeSpark() throws IOException {
+        Path empty = Files.createDirectories(tmp.resolve("empty"));
+        assertTrue(refused(empty.toString(), "parquet").endsWith("holds no file to read as Parquet draws (names "
+                + "starting with _ or . are left out, such as _SUCCESS): is the run that writes it done?"));
+        Path done = Files.createDirectories(tmp.resolve("done"));
+        Files.writeString(done.resolve("_SUCCESS"), "");
+        assertTrue(refused(done.toString(), "parquet").contains("holds no file to read as Parquet draws"));
+        Path texts = Files.createDirectories(tmp.resolve("texts"));
+        Files.writeString(texts.resolve("c1.csv"), "chain,draw,a\n1,1,0.5\n");
+        assertTrue(refused(texts.toString(), "parquet").contains(": c1.csv is not readable Parquet: it does not "
+                + "begin with Parquet's bytes PAR1; Spark reads every file"), refused(texts.toString(), "parquet"));
+        Path cut = Files.createDirectories(tmp.resolve("cut"));
+        Files.write(cut.resolve("part-0.parquet"), "PAR1 and then the copy stopped".getBytes());
+        assertTrue(refused(cut.toString(), "auto").contains("part-0.parquet is not readable Parquet: it is cut short: "
+                + "it does not end with Parquet's bytes PAR1"), refused(cut.toString(), "auto"));
+        Path garbled = Files.write(tmp.resolve("garbled.parquet"), "PAR1 not a footer at all, PAR1".getBytes());
+        assertTrue(refused(garbled.toString(), "auto").contains("garbled.parquet is not readable Parquet: its footer "
+                + "cannot be read"), refused(garbled.toString(), "auto"));
+    }
+
     /** The same file twice was refused only after Spark had read both ("chain 1 appears in both X and X"). */
     @Test
     void anInputGivenTwiceIsRefusedBeforeSpark() throws IOException {
