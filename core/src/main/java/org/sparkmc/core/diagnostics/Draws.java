@@ -114,6 +114,32 @@ final class Draws {
         return out;
     }
 
+    /** Draws of larger or smaller magnitude are summarised scaled: their fourth powers would overflow or underflow. */
+    private static final int SAFE_EXPONENT = 200;
+
+    /**
+     * The power of two to scale the draws by before they are summarised: 0 when their largest finite magnitude lies
+     * within 2^±200 (or is 0), else the one that brings it into [1, 2), exactly (the sd's ESS takes fourth powers).
+     */
+    static int rescaling(double[][] draws) {
+        double max = 0;
+        for (double[] chain : draws) {
+            for (double v : chain) {
+                double a = Math.abs(v);
+                if (a > max && a != Double.POSITIVE_INFINITY) {
+                    max = a;
+                }
+            }
+        }
+        int exponent = max == 0 ? 0 : Math.getExponent(max);
+        return Math.abs(exponent) <= SAFE_EXPONENT ? 0 : -exponent;
+    }
+
+    /** The draws times 2^{@code exponent}, shaped as the draws. */
+    static double[][] scaled(double[][] draws, int exponent) {
+        return map(draws, v -> Math.scalb(v, exponent));
+    }
+
     /** The deviations {@code x − centre} of a chain's draws. */
     static double[] centered(double[] chain, double centre) {
         double[] out = new double[chain.length];

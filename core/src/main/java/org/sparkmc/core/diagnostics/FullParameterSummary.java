@@ -44,6 +44,29 @@ public record FullParameterSummary(String name, double mean, double median, doub
         return SummaryTasks.now(SummaryTasks.full(name, draws, Runnable::run));
     }
 
+    /**
+     * This summary, of draws that were scaled by 2^−{@code exponent}, as the summary of the draws themselves: the
+     * locations, spreads and MCSEs times 2^{@code exponent}; R-hat and ESS, which scaling leaves alone, and MCSEs that
+     * are undefined, as {@code diagnostics} has them.
+     */
+    FullParameterSummary rescaled(int exponent, FullParameterSummary diagnostics) {
+        FullParameterSummary d = diagnostics;
+        return new FullParameterSummary(name, up(mean, exponent), up(median, exponent), up(sd, exponent),
+                up(mad, exponent), up(q5, exponent), up(q95, exponent), d.rhat, d.rhatBasic, d.essBulk, d.essTail,
+                d.essBasic, d.essMean, d.essSd, d.essQ5, d.essQ95, d.essMedian, up(mcseMean, d.mcseMean, exponent),
+                up(mcseSd, d.mcseSd, exponent), up(mcseQ5, d.mcseQ5, exponent), up(mcseQ95, d.mcseQ95, exponent),
+                up(mcseMedian, d.mcseMedian, exponent));
+    }
+
+    static double up(double v, int exponent) {
+        return Math.scalb(v, exponent);
+    }
+
+    /** The scaled MCSE {@code v} scaled back, or NaN where the draws' own is undefined. */
+    static double up(double v, double own, int exponent) {
+        return Double.isNaN(own) ? Double.NaN : Math.scalb(v, exponent);
+    }
+
     /** The per-round summary these numbers contain: the same values {@link ParameterSummary#of} gives. */
     public ParameterSummary brief() {
         return new ParameterSummary(name, mean, sd, q5, median, q95, rhat, essBulk, essTail, mcseMean);

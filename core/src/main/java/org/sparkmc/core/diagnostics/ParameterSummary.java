@@ -29,4 +29,13 @@ public record ParameterSummary(String name, double mean, double sd, double q5, d
     public static ParameterSummary of(String name, double[][] draws) {
         return SummaryTasks.now(SummaryTasks.brief(name, draws, Runnable::run));
     }
+
+    /** As {@link FullParameterSummary#rescaled}: this summary of scaled draws, as the draws' own. */
+    ParameterSummary rescaled(int exponent, ParameterSummary diagnostics) {
+        ParameterSummary d = diagnostics;
+        return new ParameterSummary(name, FullParameterSummary.up(mean, exponent),
+                FullParameterSummary.up(sd, exponent), FullParameterSummary.up(q5, exponent),
+                FullParameterSummary.up(q50, exponent), FullParameterSummary.up(q95, exponent), d.rhat, d.essBulk,
+                d.essTail, FullParameterSummary.up(mcseMean, d.mcseMean, exponent));
+    }
 }

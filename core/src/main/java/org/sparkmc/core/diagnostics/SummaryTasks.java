@@ -15,6 +15,10 @@ import java.util.concurrent.Executor;
  * {@link ParameterSummary#of} run them one after the other on the caller's thread, so the results are equal bit for
  * bit whatever the executor (each part runs on one thread; the FFT buffers are per thread). The lazily cached
  * rank-normalised draws of {@link PooledDraws} are computed by one task only and handed to those that need them.
+ *
+ * <p>Draws beyond 2^±200 in magnitude are summarised scaled by a power of two, which is exact: their squared
+ * deviations overflowed to NaN sds and R-hats, or underflowed to an sd of 0. Tiny draws keep
+ * posterior's verdict that they are constant (range below 2^−52): their R-hat and ESS stay NA.
  */
 public final class SummaryTasks {
     private SummaryTasks() {
@@ -28,6 +32,18 @@ public final class SummaryTasks {
      */
     public static CompletableFuture<FullParameterSummary> full(String name, double[][] draws, Executor executor) {
         Draws.validate(draws);
+        int exponent = Draws.rescaling(draws);
+        if (exponent == 0) {
+            return fullAsGiven(name, draws, executor);
+        }
+        CompletableFuture<FullParameterSummary> scaled = fullAsGiven(name, Draws.scaled(draws, exponent), executor);
+        return exponent < 0 ? scaled.thenApply(s -> s.rescaled(-exponent, s))
+                : scaled.thenCombine(fullAsGiven(name, draws, executor), (s, own) -> s.rescaled(-exponent, own));
+    }
+
+    /** {@link #full} of draws whose squares neither overflow nor underflow. */
+    private static CompletableFuture<FullParameterSummary> fullAsGiven(String name, double[][] draws,
+            Executor executor) {
         CompletableFuture<PooledDraws> pooled = CompletableFuture.supplyAsync(() -> PooledDraws.of(draws), executor);
         // needing no sort: the moments with the sd's ESS and MCSE, and the split chains' ESS of the mean and R-hat
         CompletableFuture<double[]> moments = CompletableFuture.supplyAsync(() -> {
@@ -79,6 +95,18 @@ public final class SummaryTasks {
      */
     public static CompletableFuture<ParameterSummary> brief(String name, double[][] draws, Executor executor) {
         Draws.validate(draws);
+        int exponent = Draws.rescaling(draws);
+        if (exponent == 0) {
+            return briefAsGiven(name, draws, executor);
+        }
+        CompletableFuture<ParameterSummary> scaled = briefAsGiven(name, Draws.scaled(draws, exponent), executor);
+        return exponent < 0 ? scaled.thenApply(s -> s.rescaled(-exponent, s))
+                : scaled.thenCombine(briefAsGiven(name, draws, executor), (s, own) -> s.rescaled(-exponent, own));
+    }
+
+    /** {@link #brief} of draws whose squares neither overflow nor underflow. */
+    private static CompletableFuture<ParameterSummary> briefAsGiven(String name, double[][] draws,
+            Executor executor) {
         CompletableFuture<PooledDraws> pooled = CompletableFuture.supplyAsync(() -> PooledDraws.of(draws), executor);
         CompletableFuture<double[]> moments = CompletableFuture.supplyAsync(() -> {
             double mean = Draws.mean(draws);

@@ -78,15 +78,28 @@ public record Ticks(double lo, double hi, double step) {
         return Math.max(0, (int) -Math.floor(Math.log10(step) + EPS));
     }
 
-    /** A tick's label, with {@link #decimals()} decimals and no negative zero. */
+    /**
+     * A tick's label, with {@link #decimals()} decimals and no negative zero; in scientific notation, with the digits
+     * the step needs, when the step is below 10^-6 or the axis reaches 10^12 (1e-300 and 1e200 draws).
+     */
     public String label(double v) {
-        String s = String.format(Locale.ROOT, "%." + decimals() + "f", v);
-        return s.matches("-0(\\.0*)?") ? s.substring(1) : s;
+        double largest = Math.max(Math.abs(lo), Math.abs(hi));
+        String s;
+        if (step < 1e-6 || largest >= 1e12) {
+            int digits = (int) Math.floor(Math.log10(largest) + EPS) - (int) Math.floor(Math.log10(step) + EPS);
+            s = String.format(Locale.ROOT, "%." + Math.max(0, digits) + "e", v);
+        } else {
+            s = String.format(Locale.ROOT, "%." + decimals() + "f", v);
+        }
+        return s.matches("-0(\\.0*)?(e[+-]00)?") ? s.substring(1) : s;
     }
 
-    /** 10^k exactly for the k used here (so that 0.1 × 2 prints as 0.2, not 0.20000000000000004). */
+    /**
+     * 10^k exactly for the k used here (so that 0.1 × 2 prints as 0.2, not 0.20000000000000004); beyond 10^-300,
+     * where 10^-k overflows, the nearest double.
+     */
     private static double power(int k) {
-        return k >= 0 ? Math.pow(10, k) : 1 / Math.pow(10, -k);
+        return k >= 0 ? Math.pow(10, k) : k >= -300 ? 1 / Math.pow(10, -k) : Math.pow(10, k);
     }
 
     private static double[] range(double lo, double hi) {

@@ -262,6 +262,29 @@ class DiagnoseTest extends DiagnoseTestBase {
         assertTrue(!r.err().contains("k:"), r.err());
     }
 
+    /**
+     * Draws near 1e-310 crashed the report ("ticks need lo < hi", exit 1); ±1e-300 had sd 0; 1e155 to 1e200 had sd,
+     * MCSE and basic R-hat NA (squares overflowed). Deterministic values.
+     */
+    @Test
+    void extremeMagnitudesAreSummarisedAndPlotted() throws IOException {
+        StringBuilder csv = new StringBuilder("chain,draw,tiny,signed,huge\n");
+        for (int chain = 1; chain <= 2; chain++) {
+            for (int draw = 1; draw <= 40; draw++) {
+                double u = ((draw * 37 + chain * 11) % 41) / 41.0;
+                csv.append(chain).append(',').append(draw).append(',').append((1 + u) * 1e-310).append(',')
+                        .append((u - 0.5) * 2e-300).append(',').append(Math.pow(10, 155 + 45 * u)).append('\n');
+            }
+        }
+        Path file = Files.writeString(tmp.resolve("extreme.csv"), csv);
+        JsonNode s = run(tmp.resolve("extreme"), file.toString());
+        for (String name : List.of("tiny", "signed", "huge")) {
+            double sd = parameter(s, name).get("sd").asDouble();
+            assertTrue(sd > 0 && Double.isFinite(sd), name + " sd " + parameter(s, name));
+        }
+        assertTrue(parameter(s, "huge").get("rhat_basic").isNumber(), parameter(s, "huge").toString());
+    }
+
     /** The same too-short draws fail in chains and, read back, in diagnose. */
     @Test
     void tooShortChainsFailInChainsAndInDiagnose() throws IOException {

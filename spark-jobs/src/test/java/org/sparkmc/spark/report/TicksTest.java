@@ -97,6 +97,17 @@ class TicksTest {
         assertEquals(new Ticks(0, 1, 0.2), Ticks.covering(Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 5));
     }
 
+    /** Draws near 1e-310 (subnormal) threw "ticks need lo < hi"; near 1e200 their labels had 200 digits. */
+    @Test
+    void extremeRangesGetTicksAndScientificLabels() {
+        Ticks tiny = Ticks.covering(1.1e-310, 1.9e-310, 4);
+        assertEquals(List.of("1.0e-310", "1.2e-310", "1.4e-310", "1.6e-310", "1.8e-310", "2.0e-310"), labels(tiny));
+        Ticks huge = Ticks.covering(1.1e200, 1.9e200, 4);
+        assertEquals(List.of("1.0e+200", "1.2e+200", "1.4e+200", "1.6e+200", "1.8e+200", "2.0e+200"), labels(huge));
+        Ticks constant = Ticks.covering(1e-310, 1e-310, 4);
+        assertTrue(constant.hi() > constant.lo() && labels(constant).stream().distinct().count() >= 2);
+    }
+
     private static List<String> labels(Ticks t) {
         return Arrays.stream(t.values()).mapToObj(t::label).toList();
     }
