@@ -11,7 +11,8 @@ import org.sparkmc.core.InvalidInputException;
  * <p>All sums are {@link ExactSum}s, so {@link #merge} is exactly associative and commutative: merging the
  * statistics of blocks in any grouping and order gives bit-identical results. The posterior of state s is the
  * self-normalised estimate p̂_s = Σw1_s/Σw, with the delta-method standard error
- * √(Σw²(1_s − p̂_s)²)/Σw = √(Σw²1_s(1 − 2p̂_s) + p̂_s²Σw²)/Σw (binomial √(p̂(1−p̂)/n_accepted) for 0/1 weights);
+ * √(Σw²(1_s − p̂_s)²)/Σw = √(Σw²1_s(1 − 2p̂_s) + p̂_s²Σw²)/Σw (binomial √(p̂(1−p̂)/n_accepted) for 0/1 weights),
+ * undefined (NaN) where p̂_s is 0 or 1: every weighted sample agrees, and the formula's 0 would claim certainty;
  * the weights' ESS is (Σw)²/Σw² (Kish). Immutable.
  */
 public final class WeightedCounts implements Serializable {
@@ -154,7 +155,7 @@ public final class WeightedCounts implements Serializable {
         for (int s = 0; s < k; s++) {
             p[s] = sumWI[offsets[q] + s].value() / w;
             double v = sumW2I[offsets[q] + s].value() * (1 - 2 * p[s]) + p[s] * p[s] * w2;
-            se[s] = Math.sqrt(Math.max(0, v)) / w;
+            se[s] = p[s] == 0 || p[s] == 1 ? Double.NaN : Math.sqrt(Math.max(0, v)) / w;
         }
         int variable = query[q];
         return new Marginal(net.variable(variable), net.states(variable), p, se, ess(), samples);

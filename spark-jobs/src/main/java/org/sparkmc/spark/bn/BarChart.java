@@ -79,7 +79,7 @@ final class BarChart {
     }
 
     private static String describe(QueryResult q, int s) {
-        String text = String.format(Locale.ROOT, "%.6g ± %.2g (SE)", q.probabilities()[s], q.standardErrors()[s]);
+        String text = String.format(Locale.ROOT, "%.6g ± %s (SE)", q.probabilities()[s], q.standardError(s, "%.2g"));
         return q.exact() == null ? text : text + String.format(Locale.ROOT, ", exact %.6g", q.exact()[s]);
     }
 

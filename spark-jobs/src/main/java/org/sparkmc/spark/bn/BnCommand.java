@@ -161,13 +161,15 @@ public final class BnCommand extends JobCommand {
                         : String.format(Locale.ROOT, ", P(e) ≈ %.4g ± %.2g", result.evidenceProbability(),
                             result.evidenceProbabilitySe()));
         }
+        boolean undefined = false;
         for (QueryResult q : result.queries()) {
-            w.printf("P(%s | evidence)%n", q.variable());
+            w.printf(config.evidenceText().isEmpty() ? "P(%s)%n" : "P(%s | evidence)%n", q.variable());
             for (int s = 0; s < q.states().length; s++) {
                 StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-12s %.6f", q.states()[s],
                         q.probabilities()[s]));
                 if (config.method() != BnMethod.EXACT) {
-                    line.append(String.format(Locale.ROOT, " ± %.6f", q.standardErrors()[s]));
+                    line.append(" ± ").append(String.format(Locale.ROOT, "%-8s", q.standardError(s, "%.6f")));
+                    undefined |= Double.isNaN(q.standardErrors()[s]) && config.method() != BnMethod.GIBBS;
                     if (q.exact() != null) {
                         line.append(String.format(Locale.ROOT, "   exact %.6f (%+.1f SE)", q.exact()[s],
                                 q.errorInSe(s)));
@@ -178,6 +180,11 @@ public final class BnCommand extends JobCommand {
                 }
                 w.println(line);
             }
+        }
+        if (undefined) {
+            w.printf(Locale.ROOT, "NA: the state was in every weighted sample or in none, so its SE is undefined; with "
+                    + "ESS %.4g its probability is within about 3/ESS = %.2g of the estimate (95%%, rule of three)%n",
+                    result.ess(), 3 / result.ess());
         }
         w.println(output == null ? "no --out: nothing written" : "outputs in " + output.target());
         w.flush();

@@ -22,6 +22,8 @@ import org.sparkmc.spark.diagnose.Thresholds;
  */
 public final class BnJob {
     private static final Logger LOG = LoggerFactory.getLogger(BnJob.class);
+    /** Below this weight ESS a sampling answer is warned of: it rests on too few effective samples. */
+    private static final int FEW = 100;
     /** How many failing indicators the warning names; the rest are counted. */
     static final int WARN_NAMED = 10;
 
@@ -71,6 +73,12 @@ public final class BnJob {
             Arrays.fill(ess, counts.ess());
             queries.add(new QueryResult(m.variable(), m.states(), m.probabilities(), m.standardErrors(), ess, null,
                     exact == null ? null : exact.marginals()[j].probabilities()));
+        }
+        if (counts.ess() < FEW) {
+            LOG.warn(String.format(Locale.ROOT, "bn: the %s estimates rest on a weight ESS of %.3g (of %,d samples): "
+                    + "below about %d, estimates and their SEs are unreliable; draw more --samples%s",
+                    config.method().description(), counts.ess(), counts.samples(), FEW,
+                    config.method() == BnMethod.LW ? ", or use --method gibbs for evidence this unlikely" : ""));
         }
         // P(e) = E_q[w]: the mean weight (the acceptance rate for rejection), with its plain Monte Carlo SE.
         double n = counts.samples();

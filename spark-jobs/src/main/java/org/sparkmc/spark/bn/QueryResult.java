@@ -8,6 +8,12 @@ package org.sparkmc.spark.bn;
 public record QueryResult(String variable, String[] states, double[] probabilities, double[] standardErrors,
         double[] ess, double[] rhat, double[] exact) {
 
+    /** State s's standard error in {@code format}, or NA where it is undefined (an estimate of 0 or 1). */
+    public String standardError(int s, String format) {
+        return Double.isFinite(standardErrors[s]) ? String.format(java.util.Locale.ROOT, format, standardErrors[s])
+                : "NA";
+    }
+
     /** How many standard errors the estimate of state s is from the exact value (NaN if either is missing). */
     public double errorInSe(int s) {
         if (exact == null || !(standardErrors[s] > 0)) {

@@ -282,6 +282,31 @@ class BnJobTest extends SparkTestBase {
         assertTrue(r.err().contains("ESS") && r.err().contains("no --out: nothing written"), r.err());
     }
 
+    /**
+     * One weighted sample puts all weight on one state: p̂ is exactly 0 or 1 and the delta-method SE formula gives 0,
+     * which read as certainty ("± 0.000000" beside ESS 1). The SE is NA now, explained under the table, and the low
+     * weight ESS is warned of. Deterministic whatever the draw.
+     */
+    @Test
+    void anEstimateOfZeroOrOneHasNoStandardErrorAndLowEssIsWarnedOf() throws Exception {
+        BadInputTest.Result[] r = new BadInputTest.Result[1];
+        Path out = tmp.resolve("one");
+        List<String> warnings = LoggedLines.of(BnJob.class, org.apache.logging.log4j.Level.WARN,
+                () -> r[0] = BadInputTest.runCapturingOut("bn", "--network", BnRuns.alarmPath(), "--evidence",
+                        "HISTORY=TRUE", "--query", "LVFAILURE", "--method", "lw", "--samples", "1", "--out",
+                        out.toString()));
+        assertEquals(ExitCode.OK, r[0].code(), r[0].err());
+        assertTrue(r[0].err().contains(" ± NA ") && r[0].err().contains("NA: the state was in every weighted sample "
+                + "or in none, so its SE is undefined"), r[0].err());
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("estimates rest on a weight ESS of 1.00 (of 1 samples)"), warnings.get(0));
+        JsonNode states = BnRuns.states(new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                out.resolve("summary.json").toFile()), "LVFAILURE");
+        for (JsonNode state : states) {
+            assertTrue(state.get("se").isNull(), state.toString());
+        }
+    }
+
     /** Every state's estimate within 4 of its SE of the exact probability recorded beside it, and equal to VE's. */
     private void assertAgrees(JsonNode summary, Evidence evidence, boolean weighted) {
         for (String variable : QUERY.split(",")) {
