@@ -181,7 +181,7 @@ public final class DrawFiles {
             for (int j = 0; j < values.length; j++) {
                 String field = clean(fields[columns.get(j)]);
                 try {
-                    values[j] = DecimalNumbers.parse(field);
+                    values[j] = number(field);
                 } catch (NumberFormatException e) {
                     return Parsed.failure(source + ":" + lines.number + ": '" + abbreviate(field) + "' in column '"
                             + names.get(j) + "' is not a number");
@@ -226,6 +226,16 @@ public final class DrawFiles {
             }
         }
         return new Parsed(null, series, counts);
+    }
+
+    /** A draw's number: a decimal, or NaN and infinity as Java or as CmdStan's C++ streams write them (nan, -inf). */
+    static double number(String field) {
+        return switch (field.toLowerCase(java.util.Locale.ROOT)) {
+            case "nan", "-nan", "+nan" -> Double.NaN;
+            case "inf", "+inf", "infinity", "+infinity" -> Double.POSITIVE_INFINITY;
+            case "-inf", "-infinity" -> Double.NEGATIVE_INFINITY;
+            default -> DecimalNumbers.parse(field);
+        };
     }
 
     /** What is wrong with a draw that is NaN or infinite (text and Parquet draws alike). */

@@ -78,6 +78,11 @@ class DiagnoseBadInputTest extends DiagnoseTestBase {
                         + "('b'): the draw is -Infinity; diagnostics need finite draws"),
                 Arguments.of("stan-infinite.csv", "# comment\nlp__,theta\n-1,0.5\n-2,Infinity\n",
                         "stan-infinite.csv:4, column 2 ('theta'): the draw is Infinity"),
+                // CmdStan's own spellings (C++ streams) said "'nan' in column 'theta' is not a number".
+                Arguments.of("stan-nan.csv", "# comment\nlp__,theta\n-1,0.5\n-2,-nan\n",
+                        "stan-nan.csv:4, column 2 ('theta'): the draw is NaN; diagnostics need finite draws"),
+                Arguments.of("stan-inf.csv", "# comment\nlp__,theta\n-1,0.5\n-2,-inf\n",
+                        "stan-inf.csv:4, column 2 ('theta'): the draw is -Infinity"),
                 Arguments.of("twice.csv", header + "1,1,0.5,0.1\n1,1,0.5,0.1\n2,1,1,1\n", "twice.csv:3: chain 1 has "
                         + "draw 1 twice"),
                 Arguments.of("gap.csv", header + "1,1,0.5,0.1\n1,2,0.5,0.1\n2,1,1,1\n2,3,1,1\n", "gap.csv: chain 2 has "
