@@ -7,7 +7,11 @@ followed by its `diagnose` stage. Each stage
 - checkpoints (every round for chains; for lda as --checkpoint-every auto spaces the saves) under a per-day
   checkpoint path and is started with
   --resume, so an Airflow retry after a lost driver continues from the last checkpoint instead of starting over (a
-  fresh run ignores --resume when no checkpoint exists yet; the resumed outputs equal an uninterrupted run's);
+  fresh run ignores --resume when no checkpoint exists yet; the resumed outputs equal an uninterrupted run's).
+  The checkpoint stays after success: a rerun with the same inputs and settings resumes it and writes the same
+  outputs again. A rerun after the day's inputs or settings changed is refused by --resume (exit 2: the checkpoint
+  is of a different run) so that no saved progress is mixed with other data: delete that day's checkpoint
+  directory, then clear the task (the failure message names the directory);
 - maps sparkmc's exit codes (SparkmcSubmitOperator): 0 success; 2 bad input or configuration and 3 finished but
   not converged under --require-convergence (outputs were written) fail the task at once, without retries, because
   a retry cannot help and a human should look; 1 or anything else is retried (`retries` below).
@@ -47,8 +51,18 @@ class SparkmcSubmitOperator(SparkSubmitOperator):
         except AirflowException as failure:
             code = sparkmc_exit_code(str(failure))
             if code in NO_RETRY:
-                raise AirflowFailException(NO_RETRY[code]) from failure
+                raise AirflowFailException(NO_RETRY[code] + self._checkpoint_hint(code)) from failure
             raise
+
+    def _checkpoint_hint(self, code):
+        """For exit 2 of a stage that resumes: how to rerun it after its inputs or settings changed."""
+        # a templated field, rendered before execute; named _application_args in providers before 4.0
+        args = list(getattr(self, "application_args", None) or getattr(self, "_application_args", None) or [])
+        if code != 2 or "--resume" not in args or "--checkpoint" not in args:
+            return ""
+        checkpoint = args[args.index("--checkpoint") + 1]
+        return (f"; if this day's inputs or settings changed since its checkpoint {checkpoint} was saved (a rerun "
+                "after a fix), --resume refuses that checkpoint: delete the directory, then clear the task")
 
 SPARKMC_JAR = os.environ.get("SPARKMC_JAR", "/opt/sparkmc/sparkmc-spark-jobs.jar")
 SPARKMC_CONF = os.environ.get("SPARKMC_CONF", "/opt/sparkmc/conf")

@@ -38,6 +38,7 @@ def _install_stand_ins():
 
         def __init__(self, **kwargs):
             self.kwargs = kwargs
+            self.application_args = kwargs.get("application_args")
 
         def execute(self, context):
             if SparkSubmitOperator.exit_code != 0:
@@ -84,6 +85,16 @@ class ExitCodeMappingTest(unittest.TestCase):
             with self.assertRaises(EXCEPTIONS.AirflowFailException) as failure:
                 self.run_with_exit_code(code)
             self.assertIn(f"sparkmc exit {code}", str(failure.exception))
+
+    def test_a_refused_resume_names_the_checkpoint_to_delete(self):
+        STAND_IN.exit_code = 2
+        with self.assertRaises(EXCEPTIONS.AirflowFailException) as failure:
+            dag.chains.execute({})
+        self.assertIn("checkpoints/chains/{{ ds_nodash }} was saved", str(failure.exception))
+        self.assertIn("delete the directory, then clear the task", str(failure.exception))
+        with self.assertRaises(EXCEPTIONS.AirflowFailException) as no_checkpoint:
+            dag.diagnose.execute({})
+        self.assertNotIn("checkpoint", str(no_checkpoint.exception))
 
     def test_other_failures_stay_retryable(self):
         for code in (1, 137):
