@@ -35,12 +35,22 @@ public final class Evidence implements Serializable {
         if (spec == null || spec.isBlank()) {
             return new Evidence(o);
         }
-        for (String pair : spec.split(",")) {
+        for (String pair : spec.split(",", -1)) { // -1: a trailing comma leaves an empty entry, refused as ',,' is
             int eq = pair.indexOf('=');
+            if (pair.isBlank()) {
+                throw new InvalidInputException("evidence '" + spec + "' has an empty entry (a comma too many?); "
+                        + "expected VARIABLE=STATE pairs separated by commas");
+            }
             if (eq < 0 || pair.indexOf('=', eq + 1) >= 0) {
                 throw new InvalidInputException("evidence '" + pair.trim() + "' is not of the form VARIABLE=STATE");
             }
-            set(net, o, pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+            String variable = pair.substring(0, eq).trim();
+            String state = pair.substring(eq + 1).trim();
+            if (variable.isEmpty() || state.isEmpty()) {
+                throw new InvalidInputException("evidence '" + pair.trim() + "' names no " + (variable.isEmpty()
+                        ? "variable" : "state") + "; expected VARIABLE=STATE");
+            }
+            set(net, o, variable, state);
         }
         return new Evidence(o);
     }

@@ -49,6 +49,13 @@ class BnBadInputTest extends SparkTestBase {
                     "LVFAILURE"}, new String[] {"--evidence", "no state MEDIUM", "LOW, NORMAL, HIGH"}),
                 Arguments.of("malformed evidence", new String[] {"--evidence", "CVP", "--query", "LVFAILURE"},
                         new String[] {"not of the form VARIABLE=STATE"}),
+                // A trailing comma was accepted while ',,' was refused; empty names were not quoted.
+                Arguments.of("evidence with a trailing comma", new String[] {"--evidence", "HISTORY=TRUE,", "--query",
+                    "LVFAILURE"}, new String[] {"evidence 'HISTORY=TRUE,' has an empty entry (a comma too many?)"}),
+                Arguments.of("evidence without a state", new String[] {"--evidence", "HISTORY=", "--query",
+                    "LVFAILURE"}, new String[] {"evidence 'HISTORY=' names no state; expected VARIABLE=STATE"}),
+                Arguments.of("evidence without a variable", new String[] {"--evidence", "=TRUE", "--query",
+                    "LVFAILURE"}, new String[] {"evidence '=TRUE' names no variable"}),
                 Arguments.of("unknown query variable", new String[] {"--query", "LVFAILURE,STROKE"},
                         new String[] {"--query: unknown variable 'STROKE'", "STROKEVOLUME"}),
                 Arguments.of("no query", new String[] {}, new String[] {"--query VARIABLE is required"}),
