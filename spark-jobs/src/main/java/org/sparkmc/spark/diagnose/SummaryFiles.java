@@ -67,9 +67,12 @@ public final class SummaryFiles {
         }
     }
 
-    /** A number in a CSV summary: ten significant digits, NA where undefined. */
+    /**
+     * A number in a CSV summary: the shortest decimal that reads back as the same double (as in the JSON summary;
+     * ten significant digits hid the spread of values near 1e12), NA where undefined.
+     */
     public static String csvNumber(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.10g", v) : "NA";
+        return Double.isFinite(v) ? Double.toString(v) : "NA";
     }
 
     /** A text field in CSV, quoted (with doubled quotes) when it holds a comma or a quote. */

@@ -94,6 +94,9 @@ public final class Svg {
     }
 
     static String number(double v) {
+        if (!Double.isFinite(v)) {
+            return "NA"; // as summary.csv has it
+        }
         double a = Math.abs(v);
         if (a != 0 && (a >= 1e5 || a < 1e-2)) {
             return String.format(Locale.ROOT, "%.2g", v);

@@ -260,6 +260,8 @@ class DiagnoseTest extends DiagnoseTestBase {
         assertTrue(r.err().contains("a: R-hat undefined (NA) though the draws vary")
                 && r.err().contains("b: R-hat undefined (NA) though the draws vary"), r.err());
         assertTrue(!r.err().contains("k:"), r.err());
+        String report = Files.readString(tmp.resolve("short/report.html"));
+        assertTrue(!report.contains("NaN") && report.contains("<td>NA</td>"), "NA as in summary.csv, not NaN");
     }
 
     /**
@@ -283,6 +285,10 @@ class DiagnoseTest extends DiagnoseTestBase {
             assertTrue(sd > 0 && Double.isFinite(sd), name + " sd " + parameter(s, name));
         }
         assertTrue(parameter(s, "huge").get("rhat_basic").isNumber(), parameter(s, "huge").toString());
+        List<String> csvLines = Files.readAllLines(tmp.resolve("extreme/summary.csv"));
+        String huge = csvLines.stream().filter(l -> l.startsWith("huge,")).findFirst().orElseThrow();
+        assertEquals(parameter(s, "huge").get("mean").asDouble(), Double.parseDouble(huge.split(",")[1]),
+                "summary.csv keeps every digit (ten significant digits hid spreads near 1e12)");
     }
 
     /** The same too-short draws fail in chains and, read back, in diagnose. */
