@@ -41,6 +41,7 @@ import picocli.CommandLine.Option;
             + "settings or data), 52 out of memory (nothing written), 1 anything else (including a weight collapse, or "
             + "weights that become NaN or +∞)."})
 public final class SmcCommand extends JobCommand {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SmcCommand.class);
 
     /** Help from {@link CatalogHelp}. */
     @Option(names = "--model", paramLabel = "NAME", defaultValue = "local-level", descriptionKey = "smc.model")
@@ -205,6 +206,11 @@ public final class SmcCommand extends JobCommand {
                 config = config.withPartitions(Math.max(1, Math.min(config.blocks(), sc.defaultParallelism())));
             }
             SmcResult result = new SmcJob(sc, config, checkpointing).run(feed);
+            if (result.rows().stream().noneMatch(r -> r.summary().observed())) {
+                LOG.warn("smc: every one of the {} observations was missing (--missing skip): the particles only "
+                        + "moved, so the filter is the model's prior and log p̂ = 0 is the likelihood of no data",
+                        result.steps());
+            }
             SmcOutput.write(spark, output, config, result);
             output.commit();
             spec.commandLine().getOut().printf("smc: log p̂(y) = %.4f over %d steps with %d particles on %d "

@@ -33,7 +33,10 @@ final class SmcReport {
             facts.put("exact log-likelihood (Kalman)", String.format(Locale.ROOT, "%.4f", kalman.logLikelihood()));
         }
         facts.put("particles", config.particles());
-        facts.put("blocks × block size", config.blocks() + " × " + config.options().blockSize());
+        long last = config.particles() - (long) (config.blocks() - 1) * config.options().blockSize();
+        facts.put("blocks × block size", config.blocks() == 1 || last == config.options().blockSize()
+                ? config.blocks() + " × " + config.options().blockSize()
+                : (config.blocks() - 1) + " × " + config.options().blockSize() + " + 1 × " + last);
         facts.put("partitions", config.partitions());
         facts.put("resampling", config.options().scheme().name().toLowerCase(Locale.ROOT) + " when ESS < "
                 + config.options().essThreshold() + "·N (" + result.resamplings() + " of " + result.steps()

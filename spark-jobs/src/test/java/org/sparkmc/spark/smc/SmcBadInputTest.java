@@ -253,6 +253,20 @@ class SmcBadInputTest extends SparkTestBase {
         assertTrue(lines.get(3).endsWith(",true,963.0"), lines.get(3));
     }
 
+    /** Every observation missing under --missing skip exited 0 with log p̂ 0 and no word of why. */
+    @Test
+    void aSeriesWithNoObservationIsWarnedOf() throws Exception {
+        Path data = Files.writeString(tmp.resolve("none.csv"), "year,flow\n1871,NA\n1872,NA\n");
+        BadInputTest.Result[] r = new BadInputTest.Result[1];
+        List<String> warnings = org.sparkmc.spark.LoggedLines.of(SmcCommand.class,
+                org.apache.logging.log4j.Level.WARN, () -> r[0] = run(tmp.resolve("none"), "--data", data.toString(),
+                        "--particles", "500", "--missing", "skip"));
+        assertEquals(ExitCode.OK, r[0].code(), r[0].err());
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("every one of the 2 observations was missing (--missing skip)"),
+                warnings.get(0));
+    }
+
     /** An observation of 1e200 has density 0 (its squared error overflows) under every particle at step 2. */
     @Test
     void weightCollapseExitsOneNamingTheTimeStep() throws IOException {

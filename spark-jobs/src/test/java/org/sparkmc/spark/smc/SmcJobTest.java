@@ -182,6 +182,7 @@ class SmcJobTest extends SparkTestBase {
         }
         String html = Files.readString(out.resolve("report.html"));
         assertTrue(html.contains("<svg") && html.contains("Kalman") && html.contains("ESS per step"));
+        assertTrue(html.contains("4 × 4096 + 1 × 3616"), "20,000 particles are not 5 × 4096");
         // Filter band shaded under the filter mean, the Kalman lines dashed on top, all named in the legend.
         String level = html.substring(html.indexOf("filtering mean of"));
         int band = level.indexOf("fill-opacity=\"0.3\" stroke=\"none\"");
