@@ -3,6 +3,7 @@ package org.sparkmc.core.diagnostics;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 /**
  * The summaries of {@link FullParameterSummary#of} and {@link ParameterSummary#of} split into their independent
@@ -31,14 +32,7 @@ public final class SummaryTasks {
      * @throws IllegalArgumentException at once if the draws are not a non-empty rectangular array
      */
     public static CompletableFuture<FullParameterSummary> full(String name, double[][] draws, Executor executor) {
-        Draws.validate(draws);
-        int exponent = Draws.rescaling(draws);
-        if (exponent == 0) {
-            return fullAsGiven(name, draws, executor);
-        }
-        CompletableFuture<FullParameterSummary> scaled = fullAsGiven(name, Draws.scaled(draws, exponent), executor);
-        return exponent < 0 ? scaled.thenApply(s -> s.rescaled(-exponent, s))
-                : scaled.thenCombine(fullAsGiven(name, draws, executor), (s, own) -> s.rescaled(-exponent, own));
+        return atSafeScale(draws, d -> fullAsGiven(name, d, executor), FullParameterSummary::rescaled);
     }
 
     /** {@link #full} of draws whose squares neither overflow nor underflow. */
@@ -94,14 +88,30 @@ public final class SummaryTasks {
      * @throws IllegalArgumentException at once if the draws are not a non-empty rectangular array
      */
     public static CompletableFuture<ParameterSummary> brief(String name, double[][] draws, Executor executor) {
+        return atSafeScale(draws, d -> briefAsGiven(name, d, executor), ParameterSummary::rescaled);
+    }
+
+    /** A summary of scaled draws as the summary of the draws: {@code scaled.rescaled(exponent, own)}. */
+    @FunctionalInterface
+    private interface Rescaling<S> {
+        S of(S scaled, int exponent, S own);
+    }
+
+    /**
+     * {@code summary} of the draws, computed on a copy scaled by a power of two where their magnitude needs it
+     * ({@link Draws#rescaling}) and scaled back; for tiny draws also on the draws as given, whose R-hat, ESS and
+     * defined MCSEs posterior's range test decides.
+     */
+    private static <S> CompletableFuture<S> atSafeScale(double[][] draws,
+            Function<double[][], CompletableFuture<S>> summary, Rescaling<S> back) {
         Draws.validate(draws);
         int exponent = Draws.rescaling(draws);
         if (exponent == 0) {
-            return briefAsGiven(name, draws, executor);
+            return summary.apply(draws);
         }
-        CompletableFuture<ParameterSummary> scaled = briefAsGiven(name, Draws.scaled(draws, exponent), executor);
-        return exponent < 0 ? scaled.thenApply(s -> s.rescaled(-exponent, s))
-                : scaled.thenCombine(briefAsGiven(name, draws, executor), (s, own) -> s.rescaled(-exponent, own));
+        CompletableFuture<S> scaled = summary.apply(Draws.scaled(draws, exponent));
+        return exponent < 0 ? scaled.thenApply(s -> back.of(s, -exponent, s))
+                : scaled.thenCombine(summary.apply(draws), (s, own) -> back.of(s, -exponent, own));
     }
 
     /** {@link #brief} of draws whose squares neither overflow nor underflow. */
