@@ -96,7 +96,8 @@ final class FeedSteps implements SteppedJob {
     private void checkReplayed(StepRow saved, double time, double[] y) {
         if (Double.compare(saved.time(), time) != 0 || !Arrays.equals(saved.observation(), y)) {
             throw new InvalidInputException("the data " + feed.location() + " differ from the checkpointed run's at "
-                    + "time step " + saved.step() + " (t " + time + " " + Arrays.toString(y) + ", checkpoint: t "
+                    + "time step " + saved.step() + " (0-based, as filter.csv's step; progress line "
+                    + (saved.step() + 1) + "; t " + time + " " + Arrays.toString(y) + ", checkpoint: t "
                     + saved.time() + " " + Arrays.toString(saved.observation()) + "); --resume needs the same data");
         }
     }

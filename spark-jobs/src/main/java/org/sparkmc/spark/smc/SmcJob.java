@@ -361,7 +361,7 @@ public final class SmcJob {
     private boolean checkMissing(double[] observation, int n) {
         boolean missing = Observations.isMissing(observation);
         if (observation != null && missing && config.options().missing() == MissingObservations.FAIL) {
-            throw new InvalidInputException("observation at time step " + n
+            throw new InvalidInputException("observation at time step " + n + " (0-based, as filter.csv's step)"
                     + " is missing (NaN); set missing observations to 'skip' to treat it as unobserved");
         }
         return missing;

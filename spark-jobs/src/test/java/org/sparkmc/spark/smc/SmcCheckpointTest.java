@@ -233,7 +233,8 @@ class SmcCheckpointTest extends SparkTestBase {
         BadInputTest.Result r = BadInputTest.runCapturing(with(RUN, "--data", changed.toString(), "--checkpoint",
                 checkpoint.toString(), "--resume", "--out", tmp.resolve("other-data").toString()));
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
-        assertTrue(r.err().contains("differ from the checkpointed run's at time step 4"), r.err());
+        assertTrue(r.err().contains("differ from the checkpointed run's at time step 4 (0-based, as filter.csv's "
+                + "step; progress line 5;"), r.err());
 
         r = BadInputTest.runCapturing(with(RUN, "--data", firstSteps(12).toString(), "--checkpoint",
                 checkpoint.toString(), "--resume", "--out", tmp.resolve("shorter").toString()));
