@@ -79,23 +79,44 @@ final class FeedSteps implements SteppedJob {
             if (next == batch.size()) {
                 nextBatch();
             } else if (replayed < restored.size()) {
-                checkReplayed(restored.get(replayed++), batch.time(next), batch.value(next));
+                checkReplayed(feed.location(), restored.get(replayed++), batch.time(next), batch.value(next));
                 next++;
             } else {
                 return false;
             }
         }
         if (replayed < restored.size()) {
-            throw new InvalidInputException("the data " + feed.location() + " hold " + replayed + " observations, "
-                    + "but the checkpoint in " + job.checkpointDir() + " already consumed " + restored.size() + "; --resume needs the same data");
+            throw tooFew(feed.location(), replayed, restored.size(), job.checkpointDir());
         }
         return true;
     }
 
+    /**
+     * Before Spark starts, for data that is not followed: the observations a checkpoint consumed ({@code saved})
+     * must be the first ones of {@code feed}, a feed of its own that this reads to that point.
+     */
+    static void checkReplayBeforeSpark(ObservationFeed feed, List<StepRow> saved, String checkpointDir) {
+        int replayed = 0;
+        for (Observations b = saved.isEmpty() ? null : feed.next(); b != null; b = replayed < saved.size()
+                ? feed.next() : null) {
+            for (int i = 0; i < b.size() && replayed < saved.size(); i++) {
+                checkReplayed(feed.location(), saved.get(replayed++), b.time(i), b.value(i));
+            }
+        }
+        if (replayed < saved.size()) {
+            throw tooFew(feed.location(), replayed, saved.size(), checkpointDir);
+        }
+    }
+
+    private static InvalidInputException tooFew(String location, int replayed, int consumed, String checkpointDir) {
+        return new InvalidInputException("the data " + location + " hold " + replayed + " observations, but the "
+                + "checkpoint in " + checkpointDir + " already consumed " + consumed + "; --resume needs the same data");
+    }
+
     /** A replayed observation must be the one the checkpointed run consumed at that step (bit for bit). */
-    private void checkReplayed(StepRow saved, double time, double[] y) {
+    private static void checkReplayed(String location, StepRow saved, double time, double[] y) {
         if (Double.compare(saved.time(), time) != 0 || !Arrays.equals(saved.observation(), y)) {
-            throw new InvalidInputException("the data " + feed.location() + " differ from the checkpointed run's at "
+            throw new InvalidInputException("the data " + location + " differ from the checkpointed run's at "
                     + "time step " + saved.step() + " (0-based, as filter.csv's step; progress line "
                     + (saved.step() + 1) + "; t " + time + " " + Arrays.toString(y) + ", checkpoint: t "
                     + saved.time() + " " + Arrays.toString(saved.observation()) + "); --resume needs the same data");

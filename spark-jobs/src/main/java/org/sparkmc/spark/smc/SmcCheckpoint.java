@@ -126,10 +126,12 @@ final class SmcCheckpoint {
 
     /**
      * Before Spark starts: refuses, as {@link #load} would, a checkpoint that is foreign, corrupt, incomplete or
-     * whose particle files do not read as Parquet. (Their SHA-256 is checked as {@link #load} reads them.)
+     * whose particle files do not read as Parquet. (Their SHA-256 is checked as {@link #load} reads them.) Returns
+     * its rows, the steps it consumed (none without a checkpoint).
      */
-    void checkBeforeSpark(String expectedFingerprint) {
-        state(expectedFingerprint);
+    List<StepRow> checkBeforeSpark(String expectedFingerprint) {
+        State state = state(expectedFingerprint);
+        return state == null ? List.of() : state.saved().rows();
     }
 
     /**

@@ -197,8 +197,13 @@ public final class SmcCommand extends JobCommand {
                 .apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir));
                 ResumeOptions.Claim claim = checkpoint.claim()) {
             if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts
-                new SmcCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration())
+                List<StepRow> consumed = new SmcCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration())
                         .checkBeforeSpark(checkpointing.fingerprint());
+                if (!follow) { // and so is other data, read to the checkpoint's step in a feed of its own
+                    FeedSteps.checkReplayBeforeSpark(ObservationFeed.open(data, csv, new ObservationFeed.Follow(false,
+                            pollSeconds, idleTimeout), smcModel.model().observationDimension(),
+                            SparkSetup.hadoopConfiguration()), consumed, checkpoint.dir());
+                }
             }
             SparkSession spark = outputOptions.session("sparkmc smc");
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());

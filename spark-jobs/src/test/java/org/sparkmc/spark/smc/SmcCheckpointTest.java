@@ -230,14 +230,21 @@ class SmcCheckpointTest extends SparkTestBase {
         List<String> lines = new ArrayList<>(Files.readAllLines(SmcTestData.nileFile()));
         lines.set(5, lines.get(5).replaceFirst(",.*", ",999"));
         Files.write(changed, lines);
-        BadInputTest.Result r = BadInputTest.runCapturing(with(RUN, "--data", changed.toString(), "--checkpoint",
-                checkpoint.toString(), "--resume", "--out", tmp.resolve("other-data").toString()));
+        // Other data is refused before Spark starts (it was after, and after a "resumed" line): no Spark job runs.
+        BadInputTest.Result[] refused = new BadInputTest.Result[1];
+        assertEquals(0, sparkJobs(() -> refused[0] = BadInputTest.runCapturing(with(RUN, "--data",
+                changed.toString(), "--checkpoint", checkpoint.toString(), "--resume", "--out",
+                tmp.resolve("other-data").toString()))));
+        BadInputTest.Result r = refused[0];
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("differ from the checkpointed run's at time step 4 (0-based, as filter.csv's "
                 + "step; progress line 5;"), r.err());
+        assertFalse(r.err().contains("resumed from"), r.err());
 
-        r = BadInputTest.runCapturing(with(RUN, "--data", firstSteps(12).toString(), "--checkpoint",
-                checkpoint.toString(), "--resume", "--out", tmp.resolve("shorter").toString()));
+        String shorter = firstSteps(12).toString();
+        assertEquals(0, sparkJobs(() -> refused[0] = BadInputTest.runCapturing(with(RUN, "--data", shorter,
+                "--checkpoint", checkpoint.toString(), "--resume", "--out", tmp.resolve("shorter").toString()))));
+        r = refused[0];
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("hold 12 observations, but the checkpoint"), r.err());
 
