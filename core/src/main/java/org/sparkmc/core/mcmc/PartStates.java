@@ -13,7 +13,8 @@ import org.sparkmc.core.random.Rng;
  * per-step statistics: its parts' statistics one after another, a name that two parts share suffixed with the
  * second part's number ({@code stepsize__2}).
  */
-final class PartStates {
+final class PartStates implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     private final List<Kernel<?>> parts;
     private final List<String> statNames;
     /** Where part i's statistics start in the composite's. */
