@@ -89,7 +89,7 @@ public final class KernelCatalog {
             new CatalogEntry<>("nuts", "the No-U-Turn sampler as Stan runs it, for models with a gradient",
                     KernelCatalog::nuts),
             new CatalogEntry<>("rjmcmc", "the reversible-jump sweep of a trans-dimensional model",
-                    (s, t) -> RjmcmcKernel.ofTargetSweep().counted()),
+                    KernelCatalog::rjmcmc),
             new CatalogEntry<>("rwm", "random-walk Metropolis, one step size per coordinate learnt in warm-up "
                     + "(with --no-adapt a fixed walk of sd --scale)", KernelCatalog::rwm),
             new CatalogEntry<>("slice", "coordinate-wise slice sampling with stepping out, initial width --scale",
@@ -194,6 +194,14 @@ public final class KernelCatalog {
             Nuts.gradientOf(target);
         }
         return Nuts.of(s.warmup(), s.adapt(), s.targetAcceptance());
+    }
+
+    private static Kernel<?> rjmcmc(KernelSettings s, Target target) {
+        RjmcmcKernel kernel = RjmcmcKernel.ofTargetSweep();
+        if (target != null) {
+            kernel.sweep(target); // refuses a model without reversible-jump moves here, not in every task
+        }
+        return kernel.counted();
     }
 
     private static Kernel<?> gibbs(String name, GibbsSampler.Scan scan, Target target) {

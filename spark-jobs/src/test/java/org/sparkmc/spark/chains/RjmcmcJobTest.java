@@ -36,6 +36,22 @@ class RjmcmcJobTest extends SparkTestBase {
     @TempDir
     Path tmp;
 
+    /**
+     * rjmcmc on a model without moves failed in every task (exit 1 after four task retries, a 114-frame trace);
+     * it is refused as bad input before Spark starts, as nuts and gibbs are.
+     */
+    @Test
+    void aModelWithoutMovesIsRefusedBeforeSpark() {
+        Path out = tmp.resolve("no-moves");
+        org.sparkmc.spark.cli.BadInputTest.Result[] r = new org.sparkmc.spark.cli.BadInputTest.Result[1];
+        assertEquals(0, sparkJobs(() -> r[0] = org.sparkmc.spark.cli.BadInputTest.runCapturingOut("chains",
+                "--kernel", "rjmcmc", "--chains", "2", "--out", out.toString())));
+        assertEquals(ExitCode.BAD_INPUT, r[0].code(), r[0].err());
+        assertTrue(r[0].err().contains("kernel rjmcmc needs a reversible-jump model"), r[0].err());
+        assertFalse(r[0].err().contains("\tat "), r[0].err());
+        assertFalse(Files.exists(out));
+    }
+
     private Path run(String name, int roundSize, int gridPoints, String... extra) {
         Path out = tmp.resolve(name);
         List<String> args = new ArrayList<>(List.of("chains", "--conf",
