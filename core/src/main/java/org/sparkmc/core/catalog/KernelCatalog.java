@@ -26,6 +26,7 @@ import org.sparkmc.core.mcmc.ObservedKernel;
 import org.sparkmc.core.mcmc.Proposal;
 import org.sparkmc.core.mcmc.RunningMeanObserver;
 import org.sparkmc.core.mcmc.SliceSampler;
+import org.sparkmc.core.model.DiscreteStates;
 import org.sparkmc.core.model.FullConditionals;
 import org.sparkmc.core.model.LaplaceApproximation;
 import org.sparkmc.core.model.MarkovRandomField;
@@ -97,6 +98,10 @@ public final class KernelCatalog {
             new CatalogEntry<>("slice-doubling", "coordinate-wise slice sampling with doubling, initial width "
                     + "--scale", (s, t) -> SliceSampler.of(SliceSampler.Method.DOUBLING, s.scale(), s.adapt())));
 
+    /** The built-in kernels that propose continuous moves, which cannot move a {@link DiscreteStates} target. */
+    private static final Set<String> CONTINUOUS = Set.of("am", "independence", "laplace-rwm", "nuts", "rwm", "slice",
+            "slice-doubling");
+
     private KernelCatalog() {
     }
 
@@ -163,6 +168,12 @@ public final class KernelCatalog {
             throw new InvalidInputException("unknown kernel '" + name + "': expected one of " + names() + ", '"
                     + PROPOSAL_PREFIX + "<class>', '" + CLASS_PREFIX + "<class>', 'cycle(k1,k2,…)' or "
                     + "'mixture(w1*k1,w2*k2,…)'");
+        }
+        if (target instanceof DiscreteStates discrete && CONTINUOUS.contains(entry.name())) {
+            throw new InvalidInputException("kernel '" + entry.name() + "' proposes continuous moves, but model "
+                    + target.getClass().getSimpleName() + " has coordinates that are " + discrete.values() + ": "
+                    + "every such proposal has density 0 and the chains would never move; use --kernel "
+                    + discrete.kernels());
         }
         return entry.factory().create(s, target);
     }

@@ -24,7 +24,7 @@ import org.sparkmc.core.random.Rng;
  * {@link RunningMeans} with the Rao–Blackwellised E[x_i | x_−i, y] = tanh(η_i), and written as a PNG by
  * {@link #posteriorMeanPng}.
  */
-public final class IsingDenoising implements MarkovRandomField, FullConditionals, RunningMeans {
+public final class IsingDenoising implements MarkovRandomField, FullConditionals, RunningMeans, DiscreteStates {
     private static final long serialVersionUID = 1L;
 
     private final int height;
@@ -190,6 +190,16 @@ public final class IsingDenoising implements MarkovRandomField, FullConditionals
     /** P(x_i = +1 | x_−i, y). */
     public double probabilityUp(int site, double[] x) {
         return 1 / (1 + Math.exp(-2 * field(site, x)));
+    }
+
+    @Override
+    public String values() {
+        return "-1 or +1";
+    }
+
+    @Override
+    public String kernels() {
+        return "colour-gibbs or gibbs";
     }
 
     @Override

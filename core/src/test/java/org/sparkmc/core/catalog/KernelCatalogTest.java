@@ -48,6 +48,25 @@ class KernelCatalogTest {
         }
     }
 
+    /**
+     * A continuous kernel on Ising spins (the default rwm) never moved them, and at 64×64 ran out of memory (exit 52);
+     * every continuous kernel is refused for a model of discrete states, alone or in a composite, and Gibbs is not.
+     */
+    @Test
+    void continuousKernelsAreRefusedForDiscreteStates() {
+        Target ising = org.sparkmc.core.model.IsingDenoising.synthetic(4, 4, 0.5, 1, 3, false);
+        for (String name : List.of("rwm", "am", "slice", "slice-doubling", "nuts", "cycle(colour-gibbs,rwm)")) {
+            InvalidInputException e = assertThrows(InvalidInputException.class,
+                    () -> KernelCatalog.create(name, SETTINGS, ising), name);
+            assertTrue(e.getMessage().contains("proposes continuous moves, but model IsingDenoising has coordinates "
+                    + "that are -1 or +1") && e.getMessage().endsWith("use --kernel colour-gibbs or gibbs"),
+                    e.getMessage());
+        }
+        for (String name : List.of("colour-gibbs", "gibbs", "gibbs-random")) {
+            assertTrue(KernelCatalog.create(name, SETTINGS, ising) instanceof Kernel<?>, name);
+        }
+    }
+
     @Test
     void anUnknownNameListsTheKnownOnes() {
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> KernelCatalog.create("hmc",
