@@ -1,5 +1,7 @@
 package org.sparkmc.spark.bn;
 
+import static org.sparkmc.spark.diagnose.SummaryFiles.formatted;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +30,7 @@ final class BnReport {
             facts.put(config.method() == BnMethod.GIBBS ? "kept draws (all chains)" : "samples",
                     String.format(Locale.ROOT, "%,d", result.samples()));
             facts.put(config.method() == BnMethod.GIBBS ? "smallest ESS of a state" : "ESS of the weights (Kish)",
-                    fixed(result.ess(), "%.4g"));
+                    formatted(result.ess(), "%.4g"));
         }
         if (config.method() == BnMethod.GIBBS) {
             facts.put("chains × (warm-up + draws)", config.chains() + " × (" + config.warmup() + " + "
@@ -37,10 +39,11 @@ final class BnReport {
                     config.maxRhat(), config.minEss()));
         }
         if (!Double.isNaN(result.evidenceProbability()) || !Double.isNaN(result.exactEvidenceProbability())) {
-            facts.put("P(evidence)", fixed(result.evidenceProbability(), "%.5g")
-                    + (result.evidenceProbabilitySe() > 0 ? " ± " + fixed(result.evidenceProbabilitySe(), "%.2g") : "")
+            facts.put("P(evidence)", formatted(result.evidenceProbability(), "%.5g")
+                    + (result.evidenceProbabilitySe() > 0
+                        ? " ± " + formatted(result.evidenceProbabilitySe(), "%.2g") : "")
                     + (Double.isNaN(result.exactEvidenceProbability()) ? ""
-                        : ", exact " + fixed(result.exactEvidenceProbability(), "%.5g")));
+                        : ", exact " + formatted(result.exactEvidenceProbability(), "%.5g")));
         }
         facts.put("seed", config.seed());
         facts.put("partitions", result.partitions());
@@ -77,15 +80,15 @@ final class BnReport {
             for (int s = 0; s < q.states().length; s++) {
                 t.append("<tr><td>").append(Svg.escape(q.variable())).append("</td><td>")
                         .append(Svg.escape(q.states()[s])).append("</td><td>")
-                        .append(fixed(q.probabilities()[s], "%.6g")).append("</td><td>")
-                        .append(fixed(q.standardErrors()[s], "%.2g")).append("</td>");
+                        .append(formatted(q.probabilities()[s], "%.6g")).append("</td><td>")
+                        .append(formatted(q.standardErrors()[s], "%.2g")).append("</td>");
                 if (exact) {
-                    t.append("<td>").append(fixed(q.exact()[s], "%.6g")).append("</td><td>")
-                            .append(fixed(q.errorInSe(s), "%+.2f")).append("</td>");
+                    t.append("<td>").append(formatted(q.exact()[s], "%.6g")).append("</td><td>")
+                            .append(formatted(q.errorInSe(s), "%+.2f")).append("</td>");
                 }
-                t.append("<td>").append(fixed(q.ess()[s], "%.4g")).append("</td>");
+                t.append("<td>").append(formatted(q.ess()[s], "%.4g")).append("</td>");
                 if (gibbs) {
-                    t.append("<td>").append(fixed(q.rhat()[s], "%.4f")).append("</td>");
+                    t.append("<td>").append(formatted(q.rhat()[s], "%.4f")).append("</td>");
                 }
                 t.append("</tr>");
             }
@@ -109,9 +112,5 @@ final class BnReport {
                 .xLabel("draws per chain").markPoints().line(x, rhat, Svg.COLOURS[0], null)
                 .level(config.maxRhat(), "#777", "threshold").svg()
                 + "</div>";
-    }
-
-    private static String fixed(double v, String format) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, format, v) : "NA";
     }
 }

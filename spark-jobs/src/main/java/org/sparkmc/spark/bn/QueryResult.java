@@ -10,8 +10,7 @@ public record QueryResult(String variable, String[] states, double[] probabiliti
 
     /** State s's standard error in {@code format}, or NA where it is undefined (an estimate of 0 or 1). */
     public String standardError(int s, String format) {
-        return Double.isFinite(standardErrors[s]) ? String.format(java.util.Locale.ROOT, format, standardErrors[s])
-                : "NA";
+        return org.sparkmc.spark.diagnose.SummaryFiles.formatted(standardErrors[s], format);
     }
 
     /** How many standard errors the estimate of state s is from the exact value (NaN if either is missing). */

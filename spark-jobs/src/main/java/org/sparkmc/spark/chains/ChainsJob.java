@@ -25,6 +25,7 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.diagnose.ByParameter;
 import org.sparkmc.spark.diagnose.ParameterResult;
+import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.diagnose.Thresholds;
 import org.sparkmc.spark.io.ChainSeries;
 import org.sparkmc.spark.run.CheckpointCadence;
@@ -389,8 +390,9 @@ public final class ChainsJob implements SteppedJob {
         history.add(summary);
         // Warm-up rounds keep no draws, so they have no diagnostics to show.
         String diagnostics = warmup ? "no diagnostics in warm-up"
-                : String.format(Locale.ROOT, "max R-hat %.4f  min ESS bulk %.0f tail %.0f", d.maxRhat(), d.minBulk(),
-                        d.minTail());
+                : "max R-hat " + SummaryFiles.formatted(d.maxRhat(), "%.4f") + "  min ESS bulk "
+                        + SummaryFiles.formatted(d.minBulk(), "%.0f") + " tail "
+                        + SummaryFiles.formatted(d.minTail(), "%.0f");
         lines.accept(new StepLine(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "
                 + "acceptance %.3f  %.0f draws/s  (waited %.2f s for sampling, diagnostics %.2f s)", round, lastRound(),
                 phase, summary.drawsPerChain(), diagnostics, summary.acceptance(), summary.drawsPerSecond(),

@@ -75,6 +75,11 @@ public final class SummaryFiles {
         return Double.isFinite(v) ? Double.toString(v) : "NA";
     }
 
+    /** A number for people (reports, progress lines) in {@code format}, or NA where undefined, as the CSVs say. */
+    public static String formatted(double v, String format) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, format, v) : "NA";
+    }
+
     /** A text field in CSV, quoted (with doubled quotes) when it holds a comma or a quote. */
     public static String csvField(String s) {
         return s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s;

@@ -1,5 +1,7 @@
 package org.sparkmc.spark.report;
 
+import static org.sparkmc.spark.diagnose.SummaryFiles.formatted;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -65,7 +67,7 @@ public final class HtmlReport {
                 body.append("<td>").append(Svg.number(v)).append("</td>");
             }
             body.append(String.format(Locale.ROOT, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
-                    fixed(s.rhat(), "%.4f"), fixed(s.essBulk(), "%.0f"), fixed(s.essTail(), "%.0f"),
+                    formatted(s.rhat(), "%.4f"), formatted(s.essBulk(), "%.0f"), formatted(s.essTail(), "%.0f"),
                     Svg.number(s.mcseMean())));
             body.append("<td class=\"text\">").append(why.isEmpty() ? "ok" : Svg.escape(String.join("; ", why)))
                     .append("</td></tr>");
@@ -157,9 +159,5 @@ public final class HtmlReport {
 
     public static String colour(int chain) {
         return Svg.COLOURS[chain % Svg.COLOURS.length];
-    }
-
-    private static String fixed(double v, String format) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, format, v) : "NA";
     }
 }

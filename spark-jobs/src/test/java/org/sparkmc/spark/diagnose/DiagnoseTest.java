@@ -291,12 +291,20 @@ class DiagnoseTest extends DiagnoseTestBase {
                 "summary.csv keeps every digit (ten significant digits hid spreads near 1e12)");
     }
 
-    /** The same too-short draws fail in chains and, read back, in diagnose. */
+    /**
+     * The same too-short draws fail in chains and, read back, in diagnose; chains' progress line says NA where its
+     * outputs do (it said "max R-hat NaN").
+     */
     @Test
-    void tooShortChainsFailInChainsAndInDiagnose() throws IOException {
+    void tooShortChainsFailInChainsAndInDiagnose() throws Exception {
         Path job = tmp.resolve("job");
-        assertEquals(ExitCode.NOT_CONVERGED, Main.run("chains", "--model", "bimodal", "--chains", "2", "--warmup",
-                "10", "--round-size", "3", "--max-rounds", "1", "--require-convergence", "--out", job.toString()));
+        int[] code = new int[1];
+        List<String> lines = org.sparkmc.spark.LoggedLines.of(org.sparkmc.spark.chains.ChainsJob.class,
+                () -> code[0] = Main.run("chains", "--model", "bimodal", "--chains", "2", "--warmup", "10",
+                        "--round-size", "3", "--max-rounds", "1", "--require-convergence", "--out", job.toString()));
+        assertEquals(ExitCode.NOT_CONVERGED, code[0]);
+        assertTrue(lines.stream().anyMatch(l -> l.contains("max R-hat NA  min ESS bulk NA tail NA")),
+                lines.toString());
         BadInputTest.Result r = BadInputTest.runCapturingOut("diagnose", job.toString(), "--require-convergence",
                 "--out", tmp.resolve("diagnosed").toString());
         assertEquals(ExitCode.NOT_CONVERGED, r.code(), r.err());
