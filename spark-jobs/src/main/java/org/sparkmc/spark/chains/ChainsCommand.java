@@ -270,10 +270,22 @@ public final class ChainsCommand extends JobCommand {
         return new ModelParameters(source.toString(), values, origins);
     }
 
-    /** A data file none of whose fields the model read was meant for another model: refuse it. */
+    /**
+     * A data file none of whose fields the model read was meant for another model: refuse it. Fields it did not read
+     * among others it did (a misspelt name, say) are warned of; CmdStan ignores such fields without a word.
+     */
     private void checkDataRead(ModelParameters parameters, Map<String, Object> dataFields) {
-        if (dataFields == null || dataFields.isEmpty()
-                || !java.util.Collections.disjoint(dataFields.keySet(), parameters.consulted())) {
+        if (dataFields == null || dataFields.isEmpty()) {
+            return;
+        }
+        if (!java.util.Collections.disjoint(dataFields.keySet(), parameters.consulted())) {
+            Set<String> unread = new java.util.TreeSet<>(dataFields.keySet());
+            unread.removeAll(parameters.consulted());
+            if (!unread.isEmpty()) {
+                org.slf4j.LoggerFactory.getLogger(getClass()).warn("data file {}: model '{}' does not read the "
+                        + "fields {} (it reads {}); they have no effect", data, model, unread,
+                        new java.util.TreeSet<>(parameters.consulted()));
+            }
             return;
         }
         Set<String> takes = parameters.consulted();

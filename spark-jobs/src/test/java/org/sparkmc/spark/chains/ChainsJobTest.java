@@ -192,4 +192,20 @@ class ChainsJobTest extends SparkTestBase {
             throw new java.io.UncheckedIOException(e);
         }
     }
+
+    /** A data field the model does not read (a misspelt "sigmaa") had no effect and no word; it is warned of. */
+    @Test
+    void dataFieldsTheModelDoesNotReadAreWarnedOf() throws Exception {
+        Path data = Files.writeString(tmp.resolve("extra.json"), "{\"J\": 2, \"y\": [1, 2], \"sigma\": [1, 1], "
+                + "\"sigmaa\": 3}");
+        int[] code = new int[1];
+        List<String> warnings = org.sparkmc.spark.LoggedLines.of(ChainsCommand.class,
+                org.apache.logging.log4j.Level.WARN, () -> code[0] = Main.run("chains", "--model",
+                        "eight_schools_noncentered", "--data", data.toString(), "--chains", "2", "--warmup", "10",
+                        "--round-size", "10", "--max-rounds", "1", "--out", tmp.resolve("extra").toString()));
+        assertEquals(ExitCode.OK, code[0]);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("model 'eight_schools_noncentered' does not read the fields [sigmaa] "
+                + "(it reads [J, sigma, y]); they have no effect"), warnings.get(0));
+    }
 }
