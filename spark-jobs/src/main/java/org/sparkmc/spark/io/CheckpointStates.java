@@ -479,11 +479,19 @@ public final class CheckpointStates {
         }
         List<String> out = new java.util.ArrayList<>();
         for (String key : differingKeys(saved, now)) {
-            out.add(key + (key.equals("params-sha256") ? " (a digest of the model's parameters and data file: one of "
-                    + "them changed)" : "") + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now "
+            out.add(shown(key) + (key.equals("params-sha256") ? " (a digest of the model's parameters and data file: "
+                    + "one of them changed)" : "") + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now "
                     + b.getOrDefault(key, "(none)"));
         }
         return out.isEmpty() ? "checkpoint " + saved + ", now " + now : String.join("; ", out);
+    }
+
+    /**
+     * A fingerprint key as the option that sets it: a record's {@code kernelName} is the {@code kernel} option (the
+     * key itself stays, so that checkpoints already written still resume).
+     */
+    private static String shown(String key) {
+        return key.endsWith("-name") ? key.substring(0, key.length() - "-name".length()) : key;
     }
 
     /**

@@ -201,6 +201,9 @@ class CheckpointStatesTest {
                 CheckpointStates.settingsDifference("model=a kernel=cycle(rwm, slice) seed=1 chains=4",
                         "model=a kernel=rwm chains=4"));
         // The digest of a model's parameters and data says what it stands for (it was a bare "params-sha256").
+        // A record's kernelName is the --kernel option ("kernel-name" named no option).
+        assertEquals("kernel: checkpoint rwm, now slice", CheckpointStates.settingsDifference(
+                "kernel-name=rwm model=a seed=1", "kernel-name=slice model=a seed=1"));
         assertEquals("params-sha256 (a digest of the model's parameters and data file: one of them changed): "
                 + "checkpoint 0f, now 1e", CheckpointStates.settingsDifference("model=a params-sha256=0f seed=1",
                         "model=a params-sha256=1e seed=1"));
