@@ -245,7 +245,8 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
             return null;
         }
         Object value = config.getValue(key).unwrapped();
-        String text = value instanceof List<?> list ? joined(option, key, list) : scalar(key, value);
+        String text = value instanceof List<?> list ? joined(option, key, list)
+                : isBoolean(option) ? bool(key) : scalar(key, value);
         supplied.add(key);
         return PATH_LABELS.contains(option.paramLabel()) ? resolved(text) : text;
     }
@@ -259,6 +260,20 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
             return path;
         }
         return Paths.get(location).toAbsolutePath().getParent().resolve(path).normalize().toString();
+    }
+
+    private static boolean isBoolean(OptionSpec option) {
+        return option.type() == boolean.class || option.type() == Boolean.class;
+    }
+
+    /** A boolean as HOCON reads one: true/false, yes/no or on/off (picocli knows only true and false). */
+    private String bool(String key) {
+        try {
+            return String.valueOf(config.getBoolean(key));
+        } catch (com.typesafe.config.ConfigException.WrongType e) {
+            throw new InvalidInputException(describe(key) + ": '" + key + "' must be true or false (or yes/no, "
+                    + "on/off), is " + config.getValue(key).render(), e);
+        }
     }
 
     private String scalar(String key, Object value) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -101,6 +102,19 @@ class ConfigOriginTest {
         Path good = Files.writeString(tmp.resolve("good.conf"), "seed = 7\n");
         BadInputTest.Result cli = run(job, "--conf", good.toString(), "--" + key, value);
         assertTrue(cli.err().startsWith("sparkmc " + name + ": " + expected), cli.err());
+    }
+
+    /** HOCON's yes/no and on/off booleans were refused ("'yes' is not a boolean"); a non-boolean names its line. */
+    @Test
+    void configBooleansReadAsHoconReadsThem() throws IOException {
+        Path yes = Files.writeString(tmp.resolve("yes.conf"), "cmdstan-csv = yes\nadapt = off\nchains = 0\n");
+        BadInputTest.Result r = run(List.of("chains"), "--conf", yes.toString());
+        assertTrue(r.err().contains(yes + ":3: --chains must be"), "yes and off are read; chains = 0 is not: "
+                + r.err());
+        Path maybe = Files.writeString(tmp.resolve("maybe.conf"), "seed = 1\ncmdstan-csv = maybe\n");
+        r = run(List.of("chains"), "--conf", maybe.toString());
+        assertTrue(r.err().contains(maybe + ":2: 'cmdstan-csv' must be true or false (or yes/no, on/off), is "
+                + "\"maybe\""), r.err());
     }
 
     /** {@code job} with these options and {@code --out}: exit 2, no stack trace, nothing written. */
