@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
@@ -271,7 +272,28 @@ public final class ConsensusCommand extends JobCommand {
         if (name.endsWith(".csv") || name.endsWith(".csv.gz")) {
             return "csv";
         }
+        String inside = tableInside(path, hadoop);
         throw new InvalidInputException("--data " + location + ": cannot tell the format from the name (.parquet or"
-                + " .csv); give --format parquet or --format csv");
+                + " .csv); give --format parquet or --format csv" + (inside == null ? "" : ", or --data "
+                + new Path(path, inside) + ", the table inside it (generate-glm writes its table there)"));
+    }
+
+    /** The name of a table ({@code ….parquet} or {@code ….csv}) directly inside directory {@code dir}, or null. */
+    private static String tableInside(Path dir, Configuration hadoop) {
+        try {
+            FileSystem fs = dir.getFileSystem(hadoop);
+            if (!fs.getFileStatus(dir).isDirectory()) {
+                return null;
+            }
+            for (FileStatus f : StorageFailure.list(fs, dir)) {
+                String name = f.getPath().getName();
+                if (name.endsWith(".parquet") || name.endsWith(".csv")) {
+                    return name;
+                }
+            }
+            return null;
+        } catch (IOException e) { // only a hint: the read that follows names any failure
+            return null;
+        }
     }
 }

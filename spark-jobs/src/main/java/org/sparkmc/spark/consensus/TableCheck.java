@@ -110,7 +110,9 @@ final class TableCheck {
             } else if (name.indexOf('=') > 0) {
                 partition = name;
             } else {
-                throw UserPaths.holdingADirectory("the table", path, name, "a table's files go directly in the "
+                throw UserPaths.holdingADirectory("the table", path, name, name.endsWith(".parquet")
+                        || name.endsWith(".csv") ? "is that the table? give --data " + new Path(path, name)
+                        + " (generate-glm writes its table there)" : "a table's files go directly in the "
                         + "directory given, or in partition directories named column=value");
             }
         }

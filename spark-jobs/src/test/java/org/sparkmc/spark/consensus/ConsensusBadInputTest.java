@@ -36,6 +36,22 @@ class ConsensusBadInputTest extends SparkTestBase {
     @TempDir
     Path tmp;
 
+    /**
+     * generate-glm's output directory given as --data said only that the format could not be told, or (as Parquet)
+     * that it holds a directory; both now name the table inside it.
+     */
+    @Test
+    void generateGlmsOutputDirectoryNamesTheTableInsideIt() throws IOException {
+        Path generated = Files.createDirectories(tmp.resolve("glm"));
+        Files.createDirectories(generated.resolve("data.parquet"));
+        Files.writeString(generated.resolve("data.parquet/part-0.parquet"), "PAR1");
+        Files.writeString(generated.resolve("truth.json"), "{}");
+        assertBad(beforeSpark(generated.toString()), "cannot tell the format", "the table inside it");
+        assertTrue(run(generated.toString()).err().contains("data.parquet, the table inside it"));
+        assertBad(beforeSpark(generated.toString(), "--format", "parquet"), "holds a directory 'data.parquet'",
+                "is that the table? give --data ");
+    }
+
     /** A missing column is named with the header's file and line, before Spark starts (it was after). */
     @Test
     void aMissingColumnIsNamedWithTheHeadersFileAndLine() throws IOException {
