@@ -14,12 +14,12 @@ import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 
 /**
- * Reads observations from comma-separated text: an optional header line, then one row per time step with an
- * optional time column and one or more numeric observation columns. Lines starting with '#' are skipped, and so are
- * blank lines, except between the data rows of a file of one column, where a blank line is that row's empty field
- * (as pandas writes a series' NaN); fields may be double-quoted. Missing values ({@code NA}, {@code NaN}, an empty field) fail or become
- * NaN as {@link MissingObservations} says. Any other problem is an {@link InvalidInputException} naming the
- * source, the line and what was expected.
+ * Reads observations from comma-separated text: an optional header line, then one row per time step with an optional
+ * time column and one or more numeric observation columns. Lines starting with '#' are skipped, and so are blank lines,
+ * except between the data rows of a file of one column, where a blank line is that row's empty field (as pandas writes
+ * a series' NaN); fields may be double-quoted. Missing values ({@code NA}, {@code NaN}, an empty field) fail or become
+ * NaN as {@link MissingObservations} says. Any other problem is an {@link InvalidInputException} naming the source, the
+ * line and what was expected.
  */
 public final class ObservationCsv {
     private static final Set<String> MISSING_TOKENS = Set.of("", "na", "nan", "null");

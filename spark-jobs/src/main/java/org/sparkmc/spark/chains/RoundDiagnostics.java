@@ -14,9 +14,10 @@ import org.sparkmc.core.diagnostics.SummaryTasks;
 import org.sparkmc.spark.diagnose.ParameterResult;
 
 /**
- * A sampling round's diagnostics in the {@code chains} job: the worst R-hat, bulk ESS and tail ESS over the
- * summarised parameters (skipping undefined ones) to show, each parameter's brief summary to judge, with the last round the full summaries ({@code full}, else null),
- * and the seconds they took. {@link #onDriver} computes them from the driver's copy of the draws.
+ * A sampling round's diagnostics in the {@code chains} job: the worst R-hat, bulk ESS and tail ESS over the summarised
+ * parameters (skipping undefined ones) to show, each parameter's brief summary to judge, with the last round the full
+ * summaries ({@code full}, else null), and the seconds they took. {@link #onDriver} computes them from the driver's
+ * copy of the draws.
  */
 record RoundDiagnostics(double maxRhat, double minBulk, double minTail, List<ParameterSummary> briefs,
         List<ParameterResult> full, double seconds) {

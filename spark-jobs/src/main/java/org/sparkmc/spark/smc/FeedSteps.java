@@ -110,7 +110,8 @@ final class FeedSteps implements SteppedJob {
 
     private static InvalidInputException tooFew(String location, int replayed, int consumed, String checkpointDir) {
         return new InvalidInputException("the data " + location + " hold " + replayed + " observations, but the "
-                + "checkpoint in " + checkpointDir + " already consumed " + consumed + "; --resume needs the same data");
+                + "checkpoint in " + checkpointDir + " already consumed " + consumed
+                + "; --resume needs the same data");
     }
 
     /** A replayed observation must be the one the checkpointed run consumed at that step (bit for bit). */

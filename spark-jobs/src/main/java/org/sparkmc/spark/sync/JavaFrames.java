@@ -12,8 +12,8 @@ import java.io.UncheckedIOException;
 
 /**
  * Java serialisation of an object a relay round carries whole (the {@code lda} counts the driver asks for), or a
- * checkpoint saves, readable on a driver or an executor: classes resolve through sparkmc's own class loader first (on an executor the
- * application's jar is not on the system loader's path). What rounds carry every step goes through
+ * checkpoint saves, readable on a driver or an executor: classes resolve through sparkmc's own class loader first (on
+ * an executor the application's jar is not on the system loader's path). What rounds carry every step goes through
  * {@link FrameWriter} instead. An array longer than the frame's bytes could hold (a corrupt or hostile length) is
  * refused before it is allocated.
  */

@@ -39,7 +39,10 @@ class ThresholdsTest {
         assertTrue(!why.isEmpty() && why.get(0).startsWith("R-hat undefined"), why.toString());
     }
 
-    /** A common 0/1 indicator: its 5% and 95% quantiles are both 1, its maximum, so its tail ESS is NA, and it still passes. */
+    /**
+     * A common 0/1 indicator: its 5% and 95% quantiles are both 1, its maximum, so its tail ESS is NA, and it still
+     * passes.
+     */
     @Test
     void anUndefinedTailEssAloneDoesNotFail() {
         SplittableRandom random = new SplittableRandom(17);
