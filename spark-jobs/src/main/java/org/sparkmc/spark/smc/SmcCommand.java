@@ -3,6 +3,7 @@ package org.sparkmc.spark.smc;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -216,17 +217,40 @@ public final class SmcCommand extends JobCommand {
                         + "moved, so the filter is the model's prior and log p̂ = 0 is the likelihood of no data",
                         result.steps());
             }
+            warnIfDegenerate(result, config.particles());
             SmcOutput.write(spark, output, config, result);
             output.commit();
-            spec.commandLine().getOut().printf("smc: log p̂(y) = %.4f over %d steps with %d particles on %d "
-                    + "partitions (%d resampling steps, %.1f s); outputs in %s%n", result.logLikelihood(),
-                    result.steps(), config.particles(), config.partitions(), result.resamplings(), result.seconds(),
-                    output.target());
+            spec.commandLine().getOut().printf("smc: log p̂(y) = %s over %d steps with %d particles on %d "
+                    + "partition%s (%d resampling steps, %.1f s); outputs in %s%n", logLikelihood(result),
+                    result.steps(), config.particles(), config.partitions(), config.partitions() == 1 ? "" : "s",
+                    result.resamplings(), result.seconds(), output.target());
             return ExitCode.OK;
         } catch (WeightCollapseException e) {
             // Not bad input in the scheduler's sense: the run itself failed at a time step.
             spec.commandLine().getErr().println("sparkmc smc failed: " + e.getMessage());
             return ExitCode.FAILURE;
+        }
+    }
+
+    /** log p̂ with four decimals, or in scientific notation when that would take more than a dozen digits. */
+    private static String logLikelihood(SmcResult result) {
+        double v = result.logLikelihood();
+        return String.format(Locale.ROOT, Math.abs(v) < 1e9 ? "%.4f" : "%.6e", v);
+    }
+
+    /**
+     * Warns when the weights sat on about one particle at most observed steps: every particle's likelihood was tiny
+     * beside one's (an observation noise far too small for the data, say), so log p̂ and the filtering means rest on
+     * single particles and cannot be trusted, though no weight collapsed to zero.
+     */
+    private static void warnIfDegenerate(SmcResult result, int particles) {
+        List<StepRow> observed = result.rows().stream().filter(r -> r.summary().observed()).toList();
+        long single = observed.stream().filter(r -> r.summary().ess() < 1.5).count();
+        if (particles > 1 && !observed.isEmpty() && 2 * single > observed.size()) {
+            LOG.warn(String.format(Locale.ROOT, "smc: the filter degenerated: at %d of %d observed steps the "
+                    + "weights' ESS was about 1 of %d particles, so log p̂ and the filtering means rest on single "
+                    + "particles; check the model's observation noise against the data, or use more particles",
+                    single, observed.size(), particles));
         }
     }
 

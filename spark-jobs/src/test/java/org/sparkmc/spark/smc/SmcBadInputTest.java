@@ -253,6 +253,25 @@ class SmcBadInputTest extends SparkTestBase {
         assertTrue(lines.get(3).endsWith(",true,963.0"), lines.get(3));
     }
 
+    /**
+     * An observation variance of 1e-300 leaves every step's weights on one particle without any weight reaching 0:
+     * it exited 0 printing log p̂ as a 300-digit number, without a word. Still exit 0 (nothing collapsed), now with a
+     * WARN and log p̂ in scientific notation.
+     */
+    @Test
+    void aDegenerateFilterIsWarnedOf() throws Exception {
+        BadInputTest.Result[] r = new BadInputTest.Result[1];
+        List<String> warnings = org.sparkmc.spark.LoggedLines.of(SmcCommand.class,
+                org.apache.logging.log4j.Level.WARN, () -> r[0] = BadInputTest.runCapturingOut("smc", "--data",
+                        SmcTestData.nileFile().toString(), "--time-column", "year", "--particles", "200",
+                        "--param", "observation_variance=1e-300", "--out", tmp.resolve("degenerate").toString()));
+        assertEquals(ExitCode.OK, r[0].code(), r[0].err());
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("smc: the filter degenerated: at ") && warnings.get(0).contains(
+                "observed steps the weights' ESS was about 1 of 200 particles"), warnings.get(0));
+        assertTrue(r[0].err().matches("(?s).*log p̂\\(y\\) = -\\d\\.\\d{6}e\\+\\d+ over 100 steps.*"), r[0].err());
+    }
+
     /** Every observation missing under --missing skip exited 0 with log p̂ 0 and no word of why. */
     @Test
     void aSeriesWithNoObservationIsWarnedOf() throws Exception {
