@@ -207,6 +207,11 @@ public final class LdaCommand extends JobCommand {
         }
         CheckpointCadence cadence = checkpoint.cadence(checkpointEvery);
         checkPartitions(partitions);
+        if (partitions > blocks && blocks >= 1) { // ran with the extra partitions empty, relayed or not
+            throw new InvalidInputException("--partitions " + partitions + " exceeds the " + blocks + " --blocks: "
+                    + "each partition holds whole blocks, so " + (partitions - blocks) + " would stay empty; lower "
+                    + "--partitions, or raise --blocks (the blocks, with the seed, fix every draw)");
+        }
         LdaConfig config = config();
         warnOfOptionsWithoutEffect(uci, config);
         LdaChains several = LdaChains.of(chains, chainSweeps, config,

@@ -162,6 +162,10 @@ class LdaBadInputTest extends SparkTestBase {
                 Arguments.of("unknown sync-via", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
                     LdaRuns.VOCAB, "--sync-via", "barrier"},
                         new String[] {"--sync-via must be auto, relay or jobs, is 'barrier'"}),
+                // It ran, the extra partitions empty, and summary.json recorded 16 partitions for 8 blocks.
+                Arguments.of("more partitions than blocks", new String[] {"--docword", LdaRuns.DOCWORD, "--vocab",
+                    LdaRuns.VOCAB, "--partitions", "16"}, new String[] {"--partitions 16 exceeds the 8 --blocks: each "
+                        + "partition holds whole blocks, so 8 would stay empty"}),
                 Arguments.of("a relay wider than the task slots", new String[] {"--docword", LdaRuns.DOCWORD,
                     "--vocab", LdaRuns.VOCAB, "--sweeps", "2", "--partitions", "3", "--sync-via", "relay"},
                         new String[] {"--sync-via relay runs every partition's task at once, but 3 partitions need 3 "
