@@ -168,7 +168,12 @@ public final class LdaCorpusReader {
             long[] f = UciBagOfWords.bodyLine(t._2(), names[file(t._1())], line(t._1()), header);
             return new Tuple2<>((int) f[0], new long[] {t._1(), f[1] - 1, f[2]});
         }).groupByKey().mapToPair(t -> new Tuple2<>(t._1(), expand(t._1(), t._2(), names, tokenLimit)));
-        LdaDocuments docs = LdaDocuments.of(documents, header.vocabularySize());
+        LdaDocuments docs;
+        try {
+            docs = LdaDocuments.of(documents, header.vocabularySize());
+        } catch (RuntimeException e) {
+            throw firstBadLine(body, names, header, e);
+        }
         long lines = body.count();
         if (lines > header.lines()) {
             long at = body.zipWithIndex().filter(t -> t._2() == header.lines()).first()._1()._1();
@@ -189,6 +194,40 @@ public final class LdaCorpusReader {
             throw new InvalidInputException(docword + ": the corpus has no tokens");
         }
         return new LdaCorpus(docs, words, docword, header.documents() - docs.numDocuments());
+    }
+
+    /**
+     * The error of the docword body's first bad line, in file and line order: the task that failed first names
+     * whichever bad line it met (line 14926 where 9590 came first). Run only once a bad line has failed the read;
+     * {@code failure} itself when no line is bad (it failed for another reason).
+     */
+    private static RuntimeException firstBadLine(JavaRDD<Tuple2<Long, String>> body, String[] names,
+            UciBagOfWords.Header header, RuntimeException failure) {
+        boolean badLine = false;
+        for (Throwable t = failure; t != null && !badLine; t = t.getCause()) {
+            badLine = t instanceof InvalidInputException;
+        }
+        if (!badLine) {
+            return failure;
+        }
+        JavaRDD<Tuple2<Long, String>> bad = body.filter(t -> {
+            try {
+                UciBagOfWords.bodyLine(t._2(), "", 0, header);
+                return false;
+            } catch (InvalidInputException e) {
+                return true;
+            }
+        });
+        if (bad.isEmpty()) {
+            return failure;
+        }
+        Tuple2<Long, String> first = bad.reduce((a, b) -> a._1() <= b._1() ? a : b);
+        try {
+            UciBagOfWords.bodyLine(first._2(), names[file(first._1())], line(first._1()), header);
+        } catch (InvalidInputException e) {
+            return e;
+        }
+        return failure;
     }
 
     /**

@@ -192,6 +192,27 @@ class LdaBadInputTest extends SparkTestBase {
     }
 
     /** More model-parallel blocks than words: one word slice a block cannot be cut (it failed with exit 1). */
+    /**
+     * Of several bad lines in several read splits, the first in the file is named (the task that failed first named
+     * whichever it met: line 14926 of a file whose first bad line was 9590). Bad lines near both ends of a file Spark
+     * reads in several splits; whichever split fails first, line 5 is reported.
+     */
+    @Test
+    void theFirstBadLineIsNamedWhateverTaskFailsFirst() throws IOException {
+        StringBuilder docword = new StringBuilder("100\n3\n20000\n");
+        for (int i = 0; i < 20000; i++) {
+            int doc = i == 1 || i == 19990 ? 101 : 1 + i / 200;
+            docword.append(doc).append(' ').append(1 + i % 3).append(" 1\n");
+        }
+        Path file = Files.writeString(tmp.resolve("docword.split.txt"), docword);
+        Path vocab = Files.writeString(tmp.resolve("vocab.txt"), VOCAB3);
+        for (int run = 0; run < 2; run++) {
+            assertBadInput(tmp.resolve("out"), new String[] {"lda", "--docword", file.toString(), "--vocab",
+                vocab.toString(), "--topics", "2", "--sweeps", "1", "--out",
+                tmp.resolve("out").toString()}, new String[] {"line 5: docID 101 outside 1..100"});
+        }
+    }
+
     @Test
     void moreModelParallelBlocksThanWordsAreRefused() throws IOException {
         assertBadInput(tmp.resolve("out"), withCorpus("3\n3\n5\n1 1 2\n1 2 1\n2 3 4\n3 1 1\n3 2 2\n", "--mode",
