@@ -51,19 +51,16 @@ public record FullParameterSummary(String name, double mean, double median, doub
      */
     FullParameterSummary rescaled(int exponent, FullParameterSummary diagnostics) {
         FullParameterSummary d = diagnostics;
-        return new FullParameterSummary(name, up(mean, exponent), up(median, exponent), up(sd, exponent),
-                up(mad, exponent), up(q5, exponent), up(q95, exponent), d.rhat, d.rhatBasic, d.essBulk, d.essTail,
-                d.essBasic, d.essMean, d.essSd, d.essQ5, d.essQ95, d.essMedian, up(mcseMean, d.mcseMean, exponent),
-                up(mcseSd, d.mcseSd, exponent), up(mcseQ5, d.mcseQ5, exponent), up(mcseQ95, d.mcseQ95, exponent),
-                up(mcseMedian, d.mcseMedian, exponent));
+        int e = exponent;
+        return new FullParameterSummary(name, Math.scalb(mean, e), Math.scalb(median, e), Math.scalb(sd, e),
+                Math.scalb(mad, e), Math.scalb(q5, e), Math.scalb(q95, e), d.rhat, d.rhatBasic, d.essBulk, d.essTail,
+                d.essBasic, d.essMean, d.essSd, d.essQ5, d.essQ95, d.essMedian, mcse(mcseMean, d.mcseMean, e),
+                mcse(mcseSd, d.mcseSd, e), mcse(mcseQ5, d.mcseQ5, e), mcse(mcseQ95, d.mcseQ95, e),
+                mcse(mcseMedian, d.mcseMedian, e));
     }
 
-    static double up(double v, int exponent) {
-        return Math.scalb(v, exponent);
-    }
-
-    /** The scaled MCSE {@code v} scaled back, or NaN where the draws' own is undefined. */
-    static double up(double v, double own, int exponent) {
+    /** The scaled MCSE {@code v} scaled back by 2^{@code exponent}, or NaN where the draws' own is undefined. */
+    static double mcse(double v, double own, int exponent) {
         return Double.isNaN(own) ? Double.NaN : Math.scalb(v, exponent);
     }
 

@@ -32,10 +32,9 @@ public record ParameterSummary(String name, double mean, double sd, double q5, d
 
     /** As {@link FullParameterSummary#rescaled}: this summary of scaled draws, as the draws' own. */
     ParameterSummary rescaled(int exponent, ParameterSummary diagnostics) {
-        ParameterSummary d = diagnostics;
-        return new ParameterSummary(name, FullParameterSummary.up(mean, exponent),
-                FullParameterSummary.up(sd, exponent), FullParameterSummary.up(q5, exponent),
-                FullParameterSummary.up(q50, exponent), FullParameterSummary.up(q95, exponent), d.rhat, d.essBulk,
-                d.essTail, FullParameterSummary.up(mcseMean, d.mcseMean, exponent));
+        int e = exponent;
+        return new ParameterSummary(name, Math.scalb(mean, e), Math.scalb(sd, e), Math.scalb(q5, e),
+                Math.scalb(q50, e), Math.scalb(q95, e), diagnostics.rhat, diagnostics.essBulk, diagnostics.essTail,
+                FullParameterSummary.mcse(mcseMean, diagnostics.mcseMean, e));
     }
 }

@@ -204,9 +204,8 @@ public final class WeightedSamplingJob {
             Marginal m = total.posterior(config.net(), 0);
             line.append("P(").append(m.variable()).append(") =");
             for (int s = 0; s < m.states().length; s++) {
-                double se = m.standardErrors()[s];
                 line.append(String.format(Locale.ROOT, " %s %.5f±%s", m.states()[s], m.probabilities()[s],
-                        Double.isNaN(se) ? "NA" : String.format(Locale.ROOT, "%.5f", se)));
+                        org.sparkmc.spark.diagnose.SummaryFiles.formatted(m.standardErrors()[s], "%.5f")));
             }
         } else {
             line.append("every weight so far is zero");

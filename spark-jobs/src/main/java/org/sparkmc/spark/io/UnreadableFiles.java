@@ -25,8 +25,7 @@ public final class UnreadableFiles {
      */
     public static boolean startsLikeParquet(FileSystem fs, Path file) throws IOException {
         try (var in = StorageFailure.open(fs, file)) {
-            String start = new String(in.readNBytes(4), StandardCharsets.US_ASCII);
-            return start.equals("PAR1") || start.equals("PARE");
+            return isMagic(in.readNBytes(4));
         }
     }
 
@@ -35,19 +34,24 @@ public final class UnreadableFiles {
      * ends with), or null if it may be: "it does not begin with Parquet's bytes PAR1", or "it is cut short: …".
      */
     public static String notParquet(FileSystem fs, FileStatus file) throws IOException {
-        if (!startsLikeParquet(fs, file.getPath())) {
-            return "it does not begin with Parquet's bytes PAR1";
-        }
-        long length = file.getLen();
-        if (length < 12) {
-            return "it is cut short (" + length + " bytes; a Parquet file ends with a footer and PAR1)";
-        }
         try (var in = StorageFailure.open(fs, file.getPath())) {
+            if (!isMagic(in.readNBytes(4))) {
+                return "it does not begin with Parquet's bytes PAR1";
+            }
+            long length = file.getLen();
+            if (length < 12) {
+                return "it is cut short (" + length + " bytes; a Parquet file ends with a footer and PAR1)";
+            }
             in.seek(length - 4);
-            String end = new String(in.readNBytes(4), StandardCharsets.US_ASCII);
-            return end.equals("PAR1") || end.equals("PARE") ? null
+            return isMagic(in.readNBytes(4)) ? null
                     : "it is cut short: it does not end with Parquet's bytes PAR1 (a copy that did not finish?)";
         }
+    }
+
+    /** Parquet's magic number: PAR1, or PARE for a file whose footer is encrypted. */
+    private static boolean isMagic(byte[] four) {
+        String s = new String(four, StandardCharsets.US_ASCII);
+        return s.equals("PAR1") || s.equals("PARE");
     }
 
     /**

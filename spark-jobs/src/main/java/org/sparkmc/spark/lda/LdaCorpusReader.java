@@ -210,18 +210,17 @@ public final class LdaCorpusReader {
         if (!badLine) {
             return failure;
         }
-        JavaRDD<Tuple2<Long, String>> bad = body.filter(t -> {
+        Tuple2<Long, String> first = body.filter(t -> {
             try {
                 UciBagOfWords.bodyLine(t._2(), "", 0, header);
                 return false;
             } catch (InvalidInputException e) {
                 return true;
             }
-        });
-        if (bad.isEmpty()) {
+        }).fold(null, (a, b) -> a == null ? b : b == null || a._1() <= b._1() ? a : b); // one pass; null if none
+        if (first == null) {
             return failure;
         }
-        Tuple2<Long, String> first = bad.reduce((a, b) -> a._1() <= b._1() ? a : b);
         try {
             UciBagOfWords.bodyLine(first._2(), names[file(first._1())], line(first._1()), header);
         } catch (InvalidInputException e) {

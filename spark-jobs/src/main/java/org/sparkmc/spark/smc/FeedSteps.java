@@ -97,8 +97,8 @@ final class FeedSteps implements SteppedJob {
      */
     static void checkReplayBeforeSpark(ObservationFeed feed, List<StepRow> saved, String checkpointDir) {
         int replayed = 0;
-        for (Observations b = saved.isEmpty() ? null : feed.next(); b != null; b = replayed < saved.size()
-                ? feed.next() : null) {
+        Observations b;
+        while (replayed < saved.size() && (b = feed.next()) != null) {
             for (int i = 0; i < b.size() && replayed < saved.size(); i++) {
                 checkReplayed(feed.location(), saved.get(replayed++), b.time(i), b.value(i));
             }

@@ -189,9 +189,7 @@ public final class SmcCommand extends JobCommand {
         if (!follow) {
             warnOfNoEffect(List.of("--poll-seconds", "--idle-timeout"), "without --follow");
         }
-        ObservationFeed feed = ObservationFeed.open(data, csv,
-                new ObservationFeed.Follow(follow, pollSeconds, idleTimeout),
-                smcModel.model().observationDimension(), SparkSetup.hadoopConfiguration());
+        ObservationFeed feed = openFeed(csv, smcModel.model().observationDimension());
 
         UserPaths.directoryOrAbsent("--lineage-dir", lineageDir, SparkSetup.hadoopConfiguration());
         try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
@@ -201,9 +199,8 @@ public final class SmcCommand extends JobCommand {
                 List<StepRow> consumed = new SmcCheckpoint(checkpoint.dir(), SparkSetup.hadoopConfiguration())
                         .checkBeforeSpark(checkpointing.fingerprint());
                 if (!follow) { // and so is other data, read to the checkpoint's step in a feed of its own
-                    FeedSteps.checkReplayBeforeSpark(ObservationFeed.open(data, csv, new ObservationFeed.Follow(false,
-                            pollSeconds, idleTimeout), smcModel.model().observationDimension(),
-                            SparkSetup.hadoopConfiguration()), consumed, checkpoint.dir());
+                    FeedSteps.checkReplayBeforeSpark(openFeed(csv, smcModel.model().observationDimension()),
+                            consumed, checkpoint.dir());
                 }
             }
             SparkSession spark = outputOptions.session("sparkmc smc");
@@ -212,12 +209,7 @@ public final class SmcCommand extends JobCommand {
                 config = config.withPartitions(Math.max(1, Math.min(config.blocks(), sc.defaultParallelism())));
             }
             SmcResult result = new SmcJob(sc, config, checkpointing).run(feed);
-            if (result.rows().stream().noneMatch(r -> r.summary().observed())) {
-                LOG.warn("smc: every one of the {} observations was missing (--missing skip): the particles only "
-                        + "moved, so the filter is the model's prior and log p̂ = 0 is the likelihood of no data",
-                        result.steps());
-            }
-            warnIfDegenerate(result, config.particles());
+            warnOfLittleEvidence(result, config.particles());
             SmcOutput.write(spark, output, config, result);
             output.commit();
             spec.commandLine().getOut().printf("smc: log p̂(y) = %s over %d steps with %d particles on %d "
@@ -232,6 +224,12 @@ public final class SmcCommand extends JobCommand {
         }
     }
 
+    /** The observations of --data, read as the options say; each call a feed of its own from the first file. */
+    private ObservationFeed openFeed(ObservationCsv.Options csv, int dimension) {
+        return ObservationFeed.open(data, csv, new ObservationFeed.Follow(follow, pollSeconds, idleTimeout), dimension,
+                SparkSetup.hadoopConfiguration());
+    }
+
     /** log p̂ with four decimals, or in scientific notation when that would take more than a dozen digits. */
     private static String logLikelihood(SmcResult result) {
         double v = result.logLikelihood();
@@ -239,14 +237,21 @@ public final class SmcCommand extends JobCommand {
     }
 
     /**
-     * Warns when the weights sat on about one particle at most observed steps: every particle's likelihood was tiny
-     * beside one's (an observation noise far too small for the data, say), so log p̂ and the filtering means rest on
-     * single particles and cannot be trusted, though no weight collapsed to zero.
+     * Warns when no observation was observed (every one missing under --missing skip), or when the weights sat on
+     * about one particle at most observed steps: every particle's likelihood was tiny beside one's (an observation
+     * noise far too small for the data, say), so log p̂ and the filtering means rest on single particles and cannot
+     * be trusted, though no weight collapsed to zero.
      */
-    private static void warnIfDegenerate(SmcResult result, int particles) {
+    private static void warnOfLittleEvidence(SmcResult result, int particles) {
         List<StepRow> observed = result.rows().stream().filter(r -> r.summary().observed()).toList();
+        if (observed.isEmpty()) {
+            LOG.warn("smc: every one of the {} observations was missing (--missing skip): the particles only "
+                    + "moved, so the filter is the model's prior and log p̂ = 0 is the likelihood of no data",
+                    result.steps());
+            return;
+        }
         long single = observed.stream().filter(r -> r.summary().ess() < 1.5).count();
-        if (particles > 1 && !observed.isEmpty() && 2 * single > observed.size()) {
+        if (particles > 1 && 2 * single > observed.size()) {
             LOG.warn(String.format(Locale.ROOT, "smc: the filter degenerated: at %d of %d observed steps the "
                     + "weights' ESS was about 1 of %d particles, so log p̂ and the filtering means rest on single "
                     + "particles; check the model's observation noise against the data, or use more particles",
