@@ -13,6 +13,7 @@ import org.sparkmc.core.bayesnet.Evidence;
 import org.sparkmc.spark.SparkSetup;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.JobCommand;
+import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.io.AtomicOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -154,14 +155,16 @@ public final class BnCommand extends JobCommand {
             w.printf(Locale.ROOT, "bn: variable elimination on %s, %s (P(e) = %.6g)%n", config.networkPath(),
                     evidenceText, result.exactEvidenceProbability());
         } else {
-            w.printf(Locale.ROOT, "bn: %s on %s, %s: %,d %s in %.1f s, ESS %.4g%s%n", config.method().description(),
+            w.printf(Locale.ROOT, "bn: %s on %s, %s: %,d %s in %.1f s, ESS %s%s%n", config.method().description(),
                     config.networkPath(), evidenceText, result.samples(),
-                    config.method() == BnMethod.GIBBS ? "kept draws" : "samples", result.seconds(), result.ess(),
+                    config.method() == BnMethod.GIBBS ? "kept draws" : "samples", result.seconds(),
+                    SummaryFiles.formatted(result.ess(), "%.4g"),
                     config.method() == BnMethod.GIBBS ? (result.converged() ? ", converged" : ", NOT converged")
                         : String.format(Locale.ROOT, ", P(e) ≈ %.4g ± %.2g", result.evidenceProbability(),
                             result.evidenceProbabilitySe()));
         }
         boolean undefined = false;
+        boolean constant = false;
         for (QueryResult q : result.queries()) {
             w.printf(config.evidenceText().isEmpty() ? "P(%s)%n" : "P(%s | evidence)%n", q.variable());
             for (int s = 0; s < q.states().length; s++) {
@@ -169,13 +172,15 @@ public final class BnCommand extends JobCommand {
                         q.probabilities()[s]));
                 if (config.method() != BnMethod.EXACT) {
                     line.append(" ± ").append(String.format(Locale.ROOT, "%-8s", q.standardError(s, "%.6f")));
-                    undefined |= Double.isNaN(q.standardErrors()[s]) && config.method() != BnMethod.GIBBS;
+                    boolean na = Double.isNaN(q.standardErrors()[s]);
+                    undefined |= na && config.method() != BnMethod.GIBBS;
+                    constant |= na && config.method() == BnMethod.GIBBS;
                     if (q.exact() != null) {
-                        line.append(String.format(Locale.ROOT, "   exact %.6f (%+.1f SE)", q.exact()[s],
-                                q.errorInSe(s)));
+                        line.append(String.format(Locale.ROOT, "   exact %.6f (%s SE)", q.exact()[s],
+                                SummaryFiles.formatted(q.errorInSe(s), "%+.1f")));
                     }
                     if (q.rhat() != null) {
-                        line.append(String.format(Locale.ROOT, "   R-hat %.4f", q.rhat()[s]));
+                        line.append("   R-hat ").append(SummaryFiles.formatted(q.rhat()[s], "%.4f"));
                     }
                 }
                 w.println(line);
@@ -185,6 +190,10 @@ public final class BnCommand extends JobCommand {
             w.printf(Locale.ROOT, "NA: the state was in every weighted sample or in none, so its SE is undefined; with "
                     + "ESS %.4g its probability is within about 3/ESS = %.2g of the estimate (95%%, rule of three)%n",
                     result.ess(), 3 / result.ess());
+        }
+        if (constant) {
+            w.println("NA: the state was in every kept draw of every chain or in none, so its SE (and R-hat) is "
+                    + "undefined; Gibbs chains that never leave or never reach a state cannot say how likely it is");
         }
         w.println(output == null ? "no --out: nothing written" : "outputs in " + output.target());
         w.flush();

@@ -63,12 +63,17 @@ public record BnConfig(String networkPath, BayesNet net, Evidence evidence, int[
 
     /** Warm-up rounds: the warm-up sweeps cut into rounds of {@code roundSize} (the last may be shorter). */
     public int warmupRounds() {
-        return (warmup + roundSize - 1) / roundSize;
+        return rounds(warmup);
     }
 
     /** Sampling rounds: the kept sweeps cut into rounds of {@code roundSize} (the last may be shorter). */
     public int samplingRounds() {
-        return (draws + roundSize - 1) / roundSize;
+        return rounds(draws);
+    }
+
+    /** Rounds of {@code roundSize} for {@code sweeps}, in long arithmetic: a round size near 2^31 is one round. */
+    private int rounds(int sweeps) {
+        return (int) ((sweeps + (long) roundSize - 1) / roundSize);
     }
 
     /** The evidence as "VAR=STATE,…" (empty for none). */

@@ -26,6 +26,13 @@ public final class BnJob {
     private static final int FEW = 100;
     /** How many failing indicators the warning names; the rest are counted. */
     static final int WARN_NAMED = 10;
+    /**
+     * A Gibbs estimate this many SEs from the exact answer fails the run's verdict. A correct chain with a correct
+     * MCSE lands there with probability 5.7e-7 per state's indicator (normal tails).
+     */
+    static final double FAR_FROM_EXACT = 5;
+    /** An exact probability within this of the draws' constant 0 or 1 shows the state impossible or certain. */
+    private static final double CERTAIN = 1e-12;
 
     private BnJob() {
     }
@@ -45,6 +52,9 @@ public final class BnJob {
                 yield weighted(config, exact, o, seconds(t0), partitions);
             }
             case GIBBS -> {
+                if (exact == null) {
+                    warnOfZeroTables(config.net());
+                }
                 GibbsJob job = new GibbsJob(sc, config, partitions);
                 GibbsJob.Outcome o = job.run(gibbsStart);
                 yield gibbs(config, exact, job.summaries(o.draws()), o.history(), seconds(t0), partitions);
@@ -104,19 +114,31 @@ public final class BnJob {
             double[] se = new double[k];
             double[] ess = new double[k];
             double[] rhat = new double[k];
+            double[] exactP = exact == null ? null : exact.marginals()[j].probabilities();
             for (int s = 0; s < k; s++, at++) {
                 FullParameterSummary f = summaries.get(at);
                 p[s] = f.mean();
-                se[s] = f.sd() == 0 ? 0 : f.mcseMean();
+                // A state's indicator constant in every draw has no Monte Carlo SE: NA, not a "certain" 0.
+                se[s] = Thresholds.constant(f) ? Double.NaN : f.mcseMean();
                 ess[s] = f.essMean();
                 rhat[s] = f.rhat();
                 List<String> why = new ArrayList<>(thresholds.failures(f));
-                if (Thresholds.constant(f)) {
+                boolean provedByExact = exactP != null && Math.abs(exactP[s] - f.mean()) < CERTAIN;
+                if (Thresholds.constant(f) && !provedByExact) {
                     // Constant in every draw of every chain: R-hat and ESS are undefined, which diagnose lets pass
                     // (a constant quantity of a model); for a state's indicator it mostly means a chain that never
                     // visited it, or never left it (P(TRUE) = 0 ± 0 against an exact 0.05 passed as "converged").
+                    // The exact answer, when computed, tells the two apart: an exact 0 or 1 equal to the draws'.
                     why.add("the same in every draw of every chain (a state never visited, or never left; fine only "
                             + "if the evidence makes it impossible or certain)");
+                }
+                double z = exactP == null ? Double.NaN : (f.mean() - exactP[s]) / se[s];
+                if (Math.abs(z) > FAR_FROM_EXACT) {
+                    // R-hat cannot see a part of the state space that no chain reaches (a table with zeros can cut
+                    // the chains off from it), but the exact answer can.
+                    why.add(String.format(Locale.ROOT, "%.4f is %.1f SE from the exact %.4f (the chains may not "
+                            + "reach every state: a table with zero entries can make Gibbs sampling reducible)",
+                            f.mean(), z, exactP[s]));
                 }
                 if (!why.isEmpty()) {
                     failing.put(f.name(), why);
@@ -136,6 +158,27 @@ public final class BnJob {
         return new BnResult(config.method(), queries, (long) config.chains() * config.draws(),
                 Double.isInfinite(minEss) ? Double.NaN : minEss, Double.NaN, Double.NaN, exactPe, summaries,
                 converged, seconds, partitions, history);
+    }
+
+    /**
+     * Without an exact answer to compare with, a network with zero entries in its tables is warned of: zeros can cut
+     * the state space into parts that Gibbs sampling cannot move between, and chains that all start in one part
+     * agree (R-hat 1) on a wrong answer.
+     */
+    private static void warnOfZeroTables(BayesNet net) {
+        List<String> withZeros = new ArrayList<>();
+        for (int i = 0; i < net.size(); i++) {
+            if (Arrays.stream(net.table(i)).anyMatch(x -> x == 0)) {
+                withZeros.add(net.variable(i));
+            }
+        }
+        if (!withZeros.isEmpty()) {
+            LOG.warn("bn: the tables of {} of {} variables have zero entries ({}{}): Gibbs chains may be unable to "
+                    + "reach every state, and R-hat cannot see a state no chain reaches; there is no exact answer to "
+                    + "check against (--exact never, or not cheap): compare with --method lw", withZeros.size(),
+                    net.size(), String.join(", ", withZeros.subList(0, Math.min(WARN_NAMED, withZeros.size()))),
+                    withZeros.size() > WARN_NAMED ? ", …" : "");
+        }
     }
 
     /** One WARN line naming the indicators that fail, with their R-hat and ESS against the thresholds. */

@@ -202,7 +202,7 @@ public final class WeightedSamplingJob {
                 wave, waves, total.samples(), config.samples(), total.ess()));
         if (total.sumOfWeights() > 0) {
             Marginal m = total.posterior(config.net(), 0);
-            line.append("P(").append(m.variable()).append(") =");
+            line.append("P(").append(m.variable()).append(config.evidenceText().isEmpty() ? ") =" : " | e) =");
             for (int s = 0; s < m.states().length; s++) {
                 line.append(String.format(Locale.ROOT, " %s %.5f±%s", m.states()[s], m.probabilities()[s],
                         org.sparkmc.spark.diagnose.SummaryFiles.formatted(m.standardErrors()[s], "%.5f")));
