@@ -12,9 +12,10 @@ followed by its `diagnose` stage. Each stage
   outputs again. A rerun after the day's inputs or settings changed is refused by --resume (exit 2: the checkpoint
   is of a different run) so that no saved progress is mixed with other data: delete that day's checkpoint
   directory, then clear the task (the failure message names the directory);
-- maps sparkmc's exit codes (SparkmcSubmitOperator): 0 success; 2 bad input or configuration and 3 finished but
-  not converged under --require-convergence (outputs were written) fail the task at once, without retries, because
-  a retry cannot help and a human should look; 1 or anything else is retried (`retries` below).
+- maps sparkmc's exit codes (SparkmcSubmitOperator): 0 success; 2 bad input or configuration, 3 finished but
+  not converged under --require-convergence (outputs were written) and 52 out of memory fail the task at once,
+  without retries, because a retry with the same inputs and memory cannot help and a human should look; 1 or
+  anything else (143 when the task was terminated) is retried (`retries` below).
 
 Requires apache-airflow and apache-airflow-providers-apache-spark, a Spark connection (conn id "spark_default")
 pointing at the cluster in client deploy mode (there spark-submit exits with the driver's exit code; in cluster mode
@@ -33,6 +34,9 @@ _EXIT_CODE = re.compile(r"Error code is: (-?\d+)")
 NO_RETRY = {
     2: "sparkmc exit 2: bad input or configuration (see the task log for what and where); a retry will not help",
     3: "sparkmc exit 3: finished and wrote its outputs but did not converge under --require-convergence",
+    52: ("sparkmc exit 52: a task ran out of memory, and a retry with the same memory runs out again: raise the "
+         "executors' or the driver's memory (executor_memory, driver_memory) or spread the work over more "
+         "--partitions"),
 }
 
 
@@ -43,7 +47,7 @@ def sparkmc_exit_code(message):
 
 
 class SparkmcSubmitOperator(SparkSubmitOperator):
-    """SparkSubmitOperator that fails without retries on sparkmc's exit codes 2 and 3 and retries the rest."""
+    """SparkSubmitOperator that fails without retries on sparkmc's exit codes 2, 3 and 52 and retries the rest."""
 
     def execute(self, context):
         try:

@@ -80,8 +80,8 @@ class ExitCodeMappingTest(unittest.TestCase):
     def test_success_passes(self):
         self.assertIsNone(self.run_with_exit_code(0))
 
-    def test_bad_input_and_not_converged_fail_without_retry(self):
-        for code in (2, 3):
+    def test_bad_input_not_converged_and_out_of_memory_fail_without_retry(self):
+        for code in (2, 3, 52):
             with self.assertRaises(EXCEPTIONS.AirflowFailException) as failure:
                 self.run_with_exit_code(code)
             self.assertIn(f"sparkmc exit {code}", str(failure.exception))
@@ -97,7 +97,7 @@ class ExitCodeMappingTest(unittest.TestCase):
         self.assertNotIn("checkpoint", str(no_checkpoint.exception))
 
     def test_other_failures_stay_retryable(self):
-        for code in (1, 137):
+        for code in (1, 137, 143):
             with self.assertRaises(EXCEPTIONS.AirflowException) as failure:
                 self.run_with_exit_code(code)
             self.assertNotIsInstance(failure.exception, EXCEPTIONS.AirflowFailException)

@@ -36,6 +36,9 @@ public final class SparkSetup {
         }
         withDefaults(conf, appName);
         refuseAMasterSparkCannotUse(conf.get("spark.master"), given);
+        if (!conf.contains("spark.testing.memory")) {
+            refuseAHeapSparkCannotUse(Runtime.getRuntime().maxMemory());
+        }
         try {
             return SparkSession.builder().config(conf).getOrCreate();
         } catch (Exception e) { // Spark's SparkException is checked in Java but thrown undeclared from Scala
@@ -78,6 +81,21 @@ public final class SparkSetup {
         throw new InvalidInputException(option + " is not a master Spark can use: no cluster manager on the class path "
                 + "takes it; " + MASTERS + " (yarn and k8s:// need Spark's YARN or Kubernetes module, as spark-submit "
                 + "of a Spark distribution built with them has)");
+    }
+
+    /** The least heap Spark's driver starts with: 1.5 × its 300 MiB reserve (Spark's UnifiedMemoryManager). */
+    static final long LEAST_HEAP = 300L * 1024 * 1024 * 3 / 2;
+
+    /**
+     * Refuses a driver heap below Spark's least, which Spark refused with a 50-line trace (exit 1) and a hint at
+     * {@code --driver-memory}, an option the local launcher does not have.
+     */
+    static void refuseAHeapSparkCannotUse(long maxHeap) {
+        if (maxHeap < LEAST_HEAP) {
+            throw new InvalidInputException(String.format(java.util.Locale.ROOT, "this JVM's heap is at most %d MiB; "
+                    + "Spark's driver needs at least %d MiB: raise -Xmx in SPARKMC_JAVA_OPTS (submit/sparkmc), or "
+                    + "--driver-memory under spark-submit", maxHeap >> 20, LEAST_HEAP >> 20));
+        }
     }
 
     /** What to give instead of a master Spark cannot use. */

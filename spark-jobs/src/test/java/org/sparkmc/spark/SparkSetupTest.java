@@ -22,6 +22,16 @@ class SparkSetupTest {
         assertEquals("local[*]", conf.get("spark.master"));
     }
 
+    /** A heap Spark's driver cannot start with (-Xmx200m: exit 1 after a 50-line trace) is refused first. */
+    @Test
+    void aHeapBelowSparksLeastIsRefusedBeforeItStarts() {
+        SparkSetup.refuseAHeapSparkCannotUse(SparkSetup.LEAST_HEAP);
+        String message = assertThrows(InvalidInputException.class,
+                () -> SparkSetup.refuseAHeapSparkCannotUse(200L << 20)).getMessage();
+        assertEquals("this JVM's heap is at most 200 MiB; Spark's driver needs at least 450 MiB: raise -Xmx in "
+                + "SPARKMC_JAVA_OPTS (submit/sparkmc), or --driver-memory under spark-submit", message);
+    }
+
     /**
      * The masters Spark runs pass; those it refuses (after some sixty lines of traces) are refused first: a local one
      * it cannot run, and one no cluster manager on the class path takes (this class path has Spark's core only, so

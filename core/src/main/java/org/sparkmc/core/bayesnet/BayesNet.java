@@ -222,8 +222,8 @@ public final class BayesNet implements Serializable {
     public int requireVariable(String variable) {
         int i = indexOf(variable);
         if (i < 0) {
-            throw new InvalidInputException("unknown variable " + variable + " in network " + name
-                + " (it has " + variables.length + " variables, e.g. " + String.join(", ",
+            throw new InvalidInputException("unknown variable " + variable + " in network '" + name
+                + "' (it has " + variables.length + " variables, e.g. " + String.join(", ",
                     Arrays.asList(variables).subList(0, Math.min(5, variables.length))) + ")");
         }
         return i;

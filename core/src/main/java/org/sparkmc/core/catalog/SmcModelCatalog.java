@@ -98,7 +98,7 @@ public final class SmcModelCatalog {
     private static SmcModel stochasticVolatility(boolean guided, ModelParameters p) {
         if (guided) {
             throw new InvalidInputException("the stochastic-volatility model has no guided proposal; "
-                    + "use filter = bootstrap");
+                    + "use the bootstrap filter (--filter bootstrap; filter = bootstrap in a config file)");
         }
         StochasticVolatilityModel m = new StochasticVolatilityModel(p.getDouble("phi", 0.91),
                 p.getDoubleAbove("sigma", 1.0, 0), p.getDoubleAbove("beta", 0.5, 0));

@@ -130,7 +130,7 @@ class InferenceTest {
         assertEquals(e, Evidence.of(net, Map.of("JohnCalls", "T", "Earthquake", "F")));
         assertEquals(0, Evidence.parse(net, "").count());
         assertTrue(assertThrows(InvalidInputException.class, () -> Evidence.parse(net, "Johncalls=T")).getMessage()
-            .startsWith("unknown variable Johncalls in network burglary"));
+            .startsWith("unknown variable Johncalls in network 'burglary'"));
         assertTrue(assertThrows(InvalidInputException.class, () -> Evidence.parse(net, "JohnCalls=TRUE")).getMessage()
             .contains("variable JohnCalls has no state TRUE (its states: T, F)"));
         assertThrows(InvalidInputException.class, () -> Evidence.parse(net, "JohnCalls"));

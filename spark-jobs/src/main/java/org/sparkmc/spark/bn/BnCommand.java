@@ -35,7 +35,7 @@ public final class BnCommand extends JobCommand {
             description = "Observed states, e.g. HISTORY=TRUE,CVP=LOW. Default: none.")
     private String evidence;
 
-    @Option(names = "--query", paramLabel = "VAR[,VAR...]", split = ",",
+    @Option(names = "--query", paramLabel = "VAR", split = ",",
             description = "Query variable(s); repeatable or comma-separated.")
     private List<String> query = new ArrayList<>();
 

@@ -21,6 +21,7 @@ import org.sparkmc.core.bayesnet.WeightedCounts;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.cli.Progress;
+import org.sparkmc.spark.cli.Counted;
 
 /**
  * Likelihood weighting or rejection sampling with the samples spread over Spark executors.
@@ -95,9 +96,10 @@ public final class WeightedSamplingJob {
         int waves = waves(plan, partitions, minTaskSamples);
         int tasks = tasks(plan, partitions, minTaskSamples);
         int perWave = tasks / waves;
-        LOG.info("bn: {} on {} ({} variables), evidence [{}], {} samples in {} blocks of {} over {} partitions, "
-                + "{} waves; seed {}", config.method().description(), config.networkPath(), config.net().size(),
-                config.evidenceText(), config.samples(), blocks, config.blockSize(), partitions, waves, config.seed());
+        LOG.info("bn: {} on {} ({} variables), evidence [{}], {} samples in {} blocks of {} over {}, {}; "
+                + "seed {}", config.method().description(), config.networkPath(), config.net().size(),
+                config.evidenceText(), config.samples(), blocks, config.blockSize(),
+                Counted.of(partitions, "partition"), Counted.of(waves, "wave"), config.seed());
         Progress progress = Progress.forJob(LOG, waves);
         List<BnResult.Step> history = new ArrayList<>();
         WeightedCounts total = empty;

@@ -30,6 +30,7 @@ import org.sparkmc.spark.io.ModelDataReader;
 import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.sync.JavaFrames;
 import org.sparkmc.spark.sync.SyncVia;
+import org.sparkmc.spark.cli.Counted;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -200,8 +201,9 @@ public final class ChainsCommand extends JobCommand {
             ChainsOutput.write(spark, output, job, config, result,
                     new ChainsOutput.Options(cmdstanCsv, reportParameters));
             output.commit();
-            spec.commandLine().getOut().printf("chains: %s after %d sampling rounds (%d draws per chain, %.1f s); "
-                    + "outputs in %s%n", result.converged() ? "converged" : "NOT converged", result.samplingRounds(),
+            spec.commandLine().getOut().printf("chains: %s after %s (%d draws per chain, %.1f s); "
+                    + "outputs in %s%n", result.converged() ? "converged" : "NOT converged",
+                    Counted.of(result.samplingRounds(), "sampling round"),
                     result.drawsPerChain(), result.seconds(), output.target());
             return !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED : ExitCode.OK;
         }

@@ -34,6 +34,7 @@ import org.sparkmc.spark.run.SteppedJob;
 import org.sparkmc.spark.sync.RoundRelay;
 import org.sparkmc.spark.sync.SyncPathLog;
 import org.sparkmc.spark.sync.SyncVia;
+import org.sparkmc.spark.cli.Counted;
 
 /**
  * The {@code chains} driver: many independent chains of one target spread over Spark partitions, run in rounds.
@@ -438,8 +439,8 @@ public final class ChainsJob implements SteppedJob {
     /** The full summaries and plot data of every summarised parameter (parameters, then lp__). */
     public ChainsResult result() {
         if (!converged) {
-            LOG.warn("chains: not converged after {} sampling rounds (need R-hat < {} and ESS ≥ {})",
-                    sampled, config.maxRhat(), config.minEss());
+            LOG.warn("chains: not converged after {} (need R-hat < {} and ESS ≥ {})",
+                    Counted.of(sampled, "sampling round"), config.maxRhat(), config.minEss());
         }
         List<ParameterResult> results;
         if (sampled == 0) {

@@ -54,7 +54,7 @@ public final class ConsensusCommand extends JobCommand {
             description = "The response column. Default: ${DEFAULT-VALUE}.")
     private String response;
 
-    @Option(names = "--features", paramLabel = "COL[,COL...]", split = ",",
+    @Option(names = "--features", paramLabel = "COL", split = ",",
             description = "The feature columns, in the order of the coefficients (an intercept is a column of 1s). "
                 + "Default: every other numeric column (CSV: every other column).")
     private List<String> features = new ArrayList<>();

@@ -47,7 +47,7 @@ public final class GenerateGlmCommand extends JobCommand {
             description = "The first feature is the constant 1, named 'intercept'. Default: ${DEFAULT-VALUE}.")
     private boolean intercept;
 
-    @Option(names = "--coefficients", paramLabel = "B[,B...]", split = ",",
+    @Option(names = "--coefficients", paramLabel = "B", split = ",",
             description = "The true coefficients, one per feature. Default: 1, -1/2, 1/3, -1/4, …")
     private List<Double> coefficients = new ArrayList<>();
 

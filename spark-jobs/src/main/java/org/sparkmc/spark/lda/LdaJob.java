@@ -84,14 +84,14 @@ public final class LdaJob {
                     + "every document whose id is a multiple of " + config.heldOutEvery());
         }
         LdaPriors p = config.priors();
+        LdaMode mode = resolveMode(training);
         LOG.info("lda: {} training documents ({} tokens), {} held out, vocabulary {}, {} empty skipped; K={} α={} "
                 + "β={} {} sweeps (sync every {}) in {} blocks on {} partitions, kernel {}, seed {}",
                 training.numDocuments(), training.numTokens(), heldOut.numDocuments(), all.vocabularySize(),
                 input.emptyDocuments(), p.numTopics(), p.alpha(), p.beta(), config.sweeps(), config.syncInterval(),
-                config.blocks(), config.partitions(), config.kernel(), config.seed());
+                config.blocks(), config.partitionsIn(mode), config.kernel(), config.seed());
         LdaCheckpoint checkpoint = checkpointing.dir() == null ? null
                 : new LdaCheckpoint(checkpointing.dir(), sc.hadoopConfiguration());
-        LdaMode mode = resolveMode(training);
         if (mode == LdaMode.MODEL_PARALLEL && config.blocks() > training.vocabularySize()) { // it failed with a trace
             throw new InvalidInputException("--blocks " + config.blocks() + ": the model-parallel mode cuts the "
                     + "vocabulary into one word slice a block, and the training documents use "

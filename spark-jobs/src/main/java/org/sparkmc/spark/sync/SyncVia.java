@@ -3,6 +3,7 @@ package org.sparkmc.spark.sync;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.sparkmc.core.InvalidInputException;
+import org.sparkmc.spark.cli.Counted;
 
 /**
  * How an iterative job's synchronised steps run ({@code --sync-via}); either way gives the same numbers.
@@ -47,7 +48,8 @@ public enum SyncVia {
         boolean fits = RelayedStage.fits(sc, partitions);
         int most = RelayedStage.slotsAtMost(sc.getConf());
         String room = RelayedStage.dynamicAllocation(sc) ? "dynamic allocation is on"
-                : partitions + " partitions need " + partitions + " task slots and the executors have "
+                : Counted.of(partitions, "partition") + (partitions == 1 ? " needs " : " need ")
+                        + Counted.of(partitions, "task slot") + " and the executors have "
                         + RelayedStage.slots(sc) + (most < partitions ? ", " + most + " at most by the settings" : "");
         if (this == RELAY && !fits) {
             throw new InvalidInputException("--sync-via relay runs every partition's task at once, but " + room
