@@ -115,6 +115,9 @@ public final class BnCommand extends JobCommand {
         }
         BnMethod m = BnMethod.parse(method);
         warnOfOptionsTheMethodDoesNotUse(m);
+        if (out == null || out.isBlank()) {
+            warnOfNoEffect(List.of("--overwrite"), "without --out (nothing is written)");
+        }
         ExactMode exactMode = ExactMode.parse(exact);
         // Validate every count before reading anything, then the network, names and evidence before Spark starts.
         BayesNet net = NetworkReader.read(network, SparkSetup.hadoopConfiguration());
@@ -130,7 +133,7 @@ public final class BnCommand extends JobCommand {
         BnConfig config = new BnConfig(network, net, e, q, m, exactMode, samples, blockSize, chains, warmup, draws,
                 roundSize, seed, partitions, maxRhat, minEss);
         ExactAnswer exactAnswer = ExactAnswer.of(config);
-        List<GibbsRound> gibbsStart = m == BnMethod.GIBBS ? GibbsJob.initialStates(config) : List.of();
+        List<GibbsRound> gibbsStart = m == BnMethod.GIBBS ? gibbsStart(config, exactAnswer) : List.of();
 
         try (AtomicOutput output = out == null || out.isBlank() ? null : AtomicOutput.open(out, overwrite,
                 SparkSetup.hadoopConfiguration(), runPaths().input("--network", network))) {
@@ -146,6 +149,21 @@ public final class BnCommand extends JobCommand {
             print(spec.commandLine().getOut(), config, result, output);
             return m == BnMethod.GIBBS && !result.converged() && requireConvergence ? ExitCode.NOT_CONVERGED
                     : ExitCode.OK;
+        }
+    }
+
+    /** The Gibbs chains' starts; evidence too rare for them is named with its exact probability when known. */
+    private static List<GibbsRound> gibbsStart(BnConfig config, ExactAnswer exact) {
+        try {
+            return GibbsJob.initialStates(config);
+        } catch (InvalidInputException e) {
+            if (exact == null || !(exact.evidenceProbability() > 0)) {
+                throw e;
+            }
+            throw new InvalidInputException(String.format(Locale.ROOT, "no state consistent with the evidence %s was "
+                    + "found to start the Gibbs chains from (likelihood-weighting draws): its exact probability is "
+                    + "%.3g, too rare for that start; --method exact gives its answer, and --method lw with enough "
+                    + "--samples an estimate", config.evidenceText(), exact.evidenceProbability()), e);
         }
     }
 

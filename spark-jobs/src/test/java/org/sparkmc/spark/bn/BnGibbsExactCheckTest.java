@@ -63,6 +63,15 @@ class BnGibbsExactCheckTest extends SparkTestBase {
             probability ( B | A ) { (T) 0.9, 0.1; (F) 0.2, 0.8; }
             """;
 
+    /** C copies A, and A = T has probability 10^-6: a likelihood-weighting start almost never finds C = T. */
+    private static final String RARE = """
+            network rare { }
+            variable A { type discrete [ 2 ] { T, F }; }
+            variable C { type discrete [ 2 ] { T, F }; }
+            probability ( A ) { table 0.000001, 0.999999; }
+            probability ( C | A ) { (T) 1, 0; (F) 0, 1; }
+            """;
+
     @TempDir
     Path tmp;
 
@@ -153,6 +162,29 @@ class BnGibbsExactCheckTest extends SparkTestBase {
         JsonNode t = BnRuns.states(summary, "A").get(0);
         assertEquals(t.get("exact").asDouble(), t.get("probability").asDouble(),
                 BnJob.FAR_FROM_EXACT * t.get("se").asDouble(), t.toString());
+    }
+
+    /**
+     * Evidence of probability 10^-6 that the chains' start cannot find: it said "probability zero or extremely rare"
+     * though the exact answer, computed already, knew P(e). Exit 2 now names P(e) and what to use instead.
+     */
+    @Test
+    void evidenceTooRareForTheStartIsNamedWithItsExactProbability() throws Exception {
+        BadInputTest.Result r = BadInputTest.runCapturingOut("bn", "--network", bif("rare", RARE).toString(),
+                "--evidence", "C=T", "--query", "A", "--method", "gibbs");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("no state consistent with the evidence C=T was found to start the Gibbs chains "
+                + "from (likelihood-weighting draws): its exact probability is 1.00e-06, too rare for that start; "
+                + "--method exact gives its answer"), r.err());
+    }
+
+    /** bn writes nothing without --out, so --overwrite there has no effect; it was taken without a word. */
+    @Test
+    void overwriteWithoutOutIsWarnedOf() throws Exception {
+        Path net = bif("two", TWO);
+        List<String> warnings = LoggedLines.of(BnCommand.class, Level.WARN, () -> BadInputTest.runCapturingOut("bn",
+                "--network", net.toString(), "--query", "A", "--method", "exact", "--overwrite"));
+        assertEquals(List.of("--overwrite has no effect without --out (nothing is written)"), warnings);
     }
 
     private static JsonNode summary(Path out) throws Exception {
