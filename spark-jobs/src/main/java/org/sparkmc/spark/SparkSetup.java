@@ -98,6 +98,30 @@ public final class SparkSetup {
         }
     }
 
+    /**
+     * Refuses, before Spark starts, work whose data cannot fit in local mode's one JVM, which holds the executors:
+     * {@code leastBytes} is a lower bound of what the run holds at once. It ran out of memory (exit 52) instead.
+     * Nothing is checked for a cluster master, whose executors' memory this JVM does not know.
+     *
+     * @param masterOverride --master, or null for spark-submit's (local[*] without one)
+     * @param what           the work, leading the message ("--particles 2000000000: the particles' states")
+     */
+    public static void refuseWorkBeyondTheLocalHeap(String masterOverride, long leastBytes, String what) {
+        SparkConf conf = new SparkConf();
+        if (masterOverride != null && !masterOverride.isBlank()) {
+            conf.setMaster(masterOverride);
+        }
+        String master = withDefaults(conf, "sparkmc").get("spark.master");
+        long heap = Runtime.getRuntime().maxMemory();
+        if (master.startsWith("local") && !master.startsWith("local-cluster") && leastBytes > heap) {
+            throw new InvalidInputException(String.format(java.util.Locale.ROOT, "%s take at least %.1f GiB, and "
+                    + "local mode holds them in this JVM, whose heap is at most %.1f GiB: raise -Xmx in "
+                    + "SPARKMC_JAVA_OPTS, ask for less, or run on a cluster", what, leastBytes / GIB, heap / GIB));
+        }
+    }
+
+    private static final double GIB = 1024.0 * 1024 * 1024;
+
     /** What to give instead of a master Spark cannot use. */
     private static final String MASTERS = "give local[*], local[N] with N ≥ 1, spark://HOST:PORT, yarn or k8s://URL";
 

@@ -103,6 +103,11 @@ public final class PlantedCorpus {
     private final int[] wordOfRank;
     /** b: the background over word ids. */
     private final double[] background;
+    /**
+     * Bytes a model holds per vocabulary word, at the least: the rank permutation, the background distribution, the
+     * word's place among its topic's own words and ψ there, and the scratch (4 + 8 + 4 + 8 + 4), alias tables aside.
+     */
+    public static final int LEAST_BYTES_PER_WORD = 28;
     /** Each topic's own words (ids) and ψ_k over them. */
     private final int[][] ownWords;
     private final double[][] ownPsi;

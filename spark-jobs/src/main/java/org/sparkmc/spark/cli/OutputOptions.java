@@ -31,6 +31,11 @@ public final class OutputOptions {
         return SparkSetup.session(appName, master);
     }
 
+    /** {@link SparkSetup#refuseWorkBeyondTheLocalHeap} on this job's master. */
+    public void refuseWorkBeyondTheLocalHeap(long leastBytes, String what) {
+        SparkSetup.refuseWorkBeyondTheLocalHeap(master, leastBytes, what);
+    }
+
     /**
      * The staged output directory, opened before Spark starts so a refusal is quick: refused when it exists without
      * --overwrite, or when it may not be replaced or overlaps the run's other paths ({@link AtomicOutput#open}).

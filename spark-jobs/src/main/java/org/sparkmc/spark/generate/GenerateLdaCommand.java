@@ -96,6 +96,9 @@ public final class GenerateLdaCommand extends JobCommand {
         Require.atLeast(topWords, 1, "--top-words");
         CorpusPreset base = CorpusPreset.named(preset);
         PlantedCorpus.Settings settings = settings(base);
+        outputOptions.refuseWorkBeyondTheLocalHeap((long) settings.vocabularySize()
+                * PlantedCorpus.LEAST_BYTES_PER_WORD, "--vocabulary " + settings.vocabularySize() + ": the planted "
+                + "model's tables over the vocabulary");
         long start = System.nanoTime();
         try (AtomicOutput output = outputOptions.open(runPaths())) {
             SparkSession spark = outputOptions.session("sparkmc generate-lda");

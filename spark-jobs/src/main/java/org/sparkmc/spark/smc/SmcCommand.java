@@ -166,6 +166,9 @@ public final class SmcCommand extends JobCommand {
         Require.inRange(essThreshold, 0, 1, "--ess-threshold");
         SmcOptions options = new SmcOptions(named("--resampling", () -> ResamplingScheme.parse(resampling)),
                 essThreshold, blockSize, missingPolicy);
+        // each particle's state and log weight, at the least
+        outputOptions.refuseWorkBeyondTheLocalHeap((long) particles * (smcModel.stateDimension() + 1) * Double.BYTES,
+                "--particles " + particles + ": the particles' states and weights");
         SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,
                 lineageEvery, lineageDir, syncVia.value());
         SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpoint.dir(),

@@ -163,7 +163,11 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of(new String[] {"generate-glm", "--coefficients", "1,2f"}, "'2f' is not a decimal number"),
                 Arguments.of(new String[] {"generate-glm", "--partitions", "-1"},
                         "--partitions must be ≥ 0 (0: Spark's default parallelism), is -1"),
-                Arguments.of(new String[] {"generate-lda", "--top-words", "0"}, "--top-words must be ≥ 1, is 0"));
+                Arguments.of(new String[] {"generate-lda", "--top-words", "0"}, "--top-words must be ≥ 1, is 0"),
+                // it ran out of memory (exit 52) building the vocabulary's tables
+                Arguments.of(new String[] {"generate-lda", "--vocabulary", "2000000000", "--master", "local[2]"},
+                        "--vocabulary 2000000000: the planted model's tables over the vocabulary take at least 52.2 "
+                        + "GiB, and local mode holds them in this JVM, whose heap is at most "));
     }
 
     @ParameterizedTest

@@ -39,6 +39,10 @@ class SmcBadInputTest extends SparkTestBase {
                         "--columns names 'flow' twice; name each observation column once"),
                 Arguments.of("unknown sync-via", List.of("--data", nile, "--sync-via", "barrier"),
                         "--sync-via must be auto, relay or jobs, is 'barrier'"),
+                // it ran out of memory (exit 52) after Spark started
+                Arguments.of("particles beyond the heap", List.of("--data", nile, "--particles", "2000000000",
+                        "--master", "local[2]"), "--particles 2000000000: the particles' states and weights take at "
+                        + "least 29.8 GiB, and local mode holds them in this JVM, whose heap is at most "),
                 Arguments.of("negative particles", List.of("--data", nile, "--particles", "-5"),
                         "--particles must be ≥ 1, is -5"),
                 Arguments.of("zero block size", List.of("--data", nile, "--block-size", "0"), "--block-size must be ≥ 1, is 0"),
