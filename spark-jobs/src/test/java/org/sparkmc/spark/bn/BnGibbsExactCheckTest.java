@@ -48,32 +48,23 @@ class BnGibbsExactCheckTest extends SparkTestBase {
             probability ( C | B ) { (T) 0, 1; (F) 1, 0; }
             """;
     /** B copies A: A never leaves its start (0.9 on T), a prior draw. */
-    private static final String STUCK = """
-            network det { }
-            variable A { type discrete [ 2 ] { T, F }; }
-            variable B { type discrete [ 2 ] { T, F }; }
-            probability ( A ) { table 0.9, 0.1; }
-            probability ( B | A ) { (T) 1.0, 0.0; (F) 0.0, 1.0; }
-            """;
-    private static final String TWO = """
-            network ab { }
-            variable A { type discrete [ 2 ] { T, F }; }
-            variable B { type discrete [ 2 ] { T, F }; }
-            probability ( A ) { table 0.3, 0.7; }
-            probability ( B | A ) { (T) 0.9, 0.1; (F) 0.2, 0.8; }
-            """;
+    private static final String STUCK = parentAndChild("det", "B", "0.9, 0.1", "(T) 1.0, 0.0; (F) 0.0, 1.0;");
+    private static final String TWO = parentAndChild("ab", "B", "0.3, 0.7", "(T) 0.9, 0.1; (F) 0.2, 0.8;");
 
     /** C copies A, and A = T has probability 10^-6: a likelihood-weighting start almost never finds C = T. */
-    private static final String RARE = """
-            network rare { }
-            variable A { type discrete [ 2 ] { T, F }; }
-            variable C { type discrete [ 2 ] { T, F }; }
-            probability ( A ) { table 0.000001, 0.999999; }
-            probability ( C | A ) { (T) 1, 0; (F) 0, 1; }
-            """;
+    private static final String RARE = parentAndChild("rare", "C", "0.000001, 0.999999", "(T) 1, 0; (F) 0, 1;");
 
     @TempDir
     Path tmp;
+
+    /** A network of A → child, both of states T and F, with A's table and the child's rows. */
+    private static String parentAndChild(String network, String child, String tableA, String rows) {
+        return "network " + network + " { }\n"
+                + "variable A { type discrete [ 2 ] { T, F }; }\n"
+                + "variable " + child + " { type discrete [ 2 ] { T, F }; }\n"
+                + "probability ( A ) { table " + tableA + "; }\n"
+                + "probability ( " + child + " | A ) { " + rows + " }\n";
+    }
 
     private Path bif(String name, String text) throws Exception {
         return Files.writeString(tmp.resolve(name + ".bif"), text);
