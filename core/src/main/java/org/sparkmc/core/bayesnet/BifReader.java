@@ -2,6 +2,8 @@ package org.sparkmc.core.bayesnet;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -334,20 +336,25 @@ public final class BifReader {
     private double[] numbers(String variable, int k, String what) throws IOException {
         double[] values = new double[k];
         for (int s = 0; s < k; s++) {
+            String where = "variable " + variable + ", " + what + ": ";
             Token t = in.word("a probability");
             try {
                 values[s] = DecimalNumbers.parse(t.text);
             } catch (NumberFormatException ex) {
-                throw in.error(t, "variable " + variable + ", " + what + ": expected a probability, found '" + t.text + "'");
+                throw in.error(t, where + "expected a probability, found '" + t.text + "'");
             }
             if (!(values[s] >= 0 && values[s] <= 1)) {
-                throw in.error(t, "variable " + variable + ", " + what + ": probability " + t.text + " is not in [0, 1]");
+                throw in.error(t, where + "probability " + t.text + " is not in [0, 1]");
             }
-            Token sep = in.require(s == k - 1 ? "';'" : "','");
-            if (!sep.text.equals(s == k - 1 ? ";" : ",")) {
-                String found = sep.text.equals(";") ? "only " + (s + 1) + " values" : "'" + sep.text + "'";
-                throw in.error(sep, "variable " + variable + ", " + what + ": expected " + k + " probabilities, found "
-                    + found);
+            boolean last = s == k - 1;
+            Token sep = in.require(last ? "';'" : "','");
+            if (sep.text.equals(last ? "," : ";")) { // one value too many, or too few
+                String found = last ? "more" : "only " + (s + 1) + (s == 0 ? " value" : " values");
+                throw in.error(sep, where + "expected " + k + " probabilities, found " + found);
+            }
+            if (!sep.text.equals(last ? ";" : ",")) {
+                throw in.error(sep, where + "expected " + (last ? "';'" : "','") + " after a probability, found '"
+                    + sep.text + "'");
             }
         }
         return values;
@@ -359,13 +366,19 @@ public final class BifReader {
             sum += v;
         }
         if (!(Math.abs(sum - 1) <= ROW_TOLERANCE)) {
-            throw in.error(at, "variable " + variable + ", " + what + ": probabilities sum to " + sum
+            throw in.error(at, "variable " + variable + ", " + what + ": probabilities sum to " + shortForm(sum)
                 + ", expected 1 within " + ROW_TOLERANCE);
         }
         for (int s = 0; s < row.length; s++) {
             row[s] /= sum;
         }
         return row;
+    }
+
+    /** A sum as people write it: rounded to 12 significant digits, so 0.8999999999999999 prints as 0.9. */
+    private static String shortForm(double x) {
+        return Double.isFinite(x) ? new BigDecimal(x).round(new MathContext(12)).stripTrailingZeros().toPlainString()
+            : String.valueOf(x);
     }
 
     private record Token(String text, int line) {

@@ -109,6 +109,18 @@ class BifReaderTest {
     }
 
     @Test
+    void aRowOfTheWrongLengthOrSumSaysSoPlainly() {
+        assertEquals("test.bif:10: variable B, row (no): expected 3 probabilities, found more",
+            error(SMALL.replace("0.6, 0.3, 0.1;", "0.6, 0.3, 0.1, 0.2;")));
+        assertEquals("test.bif:7: variable A, table: expected 2 probabilities, found only 1 value",
+            error(SMALL.replace("table 0.3, 0.7;", "table 1.0;")));
+        assertEquals("test.bif:10: variable B, row (no): expected ',' after a probability, found '0.3'",
+            error(SMALL.replace("(no) 0.6, 0.3, 0.1;", "(no) 0.6 0.3, 0.1;")));
+        String m = error(SMALL.replace("0.6, 0.3, 0.1", "0.6, 0.2, 0.1"));
+        assertTrue(m.startsWith("test.bif:10: variable B, row (no): probabilities sum to 0.9, expected 1"), m);
+    }
+
+    @Test
     void inconsistentContentIsRefusedWithAClearMessage() {
         assertTrue(error(SMALL.replace("(no) 0.6, 0.3, 0.1;", "")).contains(
             "variable B: the probability block has no row for parent configuration (no)"));
