@@ -24,7 +24,8 @@ import org.sparkmc.core.InvalidInputException;
  * variable with parents is refused (its entry order differs between tools).
  *
  * <p>Rows that sum to 1 within 1e-6 are normalised; worse rows are refused, naming the variable and the row.
- * Every error is an {@link InvalidInputException} whose message starts with "source:line:".
+ * Every error is an {@link InvalidInputException} whose message starts with "source:line:", or
+ * "source:line:column:" for a syntax error (the column of the token that is wrong, counting from 1).
  */
 public final class BifReader {
     /** How far a table row's sum may be from 1 before it is refused rather than normalised. */
@@ -67,7 +68,8 @@ public final class BifReader {
                 case "network" -> network();
                 case "variable" -> variable(t);
                 case "probability" -> probability(t);
-                default -> throw in.error(t, "expected 'network', 'variable' or 'probability', found '" + t.text + "'");
+                default -> throw in.syntax(t, "expected 'network', 'variable' or 'probability', found '" + t.text
+                    + "'");
             }
         }
         int n = index.size();
@@ -106,7 +108,7 @@ public final class BifReader {
                 return;
             }
             if (!t.text.equals("property")) {
-                throw in.error(t, "expected 'property' or '}', found '" + t.text + "'");
+                throw in.syntax(t, "expected 'property' or '}', found '" + t.text + "'");
             }
             skipToSemicolon();
         }
@@ -139,7 +141,7 @@ public final class BifReader {
                 }
                 Token kind = in.word("'discrete'");
                 if (!kind.text.equals("discrete")) {
-                    throw in.error(kind, "variable " + name + ": only discrete variables are supported, found '"
+                    throw in.syntax(kind, "variable " + name + ": only discrete variables are supported, found '"
                         + kind.text + "'");
                 }
                 in.expect("[");
@@ -156,7 +158,8 @@ public final class BifReader {
                         break;
                     }
                     if (!sep.text.equals(",")) {
-                        throw in.error(sep, "expected ',' or '}' in the states of " + name + ", found '" + sep.text + "'");
+                        throw in.syntax(sep, "expected ',' or '}' in the states of " + name + ", found '" + sep.text
+                            + "'");
                     }
                     list.add(in.word("a state name").text);
                 }
@@ -170,7 +173,8 @@ public final class BifReader {
                 }
                 values = list.toArray(new String[0]);
             } else {
-                throw in.error(t, "expected 'type', 'property' or '}' in variable " + name + ", found '" + t.text + "'");
+                throw in.syntax(t, "expected 'type', 'property' or '}' in variable " + name + ", found '" + t.text
+                    + "'");
             }
         }
         if (values == null) {
@@ -191,13 +195,13 @@ public final class BifReader {
         } catch (NumberFormatException e) {
             // fall through
         }
-        throw in.error(t, "variable " + variable + ": expected a positive number of states, found '" + t.text + "'");
+        throw in.syntax(t, "variable " + variable + ": expected a positive number of states, found '" + t.text + "'");
     }
 
     private int known(Token t) {
         Integer i = index.get(t.text);
         if (i == null) {
-            throw in.error(t, "variable " + t.text + " is not declared (probability blocks must follow the variable"
+            throw in.syntax(t, "variable " + t.text + " is not declared (probability blocks must follow the variable"
                 + " declarations)");
         }
         return i;
@@ -217,7 +221,8 @@ public final class BifReader {
                 Token p = in.word("a parent name");
                 int pi = known(p);
                 if (pi == child || ps.contains(pi)) {
-                    throw in.error(p, "variable " + childToken.text + " lists " + p.text + " as a parent twice or of itself");
+                    throw in.error(p, "variable " + childToken.text + " lists " + p.text
+                        + " as a parent twice or of itself");
                 }
                 ps.add(pi);
                 t = in.require("',' or ')'");
@@ -225,11 +230,12 @@ public final class BifReader {
                     break;
                 }
                 if (!t.text.equals(",")) {
-                    throw in.error(t, "expected ',' or ')' in the parents of " + childToken.text + ", found '" + t.text + "'");
+                    throw in.syntax(t, "expected ',' or ')' in the parents of " + childToken.text + ", found '"
+                        + t.text + "'");
                 }
             }
         } else if (!t.text.equals(")")) {
-            throw in.error(t, "expected '|' or ')' after " + childToken.text + ", found '" + t.text + "'");
+            throw in.syntax(t, "expected '|' or ')' after " + childToken.text + ", found '" + t.text + "'");
         }
         in.expect("{");
         String name = childToken.text;
@@ -284,8 +290,9 @@ public final class BifReader {
                         labels.add(s.text);
                         int si = Arrays.asList(states.get(parentIndex[j])).indexOf(s.text);
                         if (si < 0) {
-                            throw in.error(s, "variable " + name + ": parent " + nameOf(parentIndex[j]) + " has no state '"
-                                + s.text + "' (its states: " + String.join(", ", states.get(parentIndex[j])) + ")");
+                            throw in.syntax(s, "variable " + name + ": parent " + nameOf(parentIndex[j])
+                                + " has no state '" + s.text + "' (its states: "
+                                + String.join(", ", states.get(parentIndex[j])) + ")");
                         }
                         config = config * states.get(parentIndex[j]).length + si;
                         in.expect(j == parentIndex.length - 1 ? ")" : ",");
@@ -301,7 +308,7 @@ public final class BifReader {
                     double[] values = normalise(numbers(name, k, "row " + row), e, name, "row " + row);
                     System.arraycopy(values, 0, table, config * k, k);
                 }
-                default -> throw in.error(e, "expected '(', 'table', 'default', 'property' or '}' in the probability"
+                default -> throw in.syntax(e, "expected '(', 'table', 'default', 'property' or '}' in the probability"
                     + " block of " + name + ", found '" + e.text + "'");
             }
         }
@@ -341,19 +348,19 @@ public final class BifReader {
             try {
                 values[s] = DecimalNumbers.parse(t.text);
             } catch (NumberFormatException ex) {
-                throw in.error(t, where + "expected a probability, found '" + t.text + "'");
+                throw in.syntax(t, where + "expected a probability, found '" + t.text + "'");
             }
             if (!(values[s] >= 0 && values[s] <= 1)) {
-                throw in.error(t, where + "probability " + t.text + " is not in [0, 1]");
+                throw in.syntax(t, where + "probability " + t.text + " is not in [0, 1]");
             }
             boolean last = s == k - 1;
             Token sep = in.require(last ? "';'" : "','");
             if (sep.text.equals(last ? "," : ";")) { // one value too many, or too few
                 String found = last ? "more" : "only " + (s + 1) + (s == 0 ? " value" : " values");
-                throw in.error(sep, where + "expected " + k + " probabilities, found " + found);
+                throw in.syntax(sep, where + "expected " + k + " probabilities, found " + found);
             }
             if (!sep.text.equals(last ? ";" : ",")) {
-                throw in.error(sep, where + "expected " + (last ? "';'" : "','") + " after a probability, found '"
+                throw in.syntax(sep, where + "expected " + (last ? "';'" : "','") + " after a probability, found '"
                     + sep.text + "'");
             }
         }
@@ -381,15 +388,18 @@ public final class BifReader {
             : String.valueOf(x);
     }
 
-    private record Token(String text, int line) {
+    private record Token(String text, int line, int column) {
     }
 
-    /** Splits BIF text into words and punctuation, skipping comments, tracking line numbers. */
+    /** Splits BIF text into words and punctuation, skipping comments, tracking line and column numbers. */
     private static final class Tokenizer {
+        private static final String PUNCTUATION = "{}()[];,|";
         private final Reader reader;
         private final String source;
+        private final int[] ahead = new int[2];
+        private int buffered;
         private int line = 1;
-        private int peeked = -2;
+        private int column;
 
         Tokenizer(Reader reader, String source) {
             this.reader = reader;
@@ -402,33 +412,53 @@ public final class BifReader {
 
         private int read() throws IOException {
             int c;
-            if (peeked != -2) {
-                c = peeked;
-                peeked = -2;
+            if (buffered > 0) {
+                c = ahead[0];
+                ahead[0] = ahead[1];
+                buffered--;
             } else {
                 c = reader.read();
             }
             if (c == '\n') {
                 line++;
+                column = 0;
+            } else if (c != -1) {
+                column++;
             }
             return c;
         }
 
-        private int peek() throws IOException {
-            if (peeked == -2) {
-                peeked = reader.read();
+        /** The character {@code k} (0 or 1) places after the last one read, not consuming it. */
+        private int peek(int k) throws IOException {
+            while (buffered <= k) {
+                ahead[buffered++] = reader.read();
             }
-            return peeked;
+            return ahead[k];
         }
 
+        /** Whether the next two characters open a comment. */
+        private boolean commentAhead() throws IOException {
+            return peek(0) == '/' && (peek(1) == '/' || peek(1) == '*');
+        }
+
+        /** An error at a token's line (content errors: a declaration as a whole is wrong). */
         InvalidInputException error(Token t, String message) {
-            return new InvalidInputException(source + ":" + (t == null ? line : t.line) + ": " + message);
+            return new InvalidInputException(source + ":" + t.line + ": " + message);
+        }
+
+        /** A syntax error at a token's line and column. */
+        InvalidInputException syntax(Token t, String message) {
+            return at(t.line, t.column, message);
+        }
+
+        private InvalidInputException at(int atLine, int atColumn, String message) {
+            return new InvalidInputException(source + ":" + atLine + ":" + atColumn + ": " + message);
         }
 
         Token require(String expected) throws IOException {
             Token t = next();
             if (t == null) {
-                throw new InvalidInputException(source + ":" + line + ": unexpected end of input, expected " + expected);
+                throw at(line, column + 1, "unexpected end of input, expected " + expected);
             }
             return t;
         }
@@ -436,20 +466,28 @@ public final class BifReader {
         void expect(String text) throws IOException {
             Token t = require("'" + text + "'");
             if (!t.text.equals(text)) {
-                throw error(t, "expected '" + text + "', found '" + t.text + "'");
+                throw syntax(t, "expected '" + text + "', found '" + t.text + "'");
             }
         }
 
+        /** A name or number: not punctuation, and not empty (a quoted {@code ""}). */
         Token word(String expected) throws IOException {
             Token t = require(expected);
-            if (t.text.length() == 1 && "{}()[];,|".contains(t.text)) {
-                throw error(t, "expected " + expected + ", found '" + t.text + "'");
+            if (t.text.isEmpty()) {
+                throw syntax(t, "expected " + expected + ", found an empty name \"\"");
+            }
+            if (t.text.length() == 1 && PUNCTUATION.contains(t.text)) {
+                throw syntax(t, "expected " + expected + ", found '" + t.text + "'");
             }
             return t;
         }
 
         Token next() throws IOException {
             while (true) {
+                if (commentAhead()) {
+                    skipComment();
+                    continue;
+                }
                 int c = read();
                 if (c == -1) {
                     return null;
@@ -457,55 +495,59 @@ public final class BifReader {
                 if (Character.isWhitespace(c)) {
                     continue;
                 }
-                if (c == '/' && peek() == '/') {
-                    while (c != '\n' && c != -1) {
-                        c = read();
-                    }
-                    continue;
-                }
-                if (c == '/' && peek() == '*') {
-                    int start = line;
-                    read();
-                    int prev = 0;
-                    while (true) {
-                        c = read();
-                        if (c == -1) {
-                            throw new InvalidInputException(source + ":" + start + ": unterminated comment");
-                        }
-                        if (prev == '*' && c == '/') {
-                            break;
-                        }
-                        prev = c;
-                    }
-                    continue;
-                }
-                int at = line;
-                if ("{}()[];,|".indexOf(c) >= 0) {
-                    return new Token(String.valueOf((char) c), at);
+                int atLine = line;
+                int atColumn = column;
+                if (PUNCTUATION.indexOf(c) >= 0) {
+                    return new Token(String.valueOf((char) c), atLine, atColumn);
                 }
                 StringBuilder sb = new StringBuilder();
-                if (c == '"') {
+                if (c == '"') { // a quoted name keeps its content, comment markers included
                     while (true) {
                         c = read();
                         if (c == -1) {
-                            throw new InvalidInputException(source + ":" + at + ": unterminated string");
+                            throw at(atLine, atColumn, "unterminated string");
                         }
                         if (c == '"') {
                             break;
                         }
                         sb.append((char) c);
                     }
-                    return new Token(sb.toString(), at);
+                    return new Token(sb.toString(), atLine, atColumn);
                 }
                 sb.append((char) c);
-                while (true) {
-                    int d = peek();
-                    if (d == -1 || Character.isWhitespace(d) || "{}()[];,|\"".indexOf(d) >= 0) {
+                while (true) { // a word ends at whitespace, punctuation, a quote or a comment
+                    int d = peek(0);
+                    if (d == -1 || Character.isWhitespace(d) || (PUNCTUATION + "\"").indexOf(d) >= 0
+                        || commentAhead()) {
                         break;
                     }
                     sb.append((char) read());
                 }
-                return new Token(sb.toString(), at);
+                return new Token(sb.toString(), atLine, atColumn);
+            }
+        }
+
+        /** Skips a comment that {@link #commentAhead()} found. */
+        private void skipComment() throws IOException {
+            int startLine = line;
+            int startColumn = column + 1;
+            read();
+            if (read() == '/') {
+                while (peek(0) != '\n' && peek(0) != -1) {
+                    read();
+                }
+                return;
+            }
+            int prev = 0;
+            while (true) {
+                int c = read();
+                if (c == -1) {
+                    throw at(startLine, startColumn, "unterminated comment");
+                }
+                if (prev == '*' && c == '/') {
+                    return;
+                }
+                prev = c;
             }
         }
     }

@@ -95,27 +95,44 @@ class BifReaderTest {
     }
 
     @Test
-    void syntaxErrorsCarryTheLineNumber() {
-        String m = error(SMALL.replace("(no) 0.6, 0.3, 0.1;", "(no) 0.6 0.3, 0.1;"));
-        assertTrue(m.startsWith("test.bif:10: "), m);
-        m = error(SMALL.replace("variable B {", "variable B"));
-        assertTrue(m.startsWith("test.bif:4: expected '{', found 'type'"), m);
-        m = error(SMALL.replace("probability ( A )", "probabilty ( A )"));
-        assertTrue(m.startsWith("test.bif:7: expected 'network', 'variable' or 'probability', found 'probabilty'"), m);
-        m = error(SMALL + "/* never closed");
-        assertTrue(m.contains("unterminated comment"), m);
-        m = error(SMALL.substring(0, SMALL.length() - 3));
-        assertTrue(m.contains("unexpected end of input"), m);
+    void syntaxErrorsCarryTheLineAndColumn() {
+        assertEquals("test.bif:10:12: variable B, row (no): expected ',' after a probability, found '0.3'",
+            error(SMALL.replace("(no) 0.6, 0.3, 0.1;", "(no) 0.6 0.3, 0.1;")));
+        assertEquals("test.bif:4:12: expected '{', found 'type'", error(SMALL.replace("variable B {", "variable B")));
+        assertEquals("test.bif:7:1: expected 'network', 'variable' or 'probability', found 'probabilty'",
+            error(SMALL.replace("probability ( A )", "probabilty ( A )")));
+        assertEquals("test.bif:12:1: unterminated comment", error(SMALL + "/* never closed"));
+        assertEquals("test.bif:10:22: unexpected end of input, expected '}'",
+            error(SMALL.substring(0, SMALL.length() - 3)));
+    }
+
+    /** {@code F/**}{@code /} and {@code F//…} named the state {@code F/**}{@code /} or {@code F//…}. */
+    @Test
+    void aCommentRightAfterAWordEndsTheWord() throws IOException {
+        for (String list : new String[] {"{ yes, no/**/ }", "{ yes, no//no\n }", "{ yes/* x */, no// trailing\n }"}) {
+            assertArrayEquals(new String[] {"yes", "no"}, read(SMALL.replace("{ yes, no }", list)).states(0), list);
+        }
+        assertArrayEquals(new double[] {0.3, 0.7}, read(SMALL.replace("0.3, 0.7", "0.3/**/, 0.7//x\n")).table(0),
+            1e-15);
+        // A quoted name keeps what it holds.
+        assertArrayEquals(new String[] {"lo", "m//i/*d*/", "hi"},
+            read(SMALL.replace("mid", "\"m//i/*d*/\"")).states(1));
+    }
+
+    @Test
+    void emptyNamesAreRefusedAtTheirLineAndColumn() {
+        assertEquals("test.bif:4:40: expected a state name, found an empty name \"\"",
+            error(SMALL.replace("mid", "\"\"")));
+        assertEquals("test.bif:3:10: expected a variable name, found an empty name \"\"",
+            error(SMALL.replace("variable A", "variable \"\"")));
     }
 
     @Test
     void aRowOfTheWrongLengthOrSumSaysSoPlainly() {
-        assertEquals("test.bif:10: variable B, row (no): expected 3 probabilities, found more",
+        assertEquals("test.bif:10:21: variable B, row (no): expected 3 probabilities, found more",
             error(SMALL.replace("0.6, 0.3, 0.1;", "0.6, 0.3, 0.1, 0.2;")));
-        assertEquals("test.bif:7: variable A, table: expected 2 probabilities, found only 1 value",
+        assertEquals("test.bif:7:30: variable A, table: expected 2 probabilities, found only 1 value",
             error(SMALL.replace("table 0.3, 0.7;", "table 1.0;")));
-        assertEquals("test.bif:10: variable B, row (no): expected ',' after a probability, found '0.3'",
-            error(SMALL.replace("(no) 0.6, 0.3, 0.1;", "(no) 0.6 0.3, 0.1;")));
         String m = error(SMALL.replace("0.6, 0.3, 0.1", "0.6, 0.2, 0.1"));
         assertTrue(m.startsWith("test.bif:10: variable B, row (no): probabilities sum to 0.9, expected 1"), m);
     }
