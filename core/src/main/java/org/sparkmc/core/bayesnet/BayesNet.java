@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -180,15 +181,55 @@ public final class BayesNet implements Serializable {
             }
         }
         if (k < n) {
-            List<String> cyclic = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                if (indegree[i] > 0) {
-                    cyclic.add(variables[i]);
-                }
-            }
-            throw new InvalidInputException("the network has a directed cycle through " + cyclic);
+            throw new CycleException(cycle(indegree), variables);
         }
         return result;
+    }
+
+    /**
+     * One directed cycle among the variables a topological sort left (indegree above 0: each has a parent left),
+     * found by walking from the first such variable to a parent left until a variable repeats. The variables
+     * after a cycle, which the sort also leaves, are not in it.
+     *
+     * @return the cycle's variables, starting at its lowest index, each a parent of the next (and the last of the
+     *     first)
+     */
+    private int[] cycle(int[] indegree) {
+        int[] step = new int[indegree.length]; // 1 + the place in the walk, 0 if not on it
+        List<Integer> walk = new ArrayList<>();
+        int v = 0;
+        while (indegree[v] == 0) {
+            v++;
+        }
+        while (step[v] == 0) {
+            walk.add(v);
+            step[v] = walk.size();
+            v = Arrays.stream(parents[v]).filter(p -> indegree[p] > 0).findFirst().orElseThrow();
+        }
+        List<Integer> loop = new ArrayList<>(walk.subList(step[v] - 1, walk.size()));
+        Collections.reverse(loop); // the walk went from child to parent
+        Collections.rotate(loop, -loop.indexOf(Collections.min(loop)));
+        return loop.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The parents given to a network form a directed cycle; {@link #cycle()} names one. */
+    public static final class CycleException extends InvalidInputException {
+        private static final long serialVersionUID = 1L;
+        private final int[] cycle;
+
+        CycleException(int[] cycle, String[] variables) {
+            super("the network has a directed cycle through "
+                + Arrays.stream(cycle).mapToObj(i -> variables[i]).toList());
+            this.cycle = cycle;
+        }
+
+        /**
+         * The cycle's variables, starting at its lowest index (in a BIF file, the first declared), each a parent of
+         * the next and the last a parent of the first.
+         */
+        public int[] cycle() {
+            return cycle.clone();
+        }
     }
 
     public String name() {

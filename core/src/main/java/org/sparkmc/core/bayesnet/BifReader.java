@@ -39,6 +39,7 @@ public final class BifReader {
     private final List<Integer> declaredAt = new ArrayList<>();
     private final Map<Integer, int[]> parents = new HashMap<>();
     private final Map<Integer, double[]> tables = new HashMap<>();
+    private final Map<Integer, Integer> blockAt = new HashMap<>();
     private String networkName = "unknown";
     private long tableEntries;
 
@@ -89,6 +90,11 @@ public final class BifReader {
         }
         try {
             return new BayesNet(networkName, names, states.toArray(new String[0][]), ps, cpts);
+        } catch (BayesNet.CycleException e) { // named at the block of its first variable, which lists the last
+            int[] cycle = e.cycle();
+            throw new InvalidInputException(source + ":" + blockAt.get(cycle[0]) + ": " + e.getMessage()
+                + ": the probability block of " + names[cycle[0]] + " lists " + names[cycle[cycle.length - 1]]
+                + " as a parent", e);
         } catch (InvalidInputException e) {
             throw new InvalidInputException(source + ": " + e.getMessage(), e);
         }
@@ -323,6 +329,7 @@ public final class BifReader {
         }
         parents.put(child, parentIndex);
         tables.put(child, table);
+        blockAt.put(child, at.line);
     }
 
     private String nameOf(int i) {
