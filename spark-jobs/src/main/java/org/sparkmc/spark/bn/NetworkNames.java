@@ -47,10 +47,14 @@ final class NetworkNames {
     static int[] query(BayesNet net, List<String> names) {
         Set<String> seen = new LinkedHashSet<>();
         for (String item : names) {
-            for (String name : item.split(",")) {
+            if (item.isBlank()) { // no names: refused below if no other item gives one
+                continue;
+            }
+            for (String name : item.split(",", -1)) { // -1: a trailing comma leaves an empty entry too
                 String n = name.trim();
-                if (n.isEmpty()) {
-                    continue;
+                if (n.isEmpty()) { // as --evidence refuses one
+                    throw new InvalidInputException("--query '" + item + "' has an empty entry (a comma too many?); "
+                            + "expected variable names separated by commas");
                 }
                 if (!seen.add(n)) {
                     throw new InvalidInputException("--query names variable " + n + " twice");
