@@ -14,7 +14,7 @@ import org.sparkmc.spark.io.UserPaths;
 
 /**
  * Reads a Bayesian network in BIF through Hadoop's FileSystem on the driver, so the path may be local, hdfs:// or
- * s3a://. Syntax errors come back from {@link BifReader} as "path:line: what was expected".
+ * s3a://. Syntax errors come back from {@link BifReader} as "path:line:column: what was expected".
  */
 public final class NetworkReader {
     private NetworkReader() {
