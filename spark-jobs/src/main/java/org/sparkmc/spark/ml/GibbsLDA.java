@@ -34,8 +34,9 @@ import org.sparkmc.spark.sync.SyncVia;
  * <p>{@link #fit} reads the term-count vectors of {@code featuresCol} (as {@code CountVectorizer} makes them) on the
  * executors (empty rows skipped; documents in a canonical content-hash order, see {@link VectorCorpus}; the tokens
  * never pass through the driver), cuts them into {@code numBlocks} blocks cached there, and runs {@code maxIter}
- * sweeps, each followed by AD-LDA's merge of the count changes. The fitted topics depend only on the documents, the
- * params and the seed — not on the number of partitions, executors or cores, nor on the row order.
+ * sweeps, each followed by AD-LDA's merge of the count changes (maxIter = 0: the model of the random start). The
+ * fitted topics depend only on the documents, the params and the seed — not on the number of partitions,
+ * executors or cores, nor on the row order.
  *
  * <p>Differences from MLlib's LDA: one symmetric α (docConcentration: one value or k equal values; default 50/k,
  * MLlib's online default is 1/k and its EM default 50/k + 1) and β (topicConcentration, default 0.01; MLlib's
@@ -162,9 +163,11 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
             docs.release(); // the blocks are cached by now
         }
         try {
-            run.advance(sweeps, 1, step -> LOG.info("GibbsLDA {}: sweep {} of {}, log p(w,z) per token {}, {} tokens/s",
-                    uid, step.sweeps(), sweeps, String.format("%.4f", step.perToken()),
-                    String.format("%.0f", step.tokensPerSecond())));
+            if (sweeps > 0) { // maxIter = 0: the model of the random start, as AdLdaSpark.start drew it
+                run.advance(sweeps, 1, step -> LOG.info(
+                        "GibbsLDA {}: sweep {} of {}, log p(w,z) per token {}, {} tokens/s", uid, step.sweeps(),
+                        sweeps, String.format("%.4f", step.perToken()), String.format("%.0f", step.tokensPerSecond())));
+            }
             GibbsLDAModel model = new GibbsLDAModel(uid, run.counts(), priors, run.logLikelihood());
             return copyValues(model, ParamMap.empty()).setParent(this);
         } finally {

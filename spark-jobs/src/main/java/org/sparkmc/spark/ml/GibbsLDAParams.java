@@ -37,7 +37,10 @@ public interface GibbsLDAParams extends Params {
         return paramSet().k;
     }
 
-    /** Collapsed Gibbs sweeps over the corpus (default 20). MLlib: EM or online iterations. */
+    /**
+     * Collapsed Gibbs sweeps over the corpus (default 20; 0 gives the model of the random start). MLlib: EM or
+     * online iterations.
+     */
     default IntParam maxIter() {
         return paramSet().maxIter;
     }

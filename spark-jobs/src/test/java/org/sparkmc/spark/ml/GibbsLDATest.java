@@ -75,7 +75,7 @@ class GibbsLDATest extends SparkTestBase {
         return fitted().transform(docs()).drop("topicDistribution");
     }
 
-    private static GibbsLDAModel ldaStage(PipelineModel model) {
+    static GibbsLDAModel ldaStage(PipelineModel model) {
         Transformer[] stages = model.stages();
         return (GibbsLDAModel) stages[stages.length - 1];
     }
@@ -85,7 +85,7 @@ class GibbsLDATest extends SparkTestBase {
     }
 
     /** θ per document id. */
-    private static Map<Long, double[]> thetas(Dataset<Row> transformed, String column) {
+    static Map<Long, double[]> thetas(Dataset<Row> transformed, String column) {
         Map<Long, double[]> out = new TreeMap<>();
         for (Row r : transformed.select("id", column).collectAsList()) {
             out.put(r.getLong(0), ((Vector) r.get(1)).toArray());
@@ -293,7 +293,7 @@ class GibbsLDATest extends SparkTestBase {
         assertEquals("cycle_mh", reread.getKernel());
     }
 
-    private static void assertThetasEqual(Map<Long, double[]> expected, Map<Long, double[]> actual) {
+    static void assertThetasEqual(Map<Long, double[]> expected, Map<Long, double[]> actual) {
         assertEquals(expected.keySet(), actual.keySet());
         for (Long id : expected.keySet()) {
             assertArrayEquals(expected.get(id), actual.get(id), "document " + id);
@@ -330,6 +330,36 @@ class GibbsLDATest extends SparkTestBase {
         GibbsLDAModel otherSeed = gibbs().setMaxIter(8).setSeed(6).fit(features);
         assertNotEquals(one.topicWordCounts(), otherSeed.topicWordCounts());
         features.unpersist();
+    }
+
+    /**
+     * maxIter = 0 (allowed, as by MLlib's LDA) gives the model of the random start: no sweep, the counts and
+     * log p(w, z) of AdLdaSpark's initial state, and every attribute defined.
+     */
+    @Test
+    void noSweepsGiveTheModelOfTheRandomStart() {
+        Dataset<Row> features = features().select("features");
+        GibbsLDAModel start = gibbs().setMaxIter(0).setNumBlocks(2).fit(features);
+        long tokens = PlantedTopics.DOCUMENTS * (long) PlantedTopics.WORDS_PER_DOCUMENT;
+        assertEquals(tokens, start.topicWordCounts().totalTokens());
+        AdLdaSpark direct = AdLdaSpark.start(jsc(), VectorCorpus.read(features, "features").documents().collect(),
+                new AdLdaSpark.Options(new LdaPriors(3, 0.5, 0.01), 2, 2, 5, LdaKernel.SPARSE_GIBBS, 10,
+                        SyncVia.JOBS));
+        assertEquals(direct.counts(), start.topicWordCounts());
+        assertEquals(direct.logLikelihood(), start.trainingLogLikelihood());
+        direct.close();
+        assertTrue(start.trainingLogLikelihood() < 0, "log p(w, z) " + start.trainingLogLikelihood());
+        Matrix phi = start.topicsMatrix();
+        for (int k = 0; k < 3; k++) {
+            double sum = 0;
+            for (int w = 0; w < phi.numRows(); w++) {
+                sum += phi.apply(w, k);
+            }
+            assertEquals(1.0, sum, 1e-12, "topic " + k);
+        }
+        assertEquals(3, start.describeTopics(4).count());
+        assertTrue(Double.isFinite(start.logPerplexity(features)));
+        assertEquals(PlantedTopics.DOCUMENTS, start.transform(features).count());
     }
 
     @Test
@@ -462,7 +492,7 @@ class GibbsLDATest extends SparkTestBase {
         }
     }
 
-    private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable run) {
+    static void assertMessage(String expected, org.junit.jupiter.api.function.Executable run) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, run);
         assertTrue(e.getMessage().contains(expected), "message: " + e.getMessage());
     }
