@@ -51,7 +51,9 @@ import org.sparkmc.spark.lda.TopWords;
  * <p>{@link #transform} adds θ_d by fold-in: Gibbs sampling of the document's topics with φ fixed (core's
  * {@code TopicInference}; {@code foldInBurnIn} sweeps discarded, θ averaged over {@code foldInSamples}), on a random
  * stream keyed by the model's seed and the document's (term, count) pairs — so it is reproducible whatever the
- * partitioning, and two identical rows get identical θ. A row without a term gets zeros, as in MLlib.
+ * partitioning, and two identical rows get identical θ. A row without a term gets zeros, as in MLlib. Each call
+ * broadcasts the counts to the dataset's session, so a model keeps working after its session is stopped and
+ * another started.
  *
  * <p>Differences from MLlib: {@link #topicsMatrix} columns are normalised distributions φ_k (MLlib's online model
  * returns unnormalised variational λ); {@link #logLikelihood} and {@link #logPerplexity} are plug-in estimates from
@@ -66,7 +68,6 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
     private final TopicWordCounts counts;
     private final LdaPriors priors;
     private final double trainingLogLikelihood;
-    private transient Broadcast<TopicWordCounts> broadcast;
 
     GibbsLDAModel(String uid, TopicWordCounts counts, LdaPriors priors, double trainingLogLikelihood) {
         if (counts.numTopics() != priors.numTopics()) {
@@ -205,7 +206,7 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
     @Override
     public Dataset<Row> transform(Dataset<?> dataset) {
         transformSchema(dataset.schema(), true);
-        FoldIn foldIn = foldIn(dataset.sparkSession());
+        FoldIn foldIn = foldIn(broadcastCounts(dataset.sparkSession()));
         UserDefinedFunction theta = functions.udf(
                 (UDF1<Vector, Vector>) v -> v == null ? null : Vectors.dense(foldIn.theta(TermCounts.of(v, "a row"))),
                 SQLDataTypes.VectorType());
@@ -275,7 +276,8 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
 
     private double[] scores(Dataset<?> dataset, DocumentScore documentScore) {
         validateAndTransformSchema(dataset.schema());
-        FoldIn foldIn = foldIn(dataset.sparkSession());
+        Broadcast<TopicWordCounts> shipped = broadcastCounts(dataset.sparkSession());
+        FoldIn foldIn = foldIn(shipped);
         FlatMapFunction<java.util.Iterator<Row>, double[]> score = rows -> {
             double ll = 0;
             double n = 0;
@@ -289,8 +291,13 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
             }
             return List.of(new double[] {ll, n}).iterator();
         };
-        List<double[]> parts = VectorCorpus.unwrapped(
-                () -> dataset.select(featuresAsVectors(dataset)).javaRDD().mapPartitions(score).collect());
+        List<double[]> parts;
+        try {
+            parts = VectorCorpus.unwrapped(
+                    () -> dataset.select(featuresAsVectors(dataset)).javaRDD().mapPartitions(score).collect());
+        } finally {
+            shipped.destroy();
+        }
         double[] total = new double[2];
         for (double[] part : parts) {
             total[0] += part[0];
@@ -299,11 +306,16 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
         return total;
     }
 
-    private FoldIn foldIn(SparkSession spark) {
-        if (broadcast == null) {
-            broadcast = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(counts);
-        }
-        return new FoldIn(broadcast, priors, getSeed(), getFoldInBurnIn(), getFoldInSamples());
+    /**
+     * The counts broadcast to {@code spark}'s context, anew for every call (as MLlib's models broadcast theirs): a
+     * broadcast belongs to one SparkContext, and the model may outlive it and be used in the next.
+     */
+    private Broadcast<TopicWordCounts> broadcastCounts(SparkSession spark) {
+        return JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(counts);
+    }
+
+    private FoldIn foldIn(Broadcast<TopicWordCounts> shipped) {
+        return new FoldIn(shipped, priors, getSeed(), getFoldInBurnIn(), getFoldInSamples());
     }
 
     @Override

@@ -16,7 +16,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sparkmc.spark.SparkmcKryoRegistrator;
+import org.sparkmc.spark.LocalSessions;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
 import scala.Tuple2;
@@ -147,18 +147,6 @@ class LdaDeterminismTest {
 
     /** {@code body} on a fresh local session, stopped afterwards. */
     static <T> T withSession(String master, Function<SparkSession, T> body) {
-        SparkSession spark = SparkSession.builder().master(master).appName("lda-determinism")
-                .config("spark.ui.enabled", "false")
-                .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
-                .config("spark.kryo.registrationRequired", "true")
-                .config("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName())
-                .getOrCreate();
-        try {
-            return body.apply(spark);
-        } finally {
-            spark.stop();
-            SparkSession.clearActiveSession();
-            SparkSession.clearDefaultSession();
-        }
+        return LocalSessions.with(master, "lda-determinism", body);
     }
 }
