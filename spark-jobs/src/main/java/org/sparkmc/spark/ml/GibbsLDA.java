@@ -72,15 +72,15 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
         return p;
     }
 
-    // Setters, as MLlib's LDA has them.
+    // Setters, as MLlib's LDA has them; the params' validators check the values (GibbsLDAParamSet).
 
     public GibbsLDA setK(int value) {
-        set(p.k, GibbsLDAParamSet.checkK(value));
+        set(p.k, value);
         return this;
     }
 
     public GibbsLDA setMaxIter(int value) {
-        set(p.maxIter, GibbsLDAParamSet.checkMaxIter(value));
+        set(p.maxIter, value);
         return this;
     }
 
@@ -91,22 +91,22 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
 
     /** α as an array: one value or k equal values (an asymmetric prior is refused). */
     public GibbsLDA setDocConcentration(double[] value) {
-        set(p.docConcentration, GibbsLDAParamSet.checkDocConcentration(value));
+        set(p.docConcentration, value == null ? null : value.clone());
         return this;
     }
 
     public GibbsLDA setTopicConcentration(double value) {
-        set(p.topicConcentration, GibbsLDAParamSet.checkTopicConcentration(value));
+        set(p.topicConcentration, value);
         return this;
     }
 
     public GibbsLDA setFeaturesCol(String value) {
-        set(p.featuresCol, GibbsLDAParamSet.checkColumn("featuresCol", value));
+        set(p.featuresCol, value);
         return this;
     }
 
     public GibbsLDA setTopicDistributionCol(String value) {
-        set(p.topicDistributionCol, GibbsLDAParamSet.checkColumn("topicDistributionCol", value));
+        set(p.topicDistributionCol, value);
         return this;
     }
 
@@ -116,28 +116,31 @@ public class GibbsLDA extends Estimator<GibbsLDAModel> implements GibbsLDAParams
     }
 
     public GibbsLDA setCheckpointInterval(int value) {
-        set(p.checkpointInterval, GibbsLDAParamSet.checkCheckpointInterval(value));
+        set(p.checkpointInterval, value);
         return this;
     }
 
     public GibbsLDA setNumBlocks(int value) {
-        set(p.numBlocks, GibbsLDAParamSet.checkNumBlocks(value));
+        set(p.numBlocks, value);
         return this;
     }
 
-    /** {@code sparse_gibbs} (exact SparseLDA buckets) or {@code cycle_mh} (LightLDA-style MH, for large k). */
+    /**
+     * {@code sparse_gibbs} (exact SparseLDA buckets) or {@code cycle_mh} (LightLDA-style MH, for large k), in any
+     * case (as MLlib's {@code optimizer}); {@link #getKernel} reads it in lower case.
+     */
     public GibbsLDA setKernel(String value) {
-        set(p.kernel, GibbsLDAParamSet.checkKernel(value));
+        set(p.kernel, value);
         return this;
     }
 
     public GibbsLDA setFoldInBurnIn(int value) {
-        set(p.foldInBurnIn, GibbsLDAParamSet.checkFoldIn("foldInBurnIn", value, 0));
+        set(p.foldInBurnIn, value);
         return this;
     }
 
     public GibbsLDA setFoldInSamples(int value) {
-        set(p.foldInSamples, GibbsLDAParamSet.checkFoldIn("foldInSamples", value, 1));
+        set(p.foldInSamples, value);
         return this;
     }
 

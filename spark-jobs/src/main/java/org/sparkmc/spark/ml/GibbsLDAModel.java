@@ -93,12 +93,12 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
     }
 
     public GibbsLDAModel setFeaturesCol(String value) {
-        set(p.featuresCol, GibbsLDAParamSet.checkColumn("featuresCol", value));
+        set(p.featuresCol, value);
         return this;
     }
 
     public GibbsLDAModel setTopicDistributionCol(String value) {
-        set(p.topicDistributionCol, GibbsLDAParamSet.checkColumn("topicDistributionCol", value));
+        set(p.topicDistributionCol, value);
         return this;
     }
 
@@ -109,12 +109,12 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
     }
 
     public GibbsLDAModel setFoldInBurnIn(int value) {
-        set(p.foldInBurnIn, GibbsLDAParamSet.checkFoldIn("foldInBurnIn", value, 0));
+        set(p.foldInBurnIn, value);
         return this;
     }
 
     public GibbsLDAModel setFoldInSamples(int value) {
-        set(p.foldInSamples, GibbsLDAParamSet.checkFoldIn("foldInSamples", value, 1));
+        set(p.foldInSamples, value);
         return this;
     }
 

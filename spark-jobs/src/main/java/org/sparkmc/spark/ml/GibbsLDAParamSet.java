@@ -7,7 +7,6 @@ import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
-import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
@@ -15,8 +14,8 @@ import scala.Function1;
 
 /**
  * The Param objects of one {@link GibbsLDA} or {@link GibbsLDAModel} (a Java class cannot mix in Spark's Scala
- * param traits, so both own one of these and expose its members), their defaults, and the argument checks the
- * setters run before a value is set (clearer messages than Spark's generic "given invalid value").
+ * param traits, so both own one of these and expose its members), their defaults, and their validators' checks,
+ * which Spark runs whichever way a value is set (clearer messages than Spark's generic "given invalid value").
  */
 public final class GibbsLDAParamSet implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -41,38 +40,40 @@ public final class GibbsLDAParamSet implements Serializable {
     final IntParam foldInSamples;
 
     GibbsLDAParamSet(Params owner) {
-        k = new IntParam(owner, "k", "the number of topics (>= 1)", ParamValidators.gtEq(1));
+        k = new IntParam(owner, "k", "the number of topics (1 to " + LdaPriors.MAX_TOPICS + ")",
+                validator(v -> checkK((Integer) v)));
         maxIter = new IntParam(owner, "maxIter", "collapsed Gibbs sweeps over the corpus (>= 0)",
-                ParamValidators.gtEq(0));
+                validator(v -> checkMaxIter((Integer) v)));
         docConcentration = new DoubleArrayParam(owner, "docConcentration",
                 "alpha, the symmetric Dirichlet prior on document-topic distributions: one value > 0, or k equal "
                         + "values; unset means 50/k (Griffiths & Steyvers 2004)",
-                validator(GibbsLDAParamSet::validDocConcentration));
+                validator(v -> checkDocConcentration((double[]) v)));
         topicConcentration = new DoubleParam(owner, "topicConcentration",
                 "beta, the symmetric Dirichlet prior on topic-word distributions (> 0); unset means 0.01",
-                validator(v -> positiveFinite((Double) v)));
+                validator(v -> checkTopicConcentration((Double) v)));
         featuresCol = new Param<>(owner, "featuresCol", "term-count vectors (as CountVectorizer makes)",
-                validator(v -> v != null));
+                validator(v -> checkColumn("featuresCol", v)));
         topicDistributionCol = new Param<>(owner, "topicDistributionCol",
                 "output column of document-topic distributions theta_d, by fold-in Gibbs sampling",
-                validator(v -> v != null));
+                validator(v -> checkColumn("topicDistributionCol", v)));
         seed = new LongParam(owner, "seed", "root seed of every random stream");
         checkpointInterval = new IntParam(owner, "checkpointInterval",
                 "sweeps between cuts of the sampler's RDD lineage (>= 1), or -1 for never; when the sweeps run "
                         + "in one relayed stage (every partition has a task slot), it is cut once, at the end",
-                validator(v -> validCheckpointInterval((Integer) v)));
+                validator(v -> checkCheckpointInterval((Integer) v)));
         numBlocks = new IntParam(owner, "numBlocks",
                 "AD-LDA document blocks (>= 1); with the seed, they fix the chain whatever the partitioning",
-                ParamValidators.gtEq(1));
+                validator(v -> checkNumBlocks((Integer) v)));
         kernel = new Param<>(owner, "kernel",
-                "per-token update: sparse_gibbs (exact SparseLDA) or cycle_mh (LightLDA-style MH, for large k)",
-                validator(v -> v instanceof String s && kernelOf(s) != null));
+                "per-token update: sparse_gibbs (exact SparseLDA) or cycle_mh (LightLDA-style MH, for large k); "
+                        + "any case, read in lower case",
+                validator(GibbsLDAParamSet::checkKernel));
         foldInBurnIn = new IntParam(owner, "foldInBurnIn",
                 "fold-in Gibbs sweeps discarded per document in transform and logLikelihood (>= 0)",
-                ParamValidators.gtEq(0));
+                validator(v -> checkFoldIn("foldInBurnIn", (Integer) v, 0)));
         foldInSamples = new IntParam(owner, "foldInSamples",
                 "fold-in Gibbs sweeps whose theta estimates are averaged per document (>= 1)",
-                ParamValidators.gtEq(1));
+                validator(v -> checkFoldIn("foldInSamples", (Integer) v, 1)));
     }
 
     void setDefaults(Params owner) {
@@ -88,29 +89,25 @@ public final class GibbsLDAParamSet implements Serializable {
         owner.setDefault(foldInSamples, 50);
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T> Function1<T, Object> validator(java.util.function.Predicate<Object> test) {
-        return (Function1<T, Object> & Serializable) v -> test.test(v);
+    /** A check that throws an {@link IllegalArgumentException} saying what is wrong with a value. */
+    private interface Check extends Serializable {
+        void check(Object value);
     }
 
-    private static boolean validDocConcentration(Object v) {
-        if (!(v instanceof double[] a) || a.length == 0) {
-            return false;
-        }
-        for (double x : a) {
-            if (!positiveFinite(x) || x != a[0]) {
-                return false;
-            }
-        }
-        return true;
+    /**
+     * A Spark param validator running {@code check}: Spark calls it whichever way a value is set (a setter,
+     * {@code set(param, value)}, a {@code ParamMap}, a loaded model's metadata), so every path refuses the same
+     * values with {@code check}'s message rather than Spark's generic "given invalid value".
+     */
+    private static <T> Function1<T, Object> validator(Check check) {
+        return (Function1<T, Object> & Serializable) v -> {
+            check.check(v);
+            return true;
+        };
     }
 
     static boolean positiveFinite(double x) {
         return x > 0 && !Double.isInfinite(x);
-    }
-
-    static boolean validCheckpointInterval(int v) {
-        return v == -1 || v >= 1;
     }
 
     /** The kernel of a {@code kernel} value (case-insensitive), or null. */
@@ -123,7 +120,7 @@ public final class GibbsLDAParamSet implements Serializable {
         return null;
     }
 
-    // Setter checks: what is wrong, and what was expected.
+    // The validators' checks: what is wrong, and what was expected.
 
     static int checkK(int value) {
         if (value < 1 || value > LdaPriors.MAX_TOPICS) {
@@ -166,7 +163,7 @@ public final class GibbsLDAParamSet implements Serializable {
     }
 
     static int checkCheckpointInterval(int value) {
-        if (!validCheckpointInterval(value)) {
+        if (value != -1 && value < 1) {
             throw new IllegalArgumentException("checkpointInterval must be >= 1, or -1 to disable, got " + value);
         }
         return value;
@@ -179,11 +176,13 @@ public final class GibbsLDAParamSet implements Serializable {
         return value;
     }
 
-    static String checkKernel(String value) {
-        if (value == null || kernelOf(value) == null) {
-            throw new IllegalArgumentException("kernel must be sparse_gibbs or cycle_mh, got " + value);
+    /** The kernel name in its canonical lower case, for a {@code kernel} value in any case. */
+    static String checkKernel(Object value) {
+        LdaKernel kernel = value instanceof String name ? kernelOf(name) : null;
+        if (kernel == null) {
+            throw new IllegalArgumentException("kernel must be sparse_gibbs or cycle_mh (in any case), got " + value);
         }
-        return value.toLowerCase(Locale.ROOT);
+        return kernel.name().toLowerCase(Locale.ROOT);
     }
 
     static int checkFoldIn(String name, int value, int min) {
@@ -193,10 +192,10 @@ public final class GibbsLDAParamSet implements Serializable {
         return value;
     }
 
-    static String checkColumn(String name, String value) {
-        if (value == null || value.isEmpty()) {
-            throw new IllegalArgumentException(name + " must name a column, got " + value);
+    static void checkColumn(String name, Object value) {
+        if (!(value instanceof String column) || column.isEmpty()) {
+            throw new IllegalArgumentException(name + " must name a column (a non-empty string), got "
+                    + (value == null ? "null" : "'" + value + "'"));
         }
-        return value;
     }
 }

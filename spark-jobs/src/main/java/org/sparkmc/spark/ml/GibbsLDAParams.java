@@ -32,7 +32,10 @@ public interface GibbsLDAParams extends Params {
      */
     GibbsLDAParamSet paramSet();
 
-    /** The number of topics K (default 10; MLlib requires K &gt; 1, here K = 1 — a unigram model — is allowed). */
+    /**
+     * The number of topics K, 1 to 65535 (default 10; MLlib requires K &gt; 1, here K = 1 — a unigram model — is
+     * allowed).
+     */
     default IntParam k() {
         return paramSet().k;
     }
@@ -80,7 +83,7 @@ public interface GibbsLDAParams extends Params {
         return paramSet().numBlocks;
     }
 
-    /** Per-token update: {@code sparse_gibbs} (default) or {@code cycle_mh}. */
+    /** Per-token update: {@code sparse_gibbs} (default) or {@code cycle_mh}, in any case. */
     default Param<String> kernel() {
         return paramSet().kernel;
     }
@@ -135,8 +138,9 @@ public interface GibbsLDAParams extends Params {
         return (Integer) getOrDefault(numBlocks());
     }
 
+    /** The kernel's name in lower case, however it was set ({@code kernel} takes any case). */
     default String getKernel() {
-        return getOrDefault(kernel());
+        return GibbsLDAParamSet.checkKernel(getOrDefault(kernel()));
     }
 
     default int getFoldInBurnIn() {

@@ -374,7 +374,8 @@ class GibbsLDATest extends SparkTestBase {
         assertMessage("checkpointInterval must be >= 1, or -1 to disable, got 0",
                 () -> new GibbsLDA().setCheckpointInterval(0));
         assertMessage("numBlocks (AD-LDA document blocks) must be >= 1, got 0", () -> new GibbsLDA().setNumBlocks(0));
-        assertMessage("kernel must be sparse_gibbs or cycle_mh, got em", () -> new GibbsLDA().setKernel("em"));
+        assertMessage("kernel must be sparse_gibbs or cycle_mh (in any case), got em",
+                () -> new GibbsLDA().setKernel("em"));
         // Through Spark's generic Params.set, its validators refuse the same values.
         GibbsLDA g = new GibbsLDA();
         assertThrows(IllegalArgumentException.class, () -> g.set(g.k(), 0));
