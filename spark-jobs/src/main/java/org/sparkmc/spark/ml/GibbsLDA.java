@@ -36,7 +36,9 @@ import org.sparkmc.spark.sync.SyncVia;
  * never pass through the driver), cuts them into {@code numBlocks} blocks cached there, and runs {@code maxIter}
  * sweeps, each followed by AD-LDA's merge of the count changes (maxIter = 0: the model of the random start). The
  * fitted topics depend only on the documents, the params and the seed — not on the number of partitions,
- * executors or cores, nor on the row order.
+ * executors or cores, nor on the row order — given the same input vectors: a {@code CountVectorizer} fitted in the
+ * same pipeline leaves the order of words with equal counts to the partitioning, so to reproduce a fit on
+ * another cluster shape, fix the vocabulary (a {@code CountVectorizerModel} built from a vocabulary list).
  *
  * <p>Differences from MLlib's LDA: one symmetric α (docConcentration: one value or k equal values; default 50/k,
  * MLlib's online default is 1/k and its EM default 50/k + 1) and β (topicConcentration, default 0.01; MLlib's
