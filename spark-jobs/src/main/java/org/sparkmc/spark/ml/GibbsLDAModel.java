@@ -207,9 +207,9 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
     public Dataset<Row> transform(Dataset<?> dataset) {
         transformSchema(dataset.schema(), true);
         FoldIn foldIn = foldIn(broadcastCounts(dataset.sparkSession()));
-        UserDefinedFunction theta = functions.udf(
-                (UDF1<Vector, Vector>) v -> v == null ? null : Vectors.dense(foldIn.theta(TermCounts.of(v, "a row"))),
-                SQLDataTypes.VectorType());
+        String column = getFeaturesCol();
+        UserDefinedFunction theta = functions.udf((UDF1<Vector, Vector>) v -> v == null ? null
+                : Vectors.dense(TermCounts.ofRow(v, column, foldIn::theta)), SQLDataTypes.VectorType());
         return dataset.withColumn(getTopicDistributionCol(), theta.apply(featuresAsVectors(dataset)));
     }
 
@@ -278,15 +278,17 @@ public class GibbsLDAModel extends Model<GibbsLDAModel> implements GibbsLDAParam
         validateAndTransformSchema(dataset.schema());
         Broadcast<TopicWordCounts> shipped = broadcastCounts(dataset.sparkSession());
         FoldIn foldIn = foldIn(shipped);
+        String column = getFeaturesCol();
         FlatMapFunction<java.util.Iterator<Row>, double[]> score = rows -> {
             double ll = 0;
             double n = 0;
             while (rows.hasNext()) {
                 Row r = rows.next();
                 if (!r.isNullAt(0)) {
-                    TermCounts doc = TermCounts.of((Vector) r.get(0), "a row");
-                    ll += documentScore.score(foldIn, doc);
-                    n += doc.numTokens();
+                    double[] scored = TermCounts.ofRow((Vector) r.get(0), column,
+                            doc -> new double[] {documentScore.score(foldIn, doc), doc.numTokens()});
+                    ll += scored[0];
+                    n += scored[1];
                 }
             }
             return List.of(new double[] {ll, n}).iterator();

@@ -1,6 +1,7 @@
 package org.sparkmc.spark.ml;
 
 import java.util.Arrays;
+import java.util.function.Function;
 import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 
@@ -13,6 +14,8 @@ import org.apache.spark.ml.linalg.Vector;
  * @param counts their counts
  */
 record TermCounts(int vectorSize, int[] terms, int[] counts) {
+    /** The characters of a vector an error message shows. */
+    static final int SHOWN = 200;
 
     /**
      * Reads {@code v}.
@@ -45,6 +48,21 @@ record TermCounts(int vectorSize, int[] terms, int[] counts) {
             throw new IllegalArgumentException(where + " has " + total + " tokens, more than a document can hold");
         }
         return new TermCounts(s.size(), Arrays.copyOf(terms, n), Arrays.copyOf(counts, n));
+    }
+
+    /**
+     * {@code use} applied to the counts of {@code v}, a row's value of featuresCol {@code column} read where the row
+     * has no number (in a UDF or a partition function on the executors): a refusal, of the counts or by {@code use},
+     * names the column and shows the vector (its first {@value #SHOWN} characters) to find the row by.
+     */
+    static <T> T ofRow(Vector v, String column, Function<TermCounts, T> use) {
+        try {
+            return use.apply(of(v, "a row"));
+        } catch (IllegalArgumentException e) {
+            String shown = v.toString();
+            throw new IllegalArgumentException(e.getMessage() + "; featuresCol '" + column + "' of the row holding "
+                    + (shown.length() > SHOWN ? shown.substring(0, SHOWN) + "..." : shown), e);
+        }
     }
 
     /** The number of tokens (sum of the counts). */

@@ -198,6 +198,33 @@ class GibbsLDATest extends SparkTestBase {
     }
 
     /**
+     * A bad vector in transform or logLikelihood (run on the executors, where the row has no number) is refused
+     * with the column named and the vector shown, to find the row by.
+     */
+    @Test
+    void badVectorsAreShownInTheMessage() {
+        GibbsLDAModel lda = ldaStage(fitted());
+        StructType schema = new StructType().add("features", SQLDataTypes.VectorType());
+        Dataset<Row> negative = spark().createDataFrame(List.of(RowFactory.create(Vectors.sparse(24, new int[] {0, 1},
+                new double[] {1, -2}))), schema);
+        String shown = "featuresCol 'features' of the row holding (24,[0,1],[1.0,-2.0])";
+        assertTrue(causes(assertThrows(Exception.class, () -> lda.transform(negative).collect()))
+                .contains("has -2.0 for term 1; " + shown), "the message names the column and shows the vector");
+        assertMessage("has -2.0 for term 1; " + shown, () -> lda.logLikelihood(negative));
+        Dataset<Row> wrongSize = spark().createDataFrame(List.of(RowFactory.create(Vectors.dense(1, 2))), schema);
+        assertMessage("whose vocabulary has 24 terms; featuresCol 'features' of the row holding [1.0,2.0]",
+                () -> lda.logLikelihood(wrongSize));
+    }
+
+    private static String causes(Throwable t) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            all.append(c.getMessage()).append('\n');
+        }
+        return all.toString();
+    }
+
+    /**
      * leftToRightLogLikelihood is core's LeftToRight per row (stream keyed by the seed and the row's contents), so it
      * does not depend on the partitioning; with θ integrated out it is below the plug-in log-likelihood, which fits
      * θ to the very tokens it scores.
