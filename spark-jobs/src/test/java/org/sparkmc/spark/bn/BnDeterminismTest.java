@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.function.Supplier;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkmc.core.bayesnet.BayesNet;
@@ -15,7 +14,7 @@ import org.sparkmc.core.bayesnet.LikelihoodWeighting;
 import org.sparkmc.core.bayesnet.Marginal;
 import org.sparkmc.core.bayesnet.WeightedCounts;
 import org.sparkmc.core.random.RandomStreams;
-import org.sparkmc.spark.SparkmcKryoRegistrator;
+import org.sparkmc.spark.LocalSessions;
 
 /**
  * The same seed gives bit-identical estimates whatever the partitioning and the number of local cores — blocks and
@@ -71,18 +70,6 @@ class BnDeterminismTest {
     }
 
     private static JsonNode inSession(String master, Supplier<JsonNode> run) {
-        SparkSession spark = SparkSession.builder().master(master).appName("bn-determinism")
-                .config("spark.ui.enabled", "false")
-                .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
-                .config("spark.kryo.registrationRequired", "true")
-                .config("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName())
-                .getOrCreate();
-        try {
-            return run.get();
-        } finally {
-            spark.stop();
-            SparkSession.clearActiveSession();
-            SparkSession.clearDefaultSession();
-        }
+        return LocalSessions.with(master, "bn-determinism", spark -> run.get());
     }
 }

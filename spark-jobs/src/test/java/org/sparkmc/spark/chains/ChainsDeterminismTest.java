@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,7 +17,7 @@ import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.BimodalMixture;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
-import org.sparkmc.spark.SparkmcKryoRegistrator;
+import org.sparkmc.spark.LocalSessions;
 import org.sparkmc.spark.TestPaths;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
@@ -187,20 +186,10 @@ class ChainsDeterminismTest {
 
     private List<Row> runArgs(String master, String name, String[] jobArgs) {
         Path out = tmp.resolve(name);
-        SparkSession spark = SparkSession.builder().master(master).appName("determinism")
-                .config("spark.ui.enabled", "false")
-                .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
-                .config("spark.kryo.registrationRequired", "true")
-                .config("spark.kryo.registrator", SparkmcKryoRegistrator.class.getName())
-                .getOrCreate();
-        try {
+        return LocalSessions.with(master, "determinism", spark -> {
             assertEquals(ExitCode.OK, Main.run(concat(jobArgs, "--out", out.toString())));
             return ChainsOutputs.draws(spark, out);
-        } finally {
-            spark.stop();
-            SparkSession.clearActiveSession();
-            SparkSession.clearDefaultSession();
-        }
+        });
     }
 
     /** The same six chains with the core API alone: warm-up 300 in rounds of 200, then two rounds of 200. */
