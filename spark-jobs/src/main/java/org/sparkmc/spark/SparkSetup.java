@@ -29,14 +29,12 @@ public final class SparkSetup {
      */
     public static SparkSession session(String appName, String masterOverride) {
         started = true;
-        SparkConf conf = new SparkConf();
+        SparkConf conf = configured(masterOverride, appName);
         boolean given = masterOverride != null && !masterOverride.isBlank();
-        if (given) {
-            conf.setMaster(masterOverride);
-        }
-        withDefaults(conf, appName);
         refuseAMasterSparkCannotUse(conf.get("spark.master"), given);
-        if (!conf.contains("spark.testing.memory")) {
+        // Spark's tests (spark.testing, as in local-cluster runs) set their own memory rules
+        if (!conf.contains("spark.testing") && !conf.contains("spark.testing.memory")
+                && !conf.contains("spark.testing.reservedMemory")) {
             refuseAHeapSparkCannotUse(Runtime.getRuntime().maxMemory());
         }
         try {
@@ -49,6 +47,15 @@ public final class SparkSetup {
             }
             throw e;
         }
+    }
+
+    /** The configuration a session starts with: spark-submit's (system properties), --master, sparkmc's defaults. */
+    private static SparkConf configured(String masterOverride, String appName) {
+        SparkConf conf = new SparkConf();
+        if (masterOverride != null && !masterOverride.isBlank()) {
+            conf.setMaster(masterOverride);
+        }
+        return withDefaults(conf, appName);
     }
 
     /**
@@ -99,24 +106,31 @@ public final class SparkSetup {
     }
 
     /**
-     * Refuses, before Spark starts, work whose data cannot fit in local mode's one JVM, which holds the executors:
-     * {@code leastBytes} is a lower bound of what the run holds at once. It ran out of memory (exit 52) instead.
-     * Nothing is checked for a cluster master, whose executors' memory this JVM does not know.
+     * Refuses, before Spark starts, work whose data cannot fit in local mode's one JVM, which runs the tasks: it ran
+     * out of memory (exit 52) instead. The work is {@code leastBytes} at the least (a lower bound), spread evenly
+     * over {@code partitions} tasks (0: one a local thread, Spark's default), of which as many as the master has
+     * threads run at once, each holding its share; so a run in waves of tasks is judged by one wave. Nothing is
+     * checked for a cluster master, whose executors' memory this JVM does not know.
      *
      * @param masterOverride --master, or null for spark-submit's (local[*] without one)
      * @param what           the work, leading the message ("--particles 2000000000: the particles' states")
      */
-    public static void refuseWorkBeyondTheLocalHeap(String masterOverride, long leastBytes, String what) {
-        SparkConf conf = new SparkConf();
-        if (masterOverride != null && !masterOverride.isBlank()) {
-            conf.setMaster(masterOverride);
+    public static void refuseWorkBeyondTheLocalHeap(String masterOverride, int partitions, long leastBytes,
+            String what) {
+        String master = configured(masterOverride, "sparkmc").get("spark.master");
+        java.util.regex.Matcher m = LOCAL_MASTER.matcher(master);
+        if (!master.equals("local") && !m.matches()) {
+            return;
         }
-        String master = withDefaults(conf, "sparkmc").get("spark.master");
+        long threads = master.equals("local") ? 1
+                : m.group(1).equals("*") ? Runtime.getRuntime().availableProcessors() : Long.parseLong(m.group(1));
+        long tasks = partitions > 0 ? partitions : threads;
+        double held = (double) leastBytes * Math.min(threads, tasks) / tasks;
         long heap = Runtime.getRuntime().maxMemory();
-        if (master.startsWith("local") && !master.startsWith("local-cluster") && leastBytes > heap) {
+        if (held > heap) {
             throw new InvalidInputException(String.format(java.util.Locale.ROOT, "%s take at least %.1f GiB, and "
                     + "local mode holds them in this JVM, whose heap is at most %.1f GiB: raise -Xmx in "
-                    + "SPARKMC_JAVA_OPTS, ask for less, or run on a cluster", what, leastBytes / GIB, heap / GIB));
+                    + "SPARKMC_JAVA_OPTS, ask for less, or run on a cluster", what, held / GIB, heap / GIB));
         }
     }
 

@@ -33,6 +33,22 @@ class SparkSetupTest {
     }
 
     /**
+     * Work beyond local mode's heap is refused before Spark starts: by the tasks that run at once, each with its
+     * share (a run of many small partitions in waves passes); never on a cluster master.
+     */
+    @Test
+    void workBeyondTheLocalHeapIsJudgedByOneWaveOfTasks() {
+        long tenHeaps = 10 * Runtime.getRuntime().maxMemory();
+        String message = assertThrows(InvalidInputException.class,
+                () -> SparkSetup.refuseWorkBeyondTheLocalHeap("local[2]", 0, tenHeaps, "the work")).getMessage();
+        assertEquals(true, message.startsWith("the work take at least "), message);
+        SparkSetup.refuseWorkBeyondTheLocalHeap("local[2]", 1000, tenHeaps, "many partitions");
+        SparkSetup.refuseWorkBeyondTheLocalHeap("spark://h:7077", 0, tenHeaps, "a cluster");
+        assertThrows(InvalidInputException.class,
+                () -> SparkSetup.refuseWorkBeyondTheLocalHeap("local", 1000, tenHeaps * 1000, "one thread"));
+    }
+
+    /**
      * The masters Spark runs pass; those it refuses (after some sixty lines of traces) are refused first: a local one
      * it cannot run, and one no cluster manager on the class path takes (this class path has Spark's core only, so
      * yarn and k8s:// too, which Spark refuses here alike).

@@ -194,7 +194,8 @@ public final class BnCommand extends JobCommand {
                     line.append(" ± ").append(String.format(Locale.ROOT, "%-8s", q.standardError(s, "%.6f")));
                     boolean na = Double.isNaN(q.standardErrors()[s]);
                     undefined |= na && config.method() != BnMethod.GIBBS;
-                    constant |= na && config.method() == BnMethod.GIBBS;
+                    constant |= config.method() == BnMethod.GIBBS
+                            && (q.probabilities()[s] == 0 || q.probabilities()[s] == 1);
                     if (q.exact() != null) {
                         line.append(String.format(Locale.ROOT, "   exact %.6f (%s SE)", q.exact()[s],
                                 SummaryFiles.formatted(q.errorInSe(s), "%+.1f")));

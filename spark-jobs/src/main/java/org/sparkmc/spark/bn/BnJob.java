@@ -26,13 +26,6 @@ public final class BnJob {
     private static final int FEW = 100;
     /** How many failing indicators the warning names; the rest are counted. */
     static final int WARN_NAMED = 10;
-    /**
-     * A Gibbs estimate this many SEs from the exact answer fails the run's verdict. A correct chain with a correct
-     * MCSE lands there with probability 5.7e-7 per state's indicator (normal tails).
-     */
-    static final double FAR_FROM_EXACT = 5;
-    /** An exact probability within this of the draws' constant 0 or 1 shows the state impossible or certain. */
-    private static final double CERTAIN = 1e-12;
 
     private BnJob() {
     }
@@ -107,6 +100,7 @@ public final class BnJob {
         int at = 0;
         double minEss = Double.POSITIVE_INFINITY;
         Map<String, List<String>> failing = new LinkedHashMap<>();
+        boolean withZeros = !tablesWithZeros(net).isEmpty();
         for (int j = 0; j < config.query().length; j++) {
             int v = config.query()[j];
             int k = net.cardinality(v);
@@ -123,22 +117,16 @@ public final class BnJob {
                 ess[s] = f.essMean();
                 rhat[s] = f.rhat();
                 List<String> why = new ArrayList<>(thresholds.failures(f));
-                boolean provedByExact = exactP != null && Math.abs(exactP[s] - f.mean()) < CERTAIN;
-                if (Thresholds.constant(f) && !provedByExact) {
+                String offExact = exactP == null ? null
+                        : GibbsExactCheck.failure(f, exactP[s], (long) config.chains() * config.draws(), withZeros);
+                if (offExact != null) {
+                    why.add(offExact);
+                } else if (Thresholds.constant(f) && exactP == null) {
                     // Constant in every draw of every chain: R-hat and ESS are undefined, which diagnose lets pass
                     // (a constant quantity of a model); for a state's indicator it mostly means a chain that never
                     // visited it, or never left it (P(TRUE) = 0 ± 0 against an exact 0.05 passed as "converged").
-                    // The exact answer, when computed, tells the two apart: an exact 0 or 1 equal to the draws'.
                     why.add("the same in every draw of every chain (a state never visited, or never left; fine only "
                             + "if the evidence makes it impossible or certain)");
-                }
-                double z = exactP == null ? Double.NaN : (f.mean() - exactP[s]) / se[s];
-                if (Math.abs(z) > FAR_FROM_EXACT) {
-                    // R-hat cannot see a part of the state space that no chain reaches (a table with zeros can cut
-                    // the chains off from it), but the exact answer can.
-                    why.add(String.format(Locale.ROOT, "%.4f is %.1f SE from the exact %.4f (the chains may not "
-                            + "reach every state: a table with zero entries can make Gibbs sampling reducible)",
-                            f.mean(), z, exactP[s]));
                 }
                 if (!why.isEmpty()) {
                     failing.put(f.name(), why);
@@ -166,12 +154,7 @@ public final class BnJob {
      * agree (R-hat 1) on a wrong answer.
      */
     private static void warnOfZeroTables(BayesNet net) {
-        List<String> withZeros = new ArrayList<>();
-        for (int i = 0; i < net.size(); i++) {
-            if (Arrays.stream(net.table(i)).anyMatch(x -> x == 0)) {
-                withZeros.add(net.variable(i));
-            }
-        }
+        List<String> withZeros = tablesWithZeros(net);
         if (!withZeros.isEmpty()) {
             LOG.warn("bn: the tables of {} of {} variables have zero entries ({}{}): Gibbs chains may be unable to "
                     + "reach every state, and R-hat cannot see a state no chain reaches; there is no exact answer to "
@@ -179,6 +162,17 @@ public final class BnJob {
                     net.size(), String.join(", ", withZeros.subList(0, Math.min(WARN_NAMED, withZeros.size()))),
                     withZeros.size() > WARN_NAMED ? ", …" : "");
         }
+    }
+
+    /** The variables whose tables have a zero entry. */
+    private static List<String> tablesWithZeros(BayesNet net) {
+        List<String> withZeros = new ArrayList<>();
+        for (int i = 0; i < net.size(); i++) {
+            if (Arrays.stream(net.table(i)).anyMatch(x -> x == 0)) {
+                withZeros.add(net.variable(i));
+            }
+        }
+        return withZeros;
     }
 
     /** One WARN line naming the indicators that fail, with their R-hat and ESS against the thresholds. */

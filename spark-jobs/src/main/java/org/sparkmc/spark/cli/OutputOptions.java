@@ -32,8 +32,8 @@ public final class OutputOptions {
     }
 
     /** {@link SparkSetup#refuseWorkBeyondTheLocalHeap} on this job's master. */
-    public void refuseWorkBeyondTheLocalHeap(long leastBytes, String what) {
-        SparkSetup.refuseWorkBeyondTheLocalHeap(master, leastBytes, what);
+    public void refuseWorkBeyondTheLocalHeap(int partitions, long leastBytes, String what) {
+        SparkSetup.refuseWorkBeyondTheLocalHeap(master, partitions, leastBytes, what);
     }
 
     /**

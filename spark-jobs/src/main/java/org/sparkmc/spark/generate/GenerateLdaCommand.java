@@ -96,7 +96,8 @@ public final class GenerateLdaCommand extends JobCommand {
         Require.atLeast(topWords, 1, "--top-words");
         CorpusPreset base = CorpusPreset.named(preset);
         PlantedCorpus.Settings settings = settings(base);
-        outputOptions.refuseWorkBeyondTheLocalHeap((long) settings.vocabularySize()
+        // the driver's model alone (a task builds its own as well)
+        outputOptions.refuseWorkBeyondTheLocalHeap(1, (long) settings.vocabularySize()
                 * PlantedCorpus.LEAST_BYTES_PER_WORD, "--vocabulary " + settings.vocabularySize() + ": the planted "
                 + "model's tables over the vocabulary");
         long start = System.nanoTime();

@@ -167,7 +167,8 @@ public final class SmcCommand extends JobCommand {
         SmcOptions options = new SmcOptions(named("--resampling", () -> ResamplingScheme.parse(resampling)),
                 essThreshold, blockSize, missingPolicy);
         // each particle's state and log weight, at the least
-        outputOptions.refuseWorkBeyondTheLocalHeap((long) particles * (smcModel.stateDimension() + 1) * Double.BYTES,
+        outputOptions.refuseWorkBeyondTheLocalHeap(partitions,
+                (long) particles * (smcModel.stateDimension() + 1) * Double.BYTES,
                 "--particles " + particles + ": the particles' states and weights");
         SmcConfig config = new SmcConfig(smcModel, particles, options, Math.max(partitions, 1), seed,
                 lineageEvery, lineageDir, syncVia.value());

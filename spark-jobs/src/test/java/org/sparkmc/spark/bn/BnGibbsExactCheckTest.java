@@ -22,7 +22,7 @@ import org.sparkmc.spark.cli.ExitCode;
  * space (reducible), and the job's verdict against the exact answer (variable elimination) on them.
  *
  * <p>Deterministic for the fixed seeds below; where a check compares an estimate with an exact value it allows
- * {@link BnJob#FAR_FROM_EXACT} SEs, a false-failure rate of about 6e-7 per state for a correct chain.
+ * {@link GibbsExactCheck#FAR} SEs (false-failure rates in {@link GibbsExactCheck}: at most about 1e-5 a state).
  */
 class BnGibbsExactCheckTest extends SparkTestBase {
     /** B copies A; with E = T the posterior puts 0.05 on A = T ... but every chain started at A = T stays there. */
@@ -47,8 +47,8 @@ class BnGibbsExactCheckTest extends SparkTestBase {
             probability ( B | A ) { (T) 1, 0; (F) 1, 0; }
             probability ( C | B ) { (T) 0, 1; (F) 1, 0; }
             """;
-    /** B copies A: A never leaves its start (0.9 on T), a prior draw. */
-    private static final String STUCK = parentAndChild("det", "B", "0.9, 0.1", "(T) 1.0, 0.0; (F) 0.0, 1.0;");
+    /** A is always T, whatever the seed: its indicators are constant, and B's too. */
+    private static final String STUCK = parentAndChild("det", "B", "1.0, 0.0", "(T) 0.3, 0.7; (F) 0.5, 0.5;");
     private static final String TWO = parentAndChild("ab", "B", "0.3, 0.7", "(T) 0.9, 0.1; (F) 0.2, 0.8;");
 
     /** C copies A, and A = T has probability 10^-6: a likelihood-weighting start almost never finds C = T. */
@@ -127,7 +127,7 @@ class BnGibbsExactCheckTest extends SparkTestBase {
                 Files.readString(out.resolve("summary.csv")));
     }
 
-    /** A stuck at its start: P(A = T) printed as 1 ± 0 with "(NaN SE)" and "R-hat NaN"; now NA throughout. */
+    /** A constant: P(A = T) printed as 1 ± 0 with "(NaN SE)", "R-hat NaN" and "ESS NaN"; now NA throughout. */
     @Test
     void aStuckChainPrintsNaNowhere() throws Exception {
         BadInputTest.Result r = BadInputTest.runCapturingOut("bn", "--network", bif("stuck", STUCK).toString(),
@@ -152,7 +152,7 @@ class BnGibbsExactCheckTest extends SparkTestBase {
         assertEquals(2, summary.get("history").size(), "a warm-up round and a sampling round: " + summary);
         JsonNode t = BnRuns.states(summary, "A").get(0);
         assertEquals(t.get("exact").asDouble(), t.get("probability").asDouble(),
-                BnJob.FAR_FROM_EXACT * t.get("se").asDouble(), t.toString());
+                GibbsExactCheck.FAR * t.get("se").asDouble(), t.toString());
     }
 
     /**
