@@ -65,7 +65,7 @@ public final class BifReader {
             if (t == null) {
                 break;
             }
-            switch (t.text) {
+            switch (t.keyword()) {
                 case "network" -> network();
                 case "variable" -> variable(t);
                 case "probability" -> probability(t);
@@ -110,10 +110,10 @@ public final class BifReader {
     private void block() throws IOException {
         while (true) {
             Token t = in.require("'}'");
-            if (t.text.equals("}")) {
+            if (t.is("}")) {
                 return;
             }
-            if (!t.text.equals("property")) {
+            if (!t.is("property")) {
                 throw in.syntax(t, "expected 'property' or '}', found '" + t.text + "'");
             }
             skipToSemicolon();
@@ -121,7 +121,7 @@ public final class BifReader {
     }
 
     private void skipToSemicolon() throws IOException {
-        while (!in.require("';'").text.equals(";")) {
+        while (!in.require("';'").is(";")) {
             // skip
         }
     }
@@ -136,17 +136,17 @@ public final class BifReader {
         String[] values = null;
         while (true) {
             Token t = in.require("'}'");
-            if (t.text.equals("}")) {
+            if (t.is("}")) {
                 break;
             }
-            if (t.text.equals("property")) {
+            if (t.is("property")) {
                 skipToSemicolon();
-            } else if (t.text.equals("type")) {
+            } else if (t.is("type")) {
                 if (values != null) { // the second replaced the first without a word
                     throw in.error(t, "variable " + name + " has a second 'type' line; give its states once");
                 }
                 Token kind = in.word("'discrete'");
-                if (!kind.text.equals("discrete")) {
+                if (!kind.is("discrete")) {
                     throw in.syntax(kind, "variable " + name + ": only discrete variables are supported, found '"
                         + kind.text + "'");
                 }
@@ -160,10 +160,10 @@ public final class BifReader {
                 list.add(v.text);
                 while (true) {
                     Token sep = in.require("',' or '}'");
-                    if (sep.text.equals("}")) {
+                    if (sep.is("}")) {
                         break;
                     }
-                    if (!sep.text.equals(",")) {
+                    if (!sep.is(",")) {
                         throw in.syntax(sep, "expected ',' or '}' in the states of " + name + ", found '" + sep.text
                             + "'");
                     }
@@ -222,7 +222,7 @@ public final class BifReader {
         }
         List<Integer> ps = new ArrayList<>();
         Token t = in.require("'|' or ')'");
-        if (t.text.equals("|")) {
+        if (t.is("|")) {
             while (true) {
                 Token p = in.word("a parent name");
                 int pi = known(p);
@@ -232,15 +232,15 @@ public final class BifReader {
                 }
                 ps.add(pi);
                 t = in.require("',' or ')'");
-                if (t.text.equals(")")) {
+                if (t.is(")")) {
                     break;
                 }
-                if (!t.text.equals(",")) {
+                if (!t.is(",")) {
                     throw in.syntax(t, "expected ',' or ')' in the parents of " + childToken.text + ", found '"
                         + t.text + "'");
                 }
             }
-        } else if (!t.text.equals(")")) {
+        } else if (!t.is(")")) {
             throw in.syntax(t, "expected '|' or ')' after " + childToken.text + ", found '" + t.text + "'");
         }
         in.expect("{");
@@ -265,10 +265,10 @@ public final class BifReader {
         double[] fallback = null;
         while (true) {
             Token e = in.require("'}'");
-            if (e.text.equals("}")) {
+            if (e.is("}")) {
                 break;
             }
-            switch (e.text) {
+            switch (e.keyword()) {
                 case "property" -> skipToSemicolon();
                 case "table" -> {
                     if (parentIndex.length > 0) {
@@ -362,11 +362,11 @@ public final class BifReader {
             }
             boolean last = s == k - 1;
             Token sep = in.require(last ? "';'" : "','");
-            if (sep.text.equals(last ? "," : ";")) { // one value too many, or too few
+            if (sep.is(last ? "," : ";")) { // one value too many, or too few
                 String found = last ? "more" : "only " + (s + 1) + (s == 0 ? " value" : " values");
                 throw in.syntax(sep, where + "expected " + k + " probabilities, found " + found);
             }
-            if (!sep.text.equals(last ? ";" : ",")) {
+            if (!sep.is(last ? ";" : ",")) {
                 throw in.syntax(sep, where + "expected " + (last ? "';'" : "','") + " after a probability, found '"
                     + sep.text + "'");
             }
@@ -395,7 +395,17 @@ public final class BifReader {
             : String.valueOf(x);
     }
 
-    private record Token(String text, int line, int column) {
+    /** A word, number or punctuation mark, or a quoted name (which is never punctuation or a keyword). */
+    private record Token(String text, int line, int column, boolean quoted) {
+        /** Whether this is the unquoted symbol or keyword {@code symbol}. */
+        boolean is(String symbol) {
+            return !quoted && text.equals(symbol);
+        }
+
+        /** The keyword this is, or "" for a quoted name. */
+        String keyword() {
+            return quoted ? "" : text;
+        }
     }
 
     /** Splits BIF text into words and punctuation, skipping comments, tracking line and column numbers. */
@@ -472,7 +482,7 @@ public final class BifReader {
 
         void expect(String text) throws IOException {
             Token t = require("'" + text + "'");
-            if (!t.text.equals(text)) {
+            if (!t.is(text)) {
                 throw syntax(t, "expected '" + text + "', found '" + t.text + "'");
             }
         }
@@ -483,7 +493,7 @@ public final class BifReader {
             if (t.text.isEmpty()) {
                 throw syntax(t, "expected " + expected + ", found an empty name \"\"");
             }
-            if (t.text.length() == 1 && PUNCTUATION.contains(t.text)) {
+            if (!t.quoted && t.text.length() == 1 && PUNCTUATION.contains(t.text)) {
                 throw syntax(t, "expected " + expected + ", found '" + t.text + "'");
             }
             return t;
@@ -505,7 +515,7 @@ public final class BifReader {
                 int atLine = line;
                 int atColumn = column;
                 if (PUNCTUATION.indexOf(c) >= 0) {
-                    return new Token(String.valueOf((char) c), atLine, atColumn);
+                    return new Token(String.valueOf((char) c), atLine, atColumn, false);
                 }
                 StringBuilder sb = new StringBuilder();
                 if (c == '"') { // a quoted name keeps its content, comment markers included
@@ -519,7 +529,7 @@ public final class BifReader {
                         }
                         sb.append((char) c);
                     }
-                    return new Token(sb.toString(), atLine, atColumn);
+                    return new Token(sb.toString(), atLine, atColumn, true);
                 }
                 sb.append((char) c);
                 while (true) { // a word ends at whitespace, punctuation, a quote or a comment
@@ -530,7 +540,7 @@ public final class BifReader {
                     }
                     sb.append((char) read());
                 }
-                return new Token(sb.toString(), atLine, atColumn);
+                return new Token(sb.toString(), atLine, atColumn, false);
             }
         }
 

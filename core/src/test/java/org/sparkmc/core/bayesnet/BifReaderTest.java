@@ -119,6 +119,15 @@ class BifReaderTest {
             read(SMALL.replace("mid", "\"m//i/*d*/\"")).states(1));
     }
 
+    /** A quoted "}" or "," is a name, not the mark (it was read as the list's end); so is a quoted keyword. */
+    @Test
+    void aQuotedPunctuationMarkOrKeywordIsAName() throws IOException {
+        BayesNet net = read(SMALL.replace("{ lo, mid, hi }", "{ \"}\", \",\", table }")
+            .replace("(yes)", "(\"yes\")"));
+        assertArrayEquals(new String[] {"}", ",", "table"}, net.states(1));
+        assertArrayEquals(new double[] {0.2, 0.3, 0.5, 0.6, 0.3, 0.1}, net.table(1), 1e-15);
+    }
+
     @Test
     void emptyNamesAreRefusedAtTheirLineAndColumn() {
         assertEquals("test.bif:4:40: expected a state name, found an empty name \"\"",
