@@ -117,7 +117,10 @@ public final class SparkSetup {
      */
     public static void refuseWorkBeyondTheLocalHeap(String masterOverride, int partitions, long leastBytes,
             String what) {
-        String master = configured(masterOverride, "sparkmc").get("spark.master");
+        // as the session will resolve it, without loading Spark's classes for a refusal: spark-submit passes its
+        // master as a system property, which SparkConf reads
+        String master = masterOverride != null && !masterOverride.isBlank() ? masterOverride
+                : System.getProperty("spark.master", DEFAULT_MASTER);
         java.util.regex.Matcher m = LOCAL_MASTER.matcher(master);
         if (!master.equals("local") && !m.matches()) {
             return;
@@ -136,6 +139,9 @@ public final class SparkSetup {
 
     private static final double GIB = 1024.0 * 1024 * 1024;
 
+    /** The master without --master or spark-submit's. */
+    private static final String DEFAULT_MASTER = "local[*]";
+
     /** What to give instead of a master Spark cannot use. */
     private static final String MASTERS = "give local[*], local[N] with N ≥ 1, spark://HOST:PORT, yarn or k8s://URL";
 
@@ -145,7 +151,7 @@ public final class SparkSetup {
 
     /** sparkmc's defaults on top of what spark-submit, the cluster's spark-defaults.conf or a test set. */
     static SparkConf withDefaults(SparkConf conf, String appName) {
-        conf.setIfMissing("spark.master", "local[*]");
+        conf.setIfMissing("spark.master", DEFAULT_MASTER);
         conf.setIfMissing("spark.app.name", appName);
         conf.setIfMissing("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
         conf.setIfMissing("spark.kryo.registrationRequired", "true");

@@ -146,14 +146,15 @@ public class LauncherIT {
     /**
      * A task that runs out of memory makes Spark end the JVM with exit code 52; the one line the run prints as it
      * stops said "SIGTERM or Ctrl-C", which sent the user looking for a signal. It now says what happened, and the
-     * staged output is removed as on a signal. (2·10^8 particles need about 3 GB; the heap is 1 GB.) Should the job's
-     * failure reach the driver before Spark's handler exits, the run says so itself, with the same exit code.
+     * staged output is removed as on a signal. (5·10^7 particles' states and weights take 0.75 GiB, under the 1 GiB
+     * heap, so the run is not refused up front; with their copies and Spark's share they do not fit.) Should the
+     * job's failure reach the driver before Spark's handler exits, the run says so itself, with the same exit code.
      */
     @Test
     void runningOutOfMemoryIsNotCalledASignal() throws Exception {
         Path out = tmp.resolve("oom");
         Run r = launch("smc", "--conf", TestPaths.conf("smc-nile.conf").toString(), "--data",
-                TestPaths.projectRoot().resolve("data/nile/nile.csv").toString(), "--particles", "200000000",
+                TestPaths.projectRoot().resolve("data/nile/nile.csv").toString(), "--particles", "50000000",
                 "--out", out.toString());
         assertEquals(52, r.code(), r.output());
         assertTrue(r.output().contains("sparkmc smc: stopping: the JVM is shutting down (Spark is ending it after a "
