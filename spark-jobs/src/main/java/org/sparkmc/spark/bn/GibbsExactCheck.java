@@ -50,7 +50,8 @@ final class GibbsExactCheck {
         }
         double ess = Double.isNaN(f.essMean()) ? draws : Math.min(f.essMean(), draws);
         double z = (f.mean() - exact) / Math.sqrt(exact * (1 - exact) / ess);
-        return !(Math.abs(z) > FAR) ? null : String.format(Locale.ROOT, "%.4f is %.1f SE from the exact %.4f (%s)",
+        return !(Math.abs(z) > FAR) ? null : String.format(Locale.ROOT, "%.4f is %.1f SE from the exact %.4f "
+                + "(the SE √(p(1 − p)/ESS) at the exact p; %s)",
                 f.mean(), z, exact, cause);
     }
 }

@@ -86,7 +86,8 @@ class BnGibbsExactCheckTest extends SparkTestBase {
         assertTrue(r[0].err().contains("NOT converged"), r[0].err());
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).contains("D=T: ") && warnings.get(0).contains(" SE from the exact 0.0946 (the "
-                + "chains may not reach every state: a table with zero entries"), warnings.get(0));
+                + "SE √(p(1 − p)/ESS) at the exact p; the chains may not reach every state: a table with zero "
+                + "entries"), warnings.get(0));
         assertFalse(summary(out).get("converged").asBoolean());
     }
 

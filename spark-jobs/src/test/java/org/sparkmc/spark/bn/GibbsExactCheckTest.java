@@ -38,7 +38,8 @@ class GibbsExactCheckTest {
         }
         String off = GibbsExactCheck.failure(indicator(0.33, 12), 0.3, N, false);
         assertNotNull(off, "0.33 against 0.3: 13 SEs");
-        assertTrue(off.contains("SE from the exact 0.3000 (the chains move too slowly"), off);
+        assertTrue(off.contains("SE from the exact 0.3000 (the SE √(p(1 − p)/ESS) at the exact p; the chains move "
+                + "too slowly"), off);
         String reducible = GibbsExactCheck.failure(indicator(0.33, 12), 0.3, N, true);
         assertTrue(reducible.contains("a table with zero entries can make Gibbs sampling reducible"), reducible);
     }
