@@ -29,8 +29,12 @@ public final class SparkSetup {
      */
     public static SparkSession session(String appName, String masterOverride) {
         started = true;
-        SparkConf conf = configured(masterOverride, appName);
+        SparkConf conf = new SparkConf();
         boolean given = masterOverride != null && !masterOverride.isBlank();
+        if (given) {
+            conf.setMaster(masterOverride);
+        }
+        withDefaults(conf, appName);
         refuseAMasterSparkCannotUse(conf.get("spark.master"), given);
         // Spark's tests (spark.testing, as in local-cluster runs) set their own memory rules
         if (!conf.contains("spark.testing") && !conf.contains("spark.testing.memory")
@@ -47,15 +51,6 @@ public final class SparkSetup {
             }
             throw e;
         }
-    }
-
-    /** The configuration a session starts with: spark-submit's (system properties), --master, sparkmc's defaults. */
-    private static SparkConf configured(String masterOverride, String appName) {
-        SparkConf conf = new SparkConf();
-        if (masterOverride != null && !masterOverride.isBlank()) {
-            conf.setMaster(masterOverride);
-        }
-        return withDefaults(conf, appName);
     }
 
     /**

@@ -349,8 +349,8 @@ public final class BifReader {
     /** Reads k comma-separated probabilities and the closing ';'. */
     private double[] numbers(String variable, int k, String what) throws IOException {
         double[] values = new double[k];
+        String where = "variable " + variable + ", " + what + ": ";
         for (int s = 0; s < k; s++) {
-            String where = "variable " + variable + ", " + what + ": ";
             Token t = in.word("a probability");
             try {
                 values[s] = DecimalNumbers.parse(t.text);

@@ -192,8 +192,7 @@ public final class BnCommand extends JobCommand {
                         q.probabilities()[s]));
                 if (config.method() != BnMethod.EXACT) {
                     line.append(" ± ").append(String.format(Locale.ROOT, "%-8s", q.standardError(s, "%.6f")));
-                    boolean na = Double.isNaN(q.standardErrors()[s]);
-                    undefined |= na && config.method() != BnMethod.GIBBS;
+                    undefined |= Double.isNaN(q.standardErrors()[s]) && config.method() != BnMethod.GIBBS;
                     constant |= config.method() == BnMethod.GIBBS
                             && (q.probabilities()[s] == 0 || q.probabilities()[s] == 1);
                     if (q.exact() != null) {

@@ -100,7 +100,7 @@ public final class BnJob {
         int at = 0;
         double minEss = Double.POSITIVE_INFINITY;
         Map<String, List<String>> failing = new LinkedHashMap<>();
-        boolean withZeros = !tablesWithZeros(net).isEmpty();
+        boolean withZeros = exact != null && !tablesWithZeros(net).isEmpty(); // for the exact check's message
         for (int j = 0; j < config.query().length; j++) {
             int v = config.query()[j];
             int k = net.cardinality(v);

@@ -45,7 +45,9 @@ final class GibbsExactCheck {
             double logChance = draws * (f.mean() == 0 ? Math.log1p(-exact) : Math.log(exact));
             return logChance >= Math.log(UNLIKELY) ? null : String.format(Locale.ROOT, "the same in every draw of "
                     + "every chain (a state never visited, or never left), which %,d draws would show with "
-                    + "probability 10^%.0f at the exact %s (%s)", draws, logChance / Math.log(10),
+                    + "probability %s at the exact %s (%s)", draws,
+                    logChance == Double.NEGATIVE_INFINITY ? "0" : String.format(Locale.ROOT, "10^%.0f",
+                            logChance / Math.log(10)),
                     new BigDecimal(exact).round(new MathContext(4)).stripTrailingZeros().toPlainString(), cause);
         }
         double ess = Double.isNaN(f.essMean()) ? draws : Math.min(f.essMean(), draws);

@@ -20,8 +20,8 @@ import org.sparkmc.core.bayesnet.RejectionSampling;
 import org.sparkmc.core.bayesnet.WeightedCounts;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.DirectFunctions;
-import org.sparkmc.spark.cli.Progress;
 import org.sparkmc.spark.cli.Counted;
+import org.sparkmc.spark.cli.Progress;
 
 /**
  * Likelihood weighting or rejection sampling with the samples spread over Spark executors.

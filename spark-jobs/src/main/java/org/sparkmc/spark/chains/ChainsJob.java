@@ -23,6 +23,7 @@ import org.sparkmc.core.mcmc.RoundResult;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.DirectFunctions;
+import org.sparkmc.spark.cli.Counted;
 import org.sparkmc.spark.diagnose.ByParameter;
 import org.sparkmc.spark.diagnose.ParameterResult;
 import org.sparkmc.spark.diagnose.SummaryFiles;
@@ -34,7 +35,6 @@ import org.sparkmc.spark.run.SteppedJob;
 import org.sparkmc.spark.sync.RoundRelay;
 import org.sparkmc.spark.sync.SyncPathLog;
 import org.sparkmc.spark.sync.SyncVia;
-import org.sparkmc.spark.cli.Counted;
 
 /**
  * The {@code chains} driver: many independent chains of one target spread over Spark partitions, run in rounds.
