@@ -66,10 +66,15 @@ public final class Main implements Callable<Integer> {
         }
     }
 
+    /** Columns of the help texts (all jobs). */
+    private static final int HELP_WIDTH = 100;
+
     /** Runs a job and returns its exit code (tests call this instead of {@link #main}). */
     public static int run(String... args) {
         PrintWriter err = new PrintWriter(System.err, true);
         CommandLine commandLine = new CommandLine(new Main());
+        // At picocli's 80 columns the option texts' column is too narrow for "s3a://": it broke after the colon.
+        commandLine.setUsageHelpWidth(HELP_WIDTH);
         // Numbers in decimal only, on the command line and from a config file alike: 0.5d or 0x1p-1 is no number.
         commandLine.registerConverter(Double.class, new DecimalConverter());
         commandLine.registerConverter(Double.TYPE, new DecimalConverter());

@@ -15,6 +15,9 @@ import org.sparkmc.core.consensus.ShardSampler;
 /** The help of {@code chains --model}, {@code chains --kernel} and {@code smc --model} lists their catalogs. */
 class CatalogHelpTest {
 
+    private static final String[] JOBS = {"chains", "diagnose", "smc", "bn", "lda", "consensus", "generate-glm",
+        "generate-lda"};
+
     @Test
     void chainsHelpListsEveryModelAndKernelWithItsDescription() {
         String help = help("chains");
@@ -45,12 +48,10 @@ class CatalogHelpTest {
         }
     }
 
-    /** The check can fail: an entry the help does not list is found missing. */
     /** Every job's help renders every option's text: picocli warns, and prints a raw string, on a lone '%'. */
     @Test
     void everyJobsHelpRendersWithoutAFormatWarning() {
-        for (String job : new String[] {"chains", "diagnose", "smc", "bn", "lda", "consensus", "generate-glm",
-            "generate-lda"}) {
+        for (String job : JOBS) {
             BadInputTest.Result r = BadInputTest.runCapturingOut(job, "--help");
             assertEquals(ExitCode.OK, r.code(), job + ": " + r.err());
             assertFalse(r.err().contains("picocli WARN") || r.err().contains("Could not format"), job + ": " + r.err());
@@ -58,6 +59,16 @@ class CatalogHelpTest {
         assertTrue(help("lda").contains("take about 5% of the run"), help("lda"));
     }
 
+    /** Picocli may break a line after a URL scheme's colon; no help may split "s3a://" across two lines. */
+    @Test
+    void noJobsHelpSplitsAUrlScheme() {
+        for (String job : JOBS) {
+            String help = BadInputTest.runCapturingOut(job, "--help").err();
+            assertFalse(help.matches("(?s).*:\\s*\\R\\s*//.*"), job + ":\n" + help);
+        }
+    }
+
+    /** The check can fail: an entry the help does not list is found missing. */
     @Test
     void anEntryMissingFromTheHelpIsFound() {
         Catalog<Object> more = Catalog.of(new CatalogEntry<>("hmc", "Hamiltonian Monte Carlo", new Object()));
