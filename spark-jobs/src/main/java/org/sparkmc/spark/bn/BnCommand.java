@@ -122,9 +122,7 @@ public final class BnCommand extends JobCommand {
         // Validate every count before reading anything, then the network, names and evidence before Spark starts.
         BayesNet net = NetworkReader.read(network, SparkSetup.hadoopConfiguration());
         Evidence e = NetworkNames.evidence(net, evidence);
-        // The values as given: picocli's split drops the empty name of a trailing comma ('A,' gives [A]).
-        List<String> given = spec.findOption("--query").originalStringValues();
-        int[] q = NetworkNames.query(net, given.isEmpty() ? query : given); // empty: from a config file, or none
+        int[] q = NetworkNames.query(net, query); // an empty entry ('A,') is refused before (SplitEntries)
         for (int v : q) { // its marginal is 1 at the observed state: Gibbs gave it R-hat NaN and "NOT converged"
             if (e.isObserved(v)) {
                 throw new InvalidInputException("--query names " + net.variable(v) + ", which --evidence fixes ("

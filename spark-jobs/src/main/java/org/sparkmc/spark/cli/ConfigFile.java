@@ -247,6 +247,7 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
         Object value = config.getValue(key).unwrapped();
         String text = value instanceof List<?> list ? joined(option, key, list)
                 : isBoolean(option) ? bool(key) : scalar(key, value);
+        SplitEntries.check(option, text, describe(key) + ": ");
         supplied.add(key);
         return PATH_LABELS.contains(option.paramLabel()) ? resolved(text) : text;
     }

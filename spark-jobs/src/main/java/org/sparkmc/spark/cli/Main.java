@@ -125,6 +125,16 @@ public final class Main implements Callable<Integer> {
             }
             return failed(cmd.getErr(), cmd, e);
         });
+        // An empty entry in a comma-separated value, refused as any bad value is (after parsing, before the job).
+        CommandLine.IExecutionStrategy runLast = new CommandLine.RunLast();
+        commandLine.setExecutionStrategy(parsed -> {
+            try {
+                SplitEntries.check(parsed);
+            } catch (InvalidInputException e) {
+                throw new CommandLine.ParameterException(lastCommand(parsed), e.getMessage(), e);
+            }
+            return runLast.execute(parsed);
+        });
         try {
             return commandLine.execute(args);
         } catch (Error e) {
@@ -166,6 +176,14 @@ public final class Main implements Callable<Integer> {
             }
         }
         return String.join(" or ", places);
+    }
+
+    private static CommandLine lastCommand(CommandLine.ParseResult parsed) {
+        CommandLine.ParseResult last = parsed;
+        while (last.subcommand() != null) {
+            last = last.subcommand();
+        }
+        return last.commandSpec().commandLine();
     }
 
     /** Subcommands print the top-level version for {@code --version} (their help lists the option). */

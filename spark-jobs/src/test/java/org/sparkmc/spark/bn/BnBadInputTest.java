@@ -60,7 +60,7 @@ class BnBadInputTest extends SparkTestBase {
                         new String[] {"--query: unknown variable 'STROKE'", "STROKEVOLUME"}),
                 Arguments.of("no query", new String[] {}, new String[] {"--query VARIABLE is required"}),
                 Arguments.of("query with a trailing comma", new String[] {"--query", "CO,"},
-                        new String[] {"--query 'CO,' has an empty entry (a comma too many?); expected variable names"}),
+                        new String[] {"--query 'CO,' has an empty entry (a comma too many?); expected VAR[,VAR...]"}),
                 Arguments.of("query with an empty name", new String[] {"--query", "CO, ,CVP"},
                         new String[] {"--query 'CO, ,CVP' has an empty entry"}),
                 Arguments.of("query twice", new String[] {"--query", "CO", "--query", "CO"},

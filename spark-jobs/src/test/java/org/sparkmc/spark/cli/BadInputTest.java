@@ -351,6 +351,32 @@ public class BadInputTest extends SparkTestBase {
         }
     }
 
+    /**
+     * A comma too many in a comma-separated value ('--coefficients 1,2,'; 'query = [CO, ""]' in a config file): picocli
+     * dropped the trailing empty entry, so the run went ahead with one value fewer (a config file's empty query name
+     * too). (An inner one, '1,,2', is refused by the number's conversion.)
+     */
+    @Test
+    void anEmptyEntryInACommaSeparatedValueIsRefused() throws IOException {
+        for (String value : List.of("1,-0.5,", "-0.5,,")) {
+            Result r = runCapturing("generate-glm", "--features", "2", "--coefficients", value, "--out",
+                    tmp.resolve("o").toString());
+            assertEquals(ExitCode.BAD_INPUT, r.code, value + ": " + r.err);
+            assertTrue(r.err.contains("sparkmc generate-glm: --coefficients '" + value + "' has an empty entry (a "
+                    + "comma too many?); expected B[,B...]"), r.err);
+            assertFalse(r.err.contains("\tat "), r.err);
+        }
+        for (String line : List.of("query = [CO, \"\"]", "query = \"CO,\"", "features = \"x1,,x2\"")) {
+            String job = line.startsWith("query") ? "bn" : "consensus";
+            Path conf = Files.writeString(tmp.resolve("list.conf"), "seed = 1\n" + line + "\n");
+            Result r = runCapturing(job, "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+            assertEquals(ExitCode.BAD_INPUT, r.code, line + ": " + r.err);
+            assertTrue(r.err.contains("list.conf:2: --") && r.err.contains("has an empty entry (a comma too many?)"),
+                    line + ": " + r.err);
+        }
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
     /** A model parameter of the wrong type in a config file names the file and line (it named only the model). */
     @Test
     void aModelParameterOfTheWrongTypeNamesFileAndLine() throws IOException {

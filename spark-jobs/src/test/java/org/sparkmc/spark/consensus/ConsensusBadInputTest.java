@@ -456,7 +456,8 @@ class ConsensusBadInputTest extends SparkTestBase {
         // an empty list in a config file ("no column ''") or an empty name on the command line
         Path conf = Files.writeString(tmp.resolve("empty.conf"), "features = []\n");
         assertBad(run(csv.toString(), "--conf", conf.toString()), "--features names an empty column ('')");
-        assertBad(run(csv.toString(), "--features", "x1,,x2"), "--features names an empty column ('x1,,x2')");
+        assertBad(run(csv.toString(), "--features", "x1,,x2"), "--features 'x1,,x2' has an empty entry (a comma too "
+                + "many?); expected COL[,COL...]");
     }
 
     private BadInputTest.Result run(String data, String... options) {
