@@ -417,7 +417,6 @@ public final class ChainsJob implements SteppedJob {
             LOG.warn("chains: the checkpoint in {} predates per-chain acceptance counts; summary.json's "
                     + "acceptance_per_chain covers only the rounds after round {}", checkpointing.dir(), round);
         }
-        converged = saved.converged();
         history.addAll(saved.history());
         boolean onDriver = (long) drawsPerChain * config.chains() * summarised.size() <= config.driverDrawsLimit();
         draws = onDriver ? new PooledDraws(summarised.size(), config.chains()) : null;
@@ -433,15 +432,16 @@ public final class ChainsJob implements SteppedJob {
         }
         LOG.info("chains: resumed from {} after round {} ({} draws per chain)", checkpointing.dir(), round,
                 drawsPerChain);
+        // The verdict of this run's stopping rule, which may differ from the saved run's (--max-rhat, --min-ess).
+        converged = false;
+        if (sampled > 0) {
+            conclude(diagnose(false));
+        }
         return true;
     }
 
     /** The full summaries and plot data of every summarised parameter (parameters, then lp__). */
     public ChainsResult result() {
-        if (!converged) {
-            LOG.warn("chains: not converged after {} (need R-hat < {} and ESS ≥ {})",
-                    Counted.of(sampled, "sampling round"), config.maxRhat(), config.minEss());
-        }
         List<ParameterResult> results;
         if (sampled == 0) {
             results = List.of();
@@ -450,6 +450,12 @@ public final class ChainsJob implements SteppedJob {
         } else {
             sc.setJobDescription("chains: final diagnostics by parameter");
             results = diagnose(true).full();
+        }
+        if (!converged) {
+            boolean stuck = Thresholds.noneMoved(results.stream().map(r -> r.summary().brief()).toList());
+            LOG.warn("chains: not converged after {} (need R-hat < {} and ESS ≥ {}{})",
+                    Counted.of(sampled, "sampling round"), config.maxRhat(), config.minEss(),
+                    stuck ? "; " + Thresholds.NONE_MOVED : "");
         }
         return new ChainsResult(results, converged, sampled, drawsPerChain,
                 (System.nanoTime() - started) / 1e9, proposed == 0 ? Double.NaN : (double) accepted / proposed,

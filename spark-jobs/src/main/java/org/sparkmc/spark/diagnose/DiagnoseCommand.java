@@ -99,13 +99,7 @@ public final class DiagnoseCommand extends JobCommand {
             Thresholds thresholds = new Thresholds(maxRhat, minEssPerChain == null ? minEss
                     : minEssPerChain * source.chains());
             List<FullParameterSummary> summaries = results.stream().map(ParameterResult::summary).toList();
-            Map<String, List<String>> failing = new LinkedHashMap<>();
-            for (FullParameterSummary s : summaries) {
-                List<String> why = thresholds.failures(s);
-                if (!why.isEmpty()) {
-                    failing.put(s.name(), why);
-                }
-            }
+            Map<String, List<String>> failing = thresholds.failingOfFull(summaries);
             double seconds = (System.nanoTime() - t0) / 1e9;
             write(output, source, results, summaries, thresholds, failing, seconds);
             output.commit();

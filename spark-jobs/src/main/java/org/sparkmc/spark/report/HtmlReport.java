@@ -49,10 +49,10 @@ public final class HtmlReport {
 
     /** The verdict and the summary table, failing rows highlighted. */
     public HtmlReport summary(List<FullParameterSummary> summaries, Thresholds thresholds) {
-        long failing = summaries.stream().filter(s -> !thresholds.failures(s).isEmpty()).count();
-        body.append("<h2>Summary</h2><p>").append(failing == 0
+        Map<String, List<String>> failing = thresholds.failingOfFull(summaries);
+        body.append("<h2>Summary</h2><p>").append(failing.isEmpty()
                 ? "<span class=\"ok\">All " + summaries.size() + " parameters pass</span>"
-                : "<span class=\"fail\">" + failing + " of " + summaries.size() + " parameters fail</span>")
+                : "<span class=\"fail\">" + failing.size() + " of " + summaries.size() + " parameters fail</span>")
                 .append(String.format(Locale.ROOT, " (R-hat &lt; %.3f, bulk and tail ESS ≥ %.0f)</p>",
                         thresholds.maxRhat(), thresholds.minEss()));
         body.append(summaries.size() > SCROLL_ROWS ? "<div class=\"scroll\">" : "<div>");
@@ -60,7 +60,7 @@ public final class HtmlReport {
                 + "<th>R-hat</th><th>ESS bulk</th><th>ESS tail</th><th>MCSE mean</th><th class=\"text\">verdict</th>"
                 + "</tr>");
         for (FullParameterSummary s : summaries) {
-            List<String> why = thresholds.failures(s);
+            List<String> why = failing.getOrDefault(s.name(), List.of());
             body.append(why.isEmpty() ? "<tr>" : "<tr class=\"fail\">").append("<td>").append(Svg.escape(s.name()))
                     .append("</td>");
             for (double v : new double[] {s.mean(), s.sd(), s.q5(), s.median(), s.q95()}) {

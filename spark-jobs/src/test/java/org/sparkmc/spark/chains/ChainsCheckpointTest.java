@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -110,6 +111,39 @@ class ChainsCheckpointTest extends SparkTestBase {
         assertEquals(ExitCode.OK, resumedOlder[0].code(), resumedOlder[0].err());
         assertTrue(warnings.stream().anyMatch(w -> w.contains("predates per-chain acceptance counts")),
                 warnings.toString());
+    }
+
+    /**
+     * The stopping rule may change on resume, and the restored draws are judged by the new one: the saved verdict was
+     * kept, so a converged checkpoint resumed with a stricter --min-ess stopped at once, "converged", and one that had
+     * not converged ran on though the new rule passed its draws.
+     */
+    @Test
+    void aResumedRunJudgesTheRestoredDrawsByItsOwnStoppingRule() throws Exception {
+        String[] model = {"chains", "--model", "bimodal", "--scale", "10", "--chains", "4", "--warmup", "200",
+            "--round-size", "200", "--max-rhat", "1e9"};
+        Path strict = tmp.resolve("strict");
+        BadInputTest.Result r = BadInputTest.runCapturing(ChainsJobTest.concat(model, "--min-ess", "1e9",
+                "--max-rounds", "1", "--checkpoint", strict.toString(), "--out", tmp.resolve("a").toString()));
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertFalse(ChainsOutputs.summary(tmp.resolve("a")).get("converged").asBoolean());
+        Path lenient = tmp.resolve("lenient");
+        r = BadInputTest.runCapturing(ChainsJobTest.concat(model, "--min-ess", "1", "--max-rounds", "3",
+                "--checkpoint", strict.toString(), "--resume", "--out", tmp.resolve("b").toString()));
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        JsonNode passed = ChainsOutputs.summary(tmp.resolve("b"));
+        assertTrue(passed.get("converged").asBoolean(), passed::toString);
+        assertEquals(1, passed.get("rounds").asInt(), "no round beyond the restored one");
+
+        r = BadInputTest.runCapturing(ChainsJobTest.concat(model, "--min-ess", "1", "--max-rounds", "1",
+                "--checkpoint", lenient.toString(), "--out", tmp.resolve("c").toString()));
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        r = BadInputTest.runCapturing(ChainsJobTest.concat(model, "--min-ess", "1e9", "--max-rounds", "3",
+                "--checkpoint", lenient.toString(), "--resume", "--out", tmp.resolve("d").toString()));
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        JsonNode failed = ChainsOutputs.summary(tmp.resolve("d"));
+        assertFalse(failed.get("converged").asBoolean(), failed::toString);
+        assertEquals(3, failed.get("rounds").asInt(), "the rounds the stricter rule asks for");
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.sparkmc.spark.chains;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,6 +25,7 @@ import org.sparkmc.core.testing.ImportanceReference;
 import org.sparkmc.core.testing.PimaData;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.TestPaths;
+import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
 import org.sparkmc.spark.cli.Main;
 import org.sparkmc.spark.sync.SyncVia;
@@ -148,6 +150,24 @@ class KernelsAndModelsJobTest extends SparkTestBase {
             double combined = Math.hypot(job.get("mcse_mean").asDouble(), reference[j][2]);
             assertEquals(reference[j][0], job.get("mean").asDouble(), 4 * combined, name + " against the reference");
         }
+    }
+
+    /**
+     * A step far too large: no proposal is accepted, and every chain stays at the mode they all start from (the
+     * config's init = mode). lp__ and each coefficient are constant, which alone passes; the run said "converged",
+     * exit 0 under --require-convergence.
+     */
+    @Test
+    void chainsThatNeverMoveHaveNotConverged() {
+        Path out = tmp.resolve("stuck");
+        BadInputTest.Result r = BadInputTest.runCapturing("chains", "--conf",
+                TestPaths.conf("chains-pima.conf").toString(), "--data",
+                TestPaths.projectRoot().resolve("data/pima/pima.json").toString(), "--scale", "1000", "--warmup", "50",
+                "--round-size", "300", "--max-rounds", "1", "--require-convergence", "--out", out.toString());
+        assertEquals(ExitCode.NOT_CONVERGED, r.code(), r.err());
+        JsonNode summary = ChainsOutputs.summary(out);
+        assertFalse(summary.get("converged").asBoolean(), summary::toString);
+        assertEquals(0.0, summary.get("acceptance").asDouble());
     }
 
     /**

@@ -1,12 +1,14 @@
 package org.sparkmc.spark.diagnose;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
+import org.sparkmc.core.diagnostics.ParameterSummary;
 
 /**
  * The one convergence verdict on summaries of real draws, where posterior's NA decides: these cases are exact (no
@@ -39,6 +41,23 @@ class ThresholdsTest {
         FullParameterSummary s = FullParameterSummary.of("a", draws);
         List<String> why = DEFAULTS.failures(s);
         assertTrue(!why.isEmpty() && why.get(0).startsWith("R-hat undefined"), why.toString());
+    }
+
+    /**
+     * Chains that never left the start they share: every quantity passes alone as a constant, and lp__ fails them as a
+     * whole (the chains job called such a run converged). Without lp__ (diagnose of chosen columns) constants pass.
+     */
+    @Test
+    void drawsInWhichNothingMovedFailAtLpWhenLpIsThere() {
+        double[][] start = {{0.5, 0.5, 0.5, 0.5}, {0.5, 0.5, 0.5, 0.5}};
+        double[][] lp = {{-3, -3, -3, -3}, {-3, -3, -3, -3}};
+        List<ParameterSummary> stuck = List.of(ParameterSummary.of("beta", start), ParameterSummary.of("lp__", lp));
+        assertEquals(java.util.Map.of("lp__", List.of(Thresholds.NONE_MOVED)), DEFAULTS.failing(stuck));
+        assertFalse(DEFAULTS.allPass(stuck));
+        assertTrue(DEFAULTS.allPass(List.of(ParameterSummary.of("beta", start))));
+        double[][] moved = {{-3, -2.9, -3.1, -3}, {-3.05, -3, -2.95, -3}};
+        assertFalse(Thresholds.noneMoved(List.of(ParameterSummary.of("beta", start),
+                ParameterSummary.of("lp__", moved))));
     }
 
     /**
