@@ -119,31 +119,28 @@ class ChainsCheckpointTest extends SparkTestBase {
      * not converged ran on though the new rule passed its draws.
      */
     @Test
-    void aResumedRunJudgesTheRestoredDrawsByItsOwnStoppingRule() throws Exception {
-        String[] model = {"chains", "--model", "bimodal", "--scale", "10", "--chains", "4", "--warmup", "200",
-            "--round-size", "200", "--max-rhat", "1e9"};
+    void aResumedRunJudgesTheRestoredDrawsByItsOwnStoppingRule() {
         Path strict = tmp.resolve("strict");
-        BadInputTest.Result r = BadInputTest.runCapturing(ChainsJobTest.concat(model, "--min-ess", "1e9",
-                "--max-rounds", "1", "--checkpoint", strict.toString(), "--out", tmp.resolve("a").toString()));
-        assertEquals(ExitCode.OK, r.code(), r.err());
-        assertFalse(ChainsOutputs.summary(tmp.resolve("a")).get("converged").asBoolean());
-        Path lenient = tmp.resolve("lenient");
-        r = BadInputTest.runCapturing(ChainsJobTest.concat(model, "--min-ess", "1", "--max-rounds", "3",
-                "--checkpoint", strict.toString(), "--resume", "--out", tmp.resolve("b").toString()));
-        assertEquals(ExitCode.OK, r.code(), r.err());
-        JsonNode passed = ChainsOutputs.summary(tmp.resolve("b"));
+        assertFalse(bimodalRun("1e9", "1", strict, "a").get("converged").asBoolean());
+        JsonNode passed = bimodalRun("1", "3", strict, "b", "--resume");
         assertTrue(passed.get("converged").asBoolean(), passed::toString);
         assertEquals(1, passed.get("rounds").asInt(), "no round beyond the restored one");
 
-        r = BadInputTest.runCapturing(ChainsJobTest.concat(model, "--min-ess", "1", "--max-rounds", "1",
-                "--checkpoint", lenient.toString(), "--out", tmp.resolve("c").toString()));
-        assertEquals(ExitCode.OK, r.code(), r.err());
-        r = BadInputTest.runCapturing(ChainsJobTest.concat(model, "--min-ess", "1e9", "--max-rounds", "3",
-                "--checkpoint", lenient.toString(), "--resume", "--out", tmp.resolve("d").toString()));
-        assertEquals(ExitCode.OK, r.code(), r.err());
-        JsonNode failed = ChainsOutputs.summary(tmp.resolve("d"));
+        Path lenient = tmp.resolve("lenient");
+        assertTrue(bimodalRun("1", "1", lenient, "c").get("converged").asBoolean());
+        JsonNode failed = bimodalRun("1e9", "3", lenient, "d", "--resume");
         assertFalse(failed.get("converged").asBoolean(), failed::toString);
         assertEquals(3, failed.get("rounds").asInt(), "the rounds the stricter rule asks for");
+    }
+
+    /** A bimodal run that any R-hat passes, held to {@code minEss}, checkpointed; its summary.json. */
+    private JsonNode bimodalRun(String minEss, String maxRounds, Path checkpoint, String out, String... more) {
+        String[] run = {"chains", "--model", "bimodal", "--scale", "10", "--chains", "4", "--warmup", "200",
+            "--round-size", "200", "--max-rhat", "1e9", "--min-ess", minEss, "--max-rounds", maxRounds, "--checkpoint",
+            checkpoint.toString(), "--out", tmp.resolve(out).toString()};
+        BadInputTest.Result r = BadInputTest.runCapturing(ChainsJobTest.concat(run, more));
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        return ChainsOutputs.summary(tmp.resolve(out));
     }
 
     /**
