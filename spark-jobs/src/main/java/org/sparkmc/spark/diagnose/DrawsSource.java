@@ -355,13 +355,18 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         return null;
     }
 
+    /**
+     * The .csv files of the inputs: a file as given; a directory's .csv files at any depth, as Spark reads a
+     * directory of Parquet draws (names starting with _ or . left out, at every level), in path order.
+     */
     private static List<String> files(List<FileStatus> matches, Configuration hadoop) {
         List<String> files = new ArrayList<>();
         for (FileStatus f : matches) {
             if (f.isDirectory()) {
                 try {
-                    Arrays.stream(StorageFailure.list(f.getPath().getFileSystem(hadoop), f.getPath()))
-                            .map(s -> s.getPath().toString()).filter(name -> name.endsWith(".csv")).sorted()
+                    List<FileStatus> visible = new ArrayList<>();
+                    visibleFiles(f.getPath().getFileSystem(hadoop), f, visible);
+                    visible.stream().map(s -> s.getPath().toString()).filter(name -> name.endsWith(".csv")).sorted()
                             .forEach(files::add);
                 } catch (IOException e) { // not there any more, or not ours to list
                     throw unreadable(f.getPath(), e);
@@ -373,9 +378,9 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         if (files.isEmpty()) {
             throw new InvalidInputException("no .csv file in the inputs (" + matches.stream().map(f -> f.getPath()
                     .toString()).reduce((a, b) -> a + ", " + b).orElse("") + "); diagnose reads CmdStan or chain,draw "
-                    + "CSV files named .csv (in a directory, names starting with _ or . are skipped), and Parquet "
-                    + "draws: .parquet files, or directories holding them, also in subdirectories (--format auto or "
-                    + "parquet)");
+                    + "CSV files named .csv (in a directory also in its subdirectories; names starting with _ or . are "
+                    + "skipped), and Parquet draws: .parquet files, or directories holding them, also in "
+                    + "subdirectories (--format auto or parquet)");
         }
         return files;
     }

@@ -95,4 +95,23 @@ class DrawsSourceLocateTest {
         assertTrue(glob.contains("c1.csv is given twice (by '" + tmp.resolve("c*.csv") + "' and by '" + c1 + "')"),
                 glob);
     }
+
+    /**
+     * A directory's CSV chains are read at any depth, as its Parquet draws are: those in a subdirectory were left
+     * out without a word, and a chain that had not mixed there passed --require-convergence unseen.
+     */
+    @Test
+    void aDirectorysCsvFilesAreReadInItsSubdirectoriesToo() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("sub2"));
+        Path more = Files.createDirectories(dir.resolve("more"));
+        Path hidden = Files.createDirectories(dir.resolve("_hidden"));
+        Files.writeString(dir.resolve("c1.csv"), "chain,draw,a\n1,1,0.5\n");
+        Files.writeString(dir.resolve("c2.csv"), "chain,draw,a\n2,1,0.5\n");
+        Files.writeString(more.resolve("c3.csv"), "chain,draw,a\n3,1,0.5\n");
+        Files.writeString(more.resolve("notes.txt"), "not draws\n");
+        Files.writeString(hidden.resolve("c9.csv"), "chain,draw,a\n9,1,0.5\n");
+        DrawsSource.Located read = DrawsSource.locate(List.of(dir.toString()), "auto", new Configuration());
+        assertEquals(List.of("c1.csv", "c2.csv", "more/c3.csv"), read.textFiles().stream()
+                .map(f -> f.substring(f.indexOf("sub2/") + "sub2/".length())).toList());
+    }
 }
