@@ -123,7 +123,7 @@ public final class ChainsCommand extends JobCommand {
     private boolean cmdstanCsv;
 
     @Option(names = "--report-parameters", paramLabel = "N", defaultValue = "20",
-            description = "report.html plots at most N parameters (those with the highest R-hat). "
+            description = "report.html plots at most N parameters (failing ones first, then by R-hat). "
                 + "Default: ${DEFAULT-VALUE}.")
     private int reportParameters;
 

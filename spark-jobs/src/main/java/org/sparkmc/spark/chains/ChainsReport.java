@@ -1,7 +1,5 @@
 package org.sparkmc.spark.chains;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,11 +37,9 @@ final class ChainsReport {
         if (rj != null) {
             report.section("Reversible jump: model choice", modelChoice(rj));
         }
-        List<ParameterResult> shown = new ArrayList<>(result.results());
+        List<ParameterResult> shown = result.results();
         if (shown.size() > topParameters) {
-            shown.sort(Comparator.comparingDouble((ParameterResult r) -> Double.isNaN(r.summary().rhat())
-                    ? Double.NEGATIVE_INFINITY : r.summary().rhat()).reversed());
-            shown = shown.subList(0, topParameters);
+            shown = ParameterResult.worstFirst(shown, thresholds, topParameters);
         }
         return report.parameters(shown, result.results().size()).render();
     }

@@ -62,7 +62,8 @@ public final class DiagnoseCommand extends JobCommand {
     private boolean requireConvergence;
 
     @Option(names = "--report-parameters", paramLabel = "N", defaultValue = "20",
-            description = "report.html plots at most N parameters (highest R-hat first). Default: ${DEFAULT-VALUE}.")
+            description = "report.html plots at most N parameters (failing ones first, then by R-hat, "
+                + "highest first). Default: ${DEFAULT-VALUE}.")
     private int reportParameters;
 
     @Mixin
@@ -131,10 +132,7 @@ public final class DiagnoseCommand extends JobCommand {
         facts.put("chains", source.chains());
         facts.put("draws per chain", source.drawsPerChain());
         facts.put("parameters", summaries.size());
-        List<ParameterResult> shown = new ArrayList<>(results);
-        shown.sort(java.util.Comparator.comparingDouble((ParameterResult r) -> Double.isNaN(r.summary().rhat())
-                ? Double.NEGATIVE_INFINITY : r.summary().rhat()).reversed());
-        shown = shown.subList(0, Math.min(reportParameters, shown.size()));
+        List<ParameterResult> shown = ParameterResult.worstFirst(results, thresholds, reportParameters);
         output.writeText("report.html", new HtmlReport("sparkmc diagnose").facts(facts)
                 .summary(summaries, thresholds).parameters(shown, results.size()).render());
     }

@@ -87,7 +87,7 @@ public final class HtmlReport {
         body.append("<h2>Parameters</h2>");
         if (results.size() < totalParameters) {
             body.append("<p class=\"note\">The ").append(results.size()).append(" of ").append(totalParameters)
-                    .append(" parameters with the highest R-hat.</p>");
+                    .append(" parameters plotted: failing ones first, then by R-hat, highest first.</p>");
         }
         if (!results.isEmpty()) {
             body.append(chainLegend(results.get(0).plots().traces().length));

@@ -265,6 +265,31 @@ class DiagnoseTest extends DiagnoseTestBase {
     }
 
     /**
+     * The report plots failing parameters first, an undefined R-hat of draws that vary counted as the worst: {@code
+     * stuck} (0 in chain 1, 1 in chain 2: R-hat NA, failing) was sorted as −∞ and left out for {@code good}.
+     */
+    @Test
+    void theReportPlotsAFailingParameterWithAnUndefinedRhatFirst() throws IOException {
+        StringBuilder csv = new StringBuilder("chain,draw,good,stuck,k\n");
+        for (int chain = 1; chain <= 2; chain++) {
+            for (int draw = 1; draw <= 200; draw++) {
+                double u = ((draw * 73 + chain * 29) % 199) / 199.0 - 0.5;
+                csv.append(chain).append(',').append(draw).append(',').append(u).append(',').append(chain - 1)
+                        .append(",7\n");
+            }
+        }
+        Path file = Files.writeString(tmp.resolve("nafail.csv"), csv);
+        BadInputTest.Result r = BadInputTest.runCapturingOut("diagnose", file.toString(), "--report-parameters", "1",
+                "--out", tmp.resolve("nafail").toString());
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertTrue(r.err().contains("stuck: R-hat undefined (NA)"), r.err());
+        String report = Files.readString(tmp.resolve("nafail/report.html"));
+        assertTrue(report.contains("<h3>stuck</h3>") && !report.contains("<h3>good</h3>"), "stuck is plotted");
+        assertTrue(report.contains("The 1 of 3 parameters plotted: failing ones first, then by R-hat, highest first."),
+                "the note says the order");
+    }
+
+    /**
      * Draws near 1e-310 crashed the report ("ticks need lo < hi", exit 1); ±1e-300 had sd 0; 1e155 to 1e200 had sd,
      * MCSE and basic R-hat NA (squares overflowed). Deterministic values.
      */
