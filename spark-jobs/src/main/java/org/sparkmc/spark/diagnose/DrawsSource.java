@@ -92,10 +92,25 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         return format.equals("cmdstan") ? DrawFiles.Format.CMDSTAN : DrawFiles.Format.CSV;
     }
 
-    /** The parameters the header of {@code file} names; sparkmc's chain,draw layout is refused as CmdStan CSV. */
+    /**
+     * The parameters the header of {@code file} names; sparkmc's chain,draw layout is refused as CmdStan CSV. A
+     * chain,draw header's sampler columns ({@code …__} but lp__) are left out with a warning naming them, as a user's
+     * column may end so; every CmdStan file has them.
+     */
     private static List<String> header(String file, DrawFiles.Format format, Configuration hadoop) {
         if (format == DrawFiles.Format.CMDSTAN) {
             refuseChainDrawHeader(file, hadoop);
+        } else {
+            try (BufferedReader in = open(new Path(file), hadoop)) {
+                List<String> sampler = DrawFiles.samplerColumns(file, in, format);
+                if (!sampler.isEmpty()) {
+                    LOG.warn("diagnose: {}: columns ending in __ are a sampler's, not parameters, left out: {} "
+                            + "(Stan reserves the suffix; rename a parameter that ends so)", file,
+                            String.join(", ", sampler));
+                }
+            } catch (IOException e) {
+                throw new InvalidInputException("cannot read '" + file + "': " + e.getMessage(), e);
+            }
         }
         try (BufferedReader in = open(new Path(file), hadoop)) {
             return DrawFiles.parameterNames(file, in, format);

@@ -13,10 +13,10 @@ import org.sparkmc.core.DecimalNumbers;
 import org.sparkmc.core.InvalidInputException;
 
 /**
- * Parses draws from text: CmdStan CSV (one chain per file; {@code #} comment lines; a header row; sampler columns
- * ending in {@code __} are skipped except {@code lp__}) or plain CSV ({@code chain,draw,<parameters…>}, any chains,
- * rows in any order, each chain's draws numbered without gaps). Every error names the file and line and what was
- * expected.
+ * Parses draws from text: CmdStan CSV (one chain per file; {@code #} comment lines; a header row) or plain CSV
+ * ({@code chain,draw,<parameters…>}, any chains, rows in any order, each chain's draws numbered without gaps). In
+ * both, as in Parquet draws, sampler columns ending in {@code __} are skipped except {@code lp__}. Every error names
+ * the file and line and what was expected.
  */
 public final class DrawFiles {
     /** What chain and draw numbers must be: they are read as 32-bit ints. */
@@ -89,6 +89,21 @@ public final class DrawFiles {
             }
         }
         return names;
+    }
+
+    /**
+     * The sampler columns a file's header names after chain and draw or from the start ({@code …__} other than
+     * lp__, a suffix Stan reserves for its sampler), which are not read as parameters.
+     */
+    public static List<String> samplerColumns(String source, BufferedReader in, Format format) throws IOException {
+        String[] header = header(source, new LineCounter(in));
+        List<String> sampler = new ArrayList<>();
+        for (int i = firstParameterColumn(format); i < header.length; i++) {
+            if (!kept(header[i])) {
+                sampler.add(header[i]);
+            }
+        }
+        return sampler;
     }
 
     /** The header's parameter columns (0-based): sampler columns other than lp__ left out. */

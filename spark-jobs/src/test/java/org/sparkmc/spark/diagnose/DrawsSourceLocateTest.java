@@ -114,4 +114,22 @@ class DrawsSourceLocateTest {
         assertEquals(List.of("c1.csv", "c2.csv", "more/c3.csv"), read.textFiles().stream()
                 .map(f -> f.substring(f.indexOf("sub2/") + "sub2/".length())).toList());
     }
+
+    /**
+     * Columns ending in __ in a chain,draw CSV are left out as in Parquet and CmdStan CSV (Stan reserves the suffix
+     * for its sampler's columns), but now with a warning naming them: energy__ went without a word.
+     */
+    @Test
+    void samplerColumnsOfAChainDrawCsvAreLeftOutWithAWarning() throws Exception {
+        Path dunder = Files.writeString(tmp.resolve("dunder.csv"), "chain,draw,energy__,lp__,a\n1,1,3,-1,0.5\n");
+        List<String> warnings = org.sparkmc.spark.LoggedLines.of(DrawsSource.class,
+                org.apache.logging.log4j.Level.WARN, () -> {
+                    assertEquals(List.of("lp__", "a"), DrawsSource.locate(List.of(dunder.toString()), "auto",
+                            new Configuration()).names());
+                    return null;
+                });
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains(dunder + ": columns ending in __ are a sampler's, not parameters, left "
+                + "out: energy__"), warnings.get(0));
+    }
 }
