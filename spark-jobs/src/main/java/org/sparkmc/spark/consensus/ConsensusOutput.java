@@ -77,7 +77,7 @@ final class ConsensusOutput {
                         .append(SummaryFiles.csvField(p.name()));
                 for (double v : new double[] {p.mean(), p.sd(), p.q5(), p.median(), p.q95(), p.rhat(), p.essBulk(),
                     p.essTail(), p.mcseMean()}) {
-                    csv.append(',').append(SummaryFiles.csvNumber(v));
+                    csv.append(',').append(SummaryFiles.summaryNumber(v));
                 }
                 csv.append('\n');
             }

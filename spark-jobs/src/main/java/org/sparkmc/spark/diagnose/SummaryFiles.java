@@ -14,7 +14,9 @@ import org.sparkmc.core.diagnostics.FullParameterSummary;
  * {@code summary.csv} and {@code summary.json}: one row per parameter with the columns of R's
  * {@code posterior::summarise_draws} (its default summaries, then every convergence diagnostic), named as there
  * except that the first columns are {@code name, mean, sd, q5, q50, q95, rhat, ess_bulk, ess_tail, mcse_mean};
- * undefined values (posterior's NA) are {@code NA} in CSV and {@code null} in JSON.
+ * undefined values (posterior's NA) are {@code NA} in CSV and {@code null} in JSON, and an infinite one (posterior's
+ * {@code Inf}: R-hat where each chain is stuck at a value of its own) is {@code Inf} in CSV and reports and the
+ * string {@code "Inf"} in JSON, which has no number for it.
  */
 public final class SummaryFiles {
     public static final List<String> COLUMNS = List.of("name", "mean", "sd", "q5", "q50", "q95", "rhat", "ess_bulk",
@@ -36,7 +38,7 @@ public final class SummaryFiles {
             String name = s.name();
             csv.append(csvField(name));
             for (double v : values(s)) {
-                csv.append(',').append(csvNumber(v));
+                csv.append(',').append(summaryNumber(v));
             }
             csv.append('\n');
         }
@@ -51,7 +53,7 @@ public final class SummaryFiles {
             p.put("name", s.name());
             double[] v = values(s);
             for (int i = 0; i < v.length; i++) {
-                p.put(COLUMNS.get(i + 1), Double.isFinite(v[i]) ? v[i] : null);
+                p.put(COLUMNS.get(i + 1), summaryJson(v[i]));
             }
             out.add(p);
         }
@@ -73,6 +75,28 @@ public final class SummaryFiles {
      */
     public static String csvNumber(double v) {
         return Double.isFinite(v) ? Double.toString(v) : "NA";
+    }
+
+    /**
+     * A summary's number in CSV ({@link #csvNumber}), but an infinite one as posterior writes it: {@code Inf} or
+     * {@code -Inf} (R and pandas read both back as infinity); NA where undefined.
+     */
+    public static String summaryNumber(double v) {
+        return Double.isInfinite(v) ? infinity(v) : csvNumber(v);
+    }
+
+    /** A summary's number in JSON: the number; null where undefined; the string Inf or -Inf where infinite. */
+    public static Object summaryJson(double v) {
+        return Double.isInfinite(v) ? infinity(v) : finite(v);
+    }
+
+    /** A summary's number for people ({@link #formatted}), but Inf or -Inf where infinite, as in summary.csv. */
+    public static String summaryShown(double v, String format) {
+        return Double.isInfinite(v) ? infinity(v) : formatted(v, format);
+    }
+
+    private static String infinity(double v) {
+        return v > 0 ? "Inf" : "-Inf";
     }
 
     /** A number for people (reports, progress lines) in {@code format}, or NA where undefined, as the CSVs say. */

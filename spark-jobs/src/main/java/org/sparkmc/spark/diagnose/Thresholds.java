@@ -15,7 +15,8 @@ import org.sparkmc.core.diagnostics.ParameterSummary;
  *
  * <p>Where posterior gives NA: a parameter constant in every draw of every chain (to within its tolerance, as a
  * model's fixed quantity is) passes. Draws that vary but leave R-hat or the bulk ESS undefined fail: chains too short
- * to split, or each chain stuck at a value of its own (within-chain variance 0, R-hat ∞). An undefined tail ESS alone
+ * to split, or each chain stuck at a value of its own where R-hat too is undefined (with ranks or folds that tie;
+ * otherwise R-hat is ∞, posterior's Inf, and fails as any R-hat above the bound does). An undefined tail ESS alone
  * does not fail: a discrete or 0/1 quantity whose 5% or 95% quantile is its minimum or maximum has one, as in
  * posterior, and the bulk ESS still judges it. Draws whose {@code lp__} is constant too, with every other quantity,
  * fail as a whole: no chain moved (chains stuck at the start they share passed as constants, "converged").
@@ -45,7 +46,9 @@ public record Thresholds(double maxRhat, double minEss) implements Serializable 
         }
         if (Double.isNaN(s.rhat())) {
             why.add("R-hat undefined (NA) though the draws vary: chains too short to split, or each chain stuck at "
-                    + "a value of its own (R-hat ∞)");
+                    + "a value of its own");
+        } else if (s.rhat() == Double.POSITIVE_INFINITY) { // posterior's Inf: "%.4f" wrote Infinity
+            why.add(String.format(Locale.ROOT, "R-hat Inf ≥ %.3f (each chain stuck at a value of its own)", maxRhat));
         } else if (s.rhat() >= maxRhat) {
             why.add(String.format(Locale.ROOT, "R-hat %.4f ≥ %.3f", s.rhat(), maxRhat));
         }

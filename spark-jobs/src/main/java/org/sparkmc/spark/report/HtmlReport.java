@@ -1,6 +1,6 @@
 package org.sparkmc.spark.report;
 
-import static org.sparkmc.spark.diagnose.SummaryFiles.formatted;
+import static org.sparkmc.spark.diagnose.SummaryFiles.summaryShown;
 
 import java.util.List;
 import java.util.Locale;
@@ -67,7 +67,8 @@ public final class HtmlReport {
                 body.append("<td>").append(Svg.number(v)).append("</td>");
             }
             body.append(String.format(Locale.ROOT, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
-                    formatted(s.rhat(), "%.4f"), formatted(s.essBulk(), "%.0f"), formatted(s.essTail(), "%.0f"),
+                    summaryShown(s.rhat(), "%.4f"), summaryShown(s.essBulk(), "%.0f"),
+                    summaryShown(s.essTail(), "%.0f"),
                     Svg.number(s.mcseMean())));
             body.append("<td class=\"text\">").append(why.isEmpty() ? "ok" : Svg.escape(String.join("; ", why)))
                     .append("</td></tr>");

@@ -290,6 +290,35 @@ class DiagnoseTest extends DiagnoseTestBase {
     }
 
     /**
+     * Each chain stuck at a value of its own, in chains long enough to split, has R-hat ∞ as in posterior: Inf on
+     * standard output, in summary.csv, summary.json (a string: JSON has no infinity) and the report alike (the
+     * files said NA, standard output Infinity).
+     */
+    @Test
+    void anInfiniteRhatIsInfEverywhere() throws IOException {
+        StringBuilder csv = new StringBuilder("chain,draw,a,s\n");
+        for (int chain = 1; chain <= 4; chain++) {
+            for (int draw = 1; draw <= 9; draw++) {
+                csv.append(chain).append(',').append(draw).append(',').append((draw * 5 + chain * 3) % 7)
+                        .append(',').append(chain - 1).append('\n');
+            }
+        }
+        Path file = Files.writeString(tmp.resolve("stuck.csv"), csv);
+        Path out = tmp.resolve("stuck");
+        BadInputTest.Result r = BadInputTest.runCapturingOut("diagnose", file.toString(), "--out", out.toString());
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertTrue(r.err().contains("s: R-hat Inf ≥ 1.010 (each chain stuck at a value of its own)"), r.err());
+        String row = Files.readAllLines(out.resolve("summary.csv")).stream().filter(l -> l.startsWith("s,"))
+                .findFirst().orElseThrow();
+        assertEquals("Inf", row.split(",")[SummaryFiles.COLUMNS.indexOf("rhat")], row);
+        JsonNode s = parameter(new ObjectMapper().readTree(out.resolve("summary.json").toFile()), "s");
+        assertEquals("Inf", s.get("rhat").asText(), s.toString());
+        assertTrue(s.get("rhat").isTextual(), s.toString());
+        String report = Files.readString(out.resolve("report.html"));
+        assertTrue(report.contains("<td>Inf</td>") && !report.contains("Infinity"), "Inf in the report too");
+    }
+
+    /**
      * Draws near 1e-310 crashed the report ("ticks need lo < hi", exit 1); ±1e-300 had sd 0; 1e155 to 1e200 had sd,
      * MCSE and basic R-hat NA (squares overflowed). Deterministic values.
      */
