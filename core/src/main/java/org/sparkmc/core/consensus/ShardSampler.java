@@ -110,8 +110,10 @@ public final class ShardSampler {
             int shards, int shard, Settings settings, RandomStreams streams, Consumer<String> progress) {
         long t0 = System.nanoTime();
         if (responses.length == 0) {
-            throw new InvalidInputException("shard " + shard + " of " + shards + " has no rows: use fewer shards than"
-                    + " rows (a shard gets about n/S rows)");
+            throw new InvalidInputException("shard " + shard + " of " + shards + " has no rows: rows go to shards by "
+                    + "a hash of their values, so shards get about n/" + shards + " rows each but not exactly, and "
+                    + "with few rows a shard can get none; give fewer shards, so that each gets many rows (consensus "
+                    + "Monte Carlo needs each shard's posterior near Gaussian: hundreds of rows, not a few)");
         }
         ShardTarget target = new ShardTarget(likelihood, features, responses, priorSd, shards, shard);
         NumericalLaplace view = NumericalLaplace.of(target, new double[target.dimension()]);
