@@ -199,7 +199,8 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
 
     /**
      * Parquet when an input is a .parquet file or a directory holding any, also in its subdirectories (Spark's
-     * partitioned layout, {@code chain=1/part-….parquet}); otherwise from the first text line.
+     * partitioned layout, {@code chain=1/part-….parquet}); otherwise from the first line of each text file, which must
+     * agree: a CmdStan file among chain,draw files was read as one and refused as "parameters differ".
      */
     private static String detect(List<FileStatus> matches, Configuration hadoop) {
         for (FileStatus f : matches) {
@@ -213,12 +214,30 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
             }
         }
         List<String> texts = files(matches, hadoop);
-        Path first = new Path(texts.get(0));
-        try (BufferedReader in = open(first, hadoop)) {
-            return DrawFiles.detect(first.toString(), in.readLine()) == DrawFiles.Format.CMDSTAN ? "cmdstan" : "csv";
-        } catch (IOException e) { // the content's, or not there: the file system's own failures are StorageFailures
-            throw new InvalidInputException("cannot read '" + first + "': " + e.getMessage(), e);
+        DrawFiles.Format format = textFormatOf(texts.get(0), hadoop);
+        for (String other : texts.subList(1, texts.size())) {
+            DrawFiles.Format its = textFormatOf(other, hadoop);
+            if (its != format) {
+                throw new InvalidInputException("inputs of two formats: " + texts.get(0) + " is " + named(format)
+                        + ", " + other + " is " + named(its) + "; diagnose reads one format a run (Parquet, CmdStan "
+                        + "CSV or chain,draw CSV): give them to separate runs, or convert one");
+            }
         }
+        return format == DrawFiles.Format.CMDSTAN ? "cmdstan" : "csv";
+    }
+
+    /** A text file's format, from its first line. */
+    private static DrawFiles.Format textFormatOf(String file, Configuration hadoop) {
+        Path path = new Path(file);
+        try (BufferedReader in = open(path, hadoop)) {
+            return DrawFiles.detect(path.toString(), in.readLine());
+        } catch (IOException e) { // the content's, or not there: the file system's own failures are StorageFailures
+            throw new InvalidInputException("cannot read '" + path + "': " + e.getMessage(), e);
+        }
+    }
+
+    private static String named(DrawFiles.Format format) {
+        return format == DrawFiles.Format.CMDSTAN ? "CmdStan CSV" : "chain,draw CSV";
     }
 
     /**

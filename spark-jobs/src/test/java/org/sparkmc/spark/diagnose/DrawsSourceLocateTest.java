@@ -132,4 +132,19 @@ class DrawsSourceLocateTest {
         assertTrue(warnings.get(0).contains(dunder + ": columns ending in __ are a sampler's, not parameters, left "
                 + "out: energy__"), warnings.get(0));
     }
+
+    /**
+     * A chain,draw CSV file and a CmdStan file together are refused as two formats, as Parquet and CSV are: the
+     * format was told from the first file alone, and the CmdStan file then said its parameters differ.
+     */
+    @Test
+    void chainDrawCsvAndCmdStanCsvTogetherAreRefusedAsTwoFormats() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("mixed"));
+        Path plain = Files.writeString(dir.resolve("a.csv"), "chain,draw,a\n1,1,0.5\n");
+        Path stan = Files.writeString(dir.resolve("b.csv"), "# model = bern\nlp__,theta\n-1,0.5\n");
+        String message = refused(dir.toString(), "auto");
+        assertTrue(message.startsWith("inputs of two formats: ") && message.contains(plain + " is chain,draw CSV, ")
+                && message.endsWith(stan + " is CmdStan CSV; diagnose reads one format a run (Parquet, CmdStan CSV "
+                + "or chain,draw CSV): give them to separate runs, or convert one"), message);
+    }
 }
