@@ -34,10 +34,11 @@ import org.sparkmc.spark.io.Utf8Lines;
  * numbers. Before Spark starts, each file's header is read this way ({@link TableCheck}); after, only the error
  * path reads files, each up to its first bad line.
  *
- * <p>A line is read as Spark reads it with the options {@link GlmTable} gives (a header, the defaults otherwise):
- * one record a line, lines ended by \n, \r\n or \r; blank lines (only white space) skipped; the first line that is
- * not blank is the file's header; fields split by the same parser Spark uses (univocity) with Spark's default
- * settings (comma, double quote, backslash escape, no comments, white space kept); an empty field is a missing value;
+ * <p>A line is read as Spark reads it with the options {@link GlmTable} gives (a header, white space around a field
+ * dropped, the defaults otherwise): one record a line, lines ended by \n, \r\n or \r; blank lines (only white space)
+ * skipped; the first line that is not blank is the file's header; fields split by the same parser Spark uses
+ * (univocity) with Spark's settings (comma, double quote, backslash escape, no comments, white space around an
+ * unquoted field dropped, so that {@code y, x1} names x1 as diagnose does); an empty field is a missing value;
  * a field is taken by its place, as Spark applies one schema to every file. Lines are numbered from 1 and every line
  * counts, blank ones and the header too, so the number is the one an editor shows.
  */
@@ -260,15 +261,18 @@ final class CsvLines {
         }
     }
 
-    /** Spark's CSV parser settings for reading with the default options ({@code CSVOptions.asParserSettings}). */
+    /**
+     * Spark's CSV parser settings for reading with {@link GlmTable}'s options ({@code CSVOptions.asParserSettings}):
+     * the defaults but ignoreLeadingWhiteSpace and ignoreTrailingWhiteSpace, true.
+     */
     private static CsvParserSettings sparkDefaults() {
         CsvParserSettings settings = new CsvParserSettings();
         settings.getFormat().setDelimiter(',');
         settings.getFormat().setQuote('"');
         settings.getFormat().setQuoteEscape('\\');
         settings.setCommentProcessingEnabled(false);
-        settings.setIgnoreLeadingWhitespaces(false);
-        settings.setIgnoreTrailingWhitespaces(false);
+        settings.setIgnoreLeadingWhitespaces(true);
+        settings.setIgnoreTrailingWhitespaces(true);
         settings.setReadInputOnSeparateThread(false);
         settings.setMaxColumns(MAX_COLUMNS);
         settings.setNullValue("");

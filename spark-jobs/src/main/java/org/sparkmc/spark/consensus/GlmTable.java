@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.function.PairFlatMapFunction;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -82,7 +83,7 @@ final class GlmTable {
     private static Dataset<Row> read(SparkSession spark, String location, String format) {
         spark.sparkContext().setJobDescription("consensus: read the table's schema");
         return readable(format, () -> format.equals("parquet") ? spark.read().parquet(location)
-                : spark.read().option("header", "true").option("inferSchema", "false")
+                : trimmed(spark.read()).option("header", "true").option("inferSchema", "false")
                         // each file's header must name the first file's columns in the same order: Spark reads
                         // the fields by position, so a file with its columns in another order would be read wrong
                         .option("enforceSchema", "false").csv(location));
@@ -99,9 +100,17 @@ final class GlmTable {
             schema = schema.add(c, DataTypes.StringType);
         }
         StructType withMalformed = schema.add(MALFORMED, DataTypes.StringType);
-        return readable(format, () -> spark.read().option("header", "true").option("enforceSchema", "false")
+        return readable(format, () -> trimmed(spark.read()).option("header", "true").option("enforceSchema", "false")
                 .option("mode", "PERMISSIVE").option("columnNameOfCorruptRecord", MALFORMED).schema(withMalformed)
                 .csv(location));
+    }
+
+    /**
+     * A CSV reader that drops white space around a field, the header's too (ignoreLeading/TrailingWhiteSpace): a header
+     * {@code y, intercept, x1} named its parameters ' intercept' and ' x1'; diagnose drops it as well.
+     */
+    private static DataFrameReader trimmed(DataFrameReader reader) {
+        return reader.option("ignoreLeadingWhiteSpace", "true").option("ignoreTrailingWhiteSpace", "true");
     }
 
     /** {@code reading}'s table; a file Spark cannot read is bad input naming it ({@link #unreadable}). */

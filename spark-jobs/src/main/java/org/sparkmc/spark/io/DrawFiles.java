@@ -51,9 +51,12 @@ public final class DrawFiles {
                 + "lp__ …) or a header starting 'chain,draw', found '" + abbreviate(firstLine) + "'");
     }
 
-    /** Whether a header line is sparkmc's {@code chain,draw,…} CSV layout (quotes ignored). */
+    /**
+     * Whether a header line is sparkmc's {@code chain,draw,…} CSV layout (quotes, and spaces around the fields, which
+     * the header's names drop as consensus's do, ignored: {@code chain, draw, a} is one).
+     */
     public static boolean isChainDrawHeader(String line) {
-        return line.replace("\"", "").startsWith("chain,draw");
+        return line.replace("\"", "").replaceAll("\\s*,\\s*", ",").strip().startsWith("chain,draw");
     }
 
     /**

@@ -190,6 +190,33 @@ class ConsensusJobTest extends SparkTestBase {
         }
     }
 
+    /**
+     * Spaces after the commas of a CSV header are dropped, as diagnose drops them, with those around values: the
+     * parameters were named ' intercept' and ' x1', with a leading space. The same draws as without the spaces.
+     */
+    @Test
+    void spacesAroundTheFieldsOfACsvTableAreDropped() throws Exception {
+        StringBuilder spaced = new StringBuilder("y, intercept, x1\n");
+        StringBuilder plain = new StringBuilder("y,intercept,x1\n");
+        for (int i = 0; i < 60; i++) {
+            double x = ((i * 37) % 61) / 30.0 - 1;
+            int y = (i * 13) % 5 < 2 ? 1 : 0;
+            spaced.append(y).append(", 1, ").append(x).append(" \n");
+            plain.append(y).append(",1,").append(x).append('\n');
+        }
+        Path withSpaces = Files.writeString(tmp.resolve("spaced.csv"), spaced);
+        Path without = Files.writeString(tmp.resolve("plain.csv"), plain);
+        String[] run = {"--shards", "2", "--chains", "2", "--warmup", "50", "--iterations", "50"};
+        ConsensusRuns.consensus(withSpaces.toString(), tmp.resolve("spaced"), run);
+        ConsensusRuns.consensus(without.toString(), tmp.resolve("plain"), run);
+        List<String> names = Files.readAllLines(tmp.resolve("spaced/summary.csv")).stream().skip(1)
+                .map(l -> l.substring(0, l.indexOf(','))).toList();
+        assertTrue(names.contains("intercept") && names.contains("x1")
+                && names.stream().noneMatch(n -> n.startsWith(" ")), names.toString());
+        assertEquals(ConsensusRuns.draws(spark(), tmp.resolve("plain")), ConsensusRuns.draws(spark(),
+                tmp.resolve("spaced")));
+    }
+
     private static String readString(Path p) {
         try {
             return Files.readString(p);

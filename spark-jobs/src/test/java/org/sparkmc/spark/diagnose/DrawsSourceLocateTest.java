@@ -147,4 +147,13 @@ class DrawsSourceLocateTest {
                 && message.endsWith(stan + " is CmdStan CSV; diagnose reads one format a run (Parquet, CmdStan CSV "
                 + "or chain,draw CSV): give them to separate runs, or convert one"), message);
     }
+
+    /** Spaces after the commas of a chain,draw header are dropped, as around its other fields (it was refused). */
+    @Test
+    void aChainDrawHeaderWithSpacesAfterItsCommasIsRead() throws IOException {
+        Path spaced = Files.writeString(tmp.resolve("spaced.csv"), "chain, draw, a\n1, 1, 0.5\n");
+        DrawsSource.Located read = DrawsSource.locate(List.of(spaced.toString()), "auto", new Configuration());
+        assertEquals("csv", read.format());
+        assertEquals(List.of("a"), read.names());
+    }
 }
