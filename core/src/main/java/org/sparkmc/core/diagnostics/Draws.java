@@ -1,5 +1,8 @@
 package org.sparkmc.core.diagnostics;
 
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+
 /**
  * Package-private helpers over draws {@code [chain][iteration]}: validation, posterior's chain splitting and the
  * elementary moments computed the way R computes them (mean with a correction pass, variance with n − 1).
@@ -133,6 +136,48 @@ final class Draws {
         }
         int exponent = max == 0 ? 0 : Math.getExponent(max);
         return Math.abs(exponent) <= SAFE_EXPONENT ? 0 : -exponent;
+    }
+
+    /** A summary of draws scaled by 2^−{@code exponent} as the summary of the draws: {@code of(scaled, e, own)}. */
+    @FunctionalInterface
+    interface Rescaling<S> {
+        /**
+         * The summary of the draws from {@code scaled}, that of the draws times 2^−{@code exponent}, and {@code own},
+         * that of the draws as given where they are tiny (posterior's range test decides their R-hat and ESS), else
+         * {@code scaled} itself.
+         */
+        S of(S scaled, int exponent, S own);
+    }
+
+    /** A statistic scaling leaves alone (ESS, R-hat): the scaled draws' for huge draws, the draws' own for tiny. */
+    static final Rescaling<Double> INVARIANT = (scaled, exponent, own) -> own;
+
+    /** A location or spread: the scaled draws' statistic scaled back, exactly. */
+    static final Rescaling<Double> LINEAR = (scaled, exponent, own) -> Math.scalb(scaled, exponent);
+
+    /** An MCSE: scaled back as {@link #LINEAR}, but NaN where the draws' own is undefined. */
+    static final Rescaling<Double> STANDARD_ERROR = (scaled, exponent, own) ->
+            FullParameterSummary.mcse(scaled, own, exponent);
+
+    /**
+     * {@code summary} of the draws, computed on a copy scaled by a power of two where their magnitude needs it
+     * ({@link #rescaling}) and scaled back by {@code back}; for tiny draws also on the draws as given. The one way
+     * every summary and every one-statistic method of this package meets draws beyond 2^±200.
+     */
+    static <S> S atSafeScale(double[][] draws, Function<double[][], S> summary, Rescaling<S> back) {
+        int exponent = rescaling(draws);
+        if (exponent == 0) {
+            return summary.apply(draws);
+        }
+        S scaled = summary.apply(scaled(draws, exponent));
+        return back.of(scaled, -exponent, exponent < 0 ? scaled : summary.apply(draws));
+    }
+
+    /** {@link #atSafeScale} of a one-number statistic of validated draws. */
+    static double statisticAtSafeScale(double[][] draws, ToDoubleFunction<double[][]> statistic,
+            Rescaling<Double> back) {
+        validate(draws);
+        return atSafeScale(draws, d -> statistic.applyAsDouble(d), back);
     }
 
     /** The draws times 2^{@code exponent}, shaped as the draws. */

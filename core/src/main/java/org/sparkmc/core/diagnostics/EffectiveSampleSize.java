@@ -14,7 +14,11 @@ package org.sparkmc.core.diagnostics;
  * deviations ({@link #sd}).
  *
  * <p>Returns NaN where posterior returns NA: fewer than 3 draws per (split) chain, constant draws, or non-finite
- * draws (for the rank-based {@link #bulk} only NaN draws, as in posterior).
+ * draws (for the rank-based {@link #bulk} only NaN draws, as in posterior), or an autocorrelation that is NaN.
+ *
+ * <p>Draws beyond 2^±200 in magnitude are measured as the summaries measure them ({@link FullParameterSummary#of}):
+ * scaled by a power of two, which leaves the ESS alone and keeps their squares and fourth powers finite; tiny draws
+ * keep posterior's verdict on the draws as given (a range below 2^−52 is constant).
  */
 public final class EffectiveSampleSize {
     private EffectiveSampleSize() {
@@ -22,13 +26,12 @@ public final class EffectiveSampleSize {
 
     /** Basic ESS of the raw draws (posterior's {@code ess_basic}), on split chains when {@code split} is true. */
     public static double basic(double[][] draws, boolean split) {
-        Draws.validate(draws);
-        return GeyerEss.ess(split ? Draws.split(draws) : draws);
+        return Draws.statisticAtSafeScale(draws, d -> GeyerEss.ess(split ? Draws.split(d) : d), Draws.INVARIANT);
     }
 
     /** Bulk ESS: the ESS of the rank-normalised split chains (posterior's {@code ess_bulk}). */
     public static double bulk(double[][] draws) {
-        return bulk(PooledDraws.of(draws));
+        return Draws.statisticAtSafeScale(draws, d -> bulk(PooledDraws.of(d)), Draws.INVARIANT);
     }
 
     static double bulk(PooledDraws pooled) {
@@ -38,7 +41,7 @@ public final class EffectiveSampleSize {
 
     /** Tail ESS: the smaller of the quantile ESS at 0.05 and at 0.95 (posterior's {@code ess_tail}). */
     public static double tail(double[][] draws) {
-        return tail(PooledDraws.of(draws));
+        return Draws.statisticAtSafeScale(draws, d -> tail(PooledDraws.of(d)), Draws.INVARIANT);
     }
 
     static double tail(PooledDraws pooled) {
@@ -53,7 +56,7 @@ public final class EffectiveSampleSize {
      */
     public static double quantile(double[][] draws, double p) {
         Draws.validateProbability(p);
-        return quantile(PooledDraws.of(draws), p);
+        return Draws.statisticAtSafeScale(draws, d -> quantile(PooledDraws.of(d), p), Draws.INVARIANT);
     }
 
     static double quantile(PooledDraws pooled, double p) {
@@ -81,8 +84,8 @@ public final class EffectiveSampleSize {
      * of the split chains of the squared deviations (x − mean(x))², mean over all draws.
      */
     public static double sd(double[][] draws) {
-        Draws.validate(draws);
-        return sdOfSquared(Draws.squaredDeviations(draws, Draws.mean(draws)));
+        return Draws.statisticAtSafeScale(draws, d -> sdOfSquared(Draws.squaredDeviations(d, Draws.mean(d))),
+                Draws.INVARIANT);
     }
 
     /** {@link #sd} from the squared deviations from the pooled mean ({@link Draws#squaredDeviations}). */
@@ -95,8 +98,9 @@ public final class EffectiveSampleSize {
      * absolute deviations |x − mean(x)|. Kept for comparison with results of posterior 1.4; prefer {@link #sd}.
      */
     public static double sdAbsoluteDeviation(double[][] draws) {
-        Draws.validate(draws);
-        double mean = Draws.mean(draws);
-        return GeyerEss.ess(Draws.split(Draws.map(draws, v -> Math.abs(v - mean))));
+        return Draws.statisticAtSafeScale(draws, d -> {
+            double mean = Draws.mean(d);
+            return GeyerEss.ess(Draws.split(Draws.map(d, v -> Math.abs(v - mean))));
+        }, Draws.INVARIANT);
     }
 }

@@ -8,7 +8,8 @@ package org.sparkmc.core.diagnostics;
  * the lags are summed in pairs (Geyer's initial positive sequence) until a pair sum is not positive, the pairs are
  * made monotone (Geyer's initial monotone sequence), and τ̂ = −1 + 2 Σ_{t<k} ρ̂_t + ρ̂_k with k the last even lag
  * reached; τ̂ is bounded below by 1/log10(MN), capping the ESS of antithetic chains at MN·log10(MN).
- * ESS = MN/τ̂ (Vehtari et al. 2021, section 3.2; Geyer 1992).
+ * ESS = MN/τ̂ (Vehtari et al. 2021, section 3.2; Geyer 1992). A NaN ρ̂_t (from variances that overflowed) gives
+ * no estimate, where posterior's loop stops at it and reports τ̂ from the lags before.
  *
  * @param chains number of chains M
  * @param iterations draws per chain N
@@ -23,7 +24,10 @@ package org.sparkmc.core.diagnostics;
 record GeyerEss(int chains, int iterations, double meanVariance, double varPlus, int maxLag, double tauUncapped,
         double tauBound, double ess, double[] rho) {
 
-    /** The ESS of {@code chains}, or NaN as posterior: fewer than 3 draws per chain, non-finite or constant draws. */
+    /**
+     * The ESS of {@code chains}, or NaN as posterior: fewer than 3 draws per chain, non-finite or constant draws; and
+     * NaN where an autocorrelation is NaN, as for non-finite draws (posterior stops its sum there and gives MN/2).
+     */
     static double ess(double[][] chains) {
         return essOf(estimate(chains));
     }
@@ -59,7 +63,10 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
         return estimateChecked(x.length, x[0].length, new LaggedAutocovariance(x));
     }
 
-    /** The estimate for m chains of n draws from their autocovariances; null for fewer than 3 draws per chain. */
+    /**
+     * The estimate for m chains of n draws from their autocovariances; null for fewer than 3 draws per chain or an
+     * autocorrelation that is NaN (variances that overflowed), where posterior's loop would stop and give τ̂ = 2.
+     */
     private static GeyerEss estimateChecked(int m, int n, ChainAutocovariance acov) {
         if (n < 3) {
             return null;
@@ -81,10 +88,16 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
         rho[0] = rhoEven;
         double rhoOdd = 1.0 - (meanVar - acov.at(1)) / varPlus;
         rho[1] = rhoOdd;
-        while (t < n - 5 && !Double.isNaN(rhoEven + rhoOdd) && rhoEven + rhoOdd > 0) {
+        if (Double.isNaN(rhoOdd)) {
+            return null;
+        }
+        while (t < n - 5 && rhoEven + rhoOdd > 0) {
             t += 2;
             rhoEven = 1.0 - (meanVar - acov.at(t)) / varPlus;
             rhoOdd = 1.0 - (meanVar - acov.at(t + 1)) / varPlus;
+            if (Double.isNaN(rhoEven + rhoOdd)) {
+                return null; // posterior stops here and reports τ̂ from the lags before: a number from no data
+            }
             if (rhoEven + rhoOdd >= 0) {
                 rho[t] = rhoEven;
                 rho[t + 1] = rhoOdd;

@@ -8,7 +8,9 @@ import org.apache.commons.statistics.distribution.BetaDistribution;
  * assessing convergence of MCMC", <i>Bayesian Analysis</i> 16(2)): the standard deviation of an estimate across
  * hypothetical reruns of the chains, from the draws and an effective sample size.
  *
- * <p>Returns NaN where the ESS it needs is NaN (too few, constant or non-finite draws).
+ * <p>Returns NaN where the ESS it needs is NaN (too few, constant or non-finite draws). Draws beyond 2^±200 in
+ * magnitude are measured as the summaries measure them ({@link FullParameterSummary#of}): scaled by a power of two
+ * and the MCSE scaled back, exactly, so that their fourth powers do not overflow.
  */
 public final class MonteCarloStandardError {
     /** Φ(−1) and Φ(1) as posterior writes them: the ±1 sd probabilities of the quantile interval. */
@@ -20,8 +22,8 @@ public final class MonteCarloStandardError {
 
     /** MCSE of the mean: sd(x) / sqrt(ESS for the mean) (posterior's {@code mcse_mean}). */
     public static double mean(double[][] draws) {
-        Draws.validate(draws);
-        return Math.sqrt(Draws.variance(draws)) / Math.sqrt(EffectiveSampleSize.mean(draws));
+        return Draws.statisticAtSafeScale(draws,
+                d -> Math.sqrt(Draws.variance(d)) / Math.sqrt(GeyerEss.ess(Draws.split(d))), Draws.STANDARD_ERROR);
     }
 
     /**
@@ -30,9 +32,10 @@ public final class MonteCarloStandardError {
      * Keeping 1951, p. 141, no normality assumed) and, to first order, Var(sd̂) = Var(var̂)/(4 mean(c²)).
      */
     public static double sd(double[][] draws) {
-        Draws.validate(draws);
-        double[][] squared = Draws.squaredDeviations(draws, Draws.mean(draws));
-        return sdOfSquared(squared, EffectiveSampleSize.sdOfSquared(squared));
+        return Draws.statisticAtSafeScale(draws, d -> {
+            double[][] squared = Draws.squaredDeviations(d, Draws.mean(d));
+            return sdOfSquared(squared, EffectiveSampleSize.sdOfSquared(squared));
+        }, Draws.STANDARD_ERROR);
     }
 
     /**
@@ -56,7 +59,7 @@ public final class MonteCarloStandardError {
      */
     public static double quantile(double[][] draws, double p) {
         Draws.validateProbability(p);
-        return quantile(PooledDraws.of(draws), p);
+        return Draws.statisticAtSafeScale(draws, d -> quantile(PooledDraws.of(d), p), Draws.STANDARD_ERROR);
     }
 
     static double quantile(PooledDraws pooled, double p) {

@@ -13,6 +13,9 @@ package org.sparkmc.core.diagnostics;
  * <p>Returns NaN where posterior returns NA: a NaN draw (or, for the basic R-hat, an infinite one), constant input,
  * fewer than two draws per (split) chain, or a single chain without splitting. For chains of 2 or 3 draws posterior's
  * R code drops a matrix dimension and computes over transposed halves; these classes return NaN there.
+ *
+ * <p>Draws beyond 2^±200 in magnitude are measured as the summaries measure them ({@link FullParameterSummary#of}):
+ * scaled by a power of two, which leaves R-hat alone and keeps their squared deviations finite.
  */
 public final class Rhat {
     private Rhat() {
@@ -20,7 +23,7 @@ public final class Rhat {
 
     /** R-hat: the maximum of {@link #bulk} and {@link #tail} (posterior's {@code rhat}). */
     public static double rhat(double[][] draws) {
-        return rhat(PooledDraws.of(draws));
+        return Draws.statisticAtSafeScale(draws, d -> rhat(PooledDraws.of(d)), Draws.INVARIANT);
     }
 
     static double rhat(PooledDraws pooled) {
@@ -29,7 +32,7 @@ public final class Rhat {
 
     /** Bulk R-hat: basic R-hat of the rank-normalised split chains. */
     public static double bulk(double[][] draws) {
-        return bulk(PooledDraws.of(draws));
+        return Draws.statisticAtSafeScale(draws, d -> bulk(PooledDraws.of(d)), Draws.INVARIANT);
     }
 
     static double bulk(PooledDraws pooled) {
@@ -38,7 +41,7 @@ public final class Rhat {
 
     /** Tail R-hat: basic R-hat of the rank-normalised split chains of |x − median(x)|. */
     public static double tail(double[][] draws) {
-        return tail(PooledDraws.of(draws));
+        return Draws.statisticAtSafeScale(draws, d -> tail(PooledDraws.of(d)), Draws.INVARIANT);
     }
 
     static double tail(PooledDraws pooled) {
@@ -50,8 +53,7 @@ public final class Rhat {
      * default there) or on the chains as given.
      */
     public static double basic(double[][] draws, boolean split) {
-        Draws.validate(draws);
-        return ofChains(split ? Draws.split(draws) : draws);
+        return Draws.statisticAtSafeScale(draws, d -> ofChains(split ? Draws.split(d) : d), Draws.INVARIANT);
     }
 
     /**

@@ -91,27 +91,16 @@ public final class SummaryTasks {
         return atSafeScale(draws, d -> briefAsGiven(name, d, executor), ParameterSummary::rescaled);
     }
 
-    /** A summary of scaled draws as the summary of the draws: {@code scaled.rescaled(exponent, own)}. */
-    @FunctionalInterface
-    private interface Rescaling<S> {
-        S of(S scaled, int exponent, S own);
-    }
-
     /**
-     * {@code summary} of the draws, computed on a copy scaled by a power of two where their magnitude needs it
-     * ({@link Draws#rescaling}) and scaled back; for tiny draws also on the draws as given, whose R-hat, ESS and
-     * defined MCSEs posterior's range test decides.
+     * {@code summary} of the draws at a safe scale ({@link Draws#atSafeScale}): the summary's future, scaled back by
+     * {@code back} when it completes (with the future of the draws' own summary, for tiny draws).
      */
     private static <S> CompletableFuture<S> atSafeScale(double[][] draws,
-            Function<double[][], CompletableFuture<S>> summary, Rescaling<S> back) {
+            Function<double[][], CompletableFuture<S>> summary, Draws.Rescaling<S> back) {
         Draws.validate(draws);
-        int exponent = Draws.rescaling(draws);
-        if (exponent == 0) {
-            return summary.apply(draws);
-        }
-        CompletableFuture<S> scaled = summary.apply(Draws.scaled(draws, exponent));
-        return exponent < 0 ? scaled.thenApply(s -> back.of(s, -exponent, s))
-                : scaled.thenCombine(summary.apply(draws), (s, own) -> back.of(s, -exponent, own));
+        return Draws.atSafeScale(draws, summary, (scaled, exponent, own) -> scaled == own
+                ? scaled.thenApply(s -> back.of(s, exponent, s))
+                : scaled.thenCombine(own, (s, o) -> back.of(s, exponent, o)));
     }
 
     /** {@link #brief} of draws whose squares neither overflow nor underflow. */

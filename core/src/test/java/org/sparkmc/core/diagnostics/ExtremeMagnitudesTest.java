@@ -66,4 +66,48 @@ class ExtremeMagnitudesTest {
         assertEquals(0, Draws.rescaling(new double[][] {{0, 0}, {0, 0}}));
         assertEquals(-202, Draws.rescaling(new double[][] {{Math.scalb(1.5, 202), Double.POSITIVE_INFINITY}}));
     }
+
+    /**
+     * The one-statistic methods scale as the summaries do: for the same huge draws (1e80 and 1e160, whose fourth and
+     * second powers overflow) they give the summary's values, ESS and R-hat those of the draws at ordinary scale and
+     * the sd and MCSEs those scaled back, exactly; for tiny draws the summary's values too.
+     */
+    @Test
+    void oneStatisticMethodsAgreeWithTheSummary() {
+        double[][] plain = draws();
+        for (int k : new int[] {266, 532, -1000}) {
+            double[][] d = Draws.scaled(plain, k);
+            FullParameterSummary s = FullParameterSummary.of("x", d);
+            String at = "2^" + k;
+            assertEquals(s.mean(), PooledStatistics.mean(d), at);
+            assertEquals(s.sd(), PooledStatistics.sd(d), at);
+            assertEquals(s.essBasic(), EffectiveSampleSize.basic(d, true), at);
+            assertEquals(s.essMean(), EffectiveSampleSize.mean(d), at);
+            assertEquals(s.essSd(), EffectiveSampleSize.sd(d), at);
+            assertEquals(s.rhatBasic(), Rhat.basic(d, true), at);
+            assertEquals(s.mcseMean(), MonteCarloStandardError.mean(d), at);
+            assertEquals(s.mcseSd(), MonteCarloStandardError.sd(d), at);
+            if (k > 0) {
+                FullParameterSummary p = FullParameterSummary.of("x", plain);
+                assertEquals(p.essSd(), EffectiveSampleSize.sd(d), at);
+                assertEquals(p.rhatBasic(), Rhat.basic(d, true), at);
+                assertEquals(EffectiveSampleSize.basic(plain, false), EffectiveSampleSize.basic(d, false), at);
+                assertEquals(Rhat.basic(plain, false), Rhat.basic(d, false), at);
+                assertEquals(EffectiveSampleSize.sdAbsoluteDeviation(plain), EffectiveSampleSize.sdAbsoluteDeviation(d),
+                        at);
+                assertEquals(Math.scalb(p.mcseSd(), k), MonteCarloStandardError.sd(d), at);
+                assertEquals(Math.scalb(p.sd(), k), PooledStatistics.sd(d), at);
+            }
+        }
+    }
+
+    /**
+     * An autocorrelation that is NaN (variances that overflowed) gives an ESS of NaN, as non-finite draws do, not
+     * τ̂ = 2 and so MN/2.
+     */
+    @Test
+    void aNaNAutocorrelationGivesNaN() {
+        double[][] d = Draws.scaled(draws(), 532); // squared deviations near 1e320: infinite
+        assertTrue(Double.isNaN(GeyerEss.ess(Draws.split(d))), "ESS " + GeyerEss.ess(Draws.split(d)));
+    }
 }
