@@ -12,7 +12,8 @@ import org.apache.commons.rng.sampling.distribution.ContinuousSampler;
  * <ul>
  *   <li><b>Tangent form</b> (Gilks &amp; Wild 1992, {@link #of}): u is the minimum of the tangents of h at the
  *   abscissae x₁ &lt; … &lt; x_n (h′ supplied); neighbouring tangents meet at
- *   z_j = (h_{j+1} − h_j − x_{j+1}h′_{j+1} + x_j h′_j)/(h′_j − h′_{j+1}).</li>
+ *   z_j = x_j + (h_{j+1} − h_j − h′_{j+1}(x_{j+1} − x_j))/(h′_j − h′_{j+1}), an intersection outside
+ *   [x_j, x_{j+1}] by more than the rounding of h over h′_j − h′_{j+1} showing that h is not concave.</li>
  *   <li><b>Derivative-free (secant) form</b> (Gilks 1992, {@link #derivativeFree}): on [x_i, x_{i+1}] u is the
  *   lower of the chords through (x_{i−1}, x_i) and (x_{i+1}, x_{i+2}) extended into the interval (only one of
  *   them exists in the first and last intervals, and beyond x₁, x_n the outer chords are extended); by
@@ -225,8 +226,16 @@ public final class AdaptiveRejectionSampler implements ContinuousSampler {
                 if (d0 - d1 <= 1e-12 * (Math.abs(d0) + Math.abs(d1))) {
                     next = 0.5 * (xs[j] + xs[j + 1]);
                 } else {
-                    next = (hs[j + 1] - hs[j] - xs[j + 1] * d1 + xs[j] * d0) / (d0 - d1);
-                    double slack = 1e-9 * (xs[j + 1] - xs[j]) + 1e-12 * (Math.abs(xs[j]) + Math.abs(xs[j + 1]));
+                    // measured from x_j: the form that multiplies h' by the abscissae themselves cancels terms
+                    // of size |x h'| down to a difference that close abscissae make smaller than their rounding
+                    double width = xs[j + 1] - xs[j];
+                    next = xs[j] + (hs[j + 1] - hs[j] - d1 * width) / (d0 - d1);
+                    // the values of h carry rounding of about ulp(h) each, divided here by h'_j − h'_{j+1}: where
+                    // that reaches the interval the intersection says nothing about concavity (any tangent lies
+                    // above a concave h, so the clamp below keeps a valid envelope)
+                    double rounding = 0x1.0p-48 * (Math.abs(hs[j]) + Math.abs(hs[j + 1]) + Math.abs(d1) * width)
+                        / (d0 - d1);
+                    double slack = 1e-9 * width + 1e-12 * (Math.abs(xs[j]) + Math.abs(xs[j + 1])) + rounding;
                     if (!(next >= xs[j] - slack && next <= xs[j + 1] + slack)) {
                         throw new NotLogConcaveException("not log-concave: the tangents at " + xs[j] + " and "
                             + xs[j + 1] + " meet at " + next + ", outside the interval");
