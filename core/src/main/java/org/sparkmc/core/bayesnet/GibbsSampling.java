@@ -164,7 +164,8 @@ public final class GibbsSampling implements Serializable {
      * The pooled posterior marginal of the q-th query variable from several chains, with standard errors by batch
      * means: each chain's draws are cut into {@code batches} equal batches (a remainder at the end is dropped),
      * p̂ is the mean of all batch means and SE = sd(batch means)/√(number of batches). The ESS reported is the
-     * smallest p̂(1 − p̂)/SE² over the states.
+     * smallest p̂(1 − p̂)/SE² over the states. With a single batch in all (one chain, {@code batches} = 1) there is no
+     * spread of batch means: the SEs and the ESS are NaN.
      */
     public Marginal posterior(List<GibbsChain> chains, int q, int batches) {
         if (chains.isEmpty() || batches < 1) {
@@ -194,7 +195,7 @@ public final class GibbsSampling implements Serializable {
         }
         double[] p = new double[k];
         double[] se = new double[k];
-        double ess = Double.POSITIVE_INFINITY;
+        double ess = total > 1 ? Double.POSITIVE_INFINITY : Double.NaN; // one batch mean has no spread
         for (int s = 0; s < k; s++) {
             double mean = 0;
             for (double m : means[s]) {

@@ -167,6 +167,17 @@ class InferenceTest {
             "the broken sampler passed: " + m.probabilities()[0] + " ± " + m.standardErrors()[0] + ", exact " + exact);
     }
 
+    /** One chain cut into one batch gives no spread of batch means: the SE and the ESS are NaN, not an ESS of ∞. */
+    @Test
+    void gibbsWithASingleBatchHasNoStandardErrorNorEss() throws IOException {
+        BayesNet net = burglary();
+        GibbsSampling g = GibbsSampling.of(net, Evidence.parse(net, "JohnCalls=T"), 0);
+        Marginal m = g.posterior(List.of(g.chain(new RandomStreams(5), 0, 10, 1000)), 0, 1);
+        assertTrue(Double.isNaN(m.standardErrors()[0]) && Double.isNaN(m.ess()), "se " + m.standardErrors()[0]
+            + ", ess " + m.ess());
+        assertEquals(1.0, m.probabilities()[0] + m.probabilities()[1], 1e-12);
+    }
+
     /** The burglary tests' Gibbs run: 4 chains of 1,000 warm-up and 50,000 kept sweeps, seed 9. */
     private static List<GibbsChain> burglaryChains(GibbsSampling g) {
         List<GibbsChain> chains = new ArrayList<>();
