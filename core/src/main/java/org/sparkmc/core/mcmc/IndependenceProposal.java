@@ -35,14 +35,29 @@ public final class IndependenceProposal implements Proposal {
             throw new IllegalArgumentException("degrees of freedom must be > 0 (∞ for a Gaussian), are " + nu);
         }
         for (int i = 0; i < d; i++) {
+            if (!Double.isFinite(mean[i])) {
+                throw new IllegalArgumentException("the centre must be finite, mean[" + i + "] is " + mean[i]);
+            }
+        }
+        for (int k = 0; k < cholesky.length; k++) {
+            if (!Double.isFinite(cholesky[k])) {
+                throw new IllegalArgumentException("the scale matrix's factor must be finite, cholesky[" + k + "] is "
+                        + cholesky[k]);
+            }
+        }
+        for (int i = 0; i < d; i++) {
             if (!(cholesky[i * d + i] > 0)) {
                 throw new IllegalArgumentException("the scale matrix's factor needs a positive diagonal, has "
-                        + cholesky[i * d + i] + " at " + i);
+                        + cholesky[i * d + i] + " at " + i + " (cholesky[" + (i * d + i) + "])");
             }
         }
     }
 
-    /** The Gaussian N(m, diag(sd²)). */
+    /**
+     * The Gaussian N(m, diag(sd²)).
+     *
+     * @throws IllegalArgumentException if the lengths differ, a mean is not finite or an sd not positive and finite
+     */
     public static IndependenceProposal gaussian(double[] mean, double[] sd) {
         if (mean.length != sd.length) {
             throw new IllegalArgumentException("mean and sd lengths differ: " + mean.length + " vs " + sd.length);
@@ -50,6 +65,9 @@ public final class IndependenceProposal implements Proposal {
         int d = sd.length;
         double[] l = new double[d * d];
         for (int i = 0; i < d; i++) {
+            if (!(sd[i] > 0 && sd[i] < Double.POSITIVE_INFINITY)) {
+                throw new IllegalArgumentException("sd[" + i + "] must be positive and finite, is " + sd[i]);
+            }
             l[i * d + i] = sd[i];
         }
         return new IndependenceProposal(mean, l, Double.POSITIVE_INFINITY);
@@ -59,6 +77,8 @@ public final class IndependenceProposal implements Proposal {
      * Student-t with ν degrees of freedom (∞: Gaussian), centre m and scale matrix LLᵀ.
      *
      * @param cholesky L, the lower Cholesky factor of the scale matrix, row-major d × d
+     * @throws IllegalArgumentException if a centre or an entry of L is not finite, L's diagonal not positive or
+     *     ν not &gt; 0
      */
     public static IndependenceProposal studentT(double[] mean, double[] cholesky, double nu) {
         return new IndependenceProposal(mean, cholesky, nu);

@@ -3,6 +3,7 @@ package org.sparkmc.core.mcmc;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.function.DoubleUnaryOperator;
@@ -109,6 +110,29 @@ class MetropolisHastingsTest {
         };
         double broken = sbcPValue(new MetropolisHastings(uncorrected, 1, false, Double.NaN), 22);
         assertTrue(broken < alpha, "the broken kernel passed SBC, p = " + broken);
+    }
+
+    /**
+     * A NaN or infinite centre, an infinite or NaN scale or a non-finite entry of the factor is refused, naming the
+     * argument and its index: such a proposal never moves the chain (every Hastings ratio is NaN).
+     */
+    @Test
+    void independenceProposalRefusesNonFiniteArguments() {
+        double inf = Double.POSITIVE_INFINITY;
+        double nan = Double.NaN;
+        assertMessage("mean[1]", () -> IndependenceProposal.gaussian(new double[] {0, nan}, new double[] {1, 1}));
+        assertMessage("mean[0]", () -> IndependenceProposal.gaussian(new double[] {-inf}, new double[] {1}));
+        assertMessage("sd[0]", () -> IndependenceProposal.gaussian(new double[] {0}, new double[] {inf}));
+        assertMessage("sd[1]", () -> IndependenceProposal.gaussian(new double[] {0, 0}, new double[] {1, Double.NaN}));
+        assertMessage("mean[0]", () -> IndependenceProposal.studentT(new double[] {Double.NaN}, new double[] {1}, 5));
+        assertMessage("cholesky[0]", () -> IndependenceProposal.studentT(new double[] {0}, new double[] {inf}, 5));
+        assertMessage("cholesky[2]", () -> IndependenceProposal.studentT(new double[] {0, 0},
+            new double[] {1, 0, Double.NaN, 1}, 5));
+    }
+
+    private static void assertMessage(String part, org.junit.jupiter.api.function.Executable call) {
+        String message = assertThrows(IllegalArgumentException.class, call).getMessage();
+        assertTrue(message.contains(part), message);
     }
 
     private static double sbcPValue(Kernel<?> kernel, long seed) {
