@@ -9,7 +9,7 @@ import org.sparkmc.core.InvalidInputException;
  * k ~ p(k) on 1..kmax; w ~ Dirichlet(δ, …, δ); μ_j ~ N(ξ, κ⁻¹) independently, restricted to μ_1 &lt; … &lt; μ_k;
  * σ_j⁻² ~ Gamma(α, β) (rate β) independently; β ~ Gamma(g, h) (rate h).
  *
- * @param logPriorK log p(k) for k = 1..kmax (index k − 1), normalised or not
+ * @param logPriorK log p(k) for k = 1..kmax (index k − 1), normalised or not: no NaN nor +∞, not all −∞
  */
 public record MixturePrior(double xi, double kappa, double alpha, double g, double h, double delta, int kmax,
         double[] logPriorK) implements Serializable {
@@ -28,6 +28,19 @@ public record MixturePrior(double xi, double kappa, double alpha, double g, doub
                     + kmax + " and " + logPriorK.length + " values");
         }
         logPriorK = logPriorK.clone();
+        boolean mass = false;
+        for (int j = 0; j < kmax; j++) {
+            double v = logPriorK[j];
+            if (Double.isNaN(v) || v == Double.POSITIVE_INFINITY) {
+                throw new InvalidInputException("mixture prior: log p(k) must be a number below +Infinity, is " + v
+                        + " for k = " + (j + 1));
+            }
+            mass |= v > Double.NEGATIVE_INFINITY;
+        }
+        if (!mass) {
+            throw new InvalidInputException("mixture prior: every log p(k) is -Infinity (k = 1.." + kmax
+                    + "): p(k) puts no mass on any k");
+        }
     }
 
     /**

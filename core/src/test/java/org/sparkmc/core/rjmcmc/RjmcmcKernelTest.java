@@ -29,6 +29,22 @@ import org.sparkmc.core.random.RandomStreams;
 /** The kernel's plumbing as the chains job uses it: rounds, counters, determinism, serialization, configuration. */
 class RjmcmcKernelTest {
 
+    /**
+     * A p(k) with no mass — every log p(k) −∞ — or with a NaN or +∞ log p(k) is refused: the prior draw picked
+     * k = kmax every time from such a prior.
+     */
+    @Test
+    void aLogPriorOfKWithoutMassIsRefused() {
+        MixturePrior prior = MixturePrior.richardsonGreen(new double[] {1, 2, 4}, 3);
+        double inf = Double.POSITIVE_INFINITY;
+        for (double[] bad : new double[][] {{-inf, -inf, -inf}, {Double.NaN, Double.NaN, Double.NaN},
+            {0, Double.NaN, 0}, {0, inf, 0}}) {
+            assertThrows(IllegalArgumentException.class, () -> prior.withLogPriorK(bad),
+                java.util.Arrays.toString(bad));
+        }
+        assertEquals(3, prior.withLogPriorK(new double[] {-inf, -inf, 0}).kmax(), "one k with mass is a prior");
+    }
+
     @Test
     void countsProposalsAndAcceptancesPerMoveSeparatelyForWarmupAndSampling() {
         NormalMixture model = GalaxyTest.galaxyModel();
