@@ -20,8 +20,15 @@ public final class Graph implements Serializable {
         this.neighbours = neighbours;
     }
 
-    /** A graph from an edge list (pairs {u, v}, u ≠ v); duplicate edges are kept once. */
+    /**
+     * A graph from an edge list (pairs {u, v}, u ≠ v); duplicate edges are kept once.
+     *
+     * @throws IllegalArgumentException if {@code vertices} is negative or an edge is not a pair of distinct vertices
+     */
     public static Graph of(int vertices, int[][] edges) {
+        if (vertices < 0) {
+            throw new IllegalArgumentException("a graph needs a non-negative number of vertices, got " + vertices);
+        }
         List<List<Integer>> adj = new ArrayList<>(vertices);
         for (int i = 0; i < vertices; i++) {
             adj.add(new ArrayList<>());
@@ -49,10 +56,21 @@ public final class Graph implements Serializable {
         return new Graph(offsets, nb);
     }
 
-    /** The 4-neighbour grid of {@code height} rows × {@code width} columns; vertex r·width + c. */
+    /**
+     * The 4-neighbour grid of {@code height} rows × {@code width} columns; vertex r·width + c.
+     *
+     * @throws IllegalArgumentException if a side is not positive, or the grid has more neighbour entries (about
+     *     4·height·width) than an array holds
+     */
     public static Graph grid(int height, int width) {
         if (height <= 0 || width <= 0) {
             throw new IllegalArgumentException("grid needs positive sides, is " + height + "×" + width);
+        }
+        long entries = 2 * ((long) height * (width - 1) + (long) width * (height - 1));
+        if (entries > Integer.MAX_VALUE - 8 || (long) height * width >= Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("grid " + height + "×" + width + " is too large: "
+                    + (long) height * width + " vertices with " + entries + " neighbour entries, more than an array"
+                    + " holds (2^31 − 9)");
         }
         int n = height * width;
         int[] offsets = new int[n + 1];

@@ -29,6 +29,11 @@ public final class NormalInverseWishart implements Serializable {
             throw new IllegalArgumentException("NIW needs κ₀ > 0, ν₀ > d − 1 and a d×d S₀; got κ₀ = " + kappa0
                     + ", ν₀ = " + nu0 + ", d = " + d);
         }
+        for (int i = 0; i < d; i++) {
+            if (!Double.isFinite(m0[i])) {
+                throw new IllegalArgumentException("NIW needs a finite prior mean, m₀[" + i + "] is " + m0[i]);
+            }
+        }
         this.m0 = m0.clone();
         this.kappa0 = kappa0;
         this.nu0 = nu0;
