@@ -47,8 +47,15 @@ public final class LogWeights {
         return max + Math.log(sum);
     }
 
-    /** The normalised weights W^i = exp(v_i − logSumExp(v)). */
+    /**
+     * The normalised weights W^i = exp(v_i − logSumExp(v)).
+     *
+     * @throws IllegalArgumentException if there are none, every one is −∞, or one is NaN or +∞
+     */
     public static double[] normalise(double[] logWeights) {
+        if (logWeights.length == 0) {
+            throw new IllegalArgumentException("no log-weights: an empty array cannot be normalised");
+        }
         double lse = logSumExp(logWeights);
         if (lse == Double.NEGATIVE_INFINITY) {
             throw new IllegalArgumentException("every log-weight is −∞: the weights cannot be normalised");
@@ -60,7 +67,11 @@ public final class LogWeights {
         return w;
     }
 
-    /** ESS = (Σ r^i)² / Σ (r^i)² = 1 / Σ (W^i)², from unnormalised log-weights. */
+    /**
+     * ESS = (Σ r^i)² / Σ (r^i)² = 1 / Σ (W^i)², from unnormalised log-weights.
+     *
+     * @throws IllegalArgumentException as {@link #normalise}: for no log-weights, or ones that normalise to nothing
+     */
     public static double effectiveSampleSize(double[] logWeights) {
         double[] w = normalise(logWeights);
         double sumSq = 0;

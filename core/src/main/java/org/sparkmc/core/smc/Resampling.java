@@ -16,16 +16,24 @@ public final class Resampling {
     /**
      * Offspring counts from normalised (or unnormalised, non-negative) weights, treated as one block: the
      * textbook form. The counts sum to {@code points}.
+     *
+     * @throws IllegalArgumentException if a weight is negative, NaN or infinite, or every weight is 0
      */
     public static int[] offspring(ResamplingScheme scheme, double[] weights, long points, RandomStreams streams,
             long step) {
         double[] logWeights = new double[weights.length];
+        boolean positive = false;
         for (int i = 0; i < weights.length; i++) {
             if (!(weights[i] >= 0) || Double.isInfinite(weights[i])) {
                 throw new IllegalArgumentException("weight " + i + " is " + weights[i]
                         + "; weights must be finite and non-negative");
             }
+            positive |= weights[i] > 0;
             logWeights[i] = Math.log(weights[i]);
+        }
+        if (!positive && weights.length > 0) {
+            throw new IllegalArgumentException("every weight is 0 (of " + weights.length
+                    + "): there is no particle to resample");
         }
         GlobalWeights g = GlobalWeights.of((int) step,
                 List.of(BlockSummary.of(0, new double[0], logWeights, 0, logWeights.length, 0,

@@ -2,6 +2,7 @@ package org.sparkmc.core.smc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -208,5 +209,21 @@ class ResamplingTest {
         }
         assertEquals(1000, total);
         assertEquals(0, c[c.length - 1]);
+    }
+
+    /**
+     * Plain weights all 0 are refused as such: the message spoke of an observation and of observation noise, which
+     * a caller of the textbook form never passed. An empty array of log-weights has no ESS, not one of weights all
+     * −∞.
+     */
+    @Test
+    void weightsWithNothingToResampleAreRefusedForWhatTheyAre() {
+        RandomStreams streams = new RandomStreams(3);
+        String zero = assertThrows(IllegalArgumentException.class, () -> Resampling.offspring(
+                ResamplingScheme.MULTINOMIAL, new double[] {0, 0, 0}, 3, streams, 1)).getMessage();
+        assertTrue(zero.contains("every weight is 0") && !zero.contains("observation"), zero);
+        String empty = assertThrows(IllegalArgumentException.class,
+                () -> LogWeights.effectiveSampleSize(new double[0])).getMessage();
+        assertTrue(empty.contains("no log-weights"), empty);
     }
 }
