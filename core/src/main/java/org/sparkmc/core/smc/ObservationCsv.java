@@ -185,7 +185,7 @@ public final class ObservationCsv {
                         + width + (header != null ? " (as in the header " + String.join(",", names) + ")" : ""));
             }
             if (timeIndex >= 0) {
-                double t = parse(f[timeIndex], source, lineNo, names[timeIndex]);
+                double t = parse(f[timeIndex], source, lineNo, names[timeIndex], true);
                 if (Double.isNaN(t)) {
                     throw new InvalidInputException(source + " line " + lineNo + ": the time column '"
                             + names[timeIndex] + "' is missing; every row needs a time");
@@ -195,7 +195,7 @@ public final class ObservationCsv {
             }
             for (int k = 0; k < valueIndex.size(); k++) {
                 int c = valueIndex.get(k);
-                double v = parse(f[c], source, lineNo, names[c]);
+                double v = parse(f[c], source, lineNo, names[c], false);
                 if (Double.isNaN(v) && options.missing() == MissingObservations.FAIL) {
                     throw new InvalidInputException(source + " line " + lineNo + ": column '" + names[c]
                             + "' is missing ('" + f[c] + "'" + (width == 1 && f[c].isEmpty() ? ": a blank line, "
@@ -218,8 +218,11 @@ public final class ObservationCsv {
                 + " column '" + wanted + "'; the columns are " + String.join(",", names));
     }
 
-    /** A number, or NaN for a missing token; anything else is an error naming source, line and column. */
-    private static double parse(String field, String source, int lineNo, String column) {
+    /**
+     * A number, or NaN for a missing token; anything else is an error naming source, line and column (the time
+     * column's does not offer NA, which it refuses: every row needs a time).
+     */
+    private static double parse(String field, String source, int lineNo, String column, boolean time) {
         String s = field.strip();
         if (MISSING_TOKENS.contains(s.toLowerCase(Locale.ROOT))) {
             return Double.NaN;
@@ -229,7 +232,8 @@ public final class ObservationCsv {
             v = DecimalNumbers.parse(s);
         } catch (NumberFormatException e) {
             throw new InvalidInputException(source + " line " + lineNo + ": column '" + column + "' holds '" + field
-                    + "', expected a number (or NA for a missing value)");
+                    + "', expected a number " + (time ? "(the time column takes numbers only, not dates: give the "
+                    + "time as a number such as a year or a step's index)" : "(or NA for a missing value)"));
         }
         if (Double.isInfinite(v)) {
             throw new InvalidInputException(source + " line " + lineNo + ": column '" + column + "' holds '" + field

@@ -83,6 +83,12 @@ class ObservationCsvTest {
         assertTrue(glued.contains("line 2: field 2 has text after its closing quote"), glued);
         String noTime = error("t,y\n1,2\nNA,3\n", d);
         assertTrue(noTime.contains("line 3") && noTime.contains("time"), noTime);
+        // the time column refuses NA, so its message does not offer it; an observation column's does
+        String date = error("date,flow\n1871-01-01,1120\n", d.withTimeColumn("date"));
+        assertTrue(date.contains("obs.csv line 2: column 'date' holds '1871-01-01', expected a number (the time "
+                + "column takes numbers only, not dates") && !date.contains("NA"), date);
+        String word = error("t,y\n1,abc\n", d);
+        assertTrue(word.contains("column 'y' holds 'abc', expected a number (or NA for a missing value)"), word);
         // two columns of one name: which would --time-column year mean?
         String twice = error("# Nile\nyear,year\n1871,1120\n", d.withTimeColumn("year"));
         assertTrue(twice.contains("obs.csv line 2: columns 1 and 2 are both named 'year'"), twice);
