@@ -172,7 +172,8 @@ public final class UciBagOfWords {
     /**
      * Reads a vocabulary stream: one word per line, line n = word id n (1-based in the file, 0-based in the
      * result). {@code expectedSize} (the docword header's W) must match the number of lines; pass a negative value
-     * to accept any size. Blank or duplicate words are errors.
+     * to accept any size. Duplicate words are errors, and so is a blank line before a word (it would shift the ids
+     * of the words after it); blank lines at the end (an editor's extra newline) shift nothing and are skipped.
      */
     public static String[] readVocabulary(Reader reader, String source, int expectedSize) throws IOException {
         BufferedReader in = reader instanceof BufferedReader br ? br : new BufferedReader(reader, 1 << 16);
@@ -180,11 +181,18 @@ public final class UciBagOfWords {
         java.util.Map<String, Integer> seen = new java.util.HashMap<>();
         String line;
         int lineNo = 0;
+        int firstBlank = 0; // the first blank line (0: none yet), refused if a word follows it
         while ((line = in.readLine()) != null) {
             lineNo++;
             String word = line.strip();
             if (word.isEmpty()) {
-                throw new InvalidInputException(source + " line " + lineNo + ": empty word (one word per line expected)");
+                firstBlank = firstBlank == 0 ? lineNo : firstBlank;
+                continue;
+            }
+            if (firstBlank != 0) {
+                throw new InvalidInputException(source + " line " + firstBlank + ": empty word (one word per line "
+                        + "expected; a blank line before line " + lineNo + "'s word would shift the ids of the words "
+                        + "after it)");
             }
             Integer before = seen.putIfAbsent(word, lineNo);
             if (before != null) {

@@ -110,6 +110,24 @@ class UciBagOfWordsTest {
         assertTrue(m.contains("line 3") && m.contains("repeats line 1"), m);
     }
 
+    /** Blank lines at the end shift no word id (an editor's extra newline); one before a word would, and is refused. */
+    @Test
+    void vocabularyMayEndInBlankLinesButHasNoneInside() throws IOException {
+        assertArrayEquals(new String[] {"a", "b"},
+                UciBagOfWords.readVocabulary(new StringReader("a\nb\n\n"), "v", 2));
+        assertArrayEquals(new String[] {"a", "b"},
+                UciBagOfWords.readVocabulary(new StringReader("a\r\nb\r\n\r\n  \n\n"), "v", 2));
+        String m = assertThrows(InvalidInputException.class,
+                () -> UciBagOfWords.readVocabulary(new StringReader("a\n\n \nb\n\n"), "v", -1)).getMessage();
+        assertTrue(m.startsWith("v line 2: empty word") && m.contains("line 4"), m);
+        m = assertThrows(InvalidInputException.class,
+                () -> UciBagOfWords.readVocabulary(new StringReader("\na\n"), "v", -1)).getMessage();
+        assertTrue(m.startsWith("v line 1: empty word"), m);
+        m = assertThrows(InvalidInputException.class,
+                () -> UciBagOfWords.readVocabulary(new StringReader("a\nb\n\n"), "v", 3)).getMessage();
+        assertTrue(m.contains("2 words") && m.contains("W=3"), m);
+    }
+
     /** The shared KOS file: D, W and N as published (UCI; Newman et al. 2009). */
     @Test
     void kosHasThePublishedSizes() throws IOException {
