@@ -224,6 +224,12 @@ public final class LdaCommand extends JobCommand {
         // The header and vocabulary are checked before Spark starts (a refusal in about a second, not ten).
         LdaCorpusReader.UciHead uciHead = uci
                 ? LdaCorpusReader.readUciHead(docword, vocab, SparkSetup.hadoopConfiguration()) : null;
+        // The docword header's D bounds the document ids; the corpus read tells the rest.
+        boolean beyondIds = uci && heldOutEvery > uciHead.header().documents();
+        if (beyondIds) {
+            int d = uciHead.header().documents();
+            checkSomeHeldOut(true, docword + " says D=" + d + ", so its document ids run from 1 to " + d);
+        }
         if (plain) { // likewise that the text corpus is there
             LdaCorpusReader.checkText(text, SparkSetup.hadoopConfiguration());
         }
@@ -244,6 +250,9 @@ public final class LdaCommand extends JobCommand {
             // Read on the executors: the driver holds only the header, the vocabulary and the documents' index.
             LdaCorpus corpus = uci ? LdaCorpusReader.readUci(sc, uciHead)
                     : LdaCorpusReader.readText(spark, text, textOptions);
+            checkSomeHeldOut(!beyondIds && corpus.documents().heldOut(heldOutEvery).numDocuments() == 0,
+                    "none of the " + corpus.documents().numDocuments() + " documents with words in " + corpus.source()
+                    + " has an id that is a multiple of " + heldOutEvery);
             result = new LdaJob(spark, config, new LdaJob.Checkpointing(checkpoint.dir(), cadence,
                     checkpoint.resume(), lineageDir), several)
                     .run(corpus);
@@ -287,6 +296,24 @@ public final class LdaCommand extends JobCommand {
         return new LdaConfig(priors, k, sweeps, syncInterval, blocks, Math.max(partitions, 1), seed, heldOutEvery,
                 evalBurnIn, evalSamples, topWords, lineageEvery, topicSamples, topicSampleEvery, leftToRight,
                 leftToRightMoves, via, LdaMode.parse(mode), sync);
+    }
+
+    /**
+     * Refuses a {@code --held-out-every} that holds out no document ({@code none}, {@code why}): the evaluation
+     * asked for would quietly not happen, as 1 is refused for holding out every document. Given on the command line
+     * or in a config file it is bad input; left at its default (a corpus of fewer documents) it is a warning.
+     */
+    private void checkSomeHeldOut(boolean none, String why) {
+        if (heldOutEvery < 2 || !none) {
+            return;
+        }
+        String says = "--held-out-every " + heldOutEvery + " holds out no document (" + why + "), so nothing would "
+                + "be evaluated";
+        if (given("--held-out-every")) {
+            throw new InvalidInputException(says + ": give a smaller value, or 0 for no held-out documents");
+        }
+        org.slf4j.LoggerFactory.getLogger(LdaCommand.class).warn("{} (the default): there is no held-out "
+                + "perplexity; give --held-out-every 0 to say so, or a smaller value", says);
     }
 
     /** Options on the command line that this run does not read, which it took without a word. */

@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.sparkmc.spark.SparkTestBase;
 import org.sparkmc.spark.cli.BadInputTest;
 import org.sparkmc.spark.cli.ExitCode;
+import org.sparkmc.spark.cli.Main;
 
 /** Bad input to the lda job exits with code 2, one message saying what and where, and nothing written. */
 class LdaBadInputTest extends SparkTestBase {
@@ -252,6 +253,33 @@ class LdaBadInputTest extends SparkTestBase {
                 () -> run[0] = BadInputTest.runCapturing("lda", "--conf", conf.toString(), "--docword", missing,
                         "--vocab", missing, "--out", tmp.resolve("o").toString())));
         assertEquals(ExitCode.BAD_INPUT, run[0].code(), run[0].err());
+    }
+
+    /**
+     * A {@code --held-out-every} that holds out no document evaluated nothing without a word (exit 0, held_out null):
+     * given, it is refused as 1 is, before Spark starts when it exceeds the header's D, else once the corpus is read
+     * (here the multiple of 4, document 4, has no words); left at its default 10 on a smaller corpus it is a warning.
+     */
+    @Test
+    void aHeldOutEveryThatHoldsOutNoDocumentIsRefusedWhenGiven() throws Exception {
+        String corpus = "5\n3\n5\n1 1 2\n2 2 1\n3 3 4\n5 1 1\n5 2 2\n";
+        String err = assertBadInput(tmp.resolve("out"), withCorpus(corpus, "--topics", "2", "--sweeps", "1",
+                "--held-out-every", "1000"), new String[] {"--held-out-every 1000 holds out no document ("});
+        assertTrue(err.contains("docword.txt says D=5, so its document ids run from 1 to 5), so nothing would be "
+                + "evaluated: give a smaller value, or 0 for no held-out documents"), err);
+        assertBadInput(tmp.resolve("out"), withCorpus(corpus, "--topics", "2", "--sweeps", "1", "--held-out-every",
+                "4"), new String[] {"--held-out-every 4 holds out no document (none of the 4 documents with words in ",
+                    " has an id that is a multiple of 4)"});
+        Path conf = Files.writeString(tmp.resolve("held.conf"), "held-out-every = 1000\n");
+        String[] fromConf = withCorpus(corpus, "--conf", conf.toString(), "--topics", "2", "--sweeps", "1");
+        assertBadInput(tmp.resolve("out"), fromConf, new String[] {"--held-out-every 1000 holds out no document"});
+        String[] byDefault = withCorpus(corpus, "--topics", "2", "--sweeps", "1", "--blocks", "1");
+        int[] code = new int[1];
+        assertEquals(java.util.List.of("--held-out-every 10 holds out no document (" + tmp.resolve("docword.txt")
+                + " says D=5, so its document ids run from 1 to 5), so nothing would be evaluated (the default): there "
+                + "is no held-out perplexity; give --held-out-every 0 to say so, or a smaller value"),
+                org.sparkmc.spark.LoggedLines.of(LdaCommand.class, () -> code[0] = Main.run(byDefault)));
+        assertEquals(ExitCode.OK, code[0]);
     }
 
     /** {@code lda} on this docword text and a three-word vocabulary, both written to the test's directory. */

@@ -56,7 +56,7 @@ class LdaJobTest extends SparkTestBase {
         Path out = tmp.resolve("out");
         assertEquals(ExitCode.OK, Main.run(new String[] {"lda", "--docword", docword.toString(), "--vocab",
             vocab.toString(), "--out", out.toString(), "--topics", "40000", "--sweeps", "2", "--blocks", "2",
-            "--held-out-every", "1000", "--mode", mode}));
+            "--held-out-every", "0", "--mode", mode}));
         long alpha = LdaRuns.read(out.resolve("topics.csv")).lines().filter(l -> l.contains(",alpha,"))
                 .mapToLong(l -> Long.parseLong(l.split(",")[4])).sum();
         assertEquals(40_000, alpha);
