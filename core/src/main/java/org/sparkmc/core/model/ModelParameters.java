@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.sparkmc.core.InvalidInputException;
@@ -17,7 +18,8 @@ import org.sparkmc.core.InvalidInputException;
  * <p>Every name a model asks about ({@link #has}, the getters, {@link #value}) is recorded, present or not, so a
  * job can refuse parameters the model never asked for (a misspelt key would otherwise be silently ignored):
  * {@link #consulted()}. A model therefore reads all its parameters when it is built. {@link #asMap()} records
- * nothing.
+ * nothing. The values the getters return, a default for a name not given included, are recorded too:
+ * {@link #resolved()}, what a checkpoint's fingerprint digests.
  */
 public final class ModelParameters implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -28,6 +30,8 @@ public final class ModelParameters implements Serializable {
     private final Map<String, String> origins;
     /** The names asked about so far (by this instance; a deserialized copy starts afresh). */
     private transient Set<String> consulted;
+    /** The values the getters returned so far, by name, defaults for names not given included ({@link #resolved}). */
+    private transient Map<String, Object> taken;
 
     /**
      * @param source where the values came from, for error messages (e.g. a config file or data path)
@@ -72,6 +76,41 @@ public final class ModelParameters implements Serializable {
         return values.get(name);
     }
 
+    /**
+     * The values the model uses, by name, sorted: each one a getter returned, so that a default stands for a name not
+     * given and a number is a double however it was written ({@code 1120} in a config file, {@code 1120.0} from
+     * {@code --param}); then any value given that no getter returned, its numbers as doubles. Two models built from
+     * equal maps are the same model, whether a parameter was given at its default value or left to it: digest this,
+     * not {@link #asMap()}, to tell whether a model changed. (A default a model chooses itself after {@link #has}
+     * says false is not seen: it is the same whenever the name is absent.)
+     */
+    public Map<String, Object> resolved() {
+        Map<String, Object> out = new TreeMap<>(takenValues());
+        values.forEach((name, v) -> out.putIfAbsent(name, normalized(v)));
+        return out;
+    }
+
+    /** Records what a getter returned for {@code name}, and returns it. */
+    private <T> T took(String name, T value) {
+        takenValues().put(name, value);
+        return value;
+    }
+
+    private synchronized Map<String, Object> takenValues() {
+        if (taken == null) {
+            taken = new ConcurrentHashMap<>();
+        }
+        return taken;
+    }
+
+    /** A value with its numbers as doubles, in lists too (a config file's 1120 is --param's 1120.0). */
+    private static Object normalized(Object v) {
+        if (v instanceof Number n) {
+            return n.doubleValue();
+        }
+        return v instanceof List<?> list ? list.stream().map(ModelParameters::normalized).toList() : v;
+    }
+
     /** The names asked about so far through {@link #has}, the getters or {@link #value}, present or not, sorted. */
     public Set<String> consulted() {
         return Collections.unmodifiableSet(new TreeSet<>(consultedNames()));
@@ -95,13 +134,13 @@ public final class ModelParameters implements Serializable {
     public double getDouble(String name) {
         Object v = require(name);
         if (v instanceof Number n && Double.isFinite(n.doubleValue())) {
-            return n.doubleValue();
+            return took(name, n.doubleValue());
         }
         throw wrongType(name, v instanceof Number ? "a finite number" : "a number", v);
     }
 
     public double getDouble(String name, double defaultValue) {
-        return has(name) ? getDouble(name) : defaultValue;
+        return has(name) ? getDouble(name) : took(name, defaultValue);
     }
 
     /**
@@ -126,7 +165,7 @@ public final class ModelParameters implements Serializable {
 
     /** The whole number {@code name}, or {@code defaultValue} when absent; one below {@code min} is refused. */
     public int getInt(String name, int defaultValue, int min) {
-        int i = has(name) ? getInt(name) : defaultValue;
+        int i = has(name) ? getInt(name) : took(name, (double) defaultValue).intValue();
         if (i < min) {
             throw wrongType(name, "a whole number ≥ " + min, values.get(name));
         }
@@ -144,7 +183,7 @@ public final class ModelParameters implements Serializable {
     public String getString(String name) {
         Object v = require(name);
         if (v instanceof String || v instanceof Number || v instanceof Boolean) {
-            return v.toString();
+            return took(name, v.toString());
         }
         throw wrongType(name, "a string", v);
     }
@@ -152,17 +191,17 @@ public final class ModelParameters implements Serializable {
     /** A yes/no field: true/false (any case), or 1/0; anything else is refused with the field's name. */
     public boolean getBoolean(String name, boolean defaultValue) {
         if (!has(name)) {
-            return defaultValue;
+            return took(name, defaultValue);
         }
         Object v = values.get(name);
         if (v instanceof Boolean b) {
-            return b;
+            return took(name, b);
         }
         if (v instanceof Number n && (n.doubleValue() == 0 || n.doubleValue() == 1)) {
-            return n.doubleValue() == 1;
+            return took(name, n.doubleValue() == 1);
         }
         if (v instanceof String text && (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false"))) {
-            return text.equalsIgnoreCase("true");
+            return took(name, text.equalsIgnoreCase("true"));
         }
         throw wrongType(name, "true or false", v);
     }

@@ -127,4 +127,25 @@ class ModelParametersTest {
                 () -> new ModelParameters("data.json", Map.of("X", value)).getMatrix("X"));
         assertTrue(e.getMessage().startsWith(message), e.getMessage());
     }
+
+    /**
+     * The values a model uses: a parameter given at its default value and one left to it are the same model, and a
+     * config file's 1120 is --param's 1120.0 (a resumed smc run was refused for --param level_variance=1469.1).
+     */
+    @Test
+    void resolvedValuesFillInTheDefaultsTheModelTook() {
+        ModelParameters given = new ModelParameters("p", java.util.Map.of("a", 1469.1, "b", 1120, "m", List.of(1, 2)));
+        ModelParameters left = new ModelParameters("p", java.util.Map.of("b", 1120.0, "m", List.of(1.0, 2.0)));
+        for (ModelParameters p : List.of(given, left)) {
+            p.getDouble("a", 1469.1);
+            p.getInt("b", 7, 0);
+            p.getBoolean("c", true);
+            p.getDoubleArray("m");
+        }
+        assertEquals(given.resolved(), left.resolved());
+        assertEquals("{a=1469.1, b=1120.0, c=true, m=[1.0, 2.0]}", left.resolved().toString());
+        ModelParameters other = new ModelParameters("p", java.util.Map.of("a", 1000.0));
+        other.getDouble("a", 1469.1);
+        assertEquals(java.util.Map.of("a", 1000.0), other.resolved());
+    }
 }

@@ -367,6 +367,7 @@ public final class CheckpointStates {
                         + " are recorded in an older form this one cannot compare); remove the checkpoint directory to"
                         + " start over");
             }
+            refuseSuperseded(fingerprint, expectedFingerprint);
             if (onlyItsSettings) {
                 fingerprint = restricted(fingerprint, settings(expectedFingerprint).keySet());
             }
@@ -384,6 +385,28 @@ public final class CheckpointStates {
         } catch (IOException e) {
             throw new InvalidInputException("cannot read checkpoint in " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Fingerprint keys that replaced an earlier key when what they digest changed, with it: a checkpoint that has the
+     * earlier key and not the new one cannot be compared with this run's.
+     */
+    private static final Map<String, String> SUPERSEDED = Map.of("resolved-params-sha256", "params-sha256");
+
+    /** Refuses a checkpoint whose fingerprint has a key this run's has replaced ({@link #SUPERSEDED}), saying so. */
+    private void refuseSuperseded(String saved, String expected) {
+        Map<String, String> was = settings(saved);
+        Map<String, String> now = settings(expected);
+        SUPERSEDED.forEach((key, earlier) -> {
+            if (now.containsKey(key) && !now.containsKey(earlier) && was.containsKey(earlier)
+                    && !was.containsKey(key)) {
+                throw new InvalidInputException("checkpoint " + dir + " was written by an earlier sparkmc, which "
+                        + "fingerprinted the model's parameters as they were given (" + earlier + "), not as the "
+                        + "model uses them with its defaults filled in (" + key + "), so this one cannot tell whether "
+                        + "they changed; remove the checkpoint directory to start over, or resume with the sparkmc "
+                        + "that wrote it");
+            }
+        });
     }
 
     /** A JSON array of numbers as doubles (non-finite values come back from their string form). */
@@ -479,11 +502,20 @@ public final class CheckpointStates {
         }
         List<String> out = new java.util.ArrayList<>();
         for (String key : differingKeys(saved, now)) {
-            out.add(shown(key) + (key.equals("params-sha256") ? " (a digest of the model's parameters and data file: "
-                    + "one of them changed)" : "") + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now "
+            out.add(shown(key) + digestOf(key) + ": checkpoint " + a.getOrDefault(key, "(none)") + ", now "
                     + b.getOrDefault(key, "(none)"));
         }
         return out.isEmpty() ? "checkpoint " + saved + ", now " + now : String.join("; ", out);
+    }
+
+    /** What a digest key of a fingerprint stands for, in parentheses; "" for another key. */
+    private static String digestOf(String key) {
+        return switch (key) {
+            case "params-sha256" -> " (a digest of the model's parameters and data file: one of them changed)";
+            case "resolved-params-sha256" -> " (a digest of the values of the model's parameters, defaults "
+                    + "included: a parameter's value changed)";
+            default -> "";
+        };
     }
 
     /**

@@ -175,7 +175,7 @@ public final class SmcCommand extends JobCommand {
         SmcJob.Checkpointing checkpointing = new SmcJob.Checkpointing(checkpoint.dir(),
                 checkpoint.cadence(checkpointEvery),
                 checkpoint.resume(), Fingerprint.of(config, new Sources(model, filter,
-                        Fingerprint.sha256(parameters.asMap()), timeColumn, columns)));
+                        Fingerprint.sha256(parameters.resolved()), timeColumn, columns)));
         ObservationCsv.Options csv = ObservationCsv.Options.defaults().withMissing(missingPolicy);
         if (timeColumn != null && !timeColumn.isBlank()) {
             csv = csv.withTimeColumn(timeColumn.trim());
@@ -278,11 +278,15 @@ public final class SmcCommand extends JobCommand {
      *
      * @param model the model's name
      * @param filter bootstrap or guided
-     * @param paramsSha256 {@link Fingerprint#sha256} of the model's parameters
+     * @param resolvedParamsSha256 {@link Fingerprint#sha256} of the values of the model's parameters, defaults
+     *     included ({@link ModelParameters#resolved}): a parameter given at its default value is no other setting.
+     *     (It was {@code paramsSha256}, of the parameters as given; a checkpoint with that key is refused as written
+     *     by an earlier sparkmc, {@link org.sparkmc.spark.io.CheckpointStates}.)
      * @param timeColumn the data's time column as given (null: found by name)
      * @param columns the observation columns as given (null: every column but the time column)
      */
-    public record Sources(String model, String filter, String paramsSha256, String timeColumn, String columns) {
+    public record Sources(String model, String filter, String resolvedParamsSha256, String timeColumn,
+            String columns) {
     }
 
     private ModelParameters modelParameters() {

@@ -207,6 +207,20 @@ class CheckpointStatesTest {
         assertEquals("params-sha256 (a digest of the model's parameters and data file: one of them changed): "
                 + "checkpoint 0f, now 1e", CheckpointStates.settingsDifference("model=a params-sha256=0f seed=1",
                         "model=a params-sha256=1e seed=1"));
+        // smc's digest of its parameters' values (defaults included) names no data file, which smc's does not hold.
+        assertEquals("resolved-params-sha256 (a digest of the values of the model's parameters, defaults included: a "
+                + "parameter's value changed): checkpoint 0f, now 1e", CheckpointStates.settingsDifference(
+                        "model=a resolved-params-sha256=0f seed=1", "model=a resolved-params-sha256=1e seed=1"));
+        // A checkpoint of the parameters as given (params-sha256) cannot be compared with one of their values.
+        Path given = tmp.resolve("given");
+        CheckpointStates givenStates = new CheckpointStates(given.toString(), new Configuration());
+        givenStates.save(3, new LinkedHashMap<>(Map.of("fingerprint", Fingerprint.FORM
+                + " model=a params-sha256=0f seed=1", "n", 3)));
+        String predates = assertThrows(InvalidInputException.class, () -> givenStates.loadNewest(Fingerprint.FORM
+                + " model=a resolved-params-sha256=0f seed=1")).getMessage();
+        assertTrue(predates.contains("was written by an earlier sparkmc, which fingerprinted the model's parameters "
+                + "as they were given (params-sha256), not as the model uses them with its defaults filled in "
+                + "(resolved-params-sha256)"), predates);
         // Another job's checkpoint: which settings each side has (it listed every setting, "(none)" on one side).
         assertEquals("it holds another job's state: it has the settings particles, resampling, this job has chains, "
                 + "round-size, topics", CheckpointStates.settingsDifference("settings-form=2 seed=1 particles=100 "

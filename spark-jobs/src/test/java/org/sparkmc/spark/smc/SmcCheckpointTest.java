@@ -258,6 +258,23 @@ class SmcCheckpointTest extends SparkTestBase {
         assertTrue(r.err().contains("--resume needs --checkpoint DIR"), r.err());
     }
 
+    /**
+     * The fingerprint holds the values of the model's parameters, defaults filled in: a parameter given at its default
+     * value resumes a run that left it to the default (it was refused as other settings, blaming "parameters and data
+     * file"), and one given at another value is refused as a parameter's value changed, without blaming data.
+     */
+    @Test
+    void aParameterGivenAtItsDefaultValueResumes() throws Exception {
+        Path checkpoint = checkpointAfter20();
+        BadInputTest.Result r = resume(checkpoint, "changed", "--param", "level_variance=1000");
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("other settings (resolved-params-sha256 (a digest of the values of the model's "
+                + "parameters, defaults included: a parameter's value changed): checkpoint "), r.err());
+        assertFalse(r.err().contains("data file"), r.err());
+        r = resume(checkpoint, "at-default", "--param", "level_variance=1469.1", "--param", "initial_mean=1120");
+        assertEquals(ExitCode.OK, r.code(), r.err());
+    }
+
     private static void deleteTree(Path p) throws IOException {
         try (Stream<Path> s = Files.walk(p)) {
             for (Path f : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
