@@ -33,6 +33,7 @@ import org.sparkmc.core.model.MarkovRandomField;
 import org.sparkmc.core.model.RunningMeans;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.rjmcmc.RjmcmcKernel;
+import org.sparkmc.core.rjmcmc.TransDimensionalTarget;
 
 /**
  * The kernels a job's {@code --kernel} names, and how to build one from its name. The built-in names, each with
@@ -98,7 +99,10 @@ public final class KernelCatalog {
             new CatalogEntry<>("slice-doubling", "coordinate-wise slice sampling with doubling, initial width "
                     + "--scale", (s, t) -> SliceSampler.of(SliceSampler.Method.DOUBLING, s.scale(), s.adapt())));
 
-    /** The built-in kernels that propose continuous moves, which cannot move a {@link DiscreteStates} target. */
+    /**
+     * The built-in kernels that propose continuous moves on a position of fixed length, which cannot move a
+     * {@link DiscreteStates} target's discrete coordinates nor follow a {@link TransDimensionalTarget}.
+     */
     private static final Set<String> CONTINUOUS = Set.of("am", "independence", "laplace-rwm", "nuts", "rwm", "slice",
             "slice-doubling");
 
@@ -169,13 +173,37 @@ public final class KernelCatalog {
                     + PROPOSAL_PREFIX + "<class>', '" + CLASS_PREFIX + "<class>', 'cycle(k1,k2,…)' or "
                     + "'mixture(w1*k1,w2*k2,…)'");
         }
-        if (target instanceof DiscreteStates discrete && CONTINUOUS.contains(entry.name())) {
-            throw new InvalidInputException("kernel '" + entry.name() + "' proposes continuous moves, but model "
-                    + target.getClass().getSimpleName() + " has coordinates that are " + discrete.values() + ": "
-                    + "every such proposal has density 0 and the chains would never move; use --kernel "
-                    + discrete.kernels());
+        if (CONTINUOUS.contains(entry.name())) {
+            refuseContinuous(entry.name(), target);
         }
         return entry.factory().create(s, target);
+    }
+
+    /**
+     * Refuses a kernel of {@link #CONTINUOUS} for a target it cannot sample: one with {@link DiscreteStates}, whose
+     * discrete coordinates it would never move, or a {@link TransDimensionalTarget}, whose position changes length
+     * with its model where the kernel's state and moves have one length (every chain failed in its first round).
+     */
+    private static void refuseContinuous(String kernel, Target target) {
+        if (target instanceof DiscreteStates discrete) {
+            throw new InvalidInputException("kernel '" + kernel + "' proposes continuous moves, but model "
+                    + ModelCatalog.nameOf(target) + " has coordinates that are " + discrete.values() + ": every "
+                    + "such proposal for them has density 0 and the chains would never move; use --kernel "
+                    + discrete.kernels());
+        }
+        if (target instanceof TransDimensionalTarget) {
+            throw new InvalidInputException("kernel '" + kernel + "' moves a position of fixed length, but model "
+                    + ModelCatalog.nameOf(target) + " is trans-dimensional (its position's length changes with its "
+                    + "model index): use --kernel rjmcmc, the reversible-jump sweep of its own moves");
+        }
+    }
+
+    /** The kernels a target names as the ones that sample it, or null if any kernel may. */
+    private static String ownKernels(Target target) {
+        if (target instanceof DiscreteStates discrete) {
+            return discrete.kernels();
+        }
+        return target instanceof TransDimensionalTarget ? "rjmcmc" : null;
     }
 
     private static Kernel<?> rwm(KernelSettings s, Target target) {
@@ -217,16 +245,20 @@ public final class KernelCatalog {
 
     private static Kernel<?> gibbs(String name, GibbsSampler.Scan scan, Target target) {
         if (target != null && !(target instanceof FullConditionals)) {
+            String own = ownKernels(target);
             throw new InvalidInputException("kernel '" + name + "' needs a model with full conditionals; "
-                    + target.getClass().getSimpleName() + " has none (use rwm, am or slice)");
+                    + ModelCatalog.nameOf(target) + " has none (use " + (own == null ? "rwm, am or slice" : own)
+                    + ")");
         }
         return GibbsSampler.of(scan);
     }
 
     private static Kernel<?> colourGibbs(KernelSettings s, Target target) {
         if (target != null && !(target instanceof MarkovRandomField)) {
+            String own = ownKernels(target);
             throw new InvalidInputException("kernel 'colour-gibbs' needs a Markov random field model; "
-                    + target.getClass().getSimpleName() + " is not one");
+                    + ModelCatalog.nameOf(target) + " is not one"
+                    + (own == null ? "" : " (use --kernel " + own + ")"));
         }
         return ColourGibbs.of(s.threads());
     }

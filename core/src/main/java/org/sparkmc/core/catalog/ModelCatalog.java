@@ -32,25 +32,49 @@ public final class ModelCatalog {
     /** The built-in models, by name. */
     public static final Catalog<Function<ModelParameters, Target>> CATALOG = Catalog.of(
             new CatalogEntry<>("bimodal", "the lectures' two-component mixture 0.3·exp(−0.2x²) + "
-                    + "0.7·exp(−0.2(x−10)²)", BimodalMixture::new),
+                    + "0.7·exp(−0.2(x−10)²)", new BuiltIn(BimodalMixture.class, BimodalMixture::new)),
             new CatalogEntry<>("eight_schools_noncentered", "posteriordb's eight schools, non-centred, any number "
-                    + "of schools", EightSchoolsNoncentered::new),
-            new CatalogEntry<>("gmm", "Gaussian mixture with Gibbs full conditionals", GaussianMixtureGibbs::new),
+                    + "of schools", new BuiltIn(EightSchoolsNoncentered.class, EightSchoolsNoncentered::new)),
+            new CatalogEntry<>("gmm", "Gaussian mixture with Gibbs full conditionals",
+                    new BuiltIn(GaussianMixtureGibbs.class, GaussianMixtureGibbs::new)),
             new CatalogEntry<>("gmm_collapsed", "Gaussian mixture, collapsed (Student-t predictive)",
-                    CollapsedGaussianMixture::new),
+                    new BuiltIn(CollapsedGaussianMixture.class, CollapsedGaussianMixture::new)),
             new CatalogEntry<>("ising_denoising", "Ising image denoising (a Markov random field)",
-                    IsingDenoising::new),
-            new CatalogEntry<>("kidscore_momiq", "posteriordb's kidiq-kidscore_momiq regression", KidscoreMomiq::new),
+                    new BuiltIn(IsingDenoising.class, IsingDenoising::new)),
+            new CatalogEntry<>("kidscore_momiq", "posteriordb's kidiq-kidscore_momiq regression",
+                    new BuiltIn(KidscoreMomiq.class, KidscoreMomiq::new)),
             new CatalogEntry<>("logistic_regression", "Bayesian logistic regression (Pima diabetes by default)",
-                    LogisticRegression::new),
+                    new BuiltIn(LogisticRegression.class, LogisticRegression::new)),
             new CatalogEntry<>("rj_clustering", "reversible jump: the lectures' clustering, unknown number of "
-                    + "centres", CentreClustering::new),
+                    + "centres", new BuiltIn(CentreClustering.class, CentreClustering::new)),
             new CatalogEntry<>("rj_normal_mixture", "reversible jump: Richardson & Green's normal mixture with an "
-                    + "unknown number of components", NormalMixture::new),
+                    + "unknown number of components", new BuiltIn(NormalMixture.class, NormalMixture::new)),
             new CatalogEntry<>("rj_two_means", "reversible jump: one mean or two, by split/merge or birth/death",
-                    TwoMeans::new));
+                    new BuiltIn(TwoMeans.class, TwoMeans::new)));
 
     private ModelCatalog() {
+    }
+
+    /** A built-in model's factory that knows the class it builds, so that {@link #nameOf} can name a target. */
+    private record BuiltIn(Class<? extends Target> type, Function<ModelParameters, Target> build)
+            implements Function<ModelParameters, Target> {
+        @Override
+        public Target apply(ModelParameters parameters) {
+            return build.apply(parameters);
+        }
+    }
+
+    /**
+     * The name a user gives {@code target} in {@code --model}, for messages: a built-in's catalog name
+     * ({@code rj_normal_mixture}), else {@code class:} and the class's name.
+     */
+    public static String nameOf(Target target) {
+        for (CatalogEntry<Function<ModelParameters, Target>> entry : CATALOG.entries()) {
+            if (entry.factory() instanceof BuiltIn builtIn && builtIn.type() == target.getClass()) {
+                return entry.name();
+            }
+        }
+        return CLASS_PREFIX + target.getClass().getName();
     }
 
     /** The built-in short names. */

@@ -14,7 +14,7 @@ import org.sparkmc.core.random.Rng;
  * so a sweep costs O(N·K·d²) instead of recomputing them per point. The log density is log p(y, z). Reported
  * quantities: see {@link MixtureSpec#report}, with weights, means and covariances at their posterior means given z.
  */
-public final class CollapsedGaussianMixture implements FullConditionals {
+public final class CollapsedGaussianMixture implements FullConditionals, DiscreteStates {
     private static final long serialVersionUID = 1L;
 
     private final MixtureSpec spec;
@@ -44,6 +44,18 @@ public final class CollapsedGaussianMixture implements FullConditionals {
     @Override
     public int dimension() {
         return spec.n;
+    }
+
+    /** The labels z_i; a continuous move of one lands between labels, where the density is 0. */
+    @Override
+    public String values() {
+        return "component labels 0 to " + (spec.k - 1);
+    }
+
+    /** Its full conditionals, which draw every label from its categorical conditional. */
+    @Override
+    public String kernels() {
+        return "gibbs or gibbs-random";
     }
 
     @Override

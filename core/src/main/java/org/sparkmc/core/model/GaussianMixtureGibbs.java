@@ -13,7 +13,7 @@ import org.sparkmc.core.random.Rng;
  * 2 + k — (μ_k, Σ_k) | z, y ~ NIW posterior of the points labelled k. Reported quantities: see
  * {@link MixtureSpec#report} (log-likelihood at the current parameters).
  */
-public final class GaussianMixtureGibbs implements FullConditionals {
+public final class GaussianMixtureGibbs implements FullConditionals, DiscreteStates {
     private static final long serialVersionUID = 1L;
 
     private final MixtureSpec spec;
@@ -45,6 +45,18 @@ public final class GaussianMixtureGibbs implements FullConditionals {
     @Override
     public int dimension() {
         return spec.n + spec.k + spec.k * spec.d + spec.k * spec.d * spec.d;
+    }
+
+    /** The labels z_i; a continuous move of one lands between labels, where the density is 0. */
+    @Override
+    public String values() {
+        return "component labels 0 to " + (spec.k - 1);
+    }
+
+    /** Its full conditionals, which draw every label from its categorical conditional. */
+    @Override
+    public String kernels() {
+        return "gibbs or gibbs-random";
     }
 
     @Override

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.consensus.ShardSampler;
@@ -16,6 +17,7 @@ import org.sparkmc.core.mcmc.CycleKernel;
 import org.sparkmc.core.mcmc.Kernel;
 import org.sparkmc.core.mcmc.KernelSettings;
 import org.sparkmc.core.mcmc.RoundResult;
+import org.sparkmc.core.model.ModelParameters;
 import org.sparkmc.core.model.Target;
 import org.sparkmc.core.random.RandomStreams;
 
@@ -58,13 +60,59 @@ class KernelCatalogTest {
         for (String name : List.of("rwm", "am", "slice", "slice-doubling", "nuts", "cycle(colour-gibbs,rwm)")) {
             InvalidInputException e = assertThrows(InvalidInputException.class,
                     () -> KernelCatalog.create(name, SETTINGS, ising), name);
-            assertTrue(e.getMessage().contains("proposes continuous moves, but model IsingDenoising has coordinates "
+            assertTrue(e.getMessage().contains("proposes continuous moves, but model ising_denoising has coordinates "
                     + "that are -1 or +1") && e.getMessage().endsWith("use --kernel colour-gibbs or gibbs"),
                     e.getMessage());
         }
         for (String name : List.of("colour-gibbs", "gibbs", "gibbs-random")) {
             assertTrue(KernelCatalog.create(name, SETTINGS, ising) instanceof Kernel<?>, name);
         }
+    }
+
+    /**
+     * gmm and gmm_collapsed hold integer component labels: a continuous kernel (the default rwm, slice) never moved
+     * them (acceptance 0, or slice's "acceptance 1.000" at its random start), so it is refused as for Ising spins;
+     * their Gibbs kernels are not.
+     */
+    @Test
+    void continuousKernelsAreRefusedForMixtureLabels() {
+        for (String model : List.of("gmm", "gmm_collapsed")) {
+            Target target = ModelCatalog.create(model, new ModelParameters("test", Map.of("n", 20)));
+            for (String name : List.of("rwm", "am", "slice", "slice-doubling", "nuts", "mixture(gibbs,rwm)")) {
+                InvalidInputException e = assertThrows(InvalidInputException.class,
+                        () -> KernelCatalog.create(name, SETTINGS, target), model + " " + name);
+                assertTrue(e.getMessage().contains("proposes continuous moves, but model " + model + " has "
+                        + "coordinates that are component labels 0 to 3") && e.getMessage().endsWith("use --kernel "
+                        + "gibbs or gibbs-random"), e.getMessage());
+            }
+            for (String name : List.of("gibbs", "gibbs-random")) {
+                assertTrue(KernelCatalog.create(name, SETTINGS, target) instanceof Kernel<?>, model + " " + name);
+            }
+        }
+    }
+
+    /**
+     * A trans-dimensional model's position changes length with its model, so a kernel with a fixed-length state
+     * failed in every task (exit 1 after Spark's retries, "a saved kernel state has … numbers more than expected");
+     * every kernel of fixed dimension is refused naming the model and rjmcmc, which is not.
+     */
+    @Test
+    void fixedDimensionKernelsAreRefusedForTransDimensionalModels() {
+        Target twoMeans = ModelCatalog.create("rj_two_means", new ModelParameters("test",
+                Map.of("y", List.of(-1.0, 0.5, 2.0, 3.5), "sigma", 1.0)));
+        for (String name : List.of("rwm", "am", "slice", "slice-doubling", "nuts", "cycle(rjmcmc,rwm)")) {
+            InvalidInputException e = assertThrows(InvalidInputException.class,
+                    () -> KernelCatalog.create(name, SETTINGS, twoMeans), name);
+            assertTrue(e.getMessage().contains("but model rj_two_means is trans-dimensional")
+                    && e.getMessage().contains("use --kernel rjmcmc"), e.getMessage());
+        }
+        for (String name : List.of("gibbs", "colour-gibbs")) {
+            InvalidInputException e = assertThrows(InvalidInputException.class,
+                    () -> KernelCatalog.create(name, SETTINGS, twoMeans), name);
+            assertTrue(e.getMessage().contains("use --kernel rjmcmc") || e.getMessage().contains("(use rjmcmc)"),
+                    e.getMessage());
+        }
+        assertTrue(KernelCatalog.create("rjmcmc", SETTINGS, twoMeans) instanceof Kernel<?>);
     }
 
     @Test

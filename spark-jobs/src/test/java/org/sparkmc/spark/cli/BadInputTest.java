@@ -31,6 +31,7 @@ public class BadInputTest extends SparkTestBase {
     static Stream<Arguments> cases() {
         String bimodal = TestPaths.conf("chains-bimodal.conf").toString();
         String eightSchools = TestPaths.projectRoot().resolve("data/eight_schools/eight_schools.json").toString();
+        String galaxy = TestPaths.projectRoot().resolve("data/galaxy/galaxy.json").toString();
         return Stream.of(
                 Arguments.of("unknown job", new String[] {"chianz"}, "Unmatched argument"),
                 Arguments.of("no job", new String[] {}, "name a job"),
@@ -40,6 +41,19 @@ public class BadInputTest extends SparkTestBase {
                         "--kernel class 'com.example.NoKernel' is not on the classpath"),
                 Arguments.of("kernel class of the wrong type", new String[] {"chains", "--kernel",
                     "cycle(rwm, class:java.lang.String)"}, "--kernel class 'java.lang.String' does not implement"),
+                // every task failed after Spark started ("a saved kernel state has 43416 numbers more than expected")
+                Arguments.of("a trans-dimensional model with the default kernel", new String[] {"chains", "--model",
+                    "rj_normal_mixture", "--data", galaxy}, "kernel 'rwm' moves a position of fixed length, but model "
+                        + "rj_normal_mixture is trans-dimensional"),
+                Arguments.of("a trans-dimensional model with slice", new String[] {"chains", "--model", "rj_two_means",
+                    "--data", galaxy, "--param", "sigma=3", "--kernel", "slice"}, "use --kernel rjmcmc"),
+                // the labels never moved: acceptance 0, or slice's "acceptance 1.000" at the chains' random starts
+                Arguments.of("mixture labels with the default kernel", new String[] {"chains", "--model", "gmm",
+                    "--warmup", "2", "--round-size", "2", "--max-rounds", "1"}, "kernel 'rwm' proposes continuous moves, but "
+                        + "model gmm has coordinates that are component labels 0 to 3"),
+                Arguments.of("collapsed mixture labels with slice", new String[] {"chains", "--model", "gmm_collapsed",
+                    "--kernel", "slice", "--warmup", "2", "--round-size", "2", "--max-rounds", "1"},
+                        "use --kernel gibbs or gibbs-random"),
                 Arguments.of("zero chains", new String[] {"chains", "--chains", "0"}, "--chains must be ≥ 2 for R-hat, is 0"),
                 Arguments.of("one chain", new String[] {"chains", "--chains", "1"}, "--chains must be ≥ 2 for R-hat, is 1"),
                 Arguments.of("negative round size", new String[] {"chains", "--round-size", "-5"},
