@@ -58,8 +58,10 @@ public final class BimodalMixture implements Target {
         return new double[] {position[0], position[0] > threshold ? 1 : 0};
     }
 
+    /** A whole threshold in a long's range without a decimal point (5, not 5.0); any other as Java prints it. */
     private String formatThreshold() {
-        String s = threshold == Math.rint(threshold) ? Long.toString((long) threshold) : Double.toString(threshold);
+        boolean whole = threshold == Math.rint(threshold) && Math.abs(threshold) < 0x1p63; // (long) saturates beyond
+        String s = whole ? Long.toString((long) threshold) : Double.toString(threshold);
         return s.replace('-', 'm').replace('.', 'p');
     }
 }

@@ -38,6 +38,20 @@ class TargetsTest {
     }
 
     /**
+     * The indicator's label shows its threshold: a whole threshold of 2^63 or more was cast to a long, which saturates,
+     * so 1e20 and every larger threshold were all labelled x_gt_9223372036854775807.
+     */
+    @Test
+    void bimodalLabelsTheIndicatorByItsThreshold() {
+        assertEquals("x_gt_1p0E20", new BimodalMixture(1e20).parameterNames().get(1));
+        assertEquals("x_gt_m1p0E20", new BimodalMixture(-1e20).parameterNames().get(1));
+        assertEquals("x_gt_9p3E18", new BimodalMixture(9.3e18).parameterNames().get(1));
+        assertEquals("x_gt_4611686018427387904", new BimodalMixture(0x1p62).parameterNames().get(1));
+        assertEquals("x_gt_m3", new BimodalMixture(-3).parameterNames().get(1));
+        assertEquals("x_gt_2p5", new BimodalMixture(2.5).parameterNames().get(1));
+    }
+
+    /**
      * Eight schools against the Stan model written with Commons Statistics densities, including the Jacobian of
      * τ = exp(u): the difference must be one constant at every point.
      */
