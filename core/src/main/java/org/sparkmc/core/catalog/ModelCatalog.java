@@ -43,7 +43,8 @@ public final class ModelCatalog {
                     new BuiltIn(IsingDenoising.class, IsingDenoising::new)),
             new CatalogEntry<>("kidscore_momiq", "posteriordb's kidiq-kidscore_momiq regression",
                     new BuiltIn(KidscoreMomiq.class, KidscoreMomiq::new)),
-            new CatalogEntry<>("logistic_regression", "Bayesian logistic regression (Pima diabetes by default)",
+            new CatalogEntry<>("logistic_regression", "Bayesian logistic regression; set its data and "
+                    + "'predictors' as conf/chains-pima.conf does",
                     new BuiltIn(LogisticRegression.class, LogisticRegression::new)),
             new CatalogEntry<>("rj_clustering", "reversible jump: the lectures' clustering, unknown number of "
                     + "centres", new BuiltIn(CentreClustering.class, CentreClustering::new)),

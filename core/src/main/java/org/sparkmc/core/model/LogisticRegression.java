@@ -12,7 +12,8 @@ import org.sparkmc.core.random.Rng;
  * posterior): H = V₀⁻¹ + XᵀDX, D = diag(p_i(1 − p_i)) — the lectures' proposal N(w, 2.38²/D·H⁻¹) is built from it.
  *
  * <p>Parameters: the data as one array per column (as in {@code data/pima/pima.json}); {@code predictors}: the
- * predictor column names, comma-separated; {@code outcome}: the 0/1 column; {@code prior-sd} (10);
+ * predictor column names, comma-separated (required: there is no default data set); {@code outcome}: the 0/1
+ * column ({@code y}); {@code prior-sd} (10);
  * {@code standardise} (true); {@code init}: {@code dispersed} (default: uniform(−2, 2) per coefficient) or
  * {@code mode} (every chain starts at the posterior mode). Reports {@code w[1]} (intercept) … {@code w[P+1]}, named
  * after the predictors. Analytic gradient for NUTS.
@@ -68,6 +69,11 @@ public final class LogisticRegression implements LaplaceApproximation.Source, Gr
     }
 
     private static String[] predictorNames(ModelParameters params) {
+        if (!params.has("predictors")) { // there is no default list: the data's columns are the user's
+            throw new InvalidInputException(params.where("predictors") + ": model parameter 'predictors' is missing: "
+                    + "name the predictor columns, comma-separated, as conf/chains-pima.conf does for "
+                    + "data/pima/pima.json");
+        }
         String[] cols = params.getString("predictors").split(",");
         for (int j = 0; j < cols.length; j++) {
             cols[j] = cols[j].trim();

@@ -31,6 +31,7 @@ public class BadInputTest extends SparkTestBase {
     static Stream<Arguments> cases() {
         String bimodal = TestPaths.conf("chains-bimodal.conf").toString();
         String eightSchools = TestPaths.projectRoot().resolve("data/eight_schools/eight_schools.json").toString();
+        String pima = TestPaths.projectRoot().resolve("data/pima/pima.json").toString();
         String galaxy = TestPaths.projectRoot().resolve("data/galaxy/galaxy.json").toString();
         return Stream.of(
                 Arguments.of("unknown job", new String[] {"chianz"}, "Unmatched argument"),
@@ -100,6 +101,11 @@ public class BadInputTest extends SparkTestBase {
                     "--data", "/tmp"}, "model data file '/tmp' is a directory; give the JSON file"),
                 Arguments.of("data lacks a field", new String[] {"chains", "--model", "eight_schools_noncentered"},
                         "'y' is missing"),
+                // the help said "Pima diabetes by default", but there is no default data nor predictor list
+                Arguments.of("logistic regression without its predictors", new String[] {"chains", "--model",
+                    "logistic_regression", "--data", pima}, "model 'logistic_regression' with data " + pima + ": "
+                        + "model parameter 'predictors' is missing: name the predictor columns, comma-separated, as "
+                        + "conf/chains-pima.conf does for data/pima/pima.json"),
                 Arguments.of("unknown user class", new String[] {"chains", "--model", "class:com.example.Nope"},
                         "not on the classpath"),
                 Arguments.of("user class not a target", new String[] {"chains", "--model", "class:java.lang.String"},

@@ -28,6 +28,15 @@ class CatalogHelpTest {
         assertFalse(help.contains("${"), help);
     }
 
+    /** The help said logistic_regression ran on Pima "by default"; it has no default data nor predictors. */
+    @Test
+    void chainsHelpPromisesNoDefaultDataForLogisticRegression() {
+        String flat = help("chains");
+        assertFalse(flat.contains("by default)"), flat);
+        assertTrue(flat.contains("logistic_regression (Bayesian logistic regression; set its data and 'predictors' "
+                + "as conf/chains-pima.conf does)"), flat);
+    }
+
     @Test
     void smcHelpListsEveryStateSpaceModel() {
         String help = help("smc");
