@@ -145,16 +145,18 @@ public final class KernelCatalog {
                 String item = items.get(i);
                 int star = item.indexOf('*');
                 weights[i] = 1;
-                if (star > 0 && item.substring(0, star).trim().matches("[0-9.eE+-]+")) {
+                String weight = star > 0 ? item.substring(0, star).trim() : "";
+                if (weight.matches("[0-9.eE+-]+")) {
                     try {
-                        weights[i] = DecimalNumbers.parse(item.substring(0, star).trim());
+                        weights[i] = DecimalNumbers.parse(weight);
                     } catch (NumberFormatException e) {
                         throw new InvalidInputException("kernel '" + name + "': bad mixture weight in '" + item + "'");
                     }
                     item = item.substring(star + 1).trim();
                 }
-                if (!(weights[i] > 0) || Double.isInfinite(weights[i])) {
-                    throw new InvalidInputException("kernel '" + name + "': mixture weights must be positive");
+                if (!(weights[i] > 0) || Double.isInfinite(weights[i])) { // 1e400 is read as Infinity
+                    throw new InvalidInputException("kernel '" + name + "': mixture weight '" + weight + "' is "
+                            + weights[i] + "; weights must be finite numbers > 0");
                 }
                 parts.add(parse(item, s, target));
             }

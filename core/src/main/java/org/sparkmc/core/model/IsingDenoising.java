@@ -101,17 +101,28 @@ public final class IsingDenoising implements MarkovRandomField, FullConditionals
     }
 
     private static double[] noisyFrom(ModelParameters p) {
-        return p.has("noisy") ? p.getDoubleArray("noisy") : null;
+        return p.has("noisy") ? image(p, "noisy") : null;
     }
 
     private static double[] cleanFrom(ModelParameters p) {
         if (p.has("clean")) {
-            return p.getDoubleArray("clean");
+            return image(p, "clean");
         }
         if (p.has("noisy")) {
             return null;
         }
         return syntheticImage(p.getInt("height", 64, 1), p.getInt("width", 64, 1));
+    }
+
+    /** The image parameter {@code name}, of height × width values, else refused naming where it was set. */
+    private static double[] image(ModelParameters p, String name) {
+        double[] values = p.getDoubleArray(name);
+        long size = (long) p.getInt("height", 64, 1) * p.getInt("width", 64, 1);
+        if (values.length != size) {
+            throw new InvalidInputException(p.where(name) + ": model parameter '" + name + "' has " + values.length
+                    + " values, expected height × width = " + size);
+        }
+        return values;
     }
 
     /**

@@ -279,7 +279,10 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
 
     private String scalar(String key, Object value) {
         if (value instanceof Map || value instanceof List) {
-            throw new InvalidInputException(describe(key) + ": '" + key + "' must be a single value, is " + value);
+            boolean params = value instanceof Map && key.equals("param"); // --param's form in a file is the block
+            throw new InvalidInputException(describe(key) + ": '" + key + "' must be a single value, is " + value
+                    + (params ? "; a config file sets model parameters in a block '" + JobCommand.MODEL_PARAMS
+                            + " { … }'" : ""));
         }
         return String.valueOf(value);
     }

@@ -55,6 +55,15 @@ public class BadInputTest extends SparkTestBase {
                 Arguments.of("collapsed mixture labels with slice", new String[] {"chains", "--model", "gmm_collapsed",
                     "--kernel", "slice", "--warmup", "2", "--round-size", "2", "--max-rounds", "1"},
                         "use --kernel gibbs or gibbs-random"),
+                // 1e400 is read as infinity, which is positive: the message said "must be positive"
+                Arguments.of("an infinite mixture weight", new String[] {"chains", "--kernel",
+                    "mixture(1e400*rwm,slice)"}, "kernel 'mixture(1e400*rwm,slice)': mixture weight '1e400' is "
+                        + "Infinity; weights must be finite numbers > 0"),
+                // the message named neither the --param nor the model
+                Arguments.of("an Ising image of the wrong size", new String[] {"chains", "--model", "ising_denoising",
+                    "--kernel", "gibbs", "--param", "height=2", "--param", "width=3", "--param", "noisy=[1,2,3]"},
+                        "--param noisy=[1,2,3]: model 'ising_denoising': model parameter 'noisy' has 3 values, "
+                            + "expected height × width = 6"),
                 Arguments.of("zero chains", new String[] {"chains", "--chains", "0"}, "--chains must be ≥ 2 for R-hat, is 0"),
                 Arguments.of("one chain", new String[] {"chains", "--chains", "1"}, "--chains must be ≥ 2 for R-hat, is 1"),
                 Arguments.of("negative round size", new String[] {"chains", "--round-size", "-5"},
@@ -505,6 +514,19 @@ public class BadInputTest extends SparkTestBase {
         assertTrue(r.err.startsWith("sparkmc chains: " + conf + ":2: 'seed' takes a single value, not a list [1, 2]"),
                 r.err);
         assertFalse(r.err.contains("arg[") || r.err.contains("Exception") || r.err.contains("Usage"), r.err);
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
+    /** A block for param (the command line's --param) points to the file's model-params block. */
+    @Test
+    void configParamBlockPointsToModelParams() throws IOException {
+        Path conf = tmp.resolve("param.conf");
+        Files.writeString(conf, "chains = 4\nparam {\n  threshold = 3\n}\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.startsWith("sparkmc chains: " + conf + ":2: 'param' must be a single value, is {threshold=3}; "
+                + "a config file sets model parameters in a block 'model-params { … }'"), r.err);
+        assertFalse(r.err.contains("\tat ") || r.err.contains("Usage"), r.err);
         assertFalse(Files.exists(tmp.resolve("o")));
     }
 
