@@ -239,6 +239,10 @@ public final class KernelCatalog {
 
     private static Kernel<?> rjmcmc(KernelSettings s, Target target) {
         RjmcmcKernel kernel = RjmcmcKernel.ofTargetSweep();
+        if (target != null && !(target instanceof TransDimensionalTarget)) { // named as --model names it
+            throw new InvalidInputException("kernel rjmcmc needs a reversible-jump model (one that defines its "
+                    + "moves, such as rj_normal_mixture); model " + ModelCatalog.nameOf(target) + " does not");
+        }
         if (target != null) {
             kernel.sweep(target); // refuses a model without reversible-jump moves here, not in every task
         }

@@ -115,6 +115,16 @@ class KernelCatalogTest {
         assertTrue(KernelCatalog.create("rjmcmc", SETTINGS, twoMeans) instanceof Kernel<?>);
     }
 
+    /** The reverse, rjmcmc on a model of fixed dimension, names the model as --model does (it said BimodalMixture). */
+    @Test
+    void rjmcmcIsRefusedForAModelWithoutMovesByItsName() {
+        Target bimodal = ModelCatalog.create("bimodal", ModelParameters.empty());
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> KernelCatalog.create("rjmcmc", SETTINGS, bimodal));
+        assertEquals("kernel rjmcmc needs a reversible-jump model (one that defines its moves, such as "
+                + "rj_normal_mixture); model bimodal does not", e.getMessage());
+    }
+
     @Test
     void anUnknownNameListsTheKnownOnes() {
         InvalidInputException e = assertThrows(InvalidInputException.class, () -> KernelCatalog.create("hmc",
