@@ -244,7 +244,7 @@ public final class KernelCatalog {
                     + "moves, such as rj_normal_mixture); model " + ModelCatalog.nameOf(target) + " does not");
         }
         if (target != null) {
-            kernel.sweep(target); // refuses a model without reversible-jump moves here, not in every task
+            kernel.sweep(target); // checks the model's own sweep (its move labels) here, not in every task
         }
         return kernel.counted();
     }
@@ -253,8 +253,8 @@ public final class KernelCatalog {
         if (target != null && !(target instanceof FullConditionals)) {
             String own = ownKernels(target);
             throw new InvalidInputException("kernel '" + name + "' needs a model with full conditionals; "
-                    + ModelCatalog.nameOf(target) + " has none (use " + (own == null ? "rwm, am or slice" : own)
-                    + ")");
+                    + ModelCatalog.nameOf(target) + " has none (use " + (own == null ? "rwm, am or slice"
+                            : "--kernel " + own) + ")");
         }
         return GibbsSampler.of(scan);
     }
