@@ -50,8 +50,8 @@ public class BadInputTest extends SparkTestBase {
                     "--data", galaxy, "--param", "sigma=3", "--kernel", "slice"}, "use --kernel rjmcmc"),
                 // the labels never moved: acceptance 0, or slice's "acceptance 1.000" at the chains' random starts
                 Arguments.of("mixture labels with the default kernel", new String[] {"chains", "--model", "gmm",
-                    "--warmup", "2", "--round-size", "2", "--max-rounds", "1"}, "kernel 'rwm' proposes continuous moves, but "
-                        + "model gmm has coordinates that are component labels 0 to 3"),
+                    "--warmup", "2", "--round-size", "2", "--max-rounds", "1"}, "kernel 'rwm' proposes continuous "
+                        + "moves, but model gmm has coordinates that are component labels 0 to 3"),
                 Arguments.of("collapsed mixture labels with slice", new String[] {"chains", "--model", "gmm_collapsed",
                     "--kernel", "slice", "--warmup", "2", "--round-size", "2", "--max-rounds", "1"},
                         "use --kernel gibbs or gibbs-random"),
