@@ -9,7 +9,8 @@ package org.sparkmc.core.diagnostics;
  * made monotone (Geyer's initial monotone sequence), and τ̂ = −1 + 2 Σ_{t<k} ρ̂_t + ρ̂_k with k the last even lag
  * reached; τ̂ is bounded below by 1/log10(MN), capping the ESS of antithetic chains at MN·log10(MN).
  * ESS = MN/τ̂ (Vehtari et al. 2021, section 3.2; Geyer 1992). A NaN ρ̂_t (from variances that overflowed) gives
- * no estimate, where posterior's loop stops at it and reports τ̂ from the lags before.
+ * no estimate (NaN), a deliberate departure from posterior, whose loop stops at it and reports τ̂ from the lags
+ * before (τ̂ = 2, ESS = MN/2, when it is ρ̂_1). After the summaries' rescaling only a direct call can reach it.
  *
  * @param chains number of chains M
  * @param iterations draws per chain N
@@ -26,7 +27,7 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
 
     /**
      * The ESS of {@code chains}, or NaN as posterior: fewer than 3 draws per chain, non-finite or constant draws; and
-     * NaN where an autocorrelation is NaN, as for non-finite draws (posterior stops its sum there and gives MN/2).
+     * NaN where an autocorrelation is NaN, as for non-finite draws (posterior stops its sum there).
      */
     static double ess(double[][] chains) {
         return essOf(estimate(chains));
@@ -65,7 +66,7 @@ record GeyerEss(int chains, int iterations, double meanVariance, double varPlus,
 
     /**
      * The estimate for m chains of n draws from their autocovariances; null for fewer than 3 draws per chain or an
-     * autocorrelation that is NaN (variances that overflowed), where posterior's loop would stop and give τ̂ = 2.
+     * autocorrelation that is NaN (variances that overflowed), where posterior's loop would stop.
      */
     private static GeyerEss estimateChecked(int m, int n, ChainAutocovariance acov) {
         if (n < 3) {

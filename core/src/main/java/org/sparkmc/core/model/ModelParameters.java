@@ -183,7 +183,8 @@ public final class ModelParameters implements Serializable {
     public String getString(String name) {
         Object v = require(name);
         if (v instanceof String || v instanceof Number || v instanceof Boolean) {
-            return took(name, v.toString());
+            took(name, normalized(v)); // 1120 from a config file and 1120.0 from --param are one value
+            return v.toString();
         }
         throw wrongType(name, "a string", v);
     }

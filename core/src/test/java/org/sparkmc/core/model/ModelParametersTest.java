@@ -147,5 +147,11 @@ class ModelParametersTest {
         ModelParameters other = new ModelParameters("p", java.util.Map.of("a", 1000.0));
         other.getDouble("a", 1469.1);
         assertEquals(java.util.Map.of("a", 1000.0), other.resolved());
+        // A number read as a string (a class: model's own parsing) is one value whichever form it was given in.
+        ModelParameters fromFile = new ModelParameters("p", java.util.Map.of("s", 1120));
+        ModelParameters fromLine = new ModelParameters("p", java.util.Map.of("s", 1120.0));
+        assertEquals("1120", fromFile.getString("s"));
+        fromLine.getString("s");
+        assertEquals(fromFile.resolved(), fromLine.resolved());
     }
 }

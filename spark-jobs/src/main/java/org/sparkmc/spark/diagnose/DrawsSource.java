@@ -390,9 +390,21 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
     }
 
     /**
-     * The .csv files of the inputs: a file as given; a directory's .csv files at any depth, as Spark reads a
-     * directory of Parquet draws (names starting with _ or . left out, at every level), in path order.
+     * The .csv files of the inputs: a file as given; a directory's own .csv files, in name order (names starting with
+     * _ or . left out). A directory with .csv files in a subdirectory is refused: left out, a chain that had not mixed
+     * passed unseen; read, old copies beside the run's would be pooled with it as more chains.
      */
+    private static void refuseDeeperCsv(Path dir, List<String> deeper) {
+        if (deeper.isEmpty()) {
+            return;
+        }
+        String shown = String.join(", ", deeper.subList(0, Math.min(3, deeper.size())))
+                + (deeper.size() > 3 ? ", … (" + deeper.size() + " files)" : "");
+        throw new InvalidInputException(dir + " holds .csv files in subdirectories too (" + shown + "); diagnose "
+                + "reads a directory's own .csv files: name the others, or a glob such as '" + dir + "/*/*.csv', "
+                + "to read them as chains too, or move them out");
+    }
+
     private static List<String> files(List<FileStatus> matches, Configuration hadoop) {
         List<String> files = new ArrayList<>();
         for (FileStatus f : matches) {
@@ -400,8 +412,12 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                 try {
                     List<FileStatus> visible = new ArrayList<>();
                     visibleFiles(f.getPath().getFileSystem(hadoop), f, visible);
-                    visible.stream().map(s -> s.getPath().toString()).filter(name -> name.endsWith(".csv")).sorted()
-                            .forEach(files::add);
+                    String dir = f.getPath().toUri().getPath();
+                    List<FileStatus> csv = visible.stream().filter(s -> s.getPath().getName().endsWith(".csv"))
+                            .toList();
+                    refuseDeeperCsv(f.getPath(), csv.stream().filter(s -> !s.getPath().getParent().toUri().getPath()
+                            .equals(dir)).map(s -> s.getPath().toString()).sorted().toList());
+                    csv.stream().map(s -> s.getPath().toString()).sorted().forEach(files::add);
                 } catch (IOException e) { // not there any more, or not ours to list
                     throw unreadable(f.getPath(), e);
                 }
@@ -412,9 +428,9 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         if (files.isEmpty()) {
             throw new InvalidInputException("no .csv file in the inputs (" + matches.stream().map(f -> f.getPath()
                     .toString()).reduce((a, b) -> a + ", " + b).orElse("") + "); diagnose reads CmdStan or chain,draw "
-                    + "CSV files named .csv (in a directory also in its subdirectories; names starting with _ or . are "
-                    + "skipped), and Parquet draws: .parquet files, or directories holding them, also in "
-                    + "subdirectories (--format auto or parquet)");
+                    + "CSV files named .csv (in a directory, names starting with _ or . are skipped), and Parquet "
+                    + "draws: .parquet files, or directories holding them, also in subdirectories (--format auto or "
+                    + "parquet)");
         }
         return files;
     }

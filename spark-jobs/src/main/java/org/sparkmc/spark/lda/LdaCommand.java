@@ -5,6 +5,8 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparkmc.core.InvalidInputException;
 import org.sparkmc.core.lda.LdaKernel;
 import org.sparkmc.core.lda.LdaPriors;
@@ -35,6 +37,8 @@ import picocli.CommandLine.Option;
             + "line overrides it. Exit codes: 0 done, 2 bad input, 52 out of memory (nothing written), 1 anything "
             + "else."})
 public final class LdaCommand extends JobCommand {
+    private static final Logger LOG = LoggerFactory.getLogger(LdaCommand.class);
+
     @Option(names = "--docword", paramLabel = "PATH", description = "UCI docword file (docword.*.txt or .txt.gz), or a directory whose files in path order make "
                 + "one (the first holding the header), as generate-lda writes it.")
     private String docword;
@@ -312,8 +316,8 @@ public final class LdaCommand extends JobCommand {
         if (given("--held-out-every")) {
             throw new InvalidInputException(says + ": give a smaller value, or 0 for no held-out documents");
         }
-        org.slf4j.LoggerFactory.getLogger(LdaCommand.class).warn("{} (the default): there is no held-out "
-                + "perplexity; give --held-out-every 0 to say so, or a smaller value", says);
+        LOG.warn("{} (the default): there is no held-out perplexity; give --held-out-every 0 to say so, or a "
+                + "smaller value", says);
     }
 
     /** Options on the command line that this run does not read, which it took without a word. */

@@ -97,22 +97,31 @@ class DrawsSourceLocateTest {
     }
 
     /**
-     * A directory's CSV chains are read at any depth, as its Parquet draws are: those in a subdirectory were left
-     * out without a word, and a chain that had not mixed there passed --require-convergence unseen.
+     * A directory with CSV chains in a subdirectory is refused, naming them: they were left out without a word (a
+     * chain that had not mixed there passed --require-convergence unseen), and read they could be old copies pooled
+     * with the run as more chains. A glob reads them; hidden directories stay skipped.
      */
     @Test
-    void aDirectorysCsvFilesAreReadInItsSubdirectoriesToo() throws IOException {
+    void aDirectoryWithCsvFilesInASubdirectoryIsRefused() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("sub2"));
         Path more = Files.createDirectories(dir.resolve("more"));
         Path hidden = Files.createDirectories(dir.resolve("_hidden"));
         Files.writeString(dir.resolve("c1.csv"), "chain,draw,a\n1,1,0.5\n");
         Files.writeString(dir.resolve("c2.csv"), "chain,draw,a\n2,1,0.5\n");
-        Files.writeString(more.resolve("c3.csv"), "chain,draw,a\n3,1,0.5\n");
         Files.writeString(more.resolve("notes.txt"), "not draws\n");
         Files.writeString(hidden.resolve("c9.csv"), "chain,draw,a\n9,1,0.5\n");
         DrawsSource.Located read = DrawsSource.locate(List.of(dir.toString()), "auto", new Configuration());
-        assertEquals(List.of("c1.csv", "c2.csv", "more/c3.csv"), read.textFiles().stream()
+        assertEquals(List.of("c1.csv", "c2.csv"), read.textFiles().stream()
                 .map(f -> f.substring(f.indexOf("sub2/") + "sub2/".length())).toList());
+
+        Files.writeString(more.resolve("c3.csv"), "chain,draw,a\n3,1,0.5\n");
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> DrawsSource.locate(List.of(dir.toString()), "auto", new Configuration()));
+        assertTrue(e.getMessage().contains(" holds .csv files in subdirectories too (") && e.getMessage().contains(
+                "more/c3.csv); diagnose reads a directory's own .csv files: name the others, or a glob such as '"),
+                e.getMessage());
+        read = DrawsSource.locate(List.of(dir + "/*.csv", dir + "/more/*.csv"), "auto", new Configuration());
+        assertEquals(3, read.textFiles().size(), read.textFiles().toString());
     }
 
     /**
