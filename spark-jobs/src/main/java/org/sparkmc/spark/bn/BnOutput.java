@@ -90,7 +90,7 @@ public final class BnOutput {
             m.put("step", step.step());
             m.put(config.method() == BnMethod.GIBBS ? "draws_per_chain" : "samples", step.samples());
             if (config.method() == BnMethod.GIBBS) {
-                m.put("max_rhat", SummaryFiles.finite(step.maxRhat()));
+                m.put("max_rhat", SummaryFiles.summaryJson(step.maxRhat()));
             }
             m.put("min_ess", SummaryFiles.finite(step.minEss()));
             m.put("seconds", step.seconds());

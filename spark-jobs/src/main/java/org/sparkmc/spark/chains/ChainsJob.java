@@ -391,7 +391,7 @@ public final class ChainsJob implements SteppedJob {
         history.add(summary);
         // Warm-up rounds keep no draws, so they have no diagnostics to show.
         String diagnostics = warmup ? "no diagnostics in warm-up"
-                : "max R-hat " + SummaryFiles.formatted(d.maxRhat(), "%.4f") + "  min ESS bulk "
+                : "max R-hat " + SummaryFiles.summaryShown(d.maxRhat(), "%.4f") + "  min ESS bulk "
                         + SummaryFiles.formatted(d.minBulk(), "%.0f") + " tail "
                         + SummaryFiles.formatted(d.minTail(), "%.0f");
         lines.accept(new StepLine(round, phase, String.format(Locale.ROOT, "round %d/%d %-8s draws/chain %d  %s  "

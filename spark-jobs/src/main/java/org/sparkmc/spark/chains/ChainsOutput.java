@@ -193,7 +193,7 @@ public final class ChainsOutput {
             m.put("round", r.round());
             m.put("phase", r.phase());
             m.put("draws_per_chain", r.drawsPerChain());
-            m.put("max_rhat", SummaryFiles.finite(r.maxRhat()));
+            m.put("max_rhat", SummaryFiles.summaryJson(r.maxRhat()));
             m.put("min_ess_bulk", SummaryFiles.finite(r.minEssBulk()));
             m.put("min_ess_tail", SummaryFiles.finite(r.minEssTail()));
             m.put("acceptance", SummaryFiles.finite(r.acceptance()));
