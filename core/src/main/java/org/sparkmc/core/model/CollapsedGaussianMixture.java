@@ -14,7 +14,7 @@ import org.sparkmc.core.random.Rng;
  * so a sweep costs O(N·K·d²) instead of recomputing them per point. The log density is log p(y, z). Reported
  * quantities: see {@link MixtureSpec#report}, with weights, means and covariances at their posterior means given z.
  */
-public final class CollapsedGaussianMixture implements FullConditionals, DiscreteStates {
+public final class CollapsedGaussianMixture implements FullConditionals, MixtureLabels {
     private static final long serialVersionUID = 1L;
 
     private final MixtureSpec spec;
@@ -37,6 +37,7 @@ public final class CollapsedGaussianMixture implements FullConditionals, Discret
         this.spec = spec;
     }
 
+    @Override
     public MixtureSpec spec() {
         return spec;
     }
@@ -44,18 +45,6 @@ public final class CollapsedGaussianMixture implements FullConditionals, Discret
     @Override
     public int dimension() {
         return spec.n;
-    }
-
-    /** The labels z_i; a continuous move of one lands between labels, where the density is 0. */
-    @Override
-    public String values() {
-        return "component labels 0 to " + (spec.k - 1);
-    }
-
-    /** Its full conditionals, which draw every label from its categorical conditional. */
-    @Override
-    public String kernels() {
-        return "gibbs or gibbs-random";
     }
 
     @Override

@@ -13,7 +13,7 @@ import org.sparkmc.core.random.Rng;
  * 2 + k — (μ_k, Σ_k) | z, y ~ NIW posterior of the points labelled k. Reported quantities: see
  * {@link MixtureSpec#report} (log-likelihood at the current parameters).
  */
-public final class GaussianMixtureGibbs implements FullConditionals, DiscreteStates {
+public final class GaussianMixtureGibbs implements FullConditionals, MixtureLabels {
     private static final long serialVersionUID = 1L;
 
     private final MixtureSpec spec;
@@ -26,6 +26,7 @@ public final class GaussianMixtureGibbs implements FullConditionals, DiscreteSta
         this.spec = spec;
     }
 
+    @Override
     public MixtureSpec spec() {
         return spec;
     }
@@ -45,18 +46,6 @@ public final class GaussianMixtureGibbs implements FullConditionals, DiscreteSta
     @Override
     public int dimension() {
         return spec.n + spec.k + spec.k * spec.d + spec.k * spec.d * spec.d;
-    }
-
-    /** The labels z_i; a continuous move of one lands between labels, where the density is 0. */
-    @Override
-    public String values() {
-        return "component labels 0 to " + (spec.k - 1);
-    }
-
-    /** Its full conditionals, which draw every label from its categorical conditional. */
-    @Override
-    public String kernels() {
-        return "gibbs or gibbs-random";
     }
 
     @Override
