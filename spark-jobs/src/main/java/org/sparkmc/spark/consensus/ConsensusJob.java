@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
@@ -28,6 +29,7 @@ import org.sparkmc.core.random.RandomStreams;
 import org.sparkmc.spark.DirectFunctions;
 import org.sparkmc.spark.cli.Progress;
 import org.sparkmc.spark.diagnose.ParameterResult;
+import org.sparkmc.spark.diagnose.SummaryFiles;
 import scala.Tuple2;
 
 /**
@@ -100,6 +102,7 @@ public final class ConsensusJob {
         int t = s.iterations();
         double[][][][] reported = new double[shards.size()][][][];
         List<List<FullParameterSummary>> summaries = new ArrayList<>();
+        List<String> unconverged = new ArrayList<>();
         double[][][] positions = new double[shards.size()][chains * t][];
         for (ShardSampler.Result r : shards) {
             int shard = r.shard();
@@ -127,11 +130,25 @@ public final class ConsensusJob {
             summaries.add(shardSummary);
             List<FullParameterSummary> params = shardSummary.subList(0, names.size());
             // one line per shard, every one (they arrive together, so Progress's rhythm would drop all but one)
-            LOG.info(String.format(Locale.ROOT, "shard %d/%d: %d rows  max R-hat %.4f  min ESS "
-                    + "bulk %.0f  acceptance %.3f  %.1f s", shard, config.shards(), r.rows(),
-                    params.stream().mapToDouble(FullParameterSummary::rhat).max().orElse(Double.NaN),
-                    params.stream().mapToDouble(FullParameterSummary::essBulk).min().orElse(Double.NaN),
-                    (double) r.accepted() / r.proposed(), r.seconds()));
+            LOG.info(String.format(Locale.ROOT, "shard %d/%d: %d rows  max R-hat %s  min ESS "
+                    + "bulk %s  acceptance %.3f  %.1f s", shard, config.shards(), r.rows(),
+                    SummaryFiles.summaryShown(params.stream().mapToDouble(FullParameterSummary::rhat).max()
+                            .orElse(Double.NaN), "%.4f"),
+                    SummaryFiles.summaryShown(params.stream().mapToDouble(FullParameterSummary::essBulk).min()
+                            .orElse(Double.NaN), "%.0f"), (double) r.accepted() / r.proposed(), r.seconds()));
+            Map<String, List<String>> failing = ConsensusReport.THRESHOLDS.failingOfFull(shardSummary);
+            if (!failing.isEmpty()) {
+                Map.Entry<String, List<String>> first = failing.entrySet().iterator().next();
+                unconverged.add("shard " + shard + " (" + first.getKey() + ": " + first.getValue().get(0)
+                        + (failing.size() > 1 ? ", and " + (failing.size() - 1) + " more" : "") + ")");
+            }
+        }
+        if (!unconverged.isEmpty()) {
+            LOG.warn("consensus: the chains of {} of {} shards have not converged (R-hat < {} and bulk and tail ESS ≥ "
+                    + "{}, the chains job's defaults): {}; their sub-posteriors, and so the combined draws, may be "
+                    + "off: give more --iterations or --warmup, or fewer shards", unconverged.size(), config.shards(),
+                    ConsensusReport.THRESHOLDS.maxRhat(), (long) ConsensusReport.THRESHOLDS.minEss(),
+                    String.join("; ", unconverged));
         }
         progress.step(1, "sampling", String.format(Locale.ROOT, "sampled %d shards × %d chains in %.1f s",
                 config.shards(), chains, samplingSeconds), false);
@@ -158,12 +175,15 @@ public final class ConsensusJob {
                 .mapToObj(p -> ParameterResult.of(names.get(p), byParameter[p])).toList();
         ConsensusResult result = new ConsensusResult(names, combined, results, shards, reported, summaries,
                 disagreement, skew, acceptance, samplingSeconds, (System.nanoTime() - t0) / 1e9);
-        progress.step(2, "combining", String.format(Locale.ROOT, "combined %d shards with %s: max R-hat %.4f  min ESS"
-                + " bulk %.0f%s  (shards: max R-hat %.4f, min ESS bulk %.0f)", config.shards(), config.combiner(),
-                result.parameters().stream().mapToDouble(FullParameterSummary::rhat).max().orElse(Double.NaN),
-                result.parameters().stream().mapToDouble(FullParameterSummary::essBulk).min().orElse(Double.NaN),
+        progress.step(2, "combining", String.format(Locale.ROOT, "combined %d shards with %s: max R-hat %s  min ESS"
+                + " bulk %s%s  (shards: max R-hat %s, min ESS bulk %s)", config.shards(), config.combiner(),
+                SummaryFiles.summaryShown(result.parameters().stream().mapToDouble(FullParameterSummary::rhat).max()
+                        .orElse(Double.NaN), "%.4f"),
+                SummaryFiles.summaryShown(result.parameters().stream().mapToDouble(FullParameterSummary::essBulk)
+                        .min().orElse(Double.NaN), "%.0f"),
                 Double.isNaN(acceptance) ? "" : String.format(Locale.ROOT, "  index-chain acceptance %.3f",
-                        acceptance), result.maxShardRhat(), result.minShardEss()), true);
+                        acceptance), SummaryFiles.summaryShown(result.maxShardRhat(), "%.4f"),
+                SummaryFiles.summaryShown(result.minShardEss(), "%.0f")), true);
         return result;
     }
 

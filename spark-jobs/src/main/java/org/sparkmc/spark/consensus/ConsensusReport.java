@@ -18,8 +18,8 @@ import org.sparkmc.spark.report.Svg;
  * the combined chains' trace, rank and density plots.
  */
 final class ConsensusReport {
-    /** The R-hat and ESS the summary table marks: the chains job's defaults. */
-    private static final Thresholds THRESHOLDS = new Thresholds(1.01, 400);
+    /** The R-hat and ESS the summary table marks and the shards' warning names: the chains job's defaults. */
+    static final Thresholds THRESHOLDS = new Thresholds(1.01, 400);
 
     private ConsensusReport() {
     }

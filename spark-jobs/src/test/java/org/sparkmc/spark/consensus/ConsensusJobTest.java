@@ -217,6 +217,29 @@ class ConsensusJobTest extends SparkTestBase {
                 tmp.resolve("spaced")));
     }
 
+    /**
+     * Shards whose chains have not converged are warned of, naming them: a run of 40 rows on 8 shards had shard R-hat
+     * up to 1.96 and bulk ESS 6, and said so only at INFO. Two chains of 20 draws cannot reach an ESS of 400, so
+     * every shard fails here.
+     */
+    @Test
+    void shardsWhoseChainsHaveNotConvergedAreWarnedOf() throws Exception {
+        StringBuilder csv = new StringBuilder("y,intercept,x1\n");
+        for (int i = 0; i < 40; i++) {
+            csv.append((i * 13) % 5 < 2 ? 1 : 0).append(",1,").append(((i * 37) % 61) / 30.0 - 1).append('\n');
+        }
+        Path data = Files.writeString(tmp.resolve("few.csv"), csv);
+        List<String> warnings = org.sparkmc.spark.LoggedLines.of(ConsensusJob.class,
+                org.apache.logging.log4j.Level.WARN, () -> {
+                    ConsensusRuns.consensus(data.toString(), tmp.resolve("few"), "--shards", "4", "--chains", "2",
+                            "--warmup", "20", "--iterations", "20");
+                    return null;
+                });
+        assertTrue(warnings.stream().anyMatch(w -> w.startsWith("consensus: the chains of 4 of 4 shards have not "
+                + "converged (R-hat < 1.01 and bulk and tail ESS ≥ 400, the chains job's defaults): shard 0 (")
+                && w.contains("give more --iterations or --warmup, or fewer shards")), warnings.toString());
+    }
+
     private static String readString(Path p) {
         try {
             return Files.readString(p);
