@@ -104,7 +104,7 @@ final class ConsensusOutput {
         top.put("sampling_seconds", result.samplingSeconds());
         top.put("disagreement", check(result.disagreement(), "disagree", "largest_z"));
         top.put("skew", check(result.skew(), "skewed", "largest_distance"));
-        top.put("max_shard_rhat", SummaryFiles.finite(result.maxShardRhat()));
+        top.put("max_shard_rhat", SummaryFiles.summaryJson(result.maxShardRhat()));
         top.put("min_shard_ess_bulk", SummaryFiles.finite(result.minShardEss()));
         top.put("parameters", SummaryFiles.json(result.parameters()));
         List<Map<String, Object>> shards = new ArrayList<>();

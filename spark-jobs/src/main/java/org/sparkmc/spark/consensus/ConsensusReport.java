@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.sparkmc.core.consensus.ShardCheck;
 import org.sparkmc.core.diagnostics.FullParameterSummary;
+import org.sparkmc.spark.diagnose.SummaryFiles;
 import org.sparkmc.spark.diagnose.Thresholds;
 import org.sparkmc.spark.report.Chart;
 import org.sparkmc.spark.report.HtmlReport;
@@ -34,8 +35,8 @@ final class ConsensusReport {
         facts.put("warm-up per chain", config.sampling().warmup());
         facts.put("draws per chain", config.sampling().iterations());
         facts.put("combiner", config.combiner());
-        facts.put("max R-hat within shards", String.format(Locale.ROOT, "%.4f", result.maxShardRhat()));
-        facts.put("min bulk ESS within shards", String.format(Locale.ROOT, "%.0f", result.minShardEss()));
+        facts.put("max R-hat within shards", SummaryFiles.summaryShown(result.maxShardRhat(), "%.4f"));
+        facts.put("min bulk ESS within shards", SummaryFiles.summaryShown(result.minShardEss(), "%.0f"));
         facts.put("seed", config.seed());
         facts.put("seconds", String.format(Locale.ROOT, "%.1f", result.seconds()));
         HtmlReport report = new HtmlReport("sparkmc consensus: " + config.modelName() + " on " + config.data())
