@@ -389,11 +389,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
         return null;
     }
 
-    /**
-     * The .csv files of the inputs: a file as given; a directory's own .csv files, in name order (names starting with
-     * _ or . left out). A directory with .csv files in a subdirectory is refused: left out, a chain that had not mixed
-     * passed unseen; read, old copies beside the run's would be pooled with it as more chains.
-     */
+    /** Refuses a directory's .csv files found below it ({@code deeper}), naming up to three. */
     private static void refuseDeeperCsv(Path dir, List<String> deeper) {
         if (deeper.isEmpty()) {
             return;
@@ -405,6 +401,11 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                 + "to read them as chains too, or move them out");
     }
 
+    /**
+     * The .csv files of the inputs: a file as given; a directory's own .csv files, in name order (names starting with
+     * _ or . left out). A directory with .csv files in a subdirectory is refused: left out, a chain that had not mixed
+     * passed unseen; read, old copies beside the run's would be pooled with it as more chains.
+     */
     private static List<String> files(List<FileStatus> matches, Configuration hadoop) {
         List<String> files = new ArrayList<>();
         for (FileStatus f : matches) {
@@ -417,7 +418,7 @@ public record DrawsSource(String format, List<String> names, JavaRDD<ChainSeries
                             .toList();
                     refuseDeeperCsv(f.getPath(), csv.stream().filter(s -> !s.getPath().getParent().toUri().getPath()
                             .equals(dir)).map(s -> s.getPath().toString()).sorted().toList());
-                    csv.stream().map(s -> s.getPath().toString()).sorted().forEach(files::add);
+                    csv.stream().map(s -> s.getPath().toString()).sorted().forEach(files::add); // none deeper
                 } catch (IOException e) { // not there any more, or not ours to list
                     throw unreadable(f.getPath(), e);
                 }
