@@ -49,6 +49,8 @@ class ClusterIT {
 
     @BeforeAll
     static void startCluster() throws Exception {
+        // Daemons an interrupted earlier run left in this directory would make start refuse (exit 2).
+        clusterScript("stop").inheritIO().start().waitFor();
         Process p = clusterScript("start").redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String exports = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), "cluster start failed");
