@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
             + "over executors with R-hat, or exact variable elimination on the driver.",
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input, 3 Gibbs not converged with "
-            + "--require-convergence, 52 out of memory (nothing written), 1 anything else."})
+            + "--require-convergence, " + ExitCode.HELP_JVM_ENDS + ", 1 anything else."})
 public final class BnCommand extends JobCommand {
     @Option(names = "--network", paramLabel = "PATH",
             description = "The network in BIF (e.g. data/alarm/alarm.bif), read through Hadoop's FileSystem.")

@@ -41,7 +41,7 @@ import picocli.CommandLine.Option;
             + "after each round the driver computes R-hat and ESS of every parameter and stops when all pass.",
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input, 3 not converged with --require-convergence, "
-            + "52 out of memory (nothing written), 1 anything else."})
+            + ExitCode.HELP_JVM_ENDS + ", 1 anything else."})
 public final class ChainsCommand extends JobCommand {
 
     /** Help from {@link CatalogHelp}. */

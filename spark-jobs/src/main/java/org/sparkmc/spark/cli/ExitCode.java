@@ -15,6 +15,11 @@ public final class ExitCode {
      * returns itself when the task ran in the driver's JVM (local mode), and sparkmc when the job failed of it.
      */
     public static final int OUT_OF_MEMORY = 52;
+    /**
+     * The help's words for the two codes the JVM's end gives, out of memory (52) and SIGTERM (143, 128 + 15: the run
+     * says it is stopping, removes its staged output and exits as the JVM does on that signal).
+     */
+    public static final String HELP_JVM_ENDS = "52 out of memory, 143 stopped by SIGTERM (neither commits an output)";
 
     private ExitCode() {
     }

@@ -36,8 +36,8 @@ import picocli.CommandLine.Option;
             + "p(θ)^(1/S)·Π p(y_i | x_i, θ) with several chains on the executor that holds its rows, and combines "
             + "the shards' draws into draws of the full posterior on the driver. Rows never reach the driver.",
             "Exit codes: 0 done, 2 bad input (a missing column, a value that is not a number, a response outside "
-            + "the model's support: the file, row and column are named), 52 out of memory (nothing written), 1 "
-            + "anything else."})
+            + "the model's support: the file, row and column are named), " + ExitCode.HELP_JVM_ENDS
+            + ", 1 anything else."})
 public final class ConsensusCommand extends JobCommand {
     static final String CLASS_PREFIX = "class:";
 

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
         description = {"Writes OUT/data.parquet, synthetic GLM rows (response y, features N(0,1), an optional "
             + "intercept column of 1s) generated on the executors, and OUT/truth.json with the true coefficients. "
             + "The rows depend only on --seed, the model and their index: not on --partitions.",
-            "Exit codes: 0 done, 2 bad input, 52 out of memory (nothing written), 1 anything else."})
+            "Exit codes: 0 done, 2 bad input, " + ExitCode.HELP_JVM_ENDS + ", 1 anything else."})
 public final class GenerateGlmCommand extends JobCommand {
     @Option(names = "--family", paramLabel = "NAME", defaultValue = "logistic",
             description = "logistic, poisson or gaussian. Default: ${DEFAULT-VALUE}.")

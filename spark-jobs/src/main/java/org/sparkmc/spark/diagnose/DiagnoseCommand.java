@@ -33,8 +33,8 @@ import picocli.CommandLine.Parameters;
             + "quantiles) and report.html, computed by parameter on the executors without collecting the draws.",
             "Inputs: Parquet draws (columns chain, draw, parameters…), CmdStan CSV files (one chain per file, in "
             + "file-name order) or CSV files with columns chain,draw,<parameters…>; globs allowed.",
-            "Exit codes: 0 done, 2 bad input, 3 some parameter fails the thresholds with --require-convergence, 52 "
-            + "out of memory (nothing written), 1 anything else."})
+            "Exit codes: 0 done, 2 bad input, 3 some parameter fails the thresholds with --require-convergence, "
+            + ExitCode.HELP_JVM_ENDS + ", 1 anything else."})
 public final class DiagnoseCommand extends JobCommand {
     private static final Logger LOG = LoggerFactory.getLogger(DiagnoseCommand.class);
 

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
             + "(planted_topics.csv, planted_topic_word.parquet), for the lda job: sparkmc lda --docword OUT/docword "
             + "--vocab OUT/vocab.txt. The executors generate and write the documents; document d depends only on "
             + "the seed and d, so the files are the same for any --partitions.",
-            "Exit codes: 0 done, 2 bad input, 52 out of memory (nothing written), 1 anything else."})
+            "Exit codes: 0 done, 2 bad input, " + ExitCode.HELP_JVM_ENDS + ", 1 anything else."})
 public final class GenerateLdaCommand extends JobCommand {
     @Option(names = "--preset", paramLabel = "NAME", defaultValue = "small",
             description = "small (D = 2,000, V = 2,000, K = 20, L = 150), nytimes (300,000 × 333 tokens, V = 102,660, "

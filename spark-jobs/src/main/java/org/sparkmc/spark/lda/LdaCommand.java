@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
             + "over the blocks. Held-out documents are scored by document completion.",
             "Input: a UCI bag-of-words pair (--docword, --vocab) or plain text with one document per line (--text). "
             + "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
-            + "line overrides it. Exit codes: 0 done, 2 bad input, 52 out of memory (nothing written), 1 anything "
+            + "line overrides it. Exit codes: 0 done, 2 bad input, " + ExitCode.HELP_JVM_ENDS + ", 1 anything "
             + "else."})
 public final class LdaCommand extends JobCommand {
     private static final Logger LOG = LoggerFactory.getLogger(LdaCommand.class);

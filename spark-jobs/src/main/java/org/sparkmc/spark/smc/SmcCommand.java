@@ -39,8 +39,8 @@ import picocli.CommandLine.Option;
             + "block size, whatever the number of partitions.",
             "Options may come from a config file (--conf, HOCON, keys = option names without dashes); the command "
             + "line overrides it. Exit codes: 0 done, 2 bad input (also a corrupt checkpoint, or one from other "
-            + "settings or data), 52 out of memory (nothing written), 1 anything else (including a weight collapse, or "
-            + "weights that become NaN or +∞)."})
+            + "settings or data), " + ExitCode.HELP_JVM_ENDS + ", 1 anything else (including a weight collapse, "
+            + "or weights that become NaN or +∞)."})
 public final class SmcCommand extends JobCommand {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SmcCommand.class);
 
