@@ -168,11 +168,11 @@ public final class Chart {
     /** Data to pixel coordinates of the plot area. */
     private record Scale(Ticks xt, Ticks yt, int w, int h) {
         double x(double v) {
-            return LEFT + w * (v - xt.lo()) / (xt.hi() - xt.lo());
+            return LEFT + w * xt.fraction(v);
         }
 
         double y(double v) {
-            return TOP + h - h * (Math.max(yt.lo(), v) - yt.lo()) / (yt.hi() - yt.lo());
+            return TOP + h - h * yt.fraction(Math.max(yt.lo(), v));
         }
     }
 

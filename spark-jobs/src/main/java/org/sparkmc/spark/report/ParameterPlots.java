@@ -127,21 +127,37 @@ public final class ParameterPlots implements Serializable {
         if (!Double.isFinite(min)) {
             min = 0;
         }
-        if (!(max > min)) {
-            max = min + 1;
+        if (!(max > min)) { // a constant: a unit to its right, or 1% toward 0 where its rounding loses a unit
+            if (min + 1 > min) {
+                max = min + 1;
+            } else if (min > 0) {
+                min *= 0.99;
+            } else {
+                max = min * 0.99;
+            }
         }
+        boolean overflows = !Double.isFinite((max - min) * (GRID - 1)); // draws near ±1e308
         double[] grid = new double[GRID];
         for (int i = 0; i < GRID; i++) {
-            grid[i] = min + (max - min) * i / (GRID - 1);
+            double t = (double) i / (GRID - 1);
+            grid[i] = overflows ? min * (1 - t) + max * t : min + (max - min) * i / (GRID - 1);
         }
         return grid;
     }
 
-    /** Gaussian kernel densities with Silverman's bandwidth, one per chain's thinned draws. */
+    /**
+     * Gaussian kernel densities with Silverman's bandwidth, one per chain's thinned draws. They are computed on the
+     * draws times a power of two that brings the largest magnitude near 1, which changes no bit of the result but
+     * keeps sums and squares of draws near ±1e308 finite; a density too large for a double (draws spread over less
+     * than about 1e-308) is +∞, and the chart leaves it out.
+     */
     private static double[][] densities(double[][] thinned, double[] grid) {
+        double largest = Math.max(Math.abs(grid[0]), Math.abs(grid[GRID - 1]));
+        double scale = Math.scalb(1.0, -Math.getExponent(largest));
+        double[] scaledGrid = Arrays.stream(grid).map(g -> g * scale).toArray();
         double[][] dens = new double[thinned.length][GRID];
         for (int c = 0; c < thinned.length; c++) {
-            double[] x = thinned[c];
+            double[] x = Arrays.stream(thinned[c]).map(v -> v * scale).toArray();
             int m = x.length;
             if (m == 0) {
                 continue;
@@ -149,14 +165,14 @@ public final class ParameterPlots implements Serializable {
             double mean = Arrays.stream(x).sum() / m;
             double sq = Arrays.stream(x).map(v -> (v - mean) * (v - mean)).sum();
             double sd = Math.sqrt(sq / m);
-            double h = 1.06 * (sd > 0 ? sd : (grid[GRID - 1] - grid[0]) / 10) * Math.pow(m, -0.2);
+            double h = 1.06 * (sd > 0 ? sd : (scaledGrid[GRID - 1] - scaledGrid[0]) / 10) * Math.pow(m, -0.2);
             for (int g = 0; g < GRID; g++) {
                 double sum = 0;
                 for (double v : x) {
-                    double z = (grid[g] - v) / h;
+                    double z = (scaledGrid[g] - v) / h;
                     sum += Math.exp(-0.5 * z * z);
                 }
-                dens[c][g] = sum / (m * h * Math.sqrt(2 * Math.PI));
+                dens[c][g] = sum / (m * h * Math.sqrt(2 * Math.PI)) * scale;
             }
         }
         return dens;

@@ -30,7 +30,7 @@ public final class Svg {
     public static String yGrid(Ticks ticks, int top, int w, int h) {
         StringBuilder out = new StringBuilder();
         for (double v : ticks.values()) {
-            double py = top + h - h * (v - ticks.lo()) / (ticks.hi() - ticks.lo());
+            double py = top + h - h * ticks.fraction(v);
             out.append(String.format(Locale.ROOT, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
                     + "<text x=\"%d\" y=\"%.1f\" class=\"ya\">%s</text>", LEFT, LEFT + w, py, py, LEFT - 4, py + 3,
                     ticks.label(v)));

@@ -23,13 +23,14 @@ public record Ticks(double lo, double hi, double step) {
 
     /**
      * An axis covering the data range [lo, hi] that begins and ends on a tick (the range widened to the multiples of
-     * the step around it), with about {@code intervals} intervals. A constant or non-finite range is widened first.
+     * the step around it, but never beyond the largest double), with about {@code intervals} intervals. A constant or
+     * non-finite range is widened first.
      */
     public static Ticks covering(double lo, double hi, int intervals) {
         double[] range = range(lo, hi);
-        double step = step(range[1] - range[0], intervals);
-        double first = Math.floor(range[0] / step + EPS) * step;
-        double last = Math.ceil(range[1] / step - EPS) * step;
+        double step = step(range, intervals);
+        double first = Math.max(Math.floor(range[0] / step + EPS) * step, -Double.MAX_VALUE);
+        double last = Math.min(Math.ceil(range[1] / step - EPS) * step, Double.MAX_VALUE);
         return new Ticks(first + 0.0, last + 0.0, step);
     }
 
@@ -39,11 +40,26 @@ public record Ticks(double lo, double hi, double step) {
      */
     public static Ticks within(double lo, double hi, int intervals) {
         double[] range = range(lo, hi);
-        Ticks t = new Ticks(range[0], range[1], step(range[1] - range[0], intervals));
+        Ticks t = new Ticks(range[0], range[1], step(range, intervals));
         for (int n = 2 * intervals; t.values().length < 2; n *= 2) {
-            t = new Ticks(range[0], range[1], step(range[1] - range[0], n));
+            t = new Ticks(range[0], range[1], step(range, n));
         }
         return t;
+    }
+
+    /**
+     * Where {@code v} lies on this axis, from 0 at lo to 1 at hi; also where hi − lo exceeds the largest double (an
+     * axis from −1e308 to 1e308).
+     */
+    public double fraction(double v) {
+        double span = hi - lo;
+        return Double.isFinite(span) ? (v - lo) / span : (v / 2 - lo / 2) / (hi / 2 - lo / 2);
+    }
+
+    /** The step for a range, computed without overflow where its span exceeds the largest double. */
+    private static double step(double[] range, int intervals) {
+        double span = range[1] - range[0];
+        return Double.isFinite(span) ? step(span, intervals) : step(range[1] / intervals - range[0] / intervals, 1);
     }
 
     /**
@@ -109,7 +125,8 @@ public record Ticks(double lo, double hi, double step) {
         if (hi > lo) {
             return new double[] {lo, hi};
         }
-        double half = lo == 0 ? 0.5 : Math.abs(lo) * 0.01;
-        return new double[] {lo - half, lo + half};
+        // 1% each way, within the doubles: at least 1e-312 (38 bits of a subnormal; 1% of 4.9e-324 rounds to 0)
+        double half = lo == 0 ? 0.5 : Math.max(Math.abs(lo) * 0.01, 1e-312);
+        return new double[] {Math.max(lo - half, -Double.MAX_VALUE), Math.min(lo + half, Double.MAX_VALUE)};
     }
 }

@@ -1,6 +1,7 @@
 package org.sparkmc.spark.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -58,5 +59,61 @@ class ParameterPlotsTest {
         assertEquals(0.1, plots.grid()[0], 1e-15);
         assertEquals(0.5, plots.grid()[ParameterPlots.GRID - 1], 1e-15);
         assertTrue(Arrays.stream(plots.densities()[0]).allMatch(Double::isFinite));
+    }
+
+    /**
+     * Draws near ±Double.MAX_VALUE overflowed the density grid and the kernel's mean and sd (NaN densities); a
+     * constant there had a grid of one point. Their plots are now finite, and so is the density chart drawn from them.
+     */
+    @Test
+    void drawsAtTheEndsOfTheDoublesGiveFinitePlots() {
+        double max = Double.MAX_VALUE;
+        double[][][] cases = {
+            {{max, -max, max, -max}, {-max, max, -max, max}},
+            {{1.69e308, 1.7e308, 1.75e308, 1.79e308}, {1.71e308, 1.72e308, 1.78e308, 1.7e308}},
+            {{1.79e308, 1.79e308, 1.79e308}, {1.79e308, 1.79e308, 1.79e308}},
+            {{-1.79e308, -1.79e308}, {-1.79e308, -1.79e308}},
+            {{Double.MIN_VALUE, Double.MIN_VALUE}, {Double.MIN_VALUE, Double.MIN_VALUE}}};
+        for (double[][] draws : cases) {
+            ParameterPlots plots = ParameterPlots.of(draws);
+            String what = Arrays.deepToString(draws);
+            double[] grid = plots.grid();
+            assertTrue(Arrays.stream(grid).allMatch(Double::isFinite) && grid[grid.length - 1] > grid[0], what);
+            Chart chart = new Chart("density per chain", 300, 200).yFromZero();
+            for (double[] density : plots.densities()) {
+                assertTrue(Arrays.stream(density).allMatch(d -> Double.isFinite(d) && d >= 0), what);
+                assertTrue(Arrays.stream(density).anyMatch(d -> d > 0), what);
+                chart.line(grid, density, "#000", null);
+            }
+            String svg = chart.svg();
+            assertFalse(svg.contains("NaN") || svg.contains("Infinity"), what);
+        }
+    }
+
+    /** The power-of-two rescaling leaves ordinary densities bit for bit as the kernel sum gives them directly. */
+    @Test
+    void densitiesAreTheKernelSumBitForBit() {
+        UniformRandomProvider rng = RandomSource.XO_SHI_RO_256_PP.create(11L);
+        double[][] draws = new double[2][500];
+        for (double[] chain : draws) {
+            Arrays.setAll(chain, i -> 3 + 1e3 * rng.nextDouble());
+        }
+        ParameterPlots plots = ParameterPlots.of(draws);
+        double[] grid = plots.grid();
+        for (int c = 0; c < draws.length; c++) {
+            double[] x = ParameterPlots.finiteThinned(draws[c], ParameterPlots.DENSITY_POINTS);
+            int m = x.length;
+            double mean = Arrays.stream(x).sum() / m;
+            double sd = Math.sqrt(Arrays.stream(x).map(v -> (v - mean) * (v - mean)).sum() / m);
+            double h = 1.06 * sd * Math.pow(m, -0.2);
+            for (int g = 0; g < grid.length; g++) {
+                double sum = 0;
+                for (double v : x) {
+                    double z = (grid[g] - v) / h;
+                    sum += Math.exp(-0.5 * z * z);
+                }
+                assertEquals(sum / (m * h * Math.sqrt(2 * Math.PI)), plots.densities()[c][g], 0.0, "chain " + c);
+            }
+        }
     }
 }

@@ -108,6 +108,32 @@ class TicksTest {
         assertTrue(constant.hi() > constant.lo() && labels(constant).stream().distinct().count() >= 2);
     }
 
+    /**
+     * Finite draws at the ends of the doubles threw (the probe's diagnose inputs: the constants 4.9e-324 and 1.79e308,
+     * draws alternating ±Double.MAX_VALUE, draws in [1.69e308, 1.79e308]), failing the whole run: the span or the
+     * rounded ends overflowed, or 1% of a subnormal rounded to 0. Each now gets an axis inside the doubles.
+     */
+    @Test
+    void rangesAtTheEndsOfTheDoublesGetAFiniteAxis() {
+        double max = Double.MAX_VALUE;
+        double[][] ranges = {{Double.MIN_VALUE, Double.MIN_VALUE}, {1e-322, 1e-322}, {1.79e308, 1.79e308},
+            {max, max}, {-max, -max}, {-max, max}, {1.69e308, 1.79e308}, {-1.79e308, -1.69e308}};
+        for (double[] r : ranges) {
+            for (Ticks t : List.of(Ticks.covering(r[0], r[1], 5), Ticks.within(r[0], r[1], 5))) {
+                String what = Arrays.toString(r) + " gave " + t;
+                assertTrue(Double.isFinite(t.lo()) && Double.isFinite(t.hi()) && t.lo() < t.hi(), what);
+                assertTrue(t.lo() <= r[0] && t.hi() >= r[1], what);
+                assertDistinct(t);
+                for (double v : t.values()) {
+                    assertTrue(Double.isFinite(v) && t.fraction(v) >= -1e-9 && t.fraction(v) <= 1 + 1e-9, what);
+                }
+            }
+        }
+        Ticks widest = Ticks.within(-max, max, 4);
+        assertEquals(0.5, widest.fraction(0), 1e-12);
+        assertEquals(1, widest.fraction(max), 1e-12);
+    }
+
     private static List<String> labels(Ticks t) {
         return Arrays.stream(t.values()).mapToObj(t::label).toList();
     }
