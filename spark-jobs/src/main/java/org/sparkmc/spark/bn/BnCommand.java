@@ -88,8 +88,8 @@ public final class BnCommand extends JobCommand {
     private long seed;
 
     @Option(names = "--partitions", paramLabel = "N", defaultValue = "0",
-            description = "Spark partitions (does not change any result). Default: Spark's default parallelism "
-                + "(for Gibbs at most the number of chains).")
+            description = "Spark partitions (does not change any result). Default: Spark's default parallelism; "
+                + "for Gibbs at most one per chain, also when given.")
     private int partitions;
 
     @Option(names = "--out", paramLabel = "DIR",
@@ -139,8 +139,10 @@ public final class BnCommand extends JobCommand {
                 SparkSetup.hadoopConfiguration(), runPaths().input("--network", network))) {
             SparkSession spark = SparkSetup.session("sparkmc bn", master);
             JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            int parts = partitions > 0 ? partitions
-                    : m == BnMethod.GIBBS ? Math.min(chains, sc.defaultParallelism()) : sc.defaultParallelism();
+            int parts = partitions > 0 ? partitions : sc.defaultParallelism();
+            if (m == BnMethod.GIBBS) { // as in chains: partitions beyond one per chain would only be empty tasks
+                parts = Math.min(chains, parts);
+            }
             BnResult result = BnJob.run(sc, config, exactAnswer, gibbsStart, parts);
             if (output != null) {
                 BnOutput.write(output, config, result);

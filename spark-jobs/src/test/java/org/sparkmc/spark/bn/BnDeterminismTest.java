@@ -60,6 +60,10 @@ class BnDeterminismTest {
         JsonNode three = inSession("local[2]", () -> BnRuns.run(tmp.resolve("g3"), with(args, "3")));
         assertEquals(one.get("queries"), three.get("queries"));
         assertEquals(one.get("indicators"), three.get("indicators"));
+        // Seven partitions for three chains ran four empty tasks, and summary.json said 7.
+        JsonNode seven = inSession("local[2]", () -> BnRuns.run(tmp.resolve("g7"), with(args, "7")));
+        assertEquals(3, seven.get("partitions").asInt());
+        assertEquals(one.get("queries"), seven.get("queries"));
     }
 
     private static String[] with(String[] args, String partitions) {
