@@ -91,6 +91,7 @@ public final class CheckpointStates {
             Path dir = at.dir();
             Path marker = new Path(dir, MARKER);
             boolean existed = fs.exists(dir);
+            String found = ""; // what the directory held before the marker, recorded in it for releaseUnused
             if (existed) {
                 if (!fs.getFileStatus(dir).isDirectory()) {
                     throw new InvalidInputException("--checkpoint '" + location + "' is a file; give a directory");
@@ -132,10 +133,13 @@ public final class CheckpointStates {
                 if (earlier) {
                     LOG.info("{}: taking a checkpoint made before checkpoint directories were marked", location);
                 }
+                found = contents(fs, dir);
             }
             try {
                 fs.mkdirs(dir);
-                fs.create(marker, true).close();
+                try (OutputStream out = fs.create(marker, true)) {
+                    out.write(found.getBytes(StandardCharsets.UTF_8));
+                }
             } catch (IOException e) {
                 throw new InvalidInputException("cannot write checkpoint directory '" + location + "': "
                         + rootMessage(e) + "; choose another --checkpoint", e);
@@ -182,10 +186,12 @@ public final class CheckpointStates {
 
     /**
      * Undoes a {@link #claim} that wrote {@code claimed} if the run that made it wrote nothing else there: when the
-     * directory holds only the marker (and the run's lease), the marker goes. To be called while the run still holds
-     * the lease ({@link CheckpointLease#close(Runnable)}), so that no other run enters the directory meanwhile; the
-     * directory itself, if the claim created it, goes after the lease ({@link #removeIfEmpty}). A failure is only
-     * warned of.
+     * directory holds just what it held before the claim (the marker records that: names, sizes and times), besides
+     * the marker and the run's lease, the marker goes. So a run refused after its claim (a corrupt state found by
+     * {@code --resume}, a master Spark cannot use) leaves a directory sparkmc had not marked unmarked, and a later run
+     * still refuses it for the files sparkmc did not write. To be called while the run still holds the lease
+     * ({@link CheckpointLease#close(Runnable)}), so that no other run enters the directory meanwhile; the directory
+     * itself, if the claim created it, goes after the lease ({@link #removeIfEmpty}). A failure is only warned of.
      */
     public static void releaseUnused(String location, Configuration conf, Claimed claimed) {
         if (claimed == Claimed.NOTHING) {
@@ -195,16 +201,39 @@ public final class CheckpointStates {
             Place at = Place.of(location, conf);
             FileSystem fs = at.fs();
             Path dir = at.dir();
-            for (FileStatus f : fs.listStatus(dir)) {
-                String name = f.getPath().getName();
-                if (!name.equals(MARKER) && !name.equals(CheckpointLease.NAME)) {
-                    return; // a save or the user's files: not this claim's to undo
-                }
+            Path marker = new Path(dir, MARKER);
+            if (!fs.exists(marker)) {
+                return;
             }
-            fs.delete(new Path(dir, MARKER), false);
+            String recorded;
+            try (InputStream in = fs.open(marker)) {
+                recorded = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            if (!recorded.equals(contents(fs, dir))) {
+                return; // a save, or files added meanwhile: not this claim's to undo
+            }
+            fs.delete(marker, false);
         } catch (IOException | RuntimeException e) {
             LOG.warn("could not remove the unused checkpoint directory {}: {}", location, e.toString());
         }
+    }
+
+    /**
+     * The directory's entries other than the marker and leases, one line each (name, size, modification time), sorted:
+     * what {@link #releaseUnused} compares with what the claim found. A save adds or changes a state, or a directory
+     * of bulk data.
+     */
+    private static String contents(FileSystem fs, Path dir) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (FileStatus f : fs.listStatus(dir)) {
+            String name = f.getPath().getName();
+            if (!name.equals(MARKER) && !name.equals("." + MARKER + ".crc") && !name.startsWith(CheckpointLease.NAME)
+                    && !name.startsWith("." + CheckpointLease.NAME)) {
+                lines.add(name + "\t" + f.getLen() + "\t" + f.getModificationTime() + "\n");
+            }
+        }
+        lines.sort(null);
+        return String.join("", lines);
     }
 
     public FileSystem fileSystem() {

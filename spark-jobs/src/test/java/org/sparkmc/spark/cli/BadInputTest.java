@@ -637,7 +637,7 @@ public class BadInputTest extends SparkTestBase {
         }
     }
 
-    private static String[] append(String[] a, String... b) {
+    static String[] append(String[] a, String... b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;

@@ -250,6 +250,39 @@ public class OutputSafetyTest extends SparkTestBase {
     }
 
     /**
+     * A refused --resume leaves the user's directory as it was, unmarked, so a later run still refuses it for the
+     * files sparkmc did not write. The old code kept the marker the refused run wrote, and the next run took the
+     * directory for sparkmc's and replaced the user's rounds/round-00002.parquet.
+     */
+    @Test
+    void aRefusedResumeDoesNotMarkTheUsersDirectory() throws IOException {
+        Path ustate = Files.createDirectories(tmp.resolve("ustate"));
+        Files.writeString(ustate.resolve("state-00001.json"), "mine\n");
+        String[] model = {"--model", "bimodal", "--param", "threshold=5", "--chains", "2", "--seed", "1"};
+        Result r = runCapturing(chains(BadInputTest.append(model, "--out", tmp.resolve("o5").toString(),
+                "--checkpoint", ustate.toString())));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("pass --resume to continue it"), r.err());
+        r = runCapturing(chains(BadInputTest.append(model, "--out", tmp.resolve("o6").toString(),
+                "--checkpoint", ustate.toString(), "--resume")));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("state-00001.json is corrupt"), r.err());
+        assertEquals(List.of("state-00001.json"), listing(ustate), "the refused run wrote nothing there");
+
+        Files.delete(ustate.resolve("state-00001.json"));
+        Files.writeString(ustate.resolve("notes.txt"), "mine\n");
+        Path round = Files.createDirectories(ustate.resolve("rounds")).resolve("round-00002.parquet");
+        Files.writeString(round, "mydata\n");
+        r = runCapturing(chains(BadInputTest.append(model, "--out", tmp.resolve("o7").toString(),
+                "--checkpoint", ustate.toString())));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("holds files sparkmc did not write (notes.txt)"), r.err());
+        assertEquals("mydata\n", Files.readString(round));
+        assertEquals(List.of("notes.txt", "rounds"), listing(ustate));
+        assertFalse(Files.exists(tmp.resolve("o7")));
+    }
+
+    /**
      * A directory without the marker whose names are those of a checkpoint from before the marker (particles/,
      * rows/, …) but that holds no state is the user's: smc's first save had deleted the files in its particles/.
      */

@@ -167,6 +167,40 @@ class CheckpointStatesTest {
         assertEquals(List.of("_sparkmc-checkpoint", "state-00001.json"), names(saved));
     }
 
+    /**
+     * A run refused after it claimed a directory sparkmc had not marked (its --resume found the user's
+     * state-00001.json corrupt) takes its marker away again, though the directory holds other files: they were there
+     * before. The old code kept the marker, and a later run took the directory as sparkmc's without looking at what
+     * else it held, replacing the user's files.
+     */
+    @Test
+    void aClaimUndoneInADirectoryWithFilesLeavesItUnmarked() throws Exception {
+        Configuration conf = new Configuration();
+        Path users = Files.createDirectories(tmp.resolve("users"));
+        Files.writeString(users.resolve("state-00001.json"), "mine");
+        Files.createDirectories(users.resolve("rounds"));
+        CheckpointStates.Claimed claimed = CheckpointStates.claim(users.toString(), conf, true);
+        assertEquals(CheckpointStates.Claimed.MARKER, claimed);
+        CheckpointStates.releaseUnused(users.toString(), conf, claimed);
+        assertEquals(List.of("rounds", "state-00001.json"), names(users));
+        try (Stream<Path> all = Files.list(users)) {
+            assertFalse(all.anyMatch(p -> p.getFileName().toString().contains("_sparkmc-checkpoint")));
+        }
+        Files.delete(users.resolve("state-00001.json"));
+        Files.writeString(users.resolve("notes.txt"), "mine");
+        InvalidInputException e = assertThrows(InvalidInputException.class,
+                () -> CheckpointStates.claim(users.toString(), conf, false));
+        assertTrue(e.getMessage().contains("holds files sparkmc did not write (notes.txt)"), e.getMessage());
+
+        // Files added while the run held the directory are not the claim's to judge: the marker stays with them.
+        Path added = Files.createDirectories(tmp.resolve("added"));
+        Files.writeString(added.resolve("state-00001.json"), "{}");
+        CheckpointStates.Claimed again = CheckpointStates.claim(added.toString(), conf, true);
+        Files.writeString(added.resolve("state-00002.json"), "{}");
+        CheckpointStates.releaseUnused(added.toString(), conf, again);
+        assertEquals(List.of("_sparkmc-checkpoint", "state-00001.json", "state-00002.json"), names(added));
+    }
+
     private static List<String> names(Path dir) throws java.io.IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).filter(f -> !f.startsWith(".")).sorted().toList();
