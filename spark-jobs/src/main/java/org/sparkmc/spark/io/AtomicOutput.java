@@ -57,7 +57,8 @@ public final class AtomicOutput implements AutoCloseable {
 
     /**
      * Checks the target before any work is done: it must lie apart from the run's working directories; it must not
-     * exist unless {@code overwrite}, and then it must be a replaceable sparkmc output; and a directory must be
+     * exist unless {@code overwrite}, and then it must be a replaceable sparkmc output; neither it nor a working
+     * directory may lie in a directory the run reads, or hold an input ({@link RunPaths}); and a directory must be
      * creatable beside it (the staging directory is created, with any missing parents, and removed again), so an
      * unwritable location fails now rather than after the run. Staging directories that killed runs left beside the
      * target are named in a warning.
@@ -81,6 +82,7 @@ public final class AtomicOutput implements AutoCloseable {
                 }
                 checkReplaceable(fs, target, paths, hadoopConf);
             }
+            paths.checkClearOfInputs(target, hadoopConf);
             AtomicOutput output = new AtomicOutput(fs, target, overwrite);
             output.warnOfLeftovers();
             // Before the probe, which creates the staging directory for a moment.

@@ -71,6 +71,76 @@ public final class RunPaths {
     }
 
     /**
+     * Refuses an output or working directory (--checkpoint, --lineage-dir) that is, or lies in, a directory the run
+     * reads as a whole (a directory input, or the directory of a glob's match), or that holds an input: the run would
+     * write into its own data (a checkpoint saved among the observations, then read as one) or leave its files
+     * there. Inputs that are not there, or cannot be looked at, are left to the read, which refuses them itself.
+     *
+     * @throws InvalidInputException naming both
+     */
+    void checkClearOfInputs(Path target, Configuration conf) {
+        List<Named> own = new ArrayList<>(List.of(new Named("--out", target.toString())));
+        List<Path> ownPaths = new ArrayList<>(List.of(target));
+        for (Named dir : apart) {
+            Path p = qualified(dir.option(), dir.location(), conf);
+            if (p != null) {
+                own.add(dir);
+                ownPaths.add(p);
+            }
+        }
+        for (Named in : inputs) {
+            for (FileStatus f : statuses(in, conf)) {
+                Path p = f.getPath();
+                boolean pattern = UserPaths.isPattern(in.location());
+                Path region = f.isDirectory() ? p : pattern ? p.getParent() : null; // what the run lists
+                String shown = in.option() + " '" + in.location() + "'" + (pattern ? " (" + p + ")" : "");
+                for (int i = 0; i < own.size(); i++) {
+                    Path mine = ownPaths.get(i);
+                    String named = own.get(i).option() + " '" + own.get(i).location() + "'";
+                    if (region != null && within(mine, region)) {
+                        throw new InvalidInputException(named + (real(mine).equals(real(region)) ? " is " : " lies in ")
+                                + (region.equals(p) ? shown + ", a directory the run reads"
+                                        : "the directory of " + shown + ", which the run reads") + "; give "
+                                + own.get(i).option() + " a place outside the run's inputs");
+                    }
+                    if (within(p, mine)) {
+                        throw new InvalidInputException(shown + ", which the run reads, lies in " + named + "; give "
+                                + own.get(i).option() + " a place apart from the run's inputs");
+                    }
+                }
+            }
+        }
+    }
+
+    /** The input's existing paths (its glob's matches), qualified; none when it cannot be looked at. */
+    private static List<FileStatus> statuses(Named in, Configuration conf) {
+        try {
+            Path path = UserPaths.path(in.option(), in.location());
+            FileSystem fs = path.getFileSystem(conf);
+            if (!UserPaths.isPattern(in.location())) {
+                Path q = fs.makeQualified(path);
+                if (!fs.exists(q)) {
+                    return List.of();
+                }
+                FileStatus f = fs.getFileStatus(q);
+                f.setPath(q);
+                return List.of(f);
+            }
+            FileStatus[] found = fs.globStatus(path);
+            List<FileStatus> out = new ArrayList<>();
+            if (found != null) {
+                for (FileStatus f : found) {
+                    f.setPath(fs.makeQualified(f.getPath()));
+                    out.add(f);
+                }
+            }
+            return out;
+        } catch (IOException | RuntimeException e) { // reading it fails later, with its own message
+            return List.of();
+        }
+    }
+
+    /**
      * Refuses to replace an output that holds one of the run's inputs: a glob is expanded and each match checked,
      * and an input whose location cannot be made out is refused too (it might lie there).
      *

@@ -313,6 +313,69 @@ public class OutputSafetyTest extends SparkTestBase {
         assertFalse(Files.exists(tmp.resolve("o")), "refused before any sampling: nothing created");
     }
 
+    /**
+     * --out, --checkpoint and --lineage-dir are refused before Spark starts (and before any claim) where they lie in
+     * a directory the run reads (a directory input, a glob's directory) or hold an input. The old code ran smc 50
+     * steps, saved a checkpoint among the observations and only then exited 2; committed smc's output inside its data
+     * directory; and left lda's lineage and checkpoint directories inside its corpus.
+     */
+    @Test
+    void noOutputOrWorkingDirectoryLiesAmongTheInputs() throws IOException {
+        Path nd = Files.createDirectories(tmp.resolve("nd"));
+        List<String> nile = Files.readAllLines(TestPaths.projectRoot().resolve("data/nile/nile.csv"));
+        Files.write(nd.resolve("a.csv"), nile.subList(0, 51));
+        Files.write(nd.resolve("b.csv"), Stream.concat(Stream.of(nile.get(0)), nile.subList(51, nile.size())
+                .stream()).toList());
+        String[] smc = {"smc", "--conf", TestPaths.conf("smc-nile.conf").toString(), "--particles", "2000",
+            "--block-size", "500"};
+        String[][] cases = {
+            {"--checkpoint", nd.resolve("ck").toString(), "--checkpoint-every", "10", "--out", tmp.resolve("so1")
+                .toString()},
+            {"--lineage-dir", nd.toString(), "--lineage-every", "10", "--out", tmp.resolve("so4").toString()},
+            {"--out", nd.resolve("res").toString()}};
+        String[] expected = {"--checkpoint '" + nd.resolve("ck") + "' lies in --data '" + nd + "', a directory the run "
+            + "reads; give --checkpoint a place outside the run's inputs", "--lineage-dir '" + nd + "' is --data '"
+            + nd + "', a directory the run reads",
+            "' lies in --data '" + nd + "', a directory the run reads; give --out"};
+        for (int i = 0; i < cases.length; i++) {
+            Result r = runCapturing(BadInputTest.append(BadInputTest.append(smc, "--data", nd.toString()), cases[i]));
+            assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+            assertTrue(r.err().contains(expected[i]), r.err());
+        }
+        assertEquals(List.of("a.csv", "b.csv"), listing(nd));
+
+        Path texts = Files.createDirectories(tmp.resolve("texts"));
+        Files.writeString(texts.resolve("t.txt"), "river flow year\nriver dam flow\nyear dam river\n");
+        String[] lda = {"lda", "--text", texts.toString(), "--min-df", "1", "--topics", "3", "--sweeps", "4",
+            "--out", tmp.resolve("lo").toString()};
+        Result r = runCapturing(BadInputTest.append(lda, "--lineage-every", "1", "--lineage-dir", texts.toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--lineage-dir '" + texts + "' is --text '" + texts + "'"), r.err());
+        r = runCapturing(BadInputTest.append(lda, "--checkpoint", texts.resolve("ck").toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--checkpoint '" + texts.resolve("ck") + "' lies in --text"), r.err());
+        String glob = texts + "/*.txt"; // a glob's directory is read as a whole too
+        r = runCapturing("lda", "--text", glob, "--min-df", "1", "--topics", "3", "--sweeps", "4", "--out",
+                texts.resolve("res").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("' lies in the directory of --text '" + glob + "' ("), r.err());
+        assertEquals(List.of("t.txt"), listing(texts));
+
+        // A file input lying in a working directory: chains' --data in its --checkpoint.
+        Path ck = Files.createDirectories(tmp.resolve("ck"));
+        Path data = Files.copy(TestPaths.projectRoot().resolve("data/eight_schools/eight_schools.json"),
+                ck.resolve("eight_schools.json"));
+        r = runCapturing(chains("--model", "eight_schools_noncentered", "--data", data.toString(), "--checkpoint",
+                ck.toString(), "--out", tmp.resolve("co").toString()));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--data '" + data + "', which the run reads, lies in --checkpoint '" + ck + "'"),
+                r.err());
+        assertEquals(List.of("eight_schools.json"), listing(ck));
+        for (String out : List.of("so1", "so4", "lo", "co")) {
+            assertFalse(Files.exists(tmp.resolve(out)), out);
+        }
+    }
+
     @Test
     void aReadOnlyCheckpointIsRefusedAtTheStart() {
         Result r = runCapturing(chains("--out", tmp.resolve("o").toString(), "--checkpoint", "/proc/sparkmc-ckpt"));
