@@ -62,10 +62,11 @@ public final class ResumeOptions {
      */
     public Claim claim() {
         if (dir == null) {
-            return new Claim(null, CheckpointStates.Claimed.NOTHING, CheckpointLease.none());
+            return new Claim(null, CheckpointStates.Claimed.NOTHING, CheckpointLease.none(), null);
         }
+        String createdFrom = CheckpointStates.highestMissing(dir, SparkSetup.hadoopConfiguration());
         CheckpointStates.Claimed claimed = CheckpointStates.claim(dir, SparkSetup.hadoopConfiguration(), resume);
-        return new Claim(dir, claimed, CheckpointLease.take(dir, SparkSetup.hadoopConfiguration()));
+        return new Claim(dir, claimed, CheckpointLease.take(dir, SparkSetup.hadoopConfiguration()), createdFrom);
     }
 
     /**
@@ -73,14 +74,16 @@ public final class ResumeOptions {
      * else there ({@link CheckpointStates#releaseUnused}), while it still holds the lease, then releases the lease and
      * removes the directory the claim created if it is empty ({@link CheckpointStates#removeIfEmpty}); so a run
      * refused after its claim (a master Spark cannot use, bad input found on the executors) leaves no directory
-     * behind, and another run entering the directory never loses its lease to the undoing.
+     * behind, nor the parents it created for it ({@code createdFrom}: the highest, null for none), and another run
+     * entering the directory never loses its lease to the undoing.
      */
-    public record Claim(String dir, CheckpointStates.Claimed claimed, CheckpointLease lease) implements AutoCloseable {
+    public record Claim(String dir, CheckpointStates.Claimed claimed, CheckpointLease lease, String createdFrom)
+            implements AutoCloseable {
         @Override
         public void close() {
             lease.close(() -> CheckpointStates.releaseUnused(dir, SparkSetup.hadoopConfiguration(), claimed));
             if (dir != null) {
-                CheckpointStates.removeIfEmpty(dir, SparkSetup.hadoopConfiguration(), claimed);
+                CheckpointStates.removeIfEmpty(dir, SparkSetup.hadoopConfiguration(), claimed, createdFrom);
             }
         }
     }

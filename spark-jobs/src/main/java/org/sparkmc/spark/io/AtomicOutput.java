@@ -39,6 +39,8 @@ public final class AtomicOutput implements AutoCloseable {
     private final Path staging;
     private final boolean overwrite;
     private final Runnable onShutdown = this::cleanUpAfterShutdown;
+    /** The highest of the target's parents missing when the run began, which an uncommitted run removes if empty. */
+    private Path createdParents;
     private Path aside;
     private boolean committed;
     private boolean closed;
@@ -150,6 +152,7 @@ public final class AtomicOutput implements AutoCloseable {
         for (Path p = staging.getParent(); p != null && !fs.exists(p); p = p.getParent()) {
             created = p;
         }
+        createdParents = created.equals(staging) ? null : created;
         boolean made;
         try {
             made = fs.mkdirs(staging);
@@ -302,13 +305,14 @@ public final class AtomicOutput implements AutoCloseable {
                 + "there" + (overwrite ? "" : " (pass --overwrite to replace it)"));
     }
 
-    /** Removes whatever was staged; the target is untouched. */
+    /** Removes whatever was staged, and the parents the run created if they are empty; the target is untouched. */
     private void abort() {
         try {
             fs.delete(staging, true);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove staged output " + staging, e);
         }
+        CreatedDirectories.removeEmpty(fs, target.getParent(), createdParents);
     }
 
     /** Without a commit, removes the staged output (a failed run, whatever it threw, leaves nothing). */
@@ -342,6 +346,7 @@ public final class AtomicOutput implements AutoCloseable {
                 fs.rename(old, target);
             }
             fs.delete(staging, true);
+            CreatedDirectories.removeEmpty(fs, target.getParent(), createdParents);
             LOG.warn("shut down before the output was committed: removed the staged output {}", staging);
         } catch (IOException | RuntimeException e) {
             LOG.warn("shut down before the output was committed; cannot remove the staged output {}: {}", staging,

@@ -155,18 +155,37 @@ public final class CheckpointStates {
      * a lease another run has written there meanwhile keeps it. A failure is only warned of.
      */
     public static void removeIfEmpty(String location, Configuration conf, Claimed claimed) {
+        removeIfEmpty(location, conf, claimed, null);
+    }
+
+    /**
+     * {@link #removeIfEmpty(String, Configuration, Claimed)}, then the parents the claim created with it, up to
+     * {@code createdFrom} ({@link #highestMissing} before the claim; null: the directory alone), each only if empty.
+     */
+    public static void removeIfEmpty(String location, Configuration conf, Claimed claimed, String createdFrom) {
         if (claimed != Claimed.DIRECTORY) {
             return;
         }
         try {
             Place at = Place.of(location, conf);
-            FileSystem fs = at.fs();
-            Path dir = at.dir();
-            if (fs.exists(dir) && fs.listStatus(dir).length == 0) {
-                fs.delete(dir, false);
-            }
+            Path top = createdFrom == null ? at.dir() : new Path(createdFrom);
+            CreatedDirectories.removeEmpty(at.fs(), at.dir(), top);
         } catch (IOException | RuntimeException e) { // filled meanwhile, or gone: not this claim's to remove
             LOG.debug("checkpoint directory {} kept: {}", location, e.toString());
+        }
+    }
+
+    /**
+     * The highest of the checkpoint directory and its parents that does not exist yet (qualified), which a claim
+     * would create; null when the directory exists or the location cannot be looked at (the claim says why).
+     */
+    public static String highestMissing(String location, Configuration conf) {
+        try {
+            Place at = Place.of(location, conf);
+            Path top = CreatedDirectories.highestMissing(at.fs(), at.dir());
+            return top == null ? null : top.toString();
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 

@@ -376,6 +376,20 @@ public class OutputSafetyTest extends SparkTestBase {
         }
     }
 
+    /**
+     * A run refused after its claim (a master Spark cannot use) removes the parents it created for its checkpoint
+     * directory; the old code removed the directory alone and left n1/n2/.
+     */
+    @Test
+    void aRefusedRunLeavesNoParentsOfItsCheckpoint() {
+        Result r = runCapturing(chains("--checkpoint", tmp.resolve("n1/n2/ck").toString(), "--out",
+                tmp.resolve("nn1/nn2/o").toString(), "--master", "local[0]"));
+        assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+        assertTrue(r.err().contains("--master 'local[0]' is not a master Spark can use"), r.err());
+        assertFalse(Files.exists(tmp.resolve("n1")));
+        assertFalse(Files.exists(tmp.resolve("nn1")));
+    }
+
     @Test
     void aReadOnlyCheckpointIsRefusedAtTheStart() {
         Result r = runCapturing(chains("--out", tmp.resolve("o").toString(), "--checkpoint", "/proc/sparkmc-ckpt"));

@@ -124,4 +124,37 @@ class AtomicOutputTest {
             assertEquals(List.of(), left.toList());
         }
     }
+
+    /**
+     * A run that ends without a commit (a failure, or SIGTERM: the shutdown hook) removes the parents of --out it
+     * created, once empty, and only those: the old code removed the staging alone and left nn1/nn2/. A parent the
+     * user has put a file into meanwhile stays.
+     */
+    @Test
+    void anUncommittedRunRemovesTheParentsItCreated() throws Exception {
+        Files.createDirectories(tmp.resolve("nn0"));
+        try (AtomicOutput out = AtomicOutput.open(tmp.resolve("nn0/nn1/nn2/o").toString(), false,
+                new Configuration())) {
+            out.writeText("draws.csv", "x\n1\n");
+            assertTrue(Files.isDirectory(tmp.resolve("nn0/nn1/nn2")));
+        }
+        try (Stream<Path> left = Files.list(tmp.resolve("nn0"))) {
+            assertEquals(List.of(), left.toList(), "nn0 was there before the run: it stays, empty");
+        }
+
+        AtomicOutput killed = AtomicOutput.open(tmp.resolve("k1/k2/o").toString(), false, new Configuration());
+        killed.writeText("draws.csv", "x\n1\n");
+        java.lang.reflect.Method hook = AtomicOutput.class.getDeclaredMethod("cleanUpAfterShutdown");
+        hook.setAccessible(true);
+        hook.invoke(killed); // what the JVM's shutdown hook runs on SIGTERM
+        assertFalse(Files.exists(tmp.resolve("k1")));
+
+        try (AtomicOutput out = AtomicOutput.open(tmp.resolve("u1/u2/o").toString(), false, new Configuration())) {
+            out.writeText("draws.csv", "x\n1\n");
+            Files.writeString(tmp.resolve("u1/mine.txt"), "mine");
+        }
+        try (Stream<Path> left = Files.list(tmp.resolve("u1"))) {
+            assertEquals(List.of(tmp.resolve("u1/mine.txt")), left.toList());
+        }
+    }
 }

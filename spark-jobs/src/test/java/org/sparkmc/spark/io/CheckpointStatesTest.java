@@ -201,6 +201,30 @@ class CheckpointStatesTest {
         assertEquals(List.of("_sparkmc-checkpoint", "state-00001.json", "state-00002.json"), names(added));
     }
 
+    /**
+     * The parents a claim created for its directory go with it when the run saved nothing (the old code removed the
+     * directory alone and left n1/n2/); a parent that existed, or that holds anything else, stays.
+     */
+    @Test
+    void anUnusedClaimRemovesTheParentsItCreated() throws Exception {
+        Configuration conf = new Configuration();
+        Files.createDirectories(tmp.resolve("n0"));
+        String ck = tmp.resolve("n0/n1/n2/ck").toString();
+        String createdFrom = CheckpointStates.highestMissing(ck, conf);
+        CheckpointStates.Claimed claimed = CheckpointStates.claim(ck, conf);
+        CheckpointStates.releaseUnused(ck, conf, claimed);
+        CheckpointStates.removeIfEmpty(ck, conf, claimed, createdFrom);
+        assertEquals(List.of(), names(tmp.resolve("n0")));
+
+        String kept = tmp.resolve("k1/k2/ck").toString();
+        createdFrom = CheckpointStates.highestMissing(kept, conf);
+        claimed = CheckpointStates.claim(kept, conf);
+        Files.writeString(tmp.resolve("k1/notes.txt"), "mine");
+        CheckpointStates.releaseUnused(kept, conf, claimed);
+        CheckpointStates.removeIfEmpty(kept, conf, claimed, createdFrom);
+        assertEquals(List.of("notes.txt"), names(tmp.resolve("k1")));
+    }
+
     private static List<String> names(Path dir) throws java.io.IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).filter(f -> !f.startsWith(".")).sorted().toList();
