@@ -56,6 +56,47 @@ public final class LineageCheckpoints {
         last = null;
     }
 
+    /**
+     * A run's {@code --lineage-dir} (null for none), to tidy when the run ends, successfully or not: Spark's
+     * {@code setCheckpointDir} makes a {@code <uuid>} directory there (and the directory itself, with its missing
+     * parents), and {@link #deleteLast} deletes only the checkpoints in it. {@link #close} removes this run's
+     * {@code <uuid>} directory, then the directories the run created for it, each only if empty.
+     */
+    public static Directory directory(String lineageDir, Configuration conf) {
+        if (lineageDir == null || lineageDir.isBlank()) {
+            return new Directory(null, null, null);
+        }
+        try {
+            Path p = UserPaths.path("--lineage-dir", lineageDir);
+            org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(conf);
+            Path dir = fs.makeQualified(p);
+            return new Directory(fs, dir, CreatedDirectories.highestMissing(fs, dir));
+        } catch (IOException | RuntimeException e) { // refused elsewhere with its own message
+            return new Directory(null, null, null);
+        }
+    }
+
+    /** See {@link #directory}; {@code createdFrom} is the highest directory missing when the run began. */
+    public record Directory(org.apache.hadoop.fs.FileSystem fs, Path dir, Path createdFrom) implements AutoCloseable {
+        @Override
+        public void close() {
+            if (dir == null) {
+                return;
+            }
+            try {
+                scala.Option<String> uuid = org.apache.spark.sql.SparkSession.getDefaultSession().isDefined()
+                        ? org.apache.spark.sql.SparkSession.getDefaultSession().get().sparkContext().getCheckpointDir()
+                        : scala.Option.empty();
+                if (uuid.isDefined() && dir.equals(new Path(uuid.get()).getParent())) { // this run's, not another's
+                    CreatedDirectories.removeEmpty(fs, new Path(uuid.get()), new Path(uuid.get()));
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("lineage directory {}: {}", dir, e.toString());
+            }
+            CreatedDirectories.removeEmpty(fs, dir, createdFrom);
+        }
+    }
+
     private void delete(String file) {
         if (file == null) {
             return;

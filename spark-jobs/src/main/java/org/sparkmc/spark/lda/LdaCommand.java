@@ -19,6 +19,7 @@ import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.LineageCheckpoints;
 import org.sparkmc.spark.io.UserPaths;
 import org.sparkmc.spark.run.CheckpointCadence;
 import org.sparkmc.spark.sync.SyncVia;
@@ -240,6 +241,8 @@ public final class LdaCommand extends JobCommand {
 
         LdaResult result = null;
         UserPaths.directoryOrAbsent("--lineage-dir", lineageDir, SparkSetup.hadoopConfiguration());
+        LineageCheckpoints.Directory lineage = LineageCheckpoints.directory(lineageDir,
+                SparkSetup.hadoopConfiguration());
         try (AtomicOutput output = outputOptions.open(runPaths().input("--docword", docword).input("--vocab", vocab)
                 .input("--text", text).apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir));
                 ResumeOptions.Claim claim = checkpoint.claim()) {
@@ -274,6 +277,7 @@ public final class LdaCommand extends JobCommand {
             if (result != null) {
                 result.run().close();
             }
+            lineage.close(); // after the run's last lineage checkpoint is deleted
         }
     }
 

@@ -26,6 +26,7 @@ import org.sparkmc.spark.cli.Require;
 import org.sparkmc.spark.cli.ResumeOptions;
 import org.sparkmc.spark.cli.SyncViaOption;
 import org.sparkmc.spark.io.AtomicOutput;
+import org.sparkmc.spark.io.LineageCheckpoints;
 import org.sparkmc.spark.io.Fingerprint;
 import org.sparkmc.spark.io.UserPaths;
 import picocli.CommandLine.Command;
@@ -196,7 +197,9 @@ public final class SmcCommand extends JobCommand {
         ObservationFeed feed = openFeed(csv, smcModel.model().observationDimension());
 
         UserPaths.directoryOrAbsent("--lineage-dir", lineageDir, SparkSetup.hadoopConfiguration());
-        try (AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
+        try (LineageCheckpoints.Directory lineage = LineageCheckpoints.directory(lineageDir,
+                SparkSetup.hadoopConfiguration());
+                AtomicOutput output = outputOptions.open(runPaths().input("--data", data)
                 .apart("--checkpoint", checkpoint.dir()).apart("--lineage-dir", lineageDir));
                 ResumeOptions.Claim claim = checkpoint.claim()) {
             if (checkpoint.resume()) { // a foreign, corrupt or unreadable checkpoint is refused before Spark starts

@@ -390,6 +390,27 @@ public class OutputSafetyTest extends SparkTestBase {
         assertFalse(Files.exists(tmp.resolve("nn1")));
     }
 
+    /**
+     * A --lineage-dir run leaves no empty directory behind: Spark's setCheckpointDir made a <uuid> directory there
+     * (and the directory itself, with its parents), and the run deleted only its checkpoints inside it.
+     */
+    @Test
+    void aLineageDirectoryRunLeavesNoEmptyDirectories() throws IOException {
+        Result r = runCapturing("smc", "--conf", TestPaths.conf("smc-nile.conf").toString(), "--particles", "2000",
+                "--block-size", "500", "--lineage-dir", tmp.resolve("l1/l2/lin").toString(), "--lineage-every", "10",
+                "--out", tmp.resolve("so").toString());
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertFalse(Files.exists(tmp.resolve("l1")));
+        Path kept = Files.createDirectories(tmp.resolve("lin"));
+        Path kos = TestPaths.projectRoot().resolve("data/kos");
+        r = runCapturing("lda", "--docword", kos.resolve("docword.kos.txt.gz").toString(), "--vocab",
+                kos.resolve("vocab.kos.txt").toString(), "--topics", "3", "--sweeps", "4", "--eval-burn-in", "2",
+                "--eval-samples", "2", "--lineage-every", "1", "--lineage-dir", kept.toString(), "--out",
+                tmp.resolve("lo").toString());
+        assertEquals(ExitCode.OK, r.code(), r.err());
+        assertEquals(List.of(), listing(kept), "the user's directory stays, empty");
+    }
+
     @Test
     void aReadOnlyCheckpointIsRefusedAtTheStart() {
         Result r = runCapturing(chains("--out", tmp.resolve("o").toString(), "--checkpoint", "/proc/sparkmc-ckpt"));
