@@ -12,8 +12,8 @@ import org.sparkmc.core.InvalidInputException;
 /**
  * The paths of a run other than its output, which the output must keep clear of: the inputs it reads (an
  * {@code --overwrite} must never delete one) and its own working directories, such as the checkpoint, which must
- * lie apart from the output (neither inside the other). Each path comes with the option that named it, for the
- * message.
+ * lie apart from the output (neither inside the other). Neither the output nor a working directory may lie in a
+ * directory the run reads, or hold an input. Each path comes with the option that named it, for the message.
  */
 public final class RunPaths {
     private record Named(String option, String location) {
