@@ -43,7 +43,7 @@ public final class UserPaths {
      * Checks, before Spark starts, that {@code location} (given by {@code option}; null for none) is a directory or
      * does not exist yet, so a run does not fail on it halfway.
      *
-     * @throws InvalidInputException if it is an existing file
+     * @throws InvalidInputException if it is an existing file, or lies below one (it could not be made)
      * @throws UncheckedIOException if the file system fails (one for the path's scheme missing included)
      */
     public static void directoryOrAbsent(String option, String location, Configuration conf) {
@@ -55,6 +55,14 @@ public final class UserPaths {
             FileSystem fs = p.getFileSystem(conf);
             if (fs.exists(p) && !fs.getFileStatus(p).isDirectory()) {
                 throw new InvalidInputException(option + " '" + location + "' is a file; give a directory");
+            }
+            Path q = p.getParent();
+            while (q != null && !fs.exists(q)) {
+                q = q.getParent();
+            }
+            if (q != null && !fs.getFileStatus(q).isDirectory()) { // Hadoop's ParentNotDirectoryException, at exit 1
+                throw new InvalidInputException(option + " '" + location + "' cannot be made: " + q + " is a file, "
+                        + "not a directory; give a directory");
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot inspect " + option + " '" + location + "'", e);

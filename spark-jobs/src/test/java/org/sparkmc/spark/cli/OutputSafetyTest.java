@@ -106,6 +106,14 @@ public class OutputSafetyTest extends SparkTestBase {
             assertTrue(r.err().contains("--lineage-dir '" + file + "' is a file; give a directory"), r.err());
             assertFalse(r.err().contains("\tat "), r.err());
             assertFalse(Files.exists(tmp.resolve("out")));
+            // below a file: Spark's mkdirs failed with a ParentNotDirectoryException and its trace, exit 1
+            r = runCapturing(Stream.concat(Stream.of(job), Stream.of("--lineage-dir", file.resolve("l2/lin")
+                    .toString(), "--out", tmp.resolve("out").toString())).toArray(String[]::new));
+            assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
+            assertTrue(r.err().contains("--lineage-dir '" + file.resolve("l2/lin") + "' cannot be made: " + file
+                    + " is a file, not a directory; give a directory"), r.err());
+            assertFalse(r.err().contains("\tat "), r.err());
+            assertFalse(Files.exists(tmp.resolve("out")));
         }
     }
 
