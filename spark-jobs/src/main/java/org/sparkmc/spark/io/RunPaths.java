@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.GlobFilter;
 import org.apache.hadoop.fs.Path;
 import org.sparkmc.core.InvalidInputException;
 
@@ -72,9 +73,11 @@ public final class RunPaths {
 
     /**
      * Refuses an output or working directory (--checkpoint, --lineage-dir) that is, or lies in, a directory the run
-     * reads as a whole (a directory input, or the directory of a glob's match), or that holds an input: the run would
-     * write into its own data (a checkpoint saved among the observations, then read as one) or leave its files
-     * there. Inputs that are not there, or cannot be looked at, are left to the read, which refuses them itself.
+     * reads as a whole (a directory input), or that lies in the directory of a glob's match under a name the glob
+     * matches ({@code --out nd/res.csv} beside {@code nd/*.csv}; {@code --out fixed} beside {@code fixed-*.csv} is
+     * not read, and stays allowed), or that holds an input: the run would write into its own data (a checkpoint
+     * saved among the observations, then read as one) or leave its files there. Inputs that are not there, or cannot
+     * be looked at, are left to the read, which refuses them itself.
      *
      * @throws InvalidInputException naming both
      */
@@ -97,7 +100,8 @@ public final class RunPaths {
                 for (int i = 0; i < own.size(); i++) {
                     Path mine = ownPaths.get(i);
                     String named = own.get(i).option() + " '" + own.get(i).location() + "'";
-                    if (region != null && within(mine, region)) {
+                    if (region != null && within(mine, region)
+                            && (region.equals(p) || globbed(mine, region, in.option(), in.location()))) {
                         throw new InvalidInputException(named + (real(mine).equals(real(region)) ? " is " : " lies in ")
                                 + (region.equals(p) ? shown + ", a directory the run reads"
                                         : "the directory of " + shown + ", which the run reads") + "; give "
@@ -110,6 +114,24 @@ public final class RunPaths {
                 }
             }
         }
+    }
+
+    /**
+     * Whether the entry of {@code dir} that {@code mine} lies in has a name the last part of the glob
+     * {@code location} matches: a later read of the glob would take it (one that cannot be told is taken as matched).
+     */
+    private static boolean globbed(Path mine, Path dir, String option, String location) {
+        Path d = real(dir);
+        for (Path q = real(mine); q != null && q.getParent() != null; q = q.getParent()) {
+            if (q.getParent().equals(d)) {
+                try {
+                    return new GlobFilter(UserPaths.path(option, location).getName()).accept(q);
+                } catch (IOException | RuntimeException e) {
+                    return true;
+                }
+            }
+        }
+        return false; // the directory itself: an input lies in it, refused as such
     }
 
     /** The input's existing paths (its glob's matches), qualified; none when it cannot be looked at. */

@@ -362,9 +362,9 @@ public class OutputSafetyTest extends SparkTestBase {
         r = runCapturing(BadInputTest.append(lda, "--checkpoint", texts.resolve("ck").toString()));
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("--checkpoint '" + texts.resolve("ck") + "' lies in --text"), r.err());
-        String glob = texts + "/*.txt"; // a glob's directory is read as a whole too
+        String glob = texts + "/*.txt"; // a name in a glob's directory that the glob matches: a later run reads it
         r = runCapturing("lda", "--text", glob, "--min-df", "1", "--topics", "3", "--sweeps", "4", "--out",
-                texts.resolve("res").toString());
+                texts.resolve("res.txt").toString());
         assertEquals(ExitCode.BAD_INPUT, r.code(), r.err());
         assertTrue(r.err().contains("' lies in the directory of --text '" + glob + "' ("), r.err());
         assertEquals(List.of("t.txt"), listing(texts));
