@@ -90,7 +90,11 @@ public final class Main implements Callable<Integer> {
                 }
             }
         } catch (InvalidInputException e) {
-            err.println("sparkmc: " + e.getMessage());
+            // As a value refused while picocli reads the options: the job's name first, the help's hint after.
+            CommandLine job = args.length > 0 ? commandLine.getSubcommands().get(args[0]) : null;
+            CommandLine cmd = job == null ? commandLine : job;
+            err.println(prefixed(cmd, e.getMessage()));
+            err.println(helpHint(cmd));
             return ExitCode.BAD_INPUT;
         }
         shareVersion(commandLine, commandLine.getCommandSpec().version());
@@ -101,7 +105,7 @@ public final class Main implements Callable<Integer> {
                 // E.g. a config value refused while picocli asked for defaults: its own message says what and where.
                 CommandLine cmd = e.getCommandLine();
                 cmd.getErr().println(prefixed(cmd, cause.getMessage()));
-                cmd.getErr().println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
+                cmd.getErr().println(helpHint(cmd));
                 return ExitCode.BAD_INPUT;
             }
             String origin = configFile.origin(e.getArgSpec());
@@ -110,8 +114,8 @@ public final class Main implements Callable<Integer> {
             }
             // The value came from the config file: name file and line, and skip the usage (its defaults show it).
             CommandLine cmd = e.getCommandLine();
-            cmd.getErr().println("sparkmc: " + origin + ": " + e.getMessage());
-            cmd.getErr().println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
+            cmd.getErr().println(prefixed(cmd, origin + ": " + e.getMessage()));
+            cmd.getErr().println(helpHint(cmd));
             return ExitCode.BAD_INPUT;
         });
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
@@ -194,6 +198,14 @@ public final class Main implements Callable<Integer> {
             }
             shareVersion(sub, version);
         }
+    }
+
+    /**
+     * The line after a refusal met while the options are read (the config file, or a value picocli could not take):
+     * where the options are listed. A value the job refuses after reading them is named with its option instead.
+     */
+    private static String helpHint(CommandLine cmd) {
+        return "Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.";
     }
 
     /** {@code sparkmc <job>: message} ({@code sparkmc: message} at the top level). */

@@ -425,8 +425,10 @@ public class BadInputTest extends SparkTestBase {
         Files.writeString(conf, "seed = 1\nchains = many\n");
         Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
         assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
-        assertTrue(r.err.contains("many.conf:2: chains = many: ") && r.err.contains("'many' is not an int")
-                && r.err.contains("--help"), r.err);
+        // led by the job's name, as every other refusal of a config value (it began "sparkmc: …/many.conf:2:")
+        assertTrue(r.err.startsWith("sparkmc chains: " + conf + ":2: chains = many: ")
+                && r.err.contains("'many' is not an int")
+                && r.err.contains("\nRun 'sparkmc chains --help' for the options."), r.err);
         assertFalse(r.err.contains("Default: many") || r.err.contains("Usage"), r.err);
         Path good = tmp.resolve("good.conf");
         Files.writeString(good, "chains = 4\n");
@@ -463,7 +465,8 @@ public class BadInputTest extends SparkTestBase {
                 + "  threshold = [[1, 1] [0, 1]]\n}\n");
         Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
         assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
-        assertEquals("sparkmc: " + conf + ":3:21: " + problem, r.err.strip());
+        assertEquals("sparkmc chains: " + conf + ":3:21: " + problem + "\nRun 'sparkmc chains --help' for the options.",
+                r.err.strip());
         r = runCapturing("chains", "--param", "threshold=[[1, 1] [0, 1]]", "--out", tmp.resolve("o").toString());
         assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
         assertEquals("sparkmc chains: --param threshold=[[1, 1] [0, 1]]: " + problem, r.err.strip());
