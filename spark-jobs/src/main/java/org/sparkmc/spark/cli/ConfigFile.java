@@ -9,9 +9,11 @@ import com.typesafe.config.ConfigIncluderClasspath;
 import com.typesafe.config.ConfigIncluderFile;
 import com.typesafe.config.ConfigIncluderURL;
 import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigOrigin;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -41,8 +43,11 @@ import picocli.CommandLine.Model.OptionSpec;
  * joins into one) and a word after a list or an object on its line ({@code [1] x}, which HOCON drops) are an error
  * with the file, line and column ({@link TextAfterLists}). A relative
  * path in the file (the value of an option whose parameter is a {@code PATH}, {@code DIR} or {@code FILE}) is
- * resolved against the file's directory, as HOCON resolves includes; absolute paths and URIs with a scheme
- * ({@code hdfs://}, {@code s3a://}, {@code file:}) are kept as written.
+ * resolved against the directory of the file that writes it (an included file's own), as HOCON resolves includes;
+ * absolute paths and URIs with a scheme ({@code hdfs://}, {@code s3a://}, {@code file:/}) are kept as written (a
+ * {@code :} elsewhere, {@code out = "run-10:00"}, is part of a relative path). A value is passed on as written: a
+ * number keeps its text ({@code out = 007}; {@code warmup = 10.0} is no int, as on the command line), and a key set
+ * to {@code null} is an error, not the option's default.
  */
 public final class ConfigFile implements CommandLine.IDefaultValueProvider {
     /** The option that names the file. */
@@ -51,7 +56,11 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
     /** Parameter labels of the options whose values are paths. */
     private static final Set<String> PATH_LABELS = Set.of("PATH", "DIR", "FILE");
     /** A URI scheme such as {@code hdfs:}, {@code s3a:} or {@code file:} (two letters at least, so not a drive). */
-    private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]+:");
+    /**
+     * A URI with a scheme, {@code hdfs://…}, {@code s3a://…}, {@code file:/…}: the scheme and a {@code :/}, as
+     * {@code UserPaths} takes one on the command line; {@code run-2026-12-03T10:00} is a relative path.
+     */
+    private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:/");
     /** The option a bad-input message begins with ("--warmup must be ≥ 0, is -5"). */
     private static final Pattern LEADING_OPTION = Pattern.compile("(--[a-z0-9-]+)\\b");
 
@@ -241,26 +250,51 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
             return null;
         }
         String key = stripDashes(option.longestName());
-        if (!config.hasPath(key)) {
+        ConfigValue value = valueAt(key);
+        if (value == null) {
             return null;
         }
-        Object value = config.getValue(key).unwrapped();
-        String text = value instanceof List<?> list ? joined(option, key, list)
-                : isBoolean(option) ? bool(key) : scalar(key, value);
+        if (value.valueType() == ConfigValueType.NULL) {
+            throw new InvalidInputException(describe(key) + ": '" + key + "' has no value (null); give it one, or "
+                    + "remove the line for the option's default");
+        }
+        String text = value.valueType() == ConfigValueType.LIST ? joined(option, key)
+                : isBoolean(option) ? bool(key) : scalar(key);
         SplitEntries.check(option, text, describe(key) + ": ");
         supplied.add(key);
-        return PATH_LABELS.contains(option.paramLabel()) ? resolved(text) : text;
+        return PATH_LABELS.contains(option.paramLabel()) ? resolved(text, value.origin()) : text;
+    }
+
+    /** The value at {@code path}, a null one ({@code key = null}) included; null when the file does not set it. */
+    private ConfigValue valueAt(String path) {
+        ConfigValue value = config.root();
+        for (String name : ConfigUtil.splitPath(path)) {
+            if (!(value instanceof ConfigObject object) || object.get(name) == null) {
+                return null;
+            }
+            value = object.get(name);
+        }
+        return value;
     }
 
     /**
-     * A path from the file resolved against the file's directory: unchanged when absolute, empty or a URI with a
-     * scheme.
+     * A path from the file resolved against the main file's directory: unchanged when absolute, empty or a URI with
+     * a scheme.
      */
     String resolved(String path) {
+        return resolved(path, null);
+    }
+
+    /**
+     * A path resolved against the directory of the file that wrote it ({@code origin}: an included file's own
+     * directory), or the main file's when the origin names no single file; unchanged when absolute, empty or a URI.
+     */
+    private String resolved(String path, ConfigOrigin origin) {
         if (path.isEmpty() || SCHEME.matcher(path).find() || Paths.get(path).isAbsolute()) {
             return path;
         }
-        return Paths.get(location).toAbsolutePath().getParent().resolve(path).normalize().toString();
+        String file = origin == null || origin.filename() == null ? location : origin.filename();
+        return Paths.get(file).toAbsolutePath().getParent().resolve(path).normalize().toString();
     }
 
     private static boolean isBoolean(OptionSpec option) {
@@ -277,42 +311,64 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
         }
     }
 
-    private String scalar(String key, Object value) {
-        if (value instanceof Map || value instanceof List) {
-            boolean params = value instanceof Map && key.equals("param"); // --param's form in a file is the block
-            throw new InvalidInputException(describe(key) + ": '" + key + "' must be a single value, is " + value
+    /**
+     * A single value as the file writes it: a number keeps its text ({@code 007}, {@code 1.50}, {@code 10.0},
+     * {@code 1e3}), which HOCON would normalise ({@code 7}, {@code 1.5}, {@code 10}, {@code 1000}); the option's
+     * type then reads it as the command line would.
+     */
+    private String scalar(String key) {
+        ConfigValue value = config.getValue(key);
+        refuseNested(key, value);
+        return config.getString(key);
+    }
+
+    private void refuseNested(String key, ConfigValue value) {
+        if (value.valueType() == ConfigValueType.OBJECT || value.valueType() == ConfigValueType.LIST) {
+            Object plain = value.unwrapped();
+            boolean params = plain instanceof Map && key.equals("param"); // --param's form in a file is the block
+            throw new InvalidInputException(describe(key) + ": '" + key + "' must be a single value, is " + plain
                     + (params ? "; a config file sets model parameters in a block '" + JobCommand.MODEL_PARAMS
                             + " { … }'" : ""));
         }
-        return String.valueOf(value);
+        if (value.valueType() == ConfigValueType.NULL) {
+            throw new InvalidInputException(describe(key) + ": '" + key + "' has a list item with no value (null)");
+        }
     }
 
     /**
-     * A list for an option that takes several values ({@code query = [A, B]}) as the one string picocli splits
-     * into them: the items joined by the option's separator. A list for a single-valued option, or of several items
-     * for an option with no separator, is an error with the file and line.
+     * A list for an option that takes several values ({@code query = [A, B]}, or {@code evidence = [A=a, B=b]} for
+     * one whose value is comma-separated) as the one string picocli splits into them: the items, as written, joined
+     * by the option's separator. An item that holds the separator (it would be split in two), a list for a
+     * single-valued option, or of several items for an option with no separator, is an error with the file and line.
      */
-    private String joined(OptionSpec option, String key, List<?> items) {
-        for (Object item : items) {
-            scalar(key, item);
+    private String joined(OptionSpec option, String key) {
+        List<? extends ConfigValue> list = config.getList(key);
+        for (ConfigValue item : list) {
+            refuseNested(key, item);
         }
-        if (!option.isMultiValue()) {
+        List<String> items = config.getStringList(key);
+        String separator = option.isMultiValue() ? literal(option.splitRegex()) : commaList(option) ? "," : null;
+        if (!option.isMultiValue() && separator == null) {
             throw new InvalidInputException(describe(key) + ": '" + key + "' takes a single value, not a list "
                     + items);
         }
-        if (items.size() == 1) {
-            return String.valueOf(items.get(0));
-        }
-        String separator = literal(option.splitRegex());
-        if (separator == null) {
+        if (separator == null && items.size() > 1) {
             throw new InvalidInputException(describe(key) + ": '" + key + "' takes one value in a config file "
                     + "(repeat --" + key + " on the command line for more), not a list " + items);
         }
-        StringBuilder out = new StringBuilder();
-        for (Object item : items) {
-            out.append(out.length() > 0 ? separator : "").append(item);
+        for (String item : items) {
+            if (separator != null && item.contains(separator)) {
+                throw new InvalidInputException(describe(key) + ": '" + key + "' has the list item '" + item
+                        + "', which holds the separator '" + separator + "' and would be read as several; give "
+                        + "each value as an item of its own");
+            }
         }
-        return out.toString();
+        return String.join(separator == null ? "" : separator, items);
+    }
+
+    /** A single-valued option whose value is a comma-separated list ({@code --evidence VAR=STATE,...}). */
+    private static boolean commaList(OptionSpec option) {
+        return !option.isMultiValue() && option.type() == String.class && option.paramLabel().contains(",");
     }
 
     /** The split regex as the literal text it matches, or null when it is empty or not a plain literal. */
@@ -330,7 +386,7 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
             return null;
         }
         String key = stripDashes(option.longestName());
-        return supplied.contains(key) ? describe(key) + ": " + key + " = " + config.getValue(key).unwrapped() : null;
+        return supplied.contains(key) ? describe(key) + ": " + key + " = " + asWritten(key) : null;
     }
 
     /**
@@ -343,11 +399,29 @@ public final class ConfigFile implements CommandLine.IDefaultValueProvider {
         return option == null || origin(option) == null ? null : describe(stripDashes(option.longestName()));
     }
 
-    /** The file and line that set {@code key} ({@code file:line}), or the file when the key is absent. */
+    /** The value of {@code key} as the file writes it: a number as written, a list of them too. */
+    private String asWritten(String key) {
+        ConfigValue value = config.getValue(key);
+        try {
+            return value.valueType() == ConfigValueType.LIST ? config.getStringList(key).toString()
+                    : config.getString(key);
+        } catch (ConfigException e) {
+            return String.valueOf(value.unwrapped());
+        }
+    }
+
+    /**
+     * The file and line that set {@code key} ({@code file:line}; the file alone when its format keeps no lines, as
+     * a {@code .properties} file), or the main file when the key is absent.
+     */
     public String describe(String key) {
-        if (config.hasPath(key)) {
-            var origin = config.getValue(key).origin();
-            return origin.filename() != null ? origin.filename() + ":" + origin.lineNumber() : location;
+        ConfigValue value = valueAt(key);
+        if (value != null) {
+            var origin = value.origin();
+            if (origin.filename() == null) {
+                return location;
+            }
+            return origin.lineNumber() > 0 ? origin.filename() + ":" + origin.lineNumber() : origin.filename();
         }
         return location;
     }

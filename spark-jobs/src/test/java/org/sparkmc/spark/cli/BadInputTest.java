@@ -440,6 +440,47 @@ public class BadInputTest extends SparkTestBase {
         assertFalse(Files.exists(tmp.resolve("o")));
     }
 
+    /**
+     * An integer option from the config file is read as written, as the command line reads it: {@code warmup = 10.0}
+     * and {@code 1e3}, {@code round-size = 1e1} were taken as 10, 1000 and 10 (the command line refuses
+     * {@code --warmup 10.0}), and {@code warmup = 1e400} was echoed as {@code warmup = Infinity}.
+     */
+    @Test
+    void anIntegerFromTheConfigIsReadAsWritten() throws IOException {
+        for (String line : List.of("warmup = 10.0", "warmup = 1e3", "round-size = 1e1", "warmup = 1e400")) {
+            String rounds = line.startsWith("round-size") ? "" : "round-size = 100\n"; // quick if it ran
+            Path conf = Files.writeString(tmp.resolve("int.conf"), "seed = 1\n" + line + "\nmax-rounds = 1\n"
+                    + "chains = 2\n" + rounds);
+            Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+            assertEquals(ExitCode.BAD_INPUT, r.code, line + ": " + r.err);
+            String value = line.substring(line.indexOf("= ") + 2);
+            assertTrue(r.err.startsWith("sparkmc chains: " + conf + ":2: " + line + ": ")
+                    && r.err.contains("'" + value + "' is not an int"), line + ": " + r.err);
+            assertFalse(Files.exists(tmp.resolve("o")));
+        }
+    }
+
+    /** A key set to null ({@code chains = null}) was skipped and the option's default used: refused with its line. */
+    @Test
+    void aKeySetToNullIsRefusedWithItsLine() throws IOException {
+        Path conf = Files.writeString(tmp.resolve("null.conf"), "seed = 1\nchains = null\nwarmup = 10\n"
+                + "round-size = 20\nmax-rounds = 1\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.startsWith("sparkmc chains: " + conf + ":2: 'chains' has no value (null)"), r.err);
+        assertFalse(Files.exists(tmp.resolve("o")));
+    }
+
+    /** A {@code .properties} file (read as Java properties) keeps no line numbers: the messages said line -1. */
+    @Test
+    void aPropertiesConfigIsNamedWithoutALine() throws IOException {
+        Path conf = Files.writeString(tmp.resolve("run.properties"), "seed=1\nchains=many\n");
+        Result r = runCapturing("chains", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(r.err.startsWith("sparkmc chains: " + conf + ": chains = many: "), r.err);
+        assertFalse(r.err.contains(":-1"), r.err);
+    }
+
     /** A value out of range from the config file is refused with the file's line; one from the command line is not. */
     @Test
     void aValueOutOfRangeFromTheConfigNamesFileAndLine() throws IOException {
@@ -496,12 +537,16 @@ public class BadInputTest extends SparkTestBase {
         }
     }
 
-    /** A HOCON list gives an option that takes several values each item (bn's query). */
-    @Test
-    void configListForARepeatableOption() throws IOException {
+    /**
+     * A HOCON list gives an option that takes several values each item (bn's query), and a comma-separated option its
+     * items joined by commas ({@code evidence = ["HISTORY=TRUE", "CVP=LOW"]} was "takes a single value, not a list").
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"\"HISTORY=TRUE,CVP=LOW\"", "[\"HISTORY=TRUE\", \"CVP=LOW\"]"})
+    void configListForARepeatableOption(String evidence) throws IOException {
         Path conf = tmp.resolve("bn.conf");
         Files.writeString(conf, "network = \"" + TestPaths.projectRoot().resolve("data/alarm/alarm.bif")
-                + "\"\nevidence = \"HISTORY=TRUE,CVP=LOW\"\nquery = [LVFAILURE, HYPOVOLEMIA]\nmethod = exact\n");
+                + "\"\nevidence = " + evidence + "\nquery = [LVFAILURE, HYPOVOLEMIA]\nmethod = exact\n");
         Result r = runCapturingOut("bn", "--conf", conf.toString(), "--out", tmp.resolve("o").toString());
         assertEquals(ExitCode.OK, r.code, r.err);
         assertTrue(r.err.contains("P(LVFAILURE | evidence)") && r.err.contains("P(HYPOVOLEMIA | evidence)"), r.err);
