@@ -89,19 +89,29 @@ public final class ModelCatalog {
      * @throws InvalidInputException for no name, an unknown name (listing the known ones) or a bad user class
      */
     public static Target create(String name, ModelParameters parameters) {
+        checkName(name);
+        if (name.startsWith(CLASS_PREFIX)) {
+            return fromClass(name.substring(CLASS_PREFIX.length()).trim(), parameters);
+        }
+        return CATALOG.find(name).factory().apply(parameters);
+    }
+
+    /**
+     * {@code name}, when it names a built-in model or a class ({@code class:…}, loaded only by {@link #create}):
+     * the refusals of the name alone, which a caller can lead by the option that gave it.
+     *
+     * @throws InvalidInputException for no name or an unknown one (listing the known ones)
+     */
+    public static String checkName(String name) {
         if (name == null || name.isBlank()) {
             throw new InvalidInputException("no model given: name a built-in model " + builtInNames()
                     + " or a class as '" + CLASS_PREFIX + "com.example.MyTarget'");
         }
-        if (name.startsWith(CLASS_PREFIX)) {
-            return fromClass(name.substring(CLASS_PREFIX.length()).trim(), parameters);
-        }
-        CatalogEntry<Function<ModelParameters, Target>> entry = CATALOG.find(name);
-        if (entry == null) {
+        if (!name.startsWith(CLASS_PREFIX) && CATALOG.find(name) == null) {
             throw new InvalidInputException("unknown model '" + name + "': expected one of " + builtInNames()
                     + " or '" + CLASS_PREFIX + "<fully qualified class name>'");
         }
-        return entry.factory().apply(parameters);
+        return name;
     }
 
     private static Target fromClass(String className, ModelParameters parameters) {

@@ -61,16 +61,40 @@ public final class SmcModelCatalog {
      *                               does not support, or bad parameters
      */
     public static SmcModel create(String name, String filter, ModelParameters p) {
-        String key = name.trim().toLowerCase(Locale.ROOT);
+        return entry(name).factory().create(checkFilter(filter).equals("guided"), p);
+    }
+
+    /**
+     * The filter {@code filter} names, {@code bootstrap} or {@code guided} (its refusal alone, which a caller can
+     * lead by the option that gave it).
+     *
+     * @throws InvalidInputException for an unknown filter
+     */
+    public static String checkFilter(String filter) {
         String f = filter.trim().toLowerCase(Locale.ROOT);
         if (!f.equals("bootstrap") && !f.equals("guided")) {
             throw new InvalidInputException("unknown filter '" + filter + "'; expected bootstrap or guided");
         }
+        return f;
+    }
+
+    /**
+     * {@code name}, when it names a model (its refusal alone, which a caller can lead by the option that gave it).
+     *
+     * @throws InvalidInputException for an unknown model, listing the known ones
+     */
+    public static String checkName(String name) {
+        entry(name);
+        return name;
+    }
+
+    private static CatalogEntry<Factory> entry(String name) {
+        String key = name.trim().toLowerCase(Locale.ROOT);
         CatalogEntry<Factory> entry = CATALOG.find(key.equals(NILE) ? "local-level" : key);
         if (entry == null) {
             throw new InvalidInputException("unknown model '" + name + "'; expected one of " + List.copyOf(names()));
         }
-        return entry.factory().create(f.equals("guided"), p);
+        return entry;
     }
 
     private static SmcModel localLevel(boolean guided, ModelParameters p) {

@@ -154,6 +154,7 @@ public final class ChainsCommand extends JobCommand {
         ModelDataReader.ModelData modelData = modelData();
         Map<String, Object> dataFields = modelData == null ? null : modelData.fields();
         ModelParameters parameters = modelParameters(modelData);
+        named("--model", () -> ModelCatalog.checkName(model)); // led by the option (a config file's line)
         Target target = ModelCatalog.create(model, parameters);
         checkModelParamsRead(model, parameters, params);
         checkDataRead(parameters, dataFields);
@@ -165,8 +166,8 @@ public final class ChainsCommand extends JobCommand {
         double accept = targetAccept != null ? targetAccept : Double.NaN; // NaN: the kernel's default
         Require.atLeast(threads, 1, "--threads");
         Require.atLeast(warmup, 0, "--warmup");
-        Kernel<?> kernelInstance = KernelCatalog.create(kernel,
-                new KernelSettings(scale, adapt, accept, threads, warmup), target);
+        Kernel<?> kernelInstance = named("--kernel", () -> KernelCatalog.create(kernel,
+                new KernelSettings(scale, adapt, accept, threads, warmup), target));
         // Validate every count before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
         ChainsConfig checked = new ChainsConfig(model, target, Fingerprint.sha256(parameters.asMap()), kernel,

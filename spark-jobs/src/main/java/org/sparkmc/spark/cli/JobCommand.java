@@ -93,6 +93,9 @@ public abstract class JobCommand implements Callable<Integer> {
         try {
             return parse.get();
         } catch (InvalidInputException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(option + " ")) {
+                throw e; // led by the option already ("--kernel class 'x' is not on the classpath")
+            }
             throw new InvalidInputException(option + ": " + e.getMessage(), e);
         }
     }

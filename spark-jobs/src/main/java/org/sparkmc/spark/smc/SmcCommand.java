@@ -160,6 +160,8 @@ public final class SmcCommand extends JobCommand {
         // Validate everything before Spark starts; the partition count is settled once Spark is up.
         checkPartitions(partitions);
         ModelParameters parameters = modelParameters();
+        named("--filter", () -> SmcModelCatalog.checkFilter(filter)); // each led by its option (a config's line)
+        named("--model", () -> SmcModelCatalog.checkName(model));
         SmcModel smcModel = SmcModelCatalog.create(model, filter, parameters);
         checkModelParamsRead(model, parameters, params);
         MissingObservations missingPolicy = named("--missing", () -> MissingObservations.parse(missing));

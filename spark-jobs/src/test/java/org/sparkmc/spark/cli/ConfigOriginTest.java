@@ -81,6 +81,13 @@ class ConfigOriginTest {
                 Arguments.of(List.of("chains"), "target-accept", "1", "--target-accept must be in (0, 1), is 1"),
                 Arguments.of(List.of("chains"), "sync-via", "barrier",
                         "--sync-via must be auto, relay or jobs, is 'barrier'"),
+                // a model, kernel or filter the catalog does not know was refused without the config file's line
+                Arguments.of(List.of("chains"), "model", "bimodel", "--model: unknown model 'bimodel': expected one "
+                        + "of "),
+                Arguments.of(List.of("chains"), "kernel", "hmc", "--kernel: unknown kernel 'hmc': expected one of "),
+                Arguments.of(smc, "model", "garch", "--model: unknown model 'garch'; expected one of "),
+                Arguments.of(smc, "filter", "auxiliary",
+                        "--filter: unknown filter 'auxiliary'; expected bootstrap or guided"),
                 Arguments.of(smc, "resampling", "wheel", "--resampling: unknown resampling scheme 'wheel'; expected "
                         + "one of multinomial, systematic, stratified, residual"),
                 Arguments.of(smc, "missing", "ignore",
