@@ -96,10 +96,10 @@ public final class BnCommand extends JobCommand {
             description = "Output directory (file://, hdfs://, s3a://). Without it the answer is only printed.")
     private String out;
 
-    @Option(names = "--overwrite", description = "Replace an existing output directory.")
+    @Option(names = "--overwrite", fallbackValue = "true", description = "Replace an existing output directory.")
     private boolean overwrite;
 
-    @Option(names = "--require-convergence",
+    @Option(names = "--require-convergence", fallbackValue = "true",
             description = "Gibbs: exit with code 3 when an indicator fails R-hat or ESS (outputs are still written).")
     private boolean requireConvergence;
 

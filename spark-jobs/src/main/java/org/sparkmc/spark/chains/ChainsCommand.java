@@ -119,7 +119,8 @@ public final class ChainsCommand extends JobCommand {
                 + "(16.8 million draws for a 1 GiB driver).")
     private String driverDrawsLimit;
 
-    @Option(names = "--cmdstan-csv", description = "Also write cmdstan/chain-<k>.csv, one CmdStan-style CSV per chain.")
+    @Option(names = "--cmdstan-csv", fallbackValue = "true",
+            description = "Also write cmdstan/chain-<k>.csv, one CmdStan-style CSV per chain.")
     private boolean cmdstanCsv;
 
     @Option(names = "--report-parameters", paramLabel = "N", defaultValue = "20",
@@ -142,7 +143,7 @@ public final class ChainsCommand extends JobCommand {
     @Mixin
     private OutputOptions outputOptions;
 
-    @Option(names = "--require-convergence",
+    @Option(names = "--require-convergence", fallbackValue = "true",
             description = "Exit with code 3 when the run stops without converging (outputs are still written).")
     private boolean requireConvergence;
 

@@ -12,7 +12,7 @@ public final class OutputOptions {
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required; file://, hdfs://, s3a://).")
     private String out;
 
-    @Option(names = "--overwrite", description = "Replace an existing output directory.")
+    @Option(names = "--overwrite", fallbackValue = "true", description = "Replace an existing output directory.")
     private boolean overwrite;
 
     @Option(names = "--master", paramLabel = "URL",

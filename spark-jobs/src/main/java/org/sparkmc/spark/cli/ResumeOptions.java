@@ -27,7 +27,8 @@ public final class ResumeOptions {
                 + "finish it after a crash with identical outputs.")
     private String dir;
 
-    @Option(names = "--resume", description = "Continue from the newest checkpoint in --checkpoint (a fresh start "
+    @Option(names = "--resume", fallbackValue = "true",
+            description = "Continue from the newest checkpoint in --checkpoint (a fresh start "
             + "when there is none yet), which must come from a run with the same settings and data.")
     private boolean resume;
 

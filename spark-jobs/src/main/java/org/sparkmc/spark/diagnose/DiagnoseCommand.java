@@ -58,7 +58,8 @@ public final class DiagnoseCommand extends JobCommand {
             description = "Instead of --min-ess: this times the number of chains.")
     private Double minEssPerChain;
 
-    @Option(names = "--require-convergence", description = "Exit with code 3 when any parameter fails.")
+    @Option(names = "--require-convergence", fallbackValue = "true",
+            description = "Exit with code 3 when any parameter fails.")
     private boolean requireConvergence;
 
     @Option(names = "--report-parameters", paramLabel = "N", defaultValue = "20",

@@ -69,7 +69,8 @@ public final class GenerateLdaCommand extends JobCommand {
             description = "Words per planted topic in planted_topics.csv. Default: ${DEFAULT-VALUE}.")
     private int topWords;
 
-    @Option(names = "--gzip", description = "Gzip the docword's files (each part file is then one Spark partition "
+    @Option(names = "--gzip", fallbackValue = "true",
+            description = "Gzip the docword's files (each part file is then one Spark partition "
             + "to read).")
     private boolean gzip;
 

@@ -62,7 +62,7 @@ public final class LdaCommand extends JobCommand {
             description = "With --text: keep words found in at least N documents. Default: ${DEFAULT-VALUE}.")
     private int minDf;
 
-    @Option(names = "--keep-stop-words", description = "With --text: keep English stop words.")
+    @Option(names = "--keep-stop-words", fallbackValue = "true", description = "With --text: keep English stop words.")
     private boolean keepStopWords;
 
     @Option(names = "--topics", paramLabel = "K", defaultValue = "100",

@@ -72,7 +72,8 @@ public final class SmcCommand extends JobCommand {
                 + "the particles without weighting). Default: ${DEFAULT-VALUE}.")
     private String missing;
 
-    @Option(names = "--follow", description = "Online mode: keep reading new batch files from the --data directory "
+    @Option(names = "--follow", fallbackValue = "true",
+            description = "Online mode: keep reading new batch files from the --data directory "
             + "as they appear, until a file named _END appears (or --idle-timeout passes).")
     private boolean follow;
 

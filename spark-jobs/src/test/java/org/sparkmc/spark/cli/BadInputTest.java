@@ -601,6 +601,24 @@ public class BadInputTest extends SparkTestBase {
     }
 
     /** A sparkmc output is replaced whole: nothing of the old one (here its CmdStan CSVs) is left. */
+    /**
+     * A flag on the command line sets its option also when the config file sets it: picocli set a flag to the opposite
+     * of its default, so {@code --overwrite} after a config's {@code overwrite = true} turned it off and the run
+     * refused the existing output. {@code --overwrite=false} cancels the config's overwrite.
+     */
+    @Test
+    void aFlagOnTheCommandLineKeepsTheConfigsTrue() throws IOException {
+        String out = tmp.resolve("o").toString();
+        String conf = Files.writeString(tmp.resolve("ow.conf"), "overwrite = true\nround-size = 200\nwarmup = 100\n"
+                + "max-rounds = 1\nscale = 10\n").toString();
+        assertEquals(ExitCode.OK, runCapturing("chains", "--conf", conf, "--out", out).code);
+        Result r = runCapturing("chains", "--conf", conf, "--out", out, "--overwrite");
+        assertEquals(ExitCode.OK, r.code, r.err);
+        r = runCapturing("chains", "--conf", conf, "--out", out, "--overwrite=false");
+        assertEquals(ExitCode.BAD_INPUT, r.code, r.err);
+        assertTrue(Files.isRegularFile(tmp.resolve("o/_SUCCESS")), "the output is kept");
+    }
+
     @Test
     void overwriteReplacesTheWholeDirectory() throws IOException {
         Path out = tmp.resolve("replaced");
