@@ -201,7 +201,8 @@ public final class ChainsCommand extends JobCommand {
                     checkpoint.resume(), config.fingerprint()), store);
             ChainsResult result = job.run();
             ChainsOutput.write(spark, output, job, config, result,
-                    new ChainsOutput.Options(cmdstanCsv, reportParameters));
+                    new ChainsOutput.Options(cmdstanCsv, reportParameters, parametersUsed(parameters, params,
+                            dataFields == null ? Set.of() : dataFields.keySet()), data));
             output.commit();
             spec.commandLine().getOut().printf("chains: %s after %s (%d draws per chain, %.1f s); "
                     + "outputs in %s%n", result.converged() ? "converged" : "NOT converged",

@@ -30,9 +30,15 @@ import scala.Tuple2;
  */
 public final class ChainsOutput {
 
-    /** What to write besides the draws and summaries. */
-    public record Options(boolean cmdstanCsv, int reportParameters) {
-        public static final Options DEFAULT = new Options(false, 20);
+    /**
+     * What to write besides the draws and summaries, and what summary.json records of how the run was asked for
+     * beyond its config.
+     *
+     * @param modelParams the model's parameters as it used them, by name ({@code model_params})
+     * @param data        the model's --data file, or null
+     */
+    public record Options(boolean cmdstanCsv, int reportParameters, Map<String, Object> modelParams, String data) {
+        public static final Options DEFAULT = new Options(false, 20, Map.of(), null);
     }
 
     private ChainsOutput() {
@@ -59,7 +65,7 @@ public final class ChainsOutput {
             // e.g. the Ising model's posterior mean image, averaged inside each chain's state and pooled here
             means.runningMeanFiles(pooledMean).forEach(out::writeBytes);
         }
-        out.writeText("summary.json", summaryJson(config, result, job.acceptanceByChain(), rj, divergences));
+        out.writeText("summary.json", summaryJson(config, result, job.acceptanceByChain(), rj, divergences, options));
         out.writeText("summary.csv", SummaryFiles.csv(result.parameters()));
         out.writeText("report.html", ChainsReport.render(config, result, options.reportParameters(), rj));
     }
@@ -158,14 +164,22 @@ public final class ChainsOutput {
 
     /**
      * summary.json; {@code rj} (null unless a reversible-jump run) adds the {@code rjmcmc} block, {@code divergences}
-     * (null unless the kernel reports {@code divergent__}) the count of divergent sampling transitions.
+     * (null unless the kernel reports {@code divergent__}) the count of divergent sampling transitions. Every
+     * setting that changes the draws is recorded, so that the run can be given again.
      */
     static String summaryJson(ChainsConfig config, ChainsResult result, double[] acceptanceByChain,
-            RjmcmcSummary rj, Long divergences) {
+            RjmcmcSummary rj, Long divergences, Options options) {
         Map<String, Object> top = new LinkedHashMap<>();
         top.put("job", "chains");
         top.put("model", config.modelName());
+        top.put("model_params", options.modelParams());
+        top.put("data", options.data());
         top.put("kernel", config.kernelName());
+        top.put("scale", config.scale());
+        top.put("adapt", config.adapt());
+        top.put("target_accept", SummaryFiles.finite(config.targetAccept())); // null: the kernel's default
+        top.put("round_size", config.roundSize());
+        top.put("max_rounds", config.maxRounds());
         top.put("converged", result.converged());
         top.put("rounds", result.samplingRounds());
         top.put("warmup_rounds", config.warmupRounds());

@@ -140,6 +140,21 @@ public abstract class JobCommand implements Callable<Integer> {
     }
 
     /**
+     * The model's parameters as summary.json records them: what the model used ({@link ModelParameters#resolved},
+     * defaults included, numbers as doubles), but the fields that only a data file gave (the file's path stands for
+     * them), so that the run can be given again.
+     *
+     * @param fromData the data file's field names (empty without one)
+     */
+    protected Map<String, Object> parametersUsed(ModelParameters built, Map<String, String> overrides,
+            Set<String> fromData) {
+        Map<String, Object> used = new LinkedHashMap<>(built.resolved());
+        Set<String> given = modelParams(overrides).keySet();
+        used.keySet().removeIf(name -> fromData.contains(name) && !given.contains(name));
+        return used;
+    }
+
+    /**
      * Where each of {@link #modelParams}'s values was given, for the model's messages: the config file's
      * {@code file:line}, or the {@code --param} option that overrides it.
      */

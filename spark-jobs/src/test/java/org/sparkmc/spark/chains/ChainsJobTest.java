@@ -131,6 +131,10 @@ class ChainsJobTest extends SparkTestBase {
         assertEquals(ExitCode.OK, code);
         JsonNode summary = ChainsOutputs.summary(out);
         assertTrue(summary.get("converged").asBoolean(), summary::toString);
+        // The data file is recorded by its path, not field by field.
+        assertTrue(summary.get("data").asText().endsWith("eight_schools.json"), summary::toString);
+        assertTrue(!summary.get("model_params").has("y") && !summary.get("model_params").has("sigma"),
+                summary::toString);
         List<String> reference = Files.readAllLines(
                 TestPaths.projectRoot().resolve("data/eight_schools/reference_summary.csv"));
         assertEquals(11, reference.size());
@@ -145,6 +149,36 @@ class ChainsJobTest extends SparkTestBase {
             assertTrue(error < 4 * combined, name + ": mean " + p.get("mean") + " vs reference " + refMean
                     + ", 4 combined MCSE = " + 4 * combined);
         }
+    }
+
+    /**
+     * summary.json holds every setting that changes the draws, so the run can be given again: the kernel's scale,
+     * adaptation and target acceptance, the round size and most rounds, and the model's parameters as it used them.
+     */
+    @Test
+    void summaryRecordsWhatItTakesToRunAgain() {
+        Path out = tmp.resolve("settings");
+        assertEquals(ExitCode.OK, Main.run("chains", "--model", "bimodal", "--param", "threshold=4", "--scale", "3",
+                "--no-adapt", "--target-accept", "0.3", "--chains", "2", "--warmup", "50", "--round-size", "60",
+                "--max-rounds", "2", "--min-ess", "1e9", "--out", out.toString()));
+        JsonNode summary = ChainsOutputs.summary(out);
+        assertEquals(3.0, summary.get("scale").asDouble(), summary::toString);
+        assertEquals(false, summary.get("adapt").asBoolean(true), summary::toString);
+        assertEquals(0.3, summary.get("target_accept").asDouble(), summary::toString);
+        assertEquals(60, summary.get("round_size").asInt(), summary::toString);
+        assertEquals(2, summary.get("max_rounds").asInt(), summary::toString);
+        assertEquals(4.0, summary.get("model_params").get("threshold").asDouble(), summary::toString);
+        assertEquals(List.of("threshold"), listOf(summary.get("model_params").fieldNames()));
+        assertTrue(summary.get("data").isNull(), summary::toString);
+        // Without --param the default the model used is recorded; without --target-accept, null (the kernel's).
+        Path defaults = tmp.resolve("defaults");
+        assertEquals(ExitCode.OK, Main.run("chains", "--model", "bimodal", "--chains", "2", "--warmup", "50",
+                "--round-size", "60", "--max-rounds", "1", "--min-ess", "1e9", "--out", defaults.toString()));
+        JsonNode plain = ChainsOutputs.summary(defaults);
+        assertEquals(5.0, plain.get("model_params").get("threshold").asDouble(), plain::toString);
+        assertTrue(plain.get("target_accept").isNull(), plain::toString);
+        assertEquals(true, plain.get("adapt").asBoolean(false), plain::toString);
+        assertEquals(1.0, plain.get("scale").asDouble(), plain::toString);
     }
 
     /** Diagnostics summarised on the executors (limit 0) are the same numbers as on the driver. */
