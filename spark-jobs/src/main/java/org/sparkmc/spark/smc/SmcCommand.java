@@ -220,7 +220,8 @@ public final class SmcCommand extends JobCommand {
             }
             SmcResult result = new SmcJob(sc, config, checkpointing).run(feed);
             warnOfLittleEvidence(result, config.particles());
-            SmcOutput.write(spark, output, config, result);
+            SmcOutput.write(spark, output, config, result, new SmcOutput.Given(parametersUsed(parameters, params,
+                    Set.of()), timeColumn == null || timeColumn.isBlank() ? null : timeColumn.trim()));
             output.commit();
             spec.commandLine().getOut().printf("smc: log p̂(y) = %s over %d steps with %d particles on %d "
                     + "partition%s (%d resampling steps, %.1f s); outputs in %s%n", logLikelihood(result),

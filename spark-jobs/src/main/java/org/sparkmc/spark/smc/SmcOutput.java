@@ -30,7 +30,17 @@ public final class SmcOutput {
     private SmcOutput() {
     }
 
-    public static void write(SparkSession spark, AtomicOutput out, SmcConfig config, SmcResult result) {
+    /**
+     * What summary.json records of how the run was asked for beyond its config, so that it can be given again.
+     *
+     * @param modelParams the model's parameters as it used them, by name
+     * @param timeColumn  --time-column, or null for the default (a column named t or time)
+     */
+    public record Given(Map<String, Object> modelParams, String timeColumn) {
+    }
+
+    public static void write(SparkSession spark, AtomicOutput out, SmcConfig config, SmcResult result,
+            Given given) {
         KalmanFilter.Result kalman = kalman(config, result);
         List<String> columns = columns(config, result);
         spark.sparkContext().setJobDescription("smc: write filter.parquet");
@@ -41,7 +51,7 @@ public final class SmcOutput {
         spark.createDataFrame(JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(rows, tasks),
                 schema(columns)).write().parquet(out.staged("filter.parquet"));
         out.writeText("filter.csv", csv(columns, result));
-        out.writeText("summary.json", summaryJson(config, result, kalman));
+        out.writeText("summary.json", summaryJson(config, result, kalman, given));
         out.writeText("report.html", SmcReport.render(config, result, kalman));
     }
 
@@ -125,13 +135,15 @@ public final class SmcOutput {
         return csv.toString();
     }
 
-    static String summaryJson(SmcConfig config, SmcResult result, KalmanFilter.Result kalman) {
+    static String summaryJson(SmcConfig config, SmcResult result, KalmanFilter.Result kalman, Given given) {
         Map<String, Object> top = new LinkedHashMap<>();
         top.put("job", "smc");
         top.put("model", config.model().name());
+        top.put("model_params", given.modelParams());
         top.put("filter", config.model().filter());
         top.put("mode", result.online() ? "online" : "batch");
         top.put("data", result.source());
+        top.put("time_column", given.timeColumn());
         top.put("log_likelihood", SummaryFiles.finite(result.logLikelihood()));
         top.put("kalman_log_likelihood", kalman == null ? null : kalman.logLikelihood());
         top.put("particles", config.particles());

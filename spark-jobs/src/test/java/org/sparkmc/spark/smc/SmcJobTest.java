@@ -150,6 +150,11 @@ class SmcJobTest extends SparkTestBase {
         assertEquals(4096, s.get("block_size").asInt());
         assertEquals(5, s.get("blocks").asInt());
         assertEquals(2, s.get("partitions").asInt());
+        // What it takes to run again: the config's model parameters as the model used them, its time column.
+        assertEquals(15099.0, s.get("model_params").get("observation_variance").asDouble(), s::toString);
+        assertEquals(1469.1, s.get("model_params").get("level_variance").asDouble(), s::toString);
+        assertEquals(1120.0, s.get("model_params").get("initial_mean").asDouble(), s::toString);
+        assertEquals("year", s.get("time_column").asText(), s::toString);
         assertEquals(kalman.logLikelihood(), s.get("kalman_log_likelihood").asDouble(), 1e-9);
         double ll = s.get("log_likelihood").asDouble();
         assertTrue(Math.abs(ll - kalman.logLikelihood()) < 0.35, "log p̂ " + ll + " vs Kalman " + kalman.logLikelihood());
@@ -224,6 +229,8 @@ class SmcJobTest extends SparkTestBase {
         assertEquals(ExitCode.OK, code);
         JsonNode s = summary(out);
         assertTrue(s.get("kalman_log_likelihood").isNull());
+        assertEquals(0.91, s.get("model_params").get("phi").asDouble(), s::toString);
+        assertTrue(s.get("time_column").isNull(), s::toString); // the default: the column named t
         assertTrue(Double.isFinite(s.get("log_likelihood").asDouble()));
         assertTrue(Files.readAllLines(out.resolve("filter.csv")).get(0)
                 .startsWith("step,t,mean_log_volatility,sd_log_volatility,"));
