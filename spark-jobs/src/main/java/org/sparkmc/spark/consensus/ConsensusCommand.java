@@ -148,7 +148,8 @@ public final class ConsensusCommand extends JobCommand {
             ConsensusConfig config = new ConsensusConfig(data, modelName(), likelihood(table.features(), false),
                     priorSd, shards, sampling, combiner, seed);
             ConsensusResult result = new ConsensusJob(spark, config, table).run();
-            ConsensusOutput.write(spark, output, config, result);
+            ConsensusOutput.write(spark, output, config, result, new ConsensusOutput.Given(fmt, response,
+                    table.features(), model == null && modelName().equals("gaussian") ? sigmaPriorScale : null));
             output.commit();
             spec.commandLine().getOut().printf("consensus: %d shards combined with %s (%.1f s)%s; outputs in %s%n",
                     shards, combiner, result.seconds(), warnings(result), output.target());

@@ -128,14 +128,13 @@ public final class ConsensusJob {
             List<FullParameterSummary> shardSummary = IntStream.range(0, withLp.size()).parallel()
                     .mapToObj(p -> FullParameterSummary.of(withLp.get(p), byParameter[p])).toList();
             summaries.add(shardSummary);
-            List<FullParameterSummary> params = shardSummary.subList(0, names.size());
-            // one line per shard, every one (they arrive together, so Progress's rhythm would drop all but one)
+            // one line per shard, every one (they arrive together, so Progress's rhythm would drop all but one);
+            // lp__ counts, as in the warning below and in the chains job
             LOG.info(String.format(Locale.ROOT, "shard %d/%d: %d rows  max R-hat %s  min ESS "
                     + "bulk %s  acceptance %.3f  %.1f s", shard, config.shards(), r.rows(),
-                    SummaryFiles.summaryShown(params.stream().mapToDouble(FullParameterSummary::rhat).max()
-                            .orElse(Double.NaN), "%.4f"),
-                    SummaryFiles.summaryShown(params.stream().mapToDouble(FullParameterSummary::essBulk).min()
-                            .orElse(Double.NaN), "%.0f"), (double) r.accepted() / r.proposed(), r.seconds()));
+                    SummaryFiles.summaryShown(ConsensusResult.maxRhat(shardSummary), "%.4f"),
+                    SummaryFiles.summaryShown(ConsensusResult.minEssBulk(shardSummary), "%.0f"),
+                    (double) r.accepted() / r.proposed(), r.seconds()));
             Map<String, List<String>> failing = ConsensusReport.THRESHOLDS.failingOfFull(shardSummary);
             if (!failing.isEmpty()) {
                 Map.Entry<String, List<String>> first = failing.entrySet().iterator().next();

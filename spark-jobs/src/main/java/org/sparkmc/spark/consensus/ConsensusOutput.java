@@ -26,7 +26,20 @@ final class ConsensusOutput {
     private ConsensusOutput() {
     }
 
-    static void write(SparkSession spark, AtomicOutput out, ConsensusConfig config, ConsensusResult result) {
+    /**
+     * What summary.json records of how the table was read and the model built, beyond the config, so that the run
+     * can be given again.
+     *
+     * @param format          the table's format, csv or parquet
+     * @param response        --response
+     * @param features        the feature columns the model was built for, in order
+     * @param sigmaPriorScale --sigma-prior-scale for the gaussian family, else null
+     */
+    record Given(String format, String response, List<String> features, Double sigmaPriorScale) {
+    }
+
+    static void write(SparkSession spark, AtomicOutput out, ConsensusConfig config, ConsensusResult result,
+            Given given) {
         spark.sparkContext().setJobDescription("consensus: write draws.parquet");
         List<Row> rows = new ArrayList<>();
         for (int c = 0; c < result.combined().length; c++) {
@@ -45,7 +58,7 @@ final class ConsensusOutput {
         withLp.add("lp__");
         PlainParquet.writer(spark.createDataFrame(shardRows, ParquetDraws.schema(List.of("shard", "chain"), withLp))
                 .coalesce(1)).parquet(out.staged("shard_draws.parquet"));
-        out.writeText("summary.json", summaryJson(config, result));
+        out.writeText("summary.json", summaryJson(config, result, given));
         out.writeText("summary.csv", SummaryFiles.csv(result.parameters()));
         out.writeText("shard_summary.csv", shardCsv(result));
         out.writeText("report.html", ConsensusReport.render(config, result));
@@ -85,15 +98,20 @@ final class ConsensusOutput {
         return csv.toString();
     }
 
-    static String summaryJson(ConsensusConfig config, ConsensusResult result) {
+    static String summaryJson(ConsensusConfig config, ConsensusResult result, Given given) {
         ShardSampler.Settings s = config.sampling();
         Map<String, Object> top = new LinkedHashMap<>();
         top.put("job", "consensus");
         top.put("data", config.data());
+        top.put("format", given.format());
+        top.put("response", given.response());
+        top.put("features", given.features());
         top.put("model", config.modelName());
         top.put("prior_sd", config.priorSd());
+        top.put("sigma_prior_scale", given.sigmaPriorScale());
         top.put("shards", config.shards());
         top.put("kernel", s.kernel());
+        top.put("scale", SummaryFiles.finite(s.scale())); // null: the kernel's automatic scale
         top.put("chains_per_shard", s.chains());
         top.put("warmup_per_chain", s.warmup());
         top.put("draws_per_chain", s.iterations());

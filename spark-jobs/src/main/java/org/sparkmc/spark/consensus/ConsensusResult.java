@@ -29,15 +29,28 @@ public record ConsensusResult(List<String> names, double[][][] combined, List<Pa
         return results.stream().map(ParameterResult::summary).toList();
     }
 
-    /** The largest R-hat over every shard's parameters (lp__ excluded; NaN ignored). */
+    /** The largest R-hat over every shard's summaries ({@link #maxRhat}). */
     public double maxShardRhat() {
-        return shardSummaries.stream().flatMap(s -> s.subList(0, s.size() - 1).stream())
-                .mapToDouble(FullParameterSummary::rhat).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN);
+        return maxRhat(shardSummaries.stream().flatMap(List::stream).toList());
     }
 
-    /** The smallest bulk ESS over every shard's parameters (lp__ excluded; NaN ignored). */
+    /** The smallest bulk ESS over every shard's summaries ({@link #minEssBulk}). */
     public double minShardEss() {
-        return shardSummaries.stream().flatMap(s -> s.subList(0, s.size() - 1).stream())
-                .mapToDouble(FullParameterSummary::essBulk).filter(v -> !Double.isNaN(v)).min().orElse(Double.NaN);
+        return minEssBulk(shardSummaries.stream().flatMap(List::stream).toList());
+    }
+
+    /**
+     * The largest R-hat of {@code summaries}, lp__ included as the chains job includes it (its R-hat and ESS show a
+     * chain that has not mixed, as any parameter's do, and its thresholds judge lp__ too); undefined ones skipped.
+     */
+    public static double maxRhat(List<FullParameterSummary> summaries) {
+        return summaries.stream().mapToDouble(FullParameterSummary::rhat).filter(v -> !Double.isNaN(v)).max()
+                .orElse(Double.NaN);
+    }
+
+    /** The smallest bulk ESS of {@code summaries}, lp__ included and undefined ones skipped as in {@link #maxRhat}. */
+    public static double minEssBulk(List<FullParameterSummary> summaries) {
+        return summaries.stream().mapToDouble(FullParameterSummary::essBulk).filter(v -> !Double.isNaN(v)).min()
+                .orElse(Double.NaN);
     }
 }

@@ -240,6 +240,86 @@ class ConsensusJobTest extends SparkTestBase {
                 && w.contains("give more --iterations or --warmup, or fewer shards")), warnings.toString());
     }
 
+    /**
+     * The shards' min bulk ESS and max R-hat count lp__, as the chains job and this job's own convergence warning do
+     * (a shard whose lp__ mixed worst than its coefficients reported the coefficients' figures): here lp__ is a slow
+     * random walk beside independent coefficients, and its ESS and R-hat are the shards' worst.
+     */
+    @Test
+    void shardMinEssAndMaxRhatCountLp() {
+        java.util.Random random = new java.util.Random(5);
+        double[][] independent = new double[2][400];
+        double[][] sticky = new double[2][400];
+        for (int c = 0; c < 2; c++) {
+            double walk = c * 3;
+            for (int i = 0; i < 400; i++) {
+                independent[c][i] = random.nextGaussian();
+                walk += 0.1 * random.nextGaussian();
+                sticky[c][i] = walk;
+            }
+        }
+        org.sparkmc.core.diagnostics.FullParameterSummary b = org.sparkmc.core.diagnostics.FullParameterSummary
+                .of("b", independent);
+        org.sparkmc.core.diagnostics.FullParameterSummary lp = org.sparkmc.core.diagnostics.FullParameterSummary
+                .of("lp__", sticky);
+        assertTrue(lp.essBulk() < b.essBulk() && lp.rhat() > b.rhat(), lp + " vs " + b);
+        ConsensusResult result = new ConsensusResult(List.of("b"), null, List.of(), List.of(), null,
+                List.of(List.of(b, lp)), null, null, Double.NaN, 0, 0);
+        assertEquals(lp.essBulk(), result.minShardEss());
+        assertEquals(lp.rhat(), result.maxShardRhat());
+    }
+
+    /**
+     * summary.json's shard figures are the worst over every shard's summaries (lp__ among them) and the shard lines
+     * show the same rule; summary.json also records how the table was read, the model built and the kernel's scale,
+     * so the run can be given again.
+     */
+    @Test
+    void shardFiguresAndTheSettingsAreRecorded() throws Exception {
+        String data = ConsensusRuns.generate(tmp.resolve("lp-data"));
+        Path out = tmp.resolve("lp");
+        List<String> lines = org.sparkmc.spark.LoggedLines.of(ConsensusJob.class, () -> {
+            ConsensusRuns.consensus(data, out, "--shards", "2", "--chains", "2", "--iterations", "100", "--warmup",
+                    "50", "--seed", "12");
+            return null;
+        });
+        com.fasterxml.jackson.databind.JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.resolve("summary.json").toFile());
+        double minEss = Double.POSITIVE_INFINITY;
+        double maxRhat = 0;
+        for (com.fasterxml.jackson.databind.JsonNode shard : summary.get("shard_results")) {
+            for (com.fasterxml.jackson.databind.JsonNode p : shard.get("parameters")) {
+                maxRhat = Math.max(maxRhat, p.get("rhat").asDouble());
+                minEss = Math.min(minEss, p.get("ess_bulk").asDouble());
+            }
+        }
+        assertEquals(minEss, summary.get("min_shard_ess_bulk").asDouble(), summary::toString);
+        assertEquals(maxRhat, summary.get("max_shard_rhat").asDouble(), summary::toString);
+        com.fasterxml.jackson.databind.JsonNode first = summary.get("shard_results").get(0).get("parameters");
+        double shard0Ess = Double.POSITIVE_INFINITY;
+        for (com.fasterxml.jackson.databind.JsonNode p : first) {
+            shard0Ess = Math.min(shard0Ess, p.get("ess_bulk").asDouble());
+        }
+        String line = lines.stream().filter(l -> l.startsWith("shard 0/2:") && l.contains("min ESS"))
+                .findFirst().orElseThrow();
+        assertTrue(line.contains(String.format(java.util.Locale.ROOT, "min ESS bulk %.0f ", shard0Ess)), line);
+        assertEquals("parquet", summary.get("format").asText(), summary::toString);
+        assertEquals("y", summary.get("response").asText(), summary::toString);
+        assertEquals(GenerateGlmCommand.featureNames(P, true).toString(), summary.get("features").toString()
+                .replace("\"", "").replace(",", ", "), summary::toString);
+        assertTrue(summary.get("scale").isNull(), summary::toString); // the kernel's automatic scale
+        assertTrue(summary.get("sigma_prior_scale").isNull(), summary::toString); // logistic: no σ
+        Path given = tmp.resolve("given");
+        ConsensusRuns.consensus(data, given, "--shards", "2", "--chains", "2", "--iterations", "20", "--warmup",
+                "20", "--kernel", "rwm", "--scale", "0.5", "--features", "x2,intercept", "--family", "gaussian",
+                "--sigma-prior-scale", "3");
+        com.fasterxml.jackson.databind.JsonNode settings = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(given.resolve("summary.json").toFile());
+        assertEquals(0.5, settings.get("scale").asDouble(), settings::toString);
+        assertEquals("[\"x2\",\"intercept\"]", settings.get("features").toString(), settings::toString);
+        assertEquals(3.0, settings.get("sigma_prior_scale").asDouble(), settings::toString);
+    }
+
     private static String readString(Path p) {
         try {
             return Files.readString(p);
