@@ -148,11 +148,7 @@ public final class AtomicOutput implements AutoCloseable {
      * behind if the caller fails before its run starts; the writers and {@link #commit()} create them again.
      */
     private void probeWritable(String location) throws IOException {
-        Path created = staging; // the highest directory the probe creates
-        for (Path p = staging.getParent(); p != null && !fs.exists(p); p = p.getParent()) {
-            created = p;
-        }
-        createdParents = created.equals(staging) ? null : created;
+        createdParents = CreatedDirectories.highestMissing(fs, staging.getParent());
         boolean made;
         try {
             made = fs.mkdirs(staging);
@@ -167,15 +163,7 @@ public final class AtomicOutput implements AutoCloseable {
         }
         // Each directory the probe made, deepest first, and only while empty: a parent another run (or the user)
         // has begun to fill meanwhile is left as it is.
-        for (Path p = staging; ; p = p.getParent()) {
-            try {
-                if (fs.listStatus(p).length > 0 || !fs.delete(p, false) || p.equals(created)) {
-                    return;
-                }
-            } catch (IOException e) { // filled (or removed) meanwhile: not the probe's to remove
-                return;
-            }
-        }
+        CreatedDirectories.removeEmpty(fs, staging, createdParents == null ? staging : createdParents);
     }
 
     private InvalidInputException unwritable(String location, String why, Throwable cause) {
